@@ -1,0 +1,180 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+)
+
+// Cycle is a point in simulated time, in SM clock cycles.
+type Cycle uint64
+
+// Never is a Cycle that is never reached; a component returning it sleeps until woken.
+const Never Cycle = math.MaxUint64
+
+// Phase orders events that fall in the same cycle. See the package comment.
+type Phase uint8
+
+const (
+	// PhaseDeliver runs first: in-flight work completes before anyone acts.
+	PhaseDeliver Phase = iota
+	// PhaseTick runs clocked components.
+	PhaseTick
+	// PhaseSample runs observers that read the settled cycle.
+	PhaseSample
+)
+
+// String names the phase.
+func (p Phase) String() string {
+	switch p {
+	case PhaseDeliver:
+		return "deliver"
+	case PhaseTick:
+		return "tick"
+	case PhaseSample:
+		return "sample"
+	}
+	return fmt.Sprintf("phase(%d)", uint8(p))
+}
+
+// Handler is what an event runs. arg is the value given to Schedule; it lets
+// one long-lived handler tell its events apart without allocating a closure
+// per event. An error stops Engine.Run and is returned by it.
+type Handler interface {
+	Handle(now Cycle, arg uint64) error
+}
+
+// HandlerFunc adapts a function to Handler. Prefer a method on a long-lived
+// object in hot paths: a closure allocates when it is created.
+type HandlerFunc func(now Cycle, arg uint64) error
+
+// Handle calls f.
+func (f HandlerFunc) Handle(now Cycle, arg uint64) error { return f(now, arg) }
+
+type event struct {
+	at  Cycle
+	ph  Phase
+	seq uint64
+	arg uint64
+	h   Handler
+}
+
+func (a *event) before(b *event) bool {
+	if a.at != b.at {
+		return a.at < b.at
+	}
+	if a.ph != b.ph {
+		return a.ph < b.ph
+	}
+	return a.seq < b.seq
+}
+
+// Engine is the event queue and the clock. The zero value is not usable; call New.
+type Engine struct {
+	now     Cycle
+	seq     uint64
+	q       []event
+	handled uint64
+}
+
+// New returns an engine at cycle 0 with an empty queue.
+func New() *Engine {
+	return &Engine{q: make([]event, 0, 64)}
+}
+
+// Now is the cycle of the event being handled (or of the last one handled).
+func (e *Engine) Now() Cycle { return e.now }
+
+// Pending reports how many events are queued.
+func (e *Engine) Pending() int { return len(e.q) }
+
+// Handled reports how many events have run since New.
+func (e *Engine) Handled() uint64 { return e.handled }
+
+// Schedule queues h to run at cycle at in phase ph, with arg passed back to
+// it. Scheduling in the past is a programming error in the caller and panics
+// with a message naming the event.
+func (e *Engine) Schedule(at Cycle, ph Phase, h Handler, arg uint64) {
+	if at < e.now {
+		panic(fmt.Sprintf("sim: event %T scheduled at cycle %d, before now (%d)", h, at, e.now))
+	}
+	e.seq++
+	e.q = append(e.q, event{at: at, ph: ph, seq: e.seq, arg: arg, h: h})
+	e.up(len(e.q) - 1)
+}
+
+// NextAt reports the cycle of the earliest queued event, or Never.
+func (e *Engine) NextAt() Cycle {
+	if len(e.q) == 0 {
+		return Never
+	}
+	return e.q[0].at
+}
+
+// Run handles events in order until the queue is empty, a handler returns an
+// error, or the next event lies beyond until. It returns ErrLimit (wrapped in
+// *LimitError) in the last case, leaving that event queued.
+func (e *Engine) Run(until Cycle) error {
+	for len(e.q) > 0 {
+		if e.q[0].at > until {
+			return &LimitError{Limit: until, Next: e.q[0].at}
+		}
+		ev := e.pop()
+		e.now = ev.at
+		e.handled++
+		if err := ev.h.Handle(ev.at, ev.arg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LimitError says Run stopped because the next event lies past its limit.
+type LimitError struct {
+	Limit, Next Cycle
+}
+
+func (l *LimitError) Error() string {
+	return fmt.Sprintf("cycle limit %d reached (next event at cycle %d)", l.Limit, l.Next)
+}
+
+func (e *Engine) pop() event {
+	n := len(e.q) - 1
+	top := e.q[0]
+	e.q[0] = e.q[n]
+	e.q[n] = event{}
+	e.q = e.q[:n]
+	if n > 0 {
+		e.down(0)
+	}
+	return top
+}
+
+func (e *Engine) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !e.q[i].before(&e.q[p]) {
+			return
+		}
+		e.q[i], e.q[p] = e.q[p], e.q[i]
+		i = p
+	}
+}
+
+func (e *Engine) down(i int) {
+	n := len(e.q)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && e.q[r].before(&e.q[l]) {
+			m = r
+		}
+		if !e.q[m].before(&e.q[i]) {
+			return
+		}
+		e.q[i], e.q[m] = e.q[m], e.q[i]
+		i = m
+	}
+}
