@@ -1,0 +1,178 @@
+package isa
+
+import "fmt"
+
+// Op is an opcode. Semantics follow PTX; the comment gives operand order
+// (destinations first, as in PTX). "a, b, c" are sources.
+type Op uint16
+
+// Opcodes.
+const (
+	OpNop Op = iota
+
+	// Data movement and integer / bit arithmetic.
+	OpMov   // d = a (a may be a special register or an address constant)
+	OpAdd   // d = a + b (Sat, float rounding honoured)
+	OpSub   // d = a - b
+	OpMul   // d = a * b; Hi/Wide select the half / the double-width result for integers
+	OpMad   // d = a*b + c; Hi/Wide as Mul
+	OpMul24 // d = a[23:0]*b[23:0] (Hi: bits 47..16)
+	OpMad24 // d = mul24(a,b) + c
+	OpSad   // d = |a-b| + c
+	OpDiv   // d = a / b (integer division by zero gives all ones, as hardware does)
+	OpRem   // d = a % b
+	OpAbs   // d = |a|
+	OpNeg   // d = -a
+	OpMin   // d = min(a,b)
+	OpMax   // d = max(a,b)
+	OpAnd   // d = a & b (Pred type: logical)
+	OpOr    // d = a | b
+	OpXor   // d = a ^ b
+	OpNot   // d = ^a
+	OpCnot  // d = (a == 0)
+	OpShl   // d = a << b (shift amounts >= width give 0)
+	OpShr   // d = a >> b (arithmetic for signed types)
+	OpShf   // d = funnel shift of (b:a) by c; Mode: 0 left, 1 right; Flags Clamp/Wrap
+	OpPopc  // d = popcount(a)
+	OpClz   // d = count leading zeros(a)
+	OpBrev  // d = bit-reverse(a)
+	OpBfind // d = position of most significant non-sign bit (Flags ShiftAmt: shiftamt form)
+	OpBfe   // d = bit-field extract of a at b, length c (sign-extending for signed types)
+	OpBfi   // d = insert a into b at c, length e (4 sources)
+	OpPrmt  // d = byte permute of (b:a) by selector c; Mode selects f4e/b4e/rc8/ecl/ecr/rc16 (0 = default)
+	OpLop3  // d = truth table Imm(d) over a, b, c
+	OpDp4a  // d = dot product of four bytes of a and b plus c (Type2: b's type)
+	OpDp2a  // d = dot product of two halves of a and two bytes of b plus c; Flags Hi/Lo
+
+	// Floating point.
+	OpFma   // d = a*b + c, fused, rounding Rnd
+	OpRcp   // d = 1/a
+	OpSqrt  // d = sqrt(a)
+	OpRsqrt // d = 1/sqrt(a)
+	OpSin   // approximate
+	OpCos   // approximate
+	OpLg2   // approximate
+	OpEx2   // approximate
+	OpTanh  // approximate
+	OpCopysign
+	OpTestp // d(pred) = test property Mode of a (finite, infinite, number, notanumber, normal, subnormal)
+
+	// Comparison and selection.
+	OpSetp // p[, q] = a Cmp b [BoolOp c]; second destination gets the complement
+	OpSet  // d = a Cmp b ? all-ones (or 1.0f) : 0 [BoolOp c]
+	OpSelp // d = c ? a : b
+	OpSlct // d = c >= 0 ? a : b
+
+	// Conversion.
+	OpCvt  // d(Type) = convert a(Type2) with rounding Rnd, Sat
+	OpCvta // d = address a converted between Space and generic (Flags To: generic->Space)
+	OpMapa // d = address a of the same shared variable in CTA b of the cluster
+	OpIsspacep
+
+	// Memory.
+	OpLd    // d... = [a] in Space; Vec elements
+	OpSt    // [a] = b... in Space
+	OpAtom  // d = atomic AtomOp on [a] with b (c for cas)
+	OpRed   // atomic AtomOp on [a] with b, no result
+	OpFence // memory fence; Flags say proxy / mbarrier_init variants; timing only
+	OpPrefetch
+	OpLdmatrix
+	OpStmatrix
+
+	// Control.
+	OpBra  // branch to Target; Flags Uni when the frontend guarantees uniformity
+	OpBrx  // indirect branch to the a-th entry of the table in Aux
+	OpCall // call function Aux (inlined by frontends that can; see Program.Funcs)
+	OpRet
+	OpExit
+	OpTrap
+	OpBrkpt
+
+	// Synchronisation.
+	OpBarSync     // bar.sync / barrier.sync a (id) [, b (thread count)]
+	OpBarArrive   // bar.arrive a [, b]
+	OpBarRed      // bar.red: d = reduction AtomOp over pred c across the CTA at barrier a
+	OpBarWarpSync // bar.warp.sync a (membermask)
+	OpNanosleep   // sleep for about a nanoseconds
+	OpVote        // d = vote Mode (all/any/uni/ballot) of pred a over membermask b
+	OpShfl        // d[, p] = shfl Mode (up/down/bfly/idx) of a by b with clamp c over membermask e
+	OpMatch       // d = match Mode (any/all) of a over membermask b
+	OpRedux       // d = redux AtomOp of a over membermask b
+	OpActivemask  // d = mask of active lanes
+	OpElect       // d, p = elect.sync membermask a
+	OpGriddepctl  // griddepcontrol: no effect on one SM
+
+	// mbarrier (addresses in Shared or Cluster space). Counts default to 1.
+	OpMbarInit          // init [a], b
+	OpMbarInval         // inval [a]
+	OpMbarArrive        // d(token) = arrive [a] [, b count]; Flags Drop, NoComplete, ExpectTx (then b = tx, c = count)
+	OpMbarExpectTx      // expect_tx [a], b
+	OpMbarCompleteTx    // complete_tx [a], b
+	OpMbarTestWait      // p = test_wait [a], b (token; Flags Parity: b is a parity)
+	OpMbarTryWait       // p = try_wait [a], b [, c suspend-time hint ns]; Flags Parity
+	OpMbarPendingCount  // d = pending_count b(token)
+	OpCpAsyncMbarArrive // cp.async.mbarrier.arrive [a]; Flags NoInc
+
+	// Asynchronous copies.
+	OpCpAsync          // Ampere cp.async [a] <- [b], size c (4, 8, 16)
+	OpCpAsyncCommit    // cp.async.commit_group
+	OpCpAsyncWait      // cp.async.wait_group a / wait_all
+	OpBulkCopy         // cp.async.bulk dst [a] <- src [b], size c, mbarrier [e]; Space of dst and Space2 of src; Flags Multicast (mask f)
+	OpBulkTensor       // cp.async.bulk.tensor Dim-D: dst [a], map [b], coords in Ops[2:2+Dim], mbarrier last; Flags Store for shared->global
+	OpBulkPrefetch     // cp.async.bulk.prefetch{.tensor}: timing only
+	OpBulkReduce       // cp.reduce.async.bulk: dst [a] op= src [b], size c
+	OpBulkCommit       // cp.async.bulk.commit_group
+	OpBulkWait         // cp.async.bulk.wait_group a; Flags Read
+	OpTensormapReplace // tensormap.replace: rewrite a field of a tensor map in memory
+
+	// Pseudo-operations of the .sms language. They have exact PTX-equivalent
+	// semantics but save the frontend from spelling out loops of instructions.
+	OpCompute // a warp computes: Imm(a) issue slots through the FMA pipe, result latency Imm(b)
+	OpDelay   // the warp waits Imm(a) cycles without issuing (a fixed-latency dependency)
+
+	numOps
+)
+
+var opNames = [...]string{
+	OpNop: "nop", OpMov: "mov", OpAdd: "add", OpSub: "sub", OpMul: "mul", OpMad: "mad", OpMul24: "mul24",
+	OpMad24: "mad24", OpSad: "sad", OpDiv: "div", OpRem: "rem", OpAbs: "abs", OpNeg: "neg", OpMin: "min",
+	OpMax: "max", OpAnd: "and", OpOr: "or", OpXor: "xor", OpNot: "not", OpCnot: "cnot", OpShl: "shl",
+	OpShr: "shr", OpShf: "shf", OpPopc: "popc", OpClz: "clz", OpBrev: "brev", OpBfind: "bfind", OpBfe: "bfe",
+	OpBfi: "bfi", OpPrmt: "prmt", OpLop3: "lop3", OpDp4a: "dp4a", OpDp2a: "dp2a",
+	OpFma: "fma", OpRcp: "rcp", OpSqrt: "sqrt", OpRsqrt: "rsqrt", OpSin: "sin", OpCos: "cos", OpLg2: "lg2",
+	OpEx2: "ex2", OpTanh: "tanh", OpCopysign: "copysign", OpTestp: "testp",
+	OpSetp: "setp", OpSet: "set", OpSelp: "selp", OpSlct: "slct",
+	OpCvt: "cvt", OpCvta: "cvta", OpMapa: "mapa", OpIsspacep: "isspacep",
+	OpLd: "ld", OpSt: "st", OpAtom: "atom", OpRed: "red", OpFence: "fence", OpPrefetch: "prefetch",
+	OpLdmatrix: "ldmatrix", OpStmatrix: "stmatrix",
+	OpBra: "bra", OpBrx: "brx.idx", OpCall: "call", OpRet: "ret", OpExit: "exit", OpTrap: "trap", OpBrkpt: "brkpt",
+	OpBarSync: "bar.sync", OpBarArrive: "bar.arrive", OpBarRed: "bar.red", OpBarWarpSync: "bar.warp.sync",
+	OpNanosleep: "nanosleep", OpVote: "vote", OpShfl: "shfl", OpMatch: "match", OpRedux: "redux",
+	OpActivemask: "activemask", OpElect: "elect.sync", OpGriddepctl: "griddepcontrol",
+	OpMbarInit: "mbarrier.init", OpMbarInval: "mbarrier.inval", OpMbarArrive: "mbarrier.arrive",
+	OpMbarExpectTx: "mbarrier.expect_tx", OpMbarCompleteTx: "mbarrier.complete_tx",
+	OpMbarTestWait: "mbarrier.test_wait", OpMbarTryWait: "mbarrier.try_wait",
+	OpMbarPendingCount: "mbarrier.pending_count", OpCpAsyncMbarArrive: "cp.async.mbarrier.arrive",
+	OpCpAsync: "cp.async", OpCpAsyncCommit: "cp.async.commit_group", OpCpAsyncWait: "cp.async.wait_group",
+	OpBulkCopy: "cp.async.bulk", OpBulkTensor: "cp.async.bulk.tensor", OpBulkPrefetch: "cp.async.bulk.prefetch",
+	OpBulkReduce: "cp.reduce.async.bulk", OpBulkCommit: "cp.async.bulk.commit_group",
+	OpBulkWait: "cp.async.bulk.wait_group", OpTensormapReplace: "tensormap.replace",
+	OpCompute: "compute", OpDelay: "delay",
+}
+
+// String is the PTX-like name of the opcode.
+func (o Op) String() string {
+	if int(o) < len(opNames) && opNames[o] != "" {
+		return opNames[o]
+	}
+	return fmt.Sprintf("op(%d)", uint16(o))
+}
+
+// IsMbarrier reports whether the op is executed by the barrier (SYNCS) unit on an mbarrier.
+func (o Op) IsMbarrier() bool { return o >= OpMbarInit && o <= OpCpAsyncMbarArrive }
+
+// IsBranch reports whether the op can transfer control within a function.
+func (o Op) IsBranch() bool { return o == OpBra || o == OpBrx }
+
+// Ends reports whether control never falls through to the next instruction.
+func (o Op) Ends() bool { return o == OpExit || o == OpRet || o == OpTrap }

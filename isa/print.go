@@ -1,0 +1,84 @@
+package isa
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// String formats an operand the way diagnostics print it.
+func (o Operand) String() string {
+	switch o.Kind {
+	case KReg:
+		return fmt.Sprintf("r%d", o.Reg)
+	case KPred:
+		if o.Neg {
+			return fmt.Sprintf("!p%d", o.Reg)
+		}
+		return fmt.Sprintf("p%d", o.Reg)
+	case KImm:
+		return fmt.Sprintf("%d", int64(o.Imm))
+	case KSpecial:
+		return o.Special.String()
+	case KAddr:
+		if o.Reg < 0 {
+			return fmt.Sprintf("[0x%x]", o.Imm)
+		}
+		if off := int64(o.Imm); off != 0 {
+			return fmt.Sprintf("[r%d%+d]", o.Reg, off)
+		}
+		return fmt.Sprintf("[r%d]", o.Reg)
+	case KSink:
+		return "_"
+	}
+	return "?"
+}
+
+// String disassembles the instruction (register numbers, not source names).
+func (in *Instr) String() string {
+	var b strings.Builder
+	if in.Guard.Kind == KPred {
+		b.WriteString("@" + in.Guard.String() + " ")
+	}
+	b.WriteString(in.Op.String())
+	if in.Space != Generic && (in.Op == OpLd || in.Op == OpSt || in.Op == OpAtom || in.Op == OpRed || in.Op == OpCvta) {
+		b.WriteString("." + in.Space.String())
+	}
+	if in.Type != TNone {
+		b.WriteString("." + in.Type.String())
+	}
+	if in.Type2 != TNone {
+		b.WriteString("." + in.Type2.String())
+	}
+	for i, o := range in.Ops {
+		if i == 0 {
+			b.WriteString(" ")
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(o.String())
+	}
+	if in.Op.IsBranch() {
+		fmt.Fprintf(&b, " -> %d", in.Target)
+		if in.Reconv != NoReconv {
+			fmt.Fprintf(&b, " (reconverge %d)", in.Reconv)
+		}
+	}
+	return b.String()
+}
+
+// Disasm writes the program, one numbered instruction per line with its
+// source position and timing class.
+func (p *Program) Disasm(w io.Writer) error {
+	if _, err := fmt.Fprintf(w, "// %s (%s): %d instructions, %d regs, %d preds, %d B static shared\n",
+		p.Name, p.File, len(p.Instrs), p.NumRegs, p.NumPreds, p.SharedStatic); err != nil {
+		return err
+	}
+	for i := range p.Instrs {
+		in := &p.Instrs[i]
+		if _, err := fmt.Fprintf(w, "%5d  %-60s // %s %s\n", i, in.String(), in.Class, in.Pos); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,110 @@
+package isa
+
+// The simulator's address map. Shared, local and param addresses in their own
+// state spaces are small offsets (as on hardware, where cvta.to.shared yields
+// a 32-bit offset); generic addresses into them lie in fixed windows, and
+// global memory lives below the windows.
+const (
+	GlobalDataBase uint64 = 0x0000_0100_0000_0000 // module-scope .global variables
+	ConstDataBase  uint64 = 0x0000_0200_0000_0000 // module-scope .const variables (generic view)
+	HeapBase       uint64 = 0x0000_7000_0000_0000 // buffers allocated for kernel arguments
+	ParamWindow    uint64 = 0x0000_7d00_0000_0000 // generic window onto the kernel-parameter space
+	SharedWindow   uint64 = 0x0000_7e00_0000_0000 // generic window onto the executing CTA's shared memory
+	LocalWindow    uint64 = 0x0000_7f00_0000_0000 // generic window onto the executing thread's local memory
+	WindowSize     uint64 = 0x0000_0100_0000_0000
+)
+
+// Param is one kernel parameter, laid out in the .param space at Offset.
+type Param struct {
+	Name   string
+	Type   Type // element type (B8 for byte arrays such as a CUtensorMap)
+	Size   int  // bytes
+	Align  int
+	Offset int
+	Ptr    bool // declared .ptr (a pointer); frontends may also infer it
+}
+
+// Symbol names a range of a state space, for diagnostics and reports
+// ("barrier full[2]" rather than "shared+0x40").
+type Symbol struct {
+	Name   string
+	Space  Space
+	Offset uint64 // offset within the space (absolute address for Global/Const)
+	Size   uint64
+	Pos    Pos
+}
+
+// Data is initialised module data (.global/.const with an initializer).
+type Data struct {
+	Space Space
+	Addr  uint64 // absolute address (GlobalDataBase/ConstDataBase + offset)
+	Bytes []byte
+}
+
+// Program is one kernel, ready to run.
+type Program struct {
+	Name   string // entry name (mangled for PTX)
+	File   string // source file, for diagnostics
+	Instrs []Instr
+
+	NumRegs   int      // 64-bit general registers per thread
+	NumPreds  int      // predicate registers per thread
+	RegNames  []string // source names, by index (diagnostics, --dump of registers)
+	PredNames []string
+
+	Params     []Param
+	ParamBytes int
+
+	SharedStatic int // bytes of static shared memory (symbols from offset 0)
+	DynSmemAlign int // alignment of the dynamic (extern) shared region, which starts at the aligned end of the static part
+	LocalBytes   int // bytes of local memory (stack) per thread
+	Symbols      []Symbol
+	Data         []Data // initialised global/const data, written before the first launch
+
+	// Block is the block shape the source fixes (.sms block, or .reqntid); zero when the launch decides.
+	Block [3]int
+	// Grid is the grid shape the source fixes (.sms); zero when the launch decides.
+	Grid [3]int
+	// DynSmem is the dynamic shared memory the source asks for (.sms); the launch may override it.
+	DynSmem int
+}
+
+// DynSmemBase is the offset where dynamic shared memory starts.
+func (p *Program) DynSmemBase() int {
+	a := p.DynSmemAlign
+	if a < 16 {
+		a = 16
+	}
+	return (p.SharedStatic + a - 1) / a * a
+}
+
+// SymbolAt returns the symbol of space s that contains offset off, if any.
+func (p *Program) SymbolAt(s Space, off uint64) (Symbol, bool) {
+	for _, y := range p.Symbols {
+		if y.Space == s && off >= y.Offset && off < y.Offset+max(y.Size, 1) {
+			return y, true
+		}
+	}
+	return Symbol{}, false
+}
+
+// Param returns the parameter with the given name or index spelled as a
+// decimal number, and its index.
+func (p *Program) Param(name string) (Param, int, bool) {
+	for i, q := range p.Params {
+		if q.Name == name {
+			return q, i, true
+		}
+	}
+	n := 0
+	for _, c := range name {
+		if c < '0' || c > '9' || n > 1<<20 {
+			return Param{}, -1, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if name != "" && n < len(p.Params) {
+		return p.Params[n], n, true
+	}
+	return Param{}, -1, false
+}
