@@ -102,28 +102,45 @@ const (
 	OpElect       // d, p = elect.sync membermask a
 	OpGriddepctl  // griddepcontrol: no effect on one SM
 
-	// mbarrier (addresses in Shared or Cluster space). Counts default to 1.
-	OpMbarInit          // init [a], b
-	OpMbarInval         // inval [a]
-	OpMbarArrive        // d(token) = arrive [a] [, b count]; Flags Drop, NoComplete, ExpectTx (then b = tx, c = count)
-	OpMbarExpectTx      // expect_tx [a], b
-	OpMbarCompleteTx    // complete_tx [a], b
-	OpMbarTestWait      // p = test_wait [a], b (token; Flags Parity: b is a parity)
-	OpMbarTryWait       // p = try_wait [a], b [, c suspend-time hint ns]; Flags Parity
-	OpMbarPendingCount  // d = pending_count b(token)
-	OpCpAsyncMbarArrive // cp.async.mbarrier.arrive [a]; Flags NoInc
+	// mbarrier (addresses in Shared or Cluster space; KAddr operands).
+	// Operand conventions (destinations first):
+	//   init           [addr], count
+	//   inval          [addr]
+	//   arrive         token|_, [addr] [, count]          Flags Drop / NoComplete; count defaults to 1
+	//   arrive (FExpectTx)  token|_, [addr], txBytes [, count]
+	//   expect_tx      [addr], txBytes
+	//   complete_tx    [addr], txBytes
+	//   test_wait      p, [addr], token   (FParity: parity instead of token)
+	//   try_wait       p, [addr], token [, hintNs]   (FParity; FHint when hintNs is present)
+	//   pending_count  d, token
+	//   cp.async.mbarrier.arrive [addr]   (FNoInc)
+	OpMbarInit
+	OpMbarInval
+	OpMbarArrive
+	OpMbarExpectTx
+	OpMbarCompleteTx
+	OpMbarTestWait
+	OpMbarTryWait
+	OpMbarPendingCount
+	OpCpAsyncMbarArrive
 
-	// Asynchronous copies.
-	OpCpAsync          // Ampere cp.async [a] <- [b], size c (4, 8, 16)
-	OpCpAsyncCommit    // cp.async.commit_group
-	OpCpAsyncWait      // cp.async.wait_group a / wait_all
-	OpBulkCopy         // cp.async.bulk dst [a] <- src [b], size c, mbarrier [e]; Space of dst and Space2 of src; Flags Multicast (mask f)
-	OpBulkTensor       // cp.async.bulk.tensor Dim-D: dst [a], map [b], coords in Ops[2:2+Dim], mbarrier last; Flags Store for shared->global
-	OpBulkPrefetch     // cp.async.bulk.prefetch{.tensor}: timing only
-	OpBulkReduce       // cp.reduce.async.bulk: dst [a] op= src [b], size c
-	OpBulkCommit       // cp.async.bulk.commit_group
-	OpBulkWait         // cp.async.bulk.wait_group a; Flags Read
-	OpTensormapReplace // tensormap.replace: rewrite a field of a tensor map in memory
+	// Asynchronous copies. Operand conventions:
+	//   cp.async              [dst shared], [src global], size
+	//   cp.async.bulk         [dst], [src], size, [mbar] [, ctaMask (FMulticast)]   Space=dst space, Space2=src space;
+	//                         global->shared completes tx on mbar; shared->global (Space=Global) joins the bulk group
+	//   cp.async.bulk.tensor  load:  [dst shared], [tensormap], c0..c(Dim-1), [mbar] [, ctaMask]
+	//                         store (FStore): [tensormap], c0..c(Dim-1), [src shared]
+	//   cp.async.bulk.wait_group  n   (FRead: only until sources are read)
+	OpCpAsync
+	OpCpAsyncCommit
+	OpCpAsyncWait
+	OpBulkCopy
+	OpBulkTensor
+	OpBulkPrefetch
+	OpBulkReduce
+	OpBulkCommit
+	OpBulkWait
+	OpTensormapReplace
 
 	// Pseudo-operations of the .sms language. They have exact PTX-equivalent
 	// semantics but save the frontend from spelling out loops of instructions.

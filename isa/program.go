@@ -22,6 +22,10 @@ type Param struct {
 	Align  int
 	Offset int
 	Ptr    bool // declared .ptr (a pointer); frontends may also infer it
+	// Default is the value used when the launch gives none, in the command
+	// line's --arg spelling ("buf:65536:seq", "tensormap:...", "42"). The .sms
+	// frontend declares its buffers this way; PTX parameters have none.
+	Default string
 }
 
 // Symbol names a range of a state space, for diagnostics and reports
