@@ -1,0 +1,286 @@
+package warp
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/smsim/smsim/isa"
+)
+
+// UnsupportedError says the executor has no semantics for an instruction form.
+type UnsupportedError struct {
+	Instr *isa.Instr
+	What  string
+}
+
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("%s: unsupported instruction %s (%s)", e.Instr.Pos, e.Instr.Op, e.What)
+}
+
+// ExecALU executes a register-to-register instruction (arithmetic, logic,
+// comparison, selection, conversion, special-register reads) for the lanes of
+// mask. Memory, barrier, control and warp-collective instructions are not
+// handled here.
+func (w *Warp) ExecALU(in *isa.Instr, mask uint32, now uint64) error {
+	var r Vec
+	t := in.Type
+	switch in.Op {
+	case isa.OpMov, isa.OpCvta:
+		if in.Dst(0).Kind == isa.KPred {
+			w.SetPred(in.Dst(0).Reg, mask, w.PredOperand(in.Src(0)))
+			return nil
+		}
+		w.Write(in.Dst(0), mask, w.Operand(in.Src(0), 0, mask, now), t)
+		return nil
+	case isa.OpAnd, isa.OpOr, isa.OpXor, isa.OpNot:
+		if t == isa.Pred {
+			return w.predLogic(in, mask)
+		}
+		w.binary(in, mask, now, &r)
+	case isa.OpAdd, isa.OpSub, isa.OpMin, isa.OpMax, isa.OpShl, isa.OpShr, isa.OpDiv, isa.OpRem, isa.OpCopysign:
+		w.binary(in, mask, now, &r)
+	case isa.OpMul, isa.OpMad, isa.OpFma, isa.OpMul24, isa.OpMad24:
+		w.mulAdd(in, mask, now, &r)
+		if !t.Float() && (in.Flags.Has(isa.FWide)) {
+			w.Write(in.Dst(0), mask, &r, wideType(t))
+			return nil
+		}
+	case isa.OpAbs, isa.OpNeg, isa.OpCnot, isa.OpPopc, isa.OpClz, isa.OpBrev, isa.OpBfind,
+		isa.OpRcp, isa.OpSqrt, isa.OpRsqrt, isa.OpSin, isa.OpCos, isa.OpLg2, isa.OpEx2, isa.OpTanh:
+		if err := w.unary(in, mask, now, &r); err != nil {
+			return err
+		}
+		if in.Op == isa.OpPopc || in.Op == isa.OpClz || in.Op == isa.OpBfind {
+			w.Write(in.Dst(0), mask, &r, isa.U32)
+			return nil
+		}
+	case isa.OpSetp, isa.OpSet:
+		return w.compare(in, mask, now)
+	case isa.OpSelp, isa.OpSlct:
+		w.selp(in, mask, now, &r)
+	case isa.OpCvt:
+		w.convert(in, mask, now, &r)
+	case isa.OpBfe, isa.OpBfi, isa.OpPrmt, isa.OpLop3, isa.OpShf, isa.OpSad, isa.OpDp4a, isa.OpDp2a:
+		if err := w.bitOps(in, mask, now, &r); err != nil {
+			return err
+		}
+	case isa.OpNop, isa.OpFence, isa.OpGriddepctl, isa.OpPrefetch:
+		return nil
+	default:
+		return &UnsupportedError{Instr: in, What: "not an ALU operation"}
+	}
+	w.Write(in.Dst(0), mask, &r, t)
+	return nil
+}
+
+func wideType(t isa.Type) isa.Type {
+	switch t {
+	case isa.U16:
+		return isa.U32
+	case isa.S16:
+		return isa.S32
+	case isa.U32:
+		return isa.U64
+	case isa.S32:
+		return isa.S64
+	}
+	return isa.B64
+}
+
+func (w *Warp) predLogic(in *isa.Instr, mask uint32) error {
+	a := w.PredOperand(in.Src(0))
+	var v uint32
+	switch in.Op {
+	case isa.OpNot:
+		v = ^a
+	case isa.OpAnd:
+		v = a & w.PredOperand(in.Src(1))
+	case isa.OpOr:
+		v = a | w.PredOperand(in.Src(1))
+	case isa.OpXor:
+		v = a ^ w.PredOperand(in.Src(1))
+	}
+	w.SetPred(in.Dst(0).Reg, mask, v)
+	return nil
+}
+
+func (w *Warp) binary(in *isa.Instr, mask uint32, now uint64, r *Vec) {
+	t := in.Type
+	a := w.Operand(in.Src(0), 0, mask, now)
+	if in.Op == isa.OpNot {
+		for l := range r {
+			r[l] = ^a[l]
+		}
+		return
+	}
+	b := w.Operand(in.Src(1), 1, mask, now)
+	if t.Float() {
+		w.floatBinary(in, a, b, r)
+		return
+	}
+	n := t.Bits()
+	switch in.Op {
+	case isa.OpAdd:
+		if in.Flags.Has(isa.FCarryIn) || in.Flags.Has(isa.FCC) {
+			w.addCarry(in, mask, a, b, r)
+			return
+		}
+		for l := range r {
+			r[l] = a[l] + b[l]
+		}
+		if in.Flags.Has(isa.FSat) && t == isa.S32 {
+			for l := range r {
+				r[l] = sat32(int64(int32(a[l])) + int64(int32(b[l])))
+			}
+		}
+	case isa.OpSub:
+		if in.Flags.Has(isa.FCarryIn) || in.Flags.Has(isa.FCC) {
+			w.subCarry(in, mask, a, b, r)
+			return
+		}
+		for l := range r {
+			r[l] = a[l] - b[l]
+		}
+		if in.Flags.Has(isa.FSat) && t == isa.S32 {
+			for l := range r {
+				r[l] = sat32(int64(int32(a[l])) - int64(int32(b[l])))
+			}
+		}
+	case isa.OpAnd:
+		for l := range r {
+			r[l] = a[l] & b[l]
+		}
+	case isa.OpOr:
+		for l := range r {
+			r[l] = a[l] | b[l]
+		}
+	case isa.OpXor:
+		for l := range r {
+			r[l] = a[l] ^ b[l]
+		}
+	case isa.OpShl:
+		for l := range r {
+			s := b[l] & 0xffffffff
+			if s >= uint64(n) {
+				r[l] = 0
+			} else {
+				r[l] = a[l] << s
+			}
+		}
+	case isa.OpShr:
+		for l := range r {
+			s := b[l] & 0xffffffff
+			if s >= uint64(n) {
+				s = uint64(n - 1)
+				if !t.Signed() {
+					r[l] = 0
+					continue
+				}
+			}
+			if t.Signed() {
+				r[l] = uint64(sext(a[l], n) >> s)
+			} else {
+				r[l] = ival(a[l], t) >> s
+			}
+		}
+	case isa.OpMin, isa.OpMax:
+		for l := range r {
+			x, y := ival(a[l], t), ival(b[l], t)
+			less := x < y
+			if t.Signed() {
+				less = int64(x) < int64(y)
+			}
+			if less == (in.Op == isa.OpMin) {
+				r[l] = x
+			} else {
+				r[l] = y
+			}
+		}
+	case isa.OpDiv, isa.OpRem:
+		for l := range r {
+			r[l] = divRem(in.Op, ival(a[l], t), ival(b[l], t), t)
+		}
+	}
+}
+
+func sat32(v int64) uint64 {
+	if v > math.MaxInt32 {
+		v = math.MaxInt32
+	} else if v < math.MinInt32 {
+		v = math.MinInt32
+	}
+	return uint64(uint32(int32(v)))
+}
+
+func (w *Warp) addCarry(in *isa.Instr, mask uint32, a, b, r *Vec) {
+	n := uint(in.Type.Bits())
+	for l := range r {
+		var cin uint64
+		if in.Flags.Has(isa.FCarryIn) {
+			cin = uint64(w.carry >> l & 1)
+		}
+		x, y := ival(a[l], in.Type), ival(b[l], in.Type)
+		var s, c uint64
+		if n == 64 {
+			s, c = bits.Add64(x, y, cin)
+		} else {
+			s = x + y + cin
+			c = s >> n & 1
+		}
+		r[l] = s
+		if in.Flags.Has(isa.FCC) && mask>>l&1 != 0 {
+			w.carry = w.carry&^(1<<l) | uint32(c)<<l
+		}
+	}
+}
+
+func (w *Warp) subCarry(in *isa.Instr, mask uint32, a, b, r *Vec) {
+	n := uint(in.Type.Bits())
+	for l := range r {
+		var bin uint64
+		if in.Flags.Has(isa.FCarryIn) {
+			bin = uint64(w.carry >> l & 1)
+		}
+		x, y := ival(a[l], in.Type), ival(b[l], in.Type)
+		var d, c uint64
+		if n == 64 {
+			d, c = bits.Sub64(x, y, bin)
+		} else {
+			d = x - y - bin
+			c = d >> n & 1
+		}
+		r[l] = d
+		if in.Flags.Has(isa.FCC) && mask>>l&1 != 0 {
+			w.carry = w.carry&^(1<<l) | uint32(c)<<l
+		}
+	}
+}
+
+// divRem follows PTX: division by zero gives all ones for unsigned types and
+// the hardware's values for signed ones; it never traps.
+func divRem(op isa.Op, x, y uint64, t isa.Type) uint64 {
+	if y == 0 {
+		if op == isa.OpDiv {
+			return ^uint64(0)
+		}
+		return x
+	}
+	if t.Signed() {
+		a, b := int64(x), int64(y)
+		if b == -1 {
+			if op == isa.OpDiv {
+				return uint64(-a)
+			}
+			return 0
+		}
+		if op == isa.OpDiv {
+			return uint64(a / b)
+		}
+		return uint64(a % b)
+	}
+	if op == isa.OpDiv {
+		return x / y
+	}
+	return x % y
+}

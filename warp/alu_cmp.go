@@ -1,0 +1,203 @@
+package warp
+
+import (
+	"math"
+
+	"github.com/smsim/smsim/isa"
+)
+
+func cmpInt(op isa.CmpOp, x, y uint64, signed bool) bool {
+	switch op {
+	case isa.CmpEq:
+		return x == y
+	case isa.CmpNe:
+		return x != y
+	case isa.CmpLo:
+		return x < y
+	case isa.CmpLs:
+		return x <= y
+	case isa.CmpHi:
+		return x > y
+	case isa.CmpHs:
+		return x >= y
+	}
+	a, b := int64(x), int64(y)
+	if !signed {
+		switch op {
+		case isa.CmpLt:
+			return x < y
+		case isa.CmpLe:
+			return x <= y
+		case isa.CmpGt:
+			return x > y
+		case isa.CmpGe:
+			return x >= y
+		}
+	}
+	switch op {
+	case isa.CmpLt:
+		return a < b
+	case isa.CmpLe:
+		return a <= b
+	case isa.CmpGt:
+		return a > b
+	case isa.CmpGe:
+		return a >= b
+	}
+	return false
+}
+
+func cmpFloat(op isa.CmpOp, x, y float64) bool {
+	nan := math.IsNaN(x) || math.IsNaN(y)
+	switch op {
+	case isa.CmpEq:
+		return !nan && x == y
+	case isa.CmpNe:
+		return !nan && x != y
+	case isa.CmpLt:
+		return !nan && x < y
+	case isa.CmpLe:
+		return !nan && x <= y
+	case isa.CmpGt:
+		return !nan && x > y
+	case isa.CmpGe:
+		return !nan && x >= y
+	case isa.CmpEqu:
+		return nan || x == y
+	case isa.CmpNeu:
+		return nan || x != y
+	case isa.CmpLtu:
+		return nan || x < y
+	case isa.CmpLeu:
+		return nan || x <= y
+	case isa.CmpGtu:
+		return nan || x > y
+	case isa.CmpGeu:
+		return nan || x >= y
+	case isa.CmpNum:
+		return !nan
+	case isa.CmpNan:
+		return nan
+	}
+	return false
+}
+
+// compare executes setp (one or two predicate results) and set.
+func (w *Warp) compare(in *isa.Instr, mask uint32, now uint64) error {
+	t := in.Type
+	a := w.Operand(in.Src(0), 0, mask, now)
+	b := w.Operand(in.Src(1), 1, mask, now)
+	var res uint32
+	for l := 0; l < Lanes; l++ {
+		var c bool
+		if t.Float() {
+			c = cmpFloat(in.Cmp, fval(a[l], t), fval(b[l], t))
+		} else {
+			c = cmpInt(in.Cmp, ival(a[l], t), ival(b[l], t), t.Signed())
+		}
+		if c {
+			res |= 1 << l
+		}
+	}
+	if in.Bool != isa.BoolNone {
+		c := w.PredOperand(in.Src(2))
+		switch in.Bool {
+		case isa.BoolAnd:
+			res &= c
+		case isa.BoolOr:
+			res |= c
+		case isa.BoolXor:
+			res ^= c
+		}
+	}
+	if in.Op == isa.OpSetp {
+		if d := in.Dst(0); d.Kind == isa.KPred {
+			w.SetPred(d.Reg, mask, res)
+		}
+		if in.NDst > 1 {
+			if d := in.Dst(1); d.Kind == isa.KPred {
+				comp := ^res
+				if in.Bool != isa.BoolNone { // the complement is of the comparison, then combined
+					comp = w.setpComplement(in, res, mask, now)
+				}
+				w.SetPred(d.Reg, mask, comp)
+			}
+		}
+		return nil
+	}
+	var r Vec
+	dt := in.Type2 // set.dtype.stype: Type2 holds the destination type
+	if dt == isa.TNone {
+		dt = isa.U32
+	}
+	for l := range r {
+		on := res>>l&1 != 0
+		switch {
+		case dt == isa.F32:
+			if on {
+				r[l] = uint64(math.Float32bits(1))
+			}
+		case on:
+			r[l] = widthMask(dt)
+		}
+	}
+	w.Write(in.Dst(0), mask, &r, dt)
+	return nil
+}
+
+// setpComplement computes q = !(a cmp b) BOOL c for setp with two results.
+func (w *Warp) setpComplement(in *isa.Instr, res, mask uint32, now uint64) uint32 {
+	t := in.Type
+	a := w.Operand(in.Src(0), 0, mask, now)
+	b := w.Operand(in.Src(1), 1, mask, now)
+	var cmp uint32
+	for l := 0; l < Lanes; l++ {
+		var c bool
+		if t.Float() {
+			c = cmpFloat(in.Cmp, fval(a[l], t), fval(b[l], t))
+		} else {
+			c = cmpInt(in.Cmp, ival(a[l], t), ival(b[l], t), t.Signed())
+		}
+		if !c {
+			cmp |= 1 << l
+		}
+	}
+	c := w.PredOperand(in.Src(2))
+	switch in.Bool {
+	case isa.BoolAnd:
+		return cmp & c
+	case isa.BoolOr:
+		return cmp | c
+	}
+	return cmp ^ c
+}
+
+func (w *Warp) selp(in *isa.Instr, mask uint32, now uint64, r *Vec) {
+	a := w.Operand(in.Src(0), 0, mask, now)
+	b := w.Operand(in.Src(1), 1, mask, now)
+	if in.Op == isa.OpSelp {
+		p := w.PredOperand(in.Src(2))
+		for l := range r {
+			if p>>l&1 != 0 {
+				r[l] = a[l]
+			} else {
+				r[l] = b[l]
+			}
+		}
+		return
+	}
+	c := w.Operand(in.Src(2), 2, mask, now) // slct: c >= 0 selects a
+	for l := range r {
+		var ge bool
+		if in.Type2 == isa.F32 {
+			ge = math.Float32frombits(uint32(c[l])) >= 0
+		} else {
+			ge = int32(c[l]) >= 0
+		}
+		if ge {
+			r[l] = a[l]
+		} else {
+			r[l] = b[l]
+		}
+	}
+}

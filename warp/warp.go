@@ -1,0 +1,217 @@
+package warp
+
+import (
+	"github.com/smsim/smsim/isa"
+)
+
+// Lanes is the warp width.
+const Lanes = 32
+
+// FullMask has every lane set.
+const FullMask uint32 = 0xffffffff
+
+// Vec is one value per lane.
+type Vec = [Lanes]uint64
+
+// Env holds the per-warp values of special registers that do not change
+// while the warp runs. Clock-like registers are supplied by the caller.
+type Env struct {
+	Tid      [3]Vec // per lane thread index
+	Ntid     [3]uint32
+	Ctaid    [3]uint32
+	Nctaid   [3]uint32
+	WarpID   uint32 // hardware warp slot
+	NWarpID  uint32
+	SMID     uint32
+	NSMID    uint32
+	DynSmem  uint32
+	TotSmem  uint32
+	GridID   uint64
+	ClockHz  uint64 // SM clock, for %globaltimer (ns)
+	CTAIndex int    // index of the CTA on the SM
+}
+
+// Warp is the architectural state of one warp.
+type Warp struct {
+	ID    int // warp index in the SM (scheduling slot)
+	InCTA int // warp index within its CTA
+	Prog  *isa.Program
+	Env   Env
+
+	regs  []Vec    // general registers, NumRegs of them
+	preds []uint32 // predicate registers: one bit per lane
+
+	Exited uint32 // lanes that have exited
+	Live   uint32 // lanes that exist (a partial last warp has fewer)
+
+	splits []Split
+	cur    int
+	nextID uint32
+
+	scratch [4]Vec // operand staging for immediates and specials
+	carry   uint32 // per-lane carry flag (add.cc / addc)
+}
+
+// New returns a warp for prog whose existing lanes are live, all starting at pc 0.
+func New(id, inCTA int, prog *isa.Program, live uint32, env Env) *Warp {
+	w := &Warp{ID: id, InCTA: inCTA, Prog: prog, Env: env, Live: live}
+	w.regs = make([]Vec, prog.NumRegs)
+	w.preds = make([]uint32, prog.NumPreds)
+	w.splits = make([]Split, 1, 4)
+	w.splits[0] = Split{PC: 0, Mask: live}
+	if live == 0 {
+		w.splits = w.splits[:0]
+	}
+	return w
+}
+
+// Reg returns register r (all lanes) for reading or writing.
+func (w *Warp) Reg(r int32) *Vec { return &w.regs[r] }
+
+// Pred returns the lane mask of predicate register p.
+func (w *Warp) Pred(p int32) uint32 { return w.preds[p] }
+
+// SetPred writes the lanes of mask in predicate p from v.
+func (w *Warp) SetPred(p int32, mask, v uint32) { w.preds[p] = w.preds[p]&^mask | v&mask }
+
+// Done reports whether every live lane has exited.
+func (w *Warp) Done() bool { return len(w.splits) == 0 }
+
+// GuardMask evaluates an instruction's guard over mask: the lanes that execute it.
+func (w *Warp) GuardMask(in *isa.Instr, mask uint32) uint32 {
+	if in.Guard.Kind != isa.KPred {
+		return mask
+	}
+	p := w.preds[in.Guard.Reg]
+	if in.Guard.Neg {
+		p = ^p
+	}
+	return mask & p
+}
+
+// PredOperand evaluates a predicate operand (with negation) as a lane mask.
+func (w *Warp) PredOperand(o *isa.Operand) uint32 {
+	switch o.Kind {
+	case isa.KPred:
+		p := w.preds[o.Reg]
+		if o.Neg {
+			p = ^p
+		}
+		return p
+	case isa.KImm:
+		if o.Imm != 0 {
+			return FullMask
+		}
+		return 0
+	case isa.KReg:
+		var m uint32
+		v := &w.regs[o.Reg]
+		for l := 0; l < Lanes; l++ {
+			if v[l] != 0 {
+				m |= 1 << l
+			}
+		}
+		return m
+	}
+	return 0
+}
+
+// Operand returns the per-lane values of operand o. Registers are returned
+// in place (no copy); immediates, specials and addresses are staged in one of
+// the warp's scratch vectors, slot (0..3), valid until the next call with the
+// same slot. now is the current cycle, for clock registers.
+func (w *Warp) Operand(o *isa.Operand, slot int, mask uint32, now uint64) *Vec {
+	switch o.Kind {
+	case isa.KReg:
+		return &w.regs[o.Reg]
+	case isa.KImm:
+		s := &w.scratch[slot]
+		for l := range s {
+			s[l] = o.Imm
+		}
+		return s
+	case isa.KPred:
+		s := &w.scratch[slot]
+		p := w.PredOperand(o)
+		for l := range s {
+			s[l] = uint64(p >> l & 1)
+		}
+		return s
+	case isa.KSpecial:
+		s := &w.scratch[slot]
+		w.special(o.Special, s, now)
+		return s
+	case isa.KAddr:
+		s := &w.scratch[slot]
+		if o.Reg < 0 {
+			for l := range s {
+				s[l] = o.Imm
+			}
+			return s
+		}
+		r := &w.regs[o.Reg]
+		for l := range s {
+			s[l] = r[l] + o.Imm
+		}
+		return s
+	}
+	s := &w.scratch[slot]
+	*s = Vec{}
+	return s
+}
+
+// Scalar returns operand o's value in the lowest active lane of mask (for
+// operands PTX requires to be uniform, such as bar.sync ids).
+func (w *Warp) Scalar(o *isa.Operand, mask uint32, now uint64) uint64 {
+	l := 0
+	for l < Lanes && mask>>l&1 == 0 {
+		l++
+	}
+	if l == Lanes {
+		l = 0
+	}
+	return w.Operand(o, 3, mask, now)[l]
+}
+
+// Write stores v into destination operand d for the lanes of mask, masked to
+// the width of type t (so registers always hold zero-extended values).
+func (w *Warp) Write(d *isa.Operand, mask uint32, v *Vec, t isa.Type) {
+	switch d.Kind {
+	case isa.KReg:
+		r := &w.regs[d.Reg]
+		m := widthMask(t)
+		if mask == FullMask {
+			for l := range r {
+				r[l] = v[l] & m
+			}
+			return
+		}
+		for l := 0; l < Lanes; l++ {
+			if mask>>l&1 != 0 {
+				r[l] = v[l] & m
+			}
+		}
+	case isa.KPred:
+		var p uint32
+		for l := 0; l < Lanes; l++ {
+			if v[l] != 0 {
+				p |= 1 << l
+			}
+		}
+		w.SetPred(d.Reg, mask, p)
+	}
+}
+
+func widthMask(t isa.Type) uint64 {
+	switch t.Bits() {
+	case 1:
+		return 1
+	case 8:
+		return 0xff
+	case 16:
+		return 0xffff
+	case 32:
+		return 0xffffffff
+	}
+	return ^uint64(0)
+}
