@@ -1,0 +1,60 @@
+package sharedmem
+
+import "fmt"
+
+// Config holds the shared-memory parameters of one SM.
+type Config struct {
+	// Capacity is the shared memory of one SM in bytes (H200: 228 KiB).
+	Capacity int
+	// MaxPerBlock is the most one CTA may use in bytes (H200: 227 KiB; the
+	// driver reserves 1 KiB per CTA).
+	MaxPerBlock int
+	// Banks is the number of banks (32).
+	Banks int
+	// BankBytes is the width of one bank in bytes (4).
+	BankBytes int
+	// ConflictCycles is the cost of each wavefront beyond the first
+	// (measured on H200: +2 cycles per extra conflicting address).
+	ConflictCycles int
+}
+
+// DefaultConfig returns the H200 parameters.
+func DefaultConfig() Config {
+	return Config{
+		Capacity:       228 << 10,
+		MaxPerBlock:    227 << 10,
+		Banks:          32,
+		BankBytes:      4,
+		ConflictCycles: 2,
+	}
+}
+
+// maxBanks bounds Banks so that Wavefronts can count on the stack.
+const maxBanks = 64
+
+// Validate reports the first field that is out of range, by name.
+func (c Config) Validate() error {
+	switch {
+	case c.Capacity <= 0:
+		return fmt.Errorf("sharedmem: Capacity %d must be positive", c.Capacity)
+	case c.MaxPerBlock <= 0 || c.MaxPerBlock > c.Capacity:
+		return fmt.Errorf("sharedmem: MaxPerBlock %d must be in 1..Capacity (%d)", c.MaxPerBlock, c.Capacity)
+	case c.Banks <= 0 || c.Banks > maxBanks || c.Banks&(c.Banks-1) != 0:
+		return fmt.Errorf("sharedmem: Banks %d must be a power of two in 1..%d", c.Banks, maxBanks)
+	case c.BankBytes < 4 || c.BankBytes&(c.BankBytes-1) != 0:
+		return fmt.Errorf("sharedmem: BankBytes %d must be a power of two of at least 4", c.BankBytes)
+	case c.ConflictCycles < 0:
+		return fmt.Errorf("sharedmem: ConflictCycles %d must not be negative", c.ConflictCycles)
+	}
+	return nil
+}
+
+// ExtraCycles returns the extra cycles an access of the given number of
+// wavefronts costs over a conflict-free one: ConflictCycles per wavefront
+// beyond the first. (A method cannot share the field's name, hence Extra.)
+func (c Config) ExtraCycles(wavefronts int) int {
+	if wavefronts <= 1 {
+		return 0
+	}
+	return (wavefronts - 1) * c.ConflictCycles
+}
