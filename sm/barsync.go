@@ -1,0 +1,91 @@
+package sm
+
+import (
+	"fmt"
+
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/warp"
+)
+
+// barSync is one of a CTA's 16 named barriers (bar.sync / barrier.sync).
+type barSync struct {
+	expect  int         // threads expected (from the instruction's count or the CTA size)
+	arrived int         // threads arrived in this generation
+	waiting []waiterRef // blocked splits (bar.sync; bar.arrive does not wait)
+	free    sim.Cycle   // next cycle the barrier accepts a warp arrival
+	gen     uint64      // completed generations
+}
+
+// bsyncEpoch counts completed generations of barrier 0 (__syncthreads): the
+// ordering point that makes an mbarrier.init visible to other warps.
+func (c *cta) bsyncEpoch() uint64 { return c.bsync[0].gen }
+
+func (s *SM) execBarSync(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
+	t := uint64(now - s.start)
+	id := int(wc.w.Scalar(in.Src(0), mask, t))
+	if id < 0 || id >= 16 {
+		return s.diag(wc, in, DiagMisuse, "bad-barrier-id", mask, fmt.Sprintf("bar.sync barrier id %d is outside 0..15", id))
+	}
+	c := wc.c
+	bs := &c.bsync[id]
+	expect := c.threads
+	if in.NSrc() > 1 {
+		expect = int(wc.w.Scalar(in.Src(1), mask, t))
+		if expect%warp.Lanes != 0 || expect <= 0 {
+			return s.diag(wc, in, DiagMisuse, "bad-barrier-count", mask,
+				fmt.Sprintf("bar.sync thread count %d is not a positive multiple of 32", expect))
+		}
+	}
+	bs.expect = expect
+	// The barrier unit takes one warp arrival every BarPerWarp cycles.
+	at := now
+	if bs.free > at {
+		at = bs.free
+	}
+	bs.free = at + sim.Cycle(s.cfg.BarPerWarp)
+	// bar.sync counts the threads of the warp (PTX: all non-exited threads of
+	// the warp when executed convergently).
+	bs.arrived += popcount(wc.w.Current().Mask)
+	if in.Op == isa.OpBarSync || in.Op == isa.OpBarRed {
+		sp := s.blockUntilReleased(now, wc)
+		bs.waiting = append(bs.waiting, waiterRef{slot: wc.slot, ticket: sp.WaitArg})
+	} else {
+		wc.w.Advance()
+	}
+	s.barSyncCheckAt(at, c, id)
+	return nil
+}
+
+func (s *SM) blockUntilReleased(now sim.Cycle, wc *wctx) *warp.Split {
+	sp := wc.w.Block()
+	s.tickets++
+	sp.WaitKind, sp.WaitArg, sp.WaitSince, sp.WaitAddr = waitCode(waitBarSync, ReasonBarrier), s.tickets, uint64(now), 1
+	return sp
+}
+
+// barSyncCheck releases barrier id of c if enough threads have arrived
+// (exited threads count as arrived).
+func (s *SM) barSyncCheck(now sim.Cycle, c *cta, id int) { s.barSyncCheckAt(now, c, id) }
+
+func (s *SM) barSyncCheckAt(at sim.Cycle, c *cta, id int) {
+	bs := &c.bsync[id]
+	if bs.arrived == 0 && len(bs.waiting) == 0 {
+		return
+	}
+	exited := 0
+	for _, w := range c.warps {
+		exited += popcount(w.w.Exited & w.w.Live)
+	}
+	if bs.arrived+exited < bs.expect && !(bs.expect == c.threads && bs.arrived+exited >= c.threads) {
+		return
+	}
+	release := at + sim.Cycle(s.cfg.BarLatency)
+	for _, w := range bs.waiting {
+		s.eng.Schedule(release, sim.PhaseDeliver, timerHandler{s}, uint64(w.slot)<<48|w.ticket)
+	}
+	bs.waiting = bs.waiting[:0]
+	bs.arrived = 0
+	bs.gen++
+	s.progress(at)
+}

@@ -1,0 +1,251 @@
+package sm
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/smsim/smsim/isa"
+)
+
+// Policy is a warp-scheduler policy.
+type Policy string
+
+// Scheduler policies.
+const (
+	GTO Policy = "gto" // greedy then oldest: keep issuing the last warp while it can
+	LRR Policy = "lrr" // loose round robin
+)
+
+// Config holds every timing and capacity parameter of the SM model. All
+// values are physical (cycles, counts, bytes, bytes per cycle); docs/model.md
+// says where each comes from. Build one with DefaultConfig and override
+// fields or keys (Set).
+type Config struct {
+	Name     string
+	ClockMHz float64 // SM clock under load: converts ns (nanosleep, %globaltimer) to cycles
+
+	// Residency limits of one SM.
+	Schedulers   int // sub-partitions, one issue per cycle each
+	MaxWarps     int
+	MaxCTAs      int
+	MaxThreads   int
+	SharedBytes  int // shared-memory capacity per SM
+	SharedPerCTA int // largest shared allocation of one CTA
+	Policy       Policy
+
+	// Latency by timing class (cycles from issue until a dependent instruction may issue).
+	Latency [isa.NumClasses]int
+	// Interval by timing class: cycles a warp-instruction occupies its pipe in the sub-partition.
+	Interval [isa.NumClasses]int
+
+	// Shared memory.
+	SmemBanks          int
+	SmemConflictCycles int // extra cycles per extra wavefront (measured +2)
+
+	// Barrier (SYNCS) unit.
+	SyncsLatency      int // issue -> update applied at the barrier
+	SyncsInterval     int // cycles between updates when the unit is saturated (measured ~2)
+	SyncsWarpInterval int // cycles between barrier ops issued by one warp (measured ~5 back-to-back)
+	SyncsResult       int // update applied -> token/predicate usable by the issuing warp
+	TestWaitLatency   int // test_wait: issue -> predicate
+	TryWaitTimeout    int // try_wait without hint on an incomplete phase: cycles until it returns false
+	TryWaitHintCycles int // try_wait with a suspend-time hint: cycles until false (measured the same for all hints)
+	TryWaitWake       int // phase completion -> suspended try_wait resumes with true
+
+	// CTA barrier (bar.sync).
+	BarLatency int // last arrival -> release
+	BarPerWarp int // cycles per warp arrival at the barrier unit
+
+	// Global memory path.
+	L1HitLatency   int
+	L2HitLatency   int
+	DRAMLatency    int
+	L1Bytes        int
+	L2Bytes        int
+	LineBytes      int
+	GlobalPerLine  int // extra cycles per additional 128-byte line a warp access touches
+	TLBReachBytes  int // bytes of address space covered by the TLB
+	TLBMissPenalty int
+
+	// Misc.
+	NanosleepMin int // smallest sleep in cycles
+	WatchdogIdle int // livelock detector: cycles of spinning without any barrier progress before stopping
+}
+
+// DefaultConfig returns the h200 configuration.
+func DefaultConfig() Config {
+	c := Config{
+		Name: "h200", ClockMHz: 1980,
+		Schedulers: 4, MaxWarps: 64, MaxCTAs: 32, MaxThreads: 2048,
+		SharedBytes: 228 << 10, SharedPerCTA: 227 << 10, Policy: GTO,
+		SmemBanks: 32, SmemConflictCycles: 2,
+		SyncsLatency: 18, SyncsInterval: 2, SyncsWarpInterval: 5, SyncsResult: 6,
+		TestWaitLatency: 8, TryWaitTimeout: 33, TryWaitHintCycles: 7838, TryWaitWake: 40,
+		BarLatency: 13, BarPerWarp: 2,
+		L1HitLatency: 40, L2HitLatency: 360, DRAMLatency: 560, L1Bytes: 256 << 10, L2Bytes: 60 << 20,
+		LineBytes: 128, GlobalPerLine: 2, TLBReachBytes: 64 << 20, TLBMissPenalty: 100,
+		NanosleepMin: 0, WatchdogIdle: 2_000_000,
+	}
+	lat := map[isa.Class]int{
+		isa.ClassALU: 4, isa.ClassIMAD: 4, isa.ClassFMA: 4, isa.ClassFP64: 8, isa.ClassSFU: 18,
+		isa.ClassConv: 6, isa.ClassDiv: 40, isa.ClassSpecial: 2, isa.ClassBranch: 2, isa.ClassShared: 29,
+		isa.ClassGlobal: 0, isa.ClassLocal: 0, isa.ClassConst: 4, isa.ClassParam: 4, isa.ClassSyncs: 0,
+		isa.ClassBar: 0, isa.ClassWarpSync: 4, isa.ClassFence: 8, isa.ClassTMA: 4, isa.ClassSleep: 0,
+		isa.ClassCompute: 4, isa.ClassDelay: 0,
+	}
+	ivl := map[isa.Class]int{
+		isa.ClassALU: 1, isa.ClassIMAD: 1, isa.ClassFMA: 1, isa.ClassFP64: 2, isa.ClassSFU: 4,
+		isa.ClassConv: 2, isa.ClassDiv: 8, isa.ClassSpecial: 1, isa.ClassBranch: 1, isa.ClassShared: 1,
+		isa.ClassGlobal: 1, isa.ClassLocal: 1, isa.ClassConst: 1, isa.ClassParam: 1, isa.ClassSyncs: 1,
+		isa.ClassBar: 1, isa.ClassWarpSync: 1, isa.ClassFence: 1, isa.ClassTMA: 1, isa.ClassSleep: 1,
+		isa.ClassCompute: 1, isa.ClassDelay: 1,
+	}
+	for k, v := range lat {
+		c.Latency[k] = v
+	}
+	for k, v := range ivl {
+		c.Interval[k] = v
+	}
+	return c
+}
+
+// Param describes one configuration key.
+type Param struct {
+	Key  string
+	Unit string
+	Doc  string
+	get  func() string
+	set  func(string) error
+}
+
+// Value formats the parameter's current value.
+func (p Param) Value() string { return p.get() }
+
+func intParam(key, unit, doc string, v *int) Param {
+	return Param{Key: key, Unit: unit, Doc: doc,
+		get: func() string { return strconv.Itoa(*v) },
+		set: func(s string) error {
+			n, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 0, 64)
+			if err != nil || n < 0 || n > 1<<40 {
+				return fmt.Errorf("want a non-negative integer, got %q", s)
+			}
+			*v = int(n)
+			return nil
+		}}
+}
+
+// Params lists every key of c, bound to c's fields, sorted by key.
+func (c *Config) Params() []Param {
+	ps := []Param{
+		{Key: "clock_mhz", Unit: "MHz", Doc: "SM clock under load (ns to cycles for nanosleep and %globaltimer)",
+			get: func() string { return strconv.FormatFloat(c.ClockMHz, 'g', -1, 64) },
+			set: func(s string) error {
+				f, err := strconv.ParseFloat(s, 64)
+				if err != nil || f <= 0 || f > 1e5 {
+					return fmt.Errorf("want a positive number, got %q", s)
+				}
+				c.ClockMHz = f
+				return nil
+			}},
+		{Key: "sched.policy", Unit: "", Doc: "warp scheduler policy: gto or lrr",
+			get: func() string { return string(c.Policy) },
+			set: func(s string) error {
+				if s != string(GTO) && s != string(LRR) {
+					return fmt.Errorf("want gto or lrr, got %q", s)
+				}
+				c.Policy = Policy(s)
+				return nil
+			}},
+		intParam("sched.count", "", "warp schedulers (sub-partitions), one issue per cycle each", &c.Schedulers),
+		intParam("limit.warps", "warps", "resident warps per SM", &c.MaxWarps),
+		intParam("limit.ctas", "CTAs", "resident CTAs per SM", &c.MaxCTAs),
+		intParam("limit.threads", "threads", "resident threads per SM", &c.MaxThreads),
+		intParam("smem.capacity", "bytes", "shared memory per SM", &c.SharedBytes),
+		intParam("smem.per_cta", "bytes", "largest shared memory of one CTA", &c.SharedPerCTA),
+		intParam("smem.banks", "banks", "shared-memory banks of 4 bytes", &c.SmemBanks),
+		intParam("smem.conflict_cycles", "cycles", "extra cycles per extra wavefront of a conflicting access", &c.SmemConflictCycles),
+		intParam("syncs.latency", "cycles", "barrier op issue to update applied", &c.SyncsLatency),
+		intParam("syncs.interval", "cycles", "barrier-unit cycles per update when saturated", &c.SyncsInterval),
+		intParam("syncs.warp_interval", "cycles", "cycles between barrier ops of one warp", &c.SyncsWarpInterval),
+		intParam("syncs.result", "cycles", "update applied to token/predicate usable", &c.SyncsResult),
+		intParam("syncs.test_wait", "cycles", "test_wait issue to predicate", &c.TestWaitLatency),
+		intParam("syncs.try_wait_timeout", "cycles", "try_wait (no hint) on an incomplete phase: time until false", &c.TryWaitTimeout),
+		intParam("syncs.try_wait_hint_timeout", "cycles", "try_wait with suspend-time hint: time until false", &c.TryWaitHintCycles),
+		intParam("syncs.try_wait_wake", "cycles", "phase completion to suspended try_wait resuming", &c.TryWaitWake),
+		intParam("bar.latency", "cycles", "bar.sync last arrival to release", &c.BarLatency),
+		intParam("bar.per_warp", "cycles", "bar.sync cycles per warp arrival", &c.BarPerWarp),
+		intParam("mem.l1_latency", "cycles", "L1 hit load-to-use", &c.L1HitLatency),
+		intParam("mem.l2_latency", "cycles", "L2 hit load-to-use", &c.L2HitLatency),
+		intParam("mem.dram_latency", "cycles", "L2 miss load-to-use", &c.DRAMLatency),
+		intParam("mem.l1_bytes", "bytes", "L1 data cache", &c.L1Bytes),
+		intParam("mem.l2_bytes", "bytes", "L2 cache", &c.L2Bytes),
+		intParam("mem.line_bytes", "bytes", "cache line", &c.LineBytes),
+		intParam("mem.per_line", "cycles", "extra cycles per extra line of one warp access", &c.GlobalPerLine),
+		intParam("mem.tlb_reach", "bytes", "address range the TLB covers", &c.TLBReachBytes),
+		intParam("mem.tlb_miss", "cycles", "TLB miss penalty", &c.TLBMissPenalty),
+		intParam("nanosleep.min", "cycles", "shortest nanosleep", &c.NanosleepMin),
+		intParam("watchdog.spin_cycles", "cycles", "livelock detector: spinning cycles without barrier progress before stopping", &c.WatchdogIdle),
+	}
+	for k := isa.Class(1); int(k) < isa.NumClasses; k++ {
+		ps = append(ps,
+			intParam("latency."+k.String(), "cycles", "issue to result usable, class "+k.String(), &c.Latency[k]),
+			intParam("interval."+k.String(), "cycles", "pipe occupancy per warp instruction, class "+k.String(), &c.Interval[k]))
+	}
+	sort.Slice(ps, func(i, j int) bool { return ps[i].Key < ps[j].Key })
+	return ps
+}
+
+// Set assigns a key ("syncs.interval=3" split into key and value).
+func (c *Config) Set(key, value string) error {
+	for _, p := range c.Params() {
+		if p.Key == key {
+			if err := p.set(value); err != nil {
+				return fmt.Errorf("config %s: %w", key, err)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("config: unknown key %q (smsim config show lists them)", key)
+}
+
+// Get returns a key's value.
+func (c *Config) Get(key string) (string, bool) {
+	for _, p := range c.Params() {
+		if p.Key == key {
+			return p.get(), true
+		}
+	}
+	return "", false
+}
+
+// Validate checks that the configuration can run.
+func (c *Config) Validate() error {
+	checks := []struct {
+		ok  bool
+		msg string
+	}{
+		{c.Schedulers >= 1 && c.Schedulers <= 64, "sched.count must be 1..64"},
+		{c.MaxWarps >= 1 && c.MaxWarps <= 1024, "limit.warps must be 1..1024"},
+		{c.MaxCTAs >= 1, "limit.ctas must be at least 1"},
+		{c.MaxThreads >= 32, "limit.threads must be at least 32"},
+		{c.SharedPerCTA <= c.SharedBytes, "smem.per_cta must not exceed smem.capacity"},
+		{c.SyncsInterval >= 1, "syncs.interval must be at least 1"},
+		{c.SmemBanks >= 1 && c.SmemBanks <= 32, "smem.banks must be 1..32"},
+		{c.LineBytes >= 16 && c.LineBytes&(c.LineBytes-1) == 0, "mem.line_bytes must be a power of two >= 16"},
+		{c.ClockMHz > 0, "clock_mhz must be positive"},
+		{c.WatchdogIdle >= 1000, "watchdog.spin_cycles must be at least 1000"},
+	}
+	for _, ch := range checks {
+		if !ch.ok {
+			return fmt.Errorf("config %s: %s", c.Name, ch.msg)
+		}
+	}
+	for k := isa.Class(1); int(k) < isa.NumClasses; k++ {
+		if c.Interval[k] < 1 {
+			return fmt.Errorf("config %s: interval.%s must be at least 1", c.Name, k)
+		}
+	}
+	return nil
+}

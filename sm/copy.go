@@ -1,0 +1,240 @@
+package sm
+
+import (
+	"fmt"
+
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/warp"
+)
+
+// CopyKind says what a bulk-copy request does.
+type CopyKind uint8
+
+// Copy kinds.
+const (
+	CopyBulkLoad    CopyKind = iota // cp.async.bulk global -> shared, completes tx on an mbarrier
+	CopyTensorLoad                  // cp.async.bulk.tensor global -> shared
+	CopyBulkStore                   // cp.async.bulk shared -> global, joins the thread's bulk group
+	CopyTensorStore                 // cp.async.bulk.tensor shared -> global
+	CopyPrefetch                    // cp.async.bulk.prefetch: L2 only
+)
+
+// CopyRequest is one thread's bulk copy.
+type CopyRequest struct {
+	Kind   CopyKind
+	CTA    int
+	Shared uint32 // shared offset: destination of loads, source of stores
+	Global uint64 // global address of 1-D copies
+	Size   uint32 // bytes of 1-D copies
+	Map    []byte // 128-byte tensor map of tensor copies
+	Dim    int
+	Coords [5]int32
+	Mbar   uint32 // barrier (shared offset) of loads
+	Thread uint64 // issuing thread (bulk-group owner)
+	ID     uint64
+}
+
+// CopyEngine is the TMA unit as the SM sees it. It calls the SM back
+// (CompleteTx, ReadShared, WriteShared) when copies land.
+type CopyEngine interface {
+	Issue(now sim.Cycle, r CopyRequest) error
+	// Commit closes the thread's open bulk group.
+	Commit(thread uint64)
+	// WaitGroup returns the cycle at which at most n of the thread's groups
+	// are pending (read: only their sources need to have been read).
+	WaitGroup(now sim.Cycle, thread uint64, n int, read bool) sim.Cycle
+	// InFlight reports how many copies are in flight.
+	InFlight() int
+}
+
+func (s *SM) inFlight() bool {
+	return s.syncs.n > 0 || (s.copy != nil && s.copy.InFlight() > 0)
+}
+
+// execCopy issues bulk-copy instructions; each active lane issues its own copy.
+func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
+	if s.copy == nil {
+		return s.diag(wc, in, DiagInput, "no-copy-engine", mask, "bulk copies need a copy engine and none is attached")
+	}
+	t := uint64(now - s.start)
+	switch in.Op {
+	case isa.OpBulkCommit:
+		for l := 0; l < warp.Lanes; l++ {
+			if mask>>l&1 != 0 {
+				s.copy.Commit(s.threadID(wc, l))
+			}
+		}
+		wc.w.Advance()
+		return nil
+	case isa.OpBulkWait:
+		n := int(wc.w.Scalar(in.Src(0), mask, t))
+		ready := now
+		for l := 0; l < warp.Lanes; l++ {
+			if mask>>l&1 != 0 {
+				if r := s.copy.WaitGroup(now, s.threadID(wc, l), n, in.Flags.Has(isa.FRead)); r > ready {
+					ready = r
+				}
+			}
+		}
+		if ready > now {
+			s.blockUntil(now, wc, waitCode(waitBulk, ReasonLongScoreboard), ready, true)
+			return nil
+		}
+		wc.w.Advance()
+		return nil
+	}
+	for l := 0; l < warp.Lanes; l++ {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		r, err := s.copyRequest(wc, in, l, t)
+		if err != nil {
+			return err
+		}
+		if err := s.copy.Issue(now, r); err != nil {
+			d := s.diag(wc, in, DiagMisuse, "bulk-copy", 1<<l, err.Error())
+			return d
+		}
+		if s.obs != nil && (r.Kind == CopyBulkLoad || r.Kind == CopyTensorLoad) {
+			s.copyIssued[r.ID] = copyInfo{at: uint64(now - s.start), bytes: int(r.Size), mbar: s.barrierName(r.Mbar)}
+		}
+	}
+	wc.busyUntil = now + sim.Cycle(s.cfg.Latency[isa.ClassTMA])
+	wc.w.Advance()
+	return nil
+}
+
+type copyInfo struct {
+	at    uint64
+	bytes int
+	mbar  string
+}
+
+func (s *SM) threadID(wc *wctx, lane int) uint64 {
+	return uint64(wc.c.id)<<32 | uint64(wc.w.InCTA*warp.Lanes+lane)
+}
+
+// copyRequest decodes lane l's operands of a bulk-copy instruction.
+func (s *SM) copyRequest(wc *wctx, in *isa.Instr, l int, t uint64) (CopyRequest, error) {
+	w := wc.w
+	val := func(i int) uint64 { return w.Operand(in.Src(i), 0, 1<<l, t)[l] }
+	s.copyID++
+	r := CopyRequest{CTA: wc.c.id, Thread: s.threadID(wc, l), ID: s.copyID}
+	smem := func(v uint64, sp isa.Space) (uint32, error) {
+		xs, off := space(sp, v)
+		if xs != isa.Shared {
+			return 0, s.diag(wc, in, DiagMisuse, "not-shared", 1<<l, fmt.Sprintf("%s: address 0x%x is not in shared memory", in.Op, v))
+		}
+		return uint32(off), nil
+	}
+	var err error
+	switch in.Op {
+	case isa.OpBulkCopy:
+		if in.Space == isa.Global { // shared -> global store
+			r.Kind, r.Global, r.Size = CopyBulkStore, val(0), uint32(val(2))
+			r.Shared, err = smem(val(1), in.Space2)
+			return r, err
+		}
+		r.Kind, r.Global, r.Size = CopyBulkLoad, val(1), uint32(val(2))
+		if r.Shared, err = smem(val(0), in.Space); err != nil {
+			return r, err
+		}
+		r.Mbar, err = smem(val(3), isa.Shared)
+		return r, err
+	case isa.OpBulkTensor:
+		r.Dim = int(in.Dim)
+		mapIdx, coord0 := 1, 2
+		if in.Flags.Has(isa.FStore) {
+			mapIdx, coord0 = 0, 1
+		}
+		if r.Map, err = s.readMap(wc, in, val(mapIdx), l); err != nil {
+			return r, err
+		}
+		for d := 0; d < r.Dim && d < 5; d++ {
+			r.Coords[d] = int32(val(coord0 + d))
+		}
+		if in.Flags.Has(isa.FStore) {
+			r.Kind = CopyTensorStore
+			r.Shared, err = smem(val(coord0+r.Dim), isa.Shared)
+			return r, err
+		}
+		r.Kind = CopyTensorLoad
+		if r.Shared, err = smem(val(0), in.Space); err != nil {
+			return r, err
+		}
+		r.Mbar, err = smem(val(coord0+r.Dim), isa.Shared)
+		return r, err
+	case isa.OpBulkPrefetch:
+		r.Kind, r.Global = CopyPrefetch, val(0)
+		if in.NSrc() > 1 {
+			r.Size = uint32(val(1))
+		}
+		return r, nil
+	}
+	return r, s.diag(wc, in, DiagInput, "unsupported", 1<<l, fmt.Sprintf("instruction %s is not supported", in.Op))
+}
+
+// readMap fetches a 128-byte tensor map from param, const or global memory.
+func (s *SM) readMap(wc *wctx, in *isa.Instr, addr uint64, l int) ([]byte, error) {
+	sp, off := space(isa.Generic, addr)
+	if addr < 1<<32 && s.prog.ParamBytes > 0 && addr+128 <= uint64(len(s.launch.Params)) {
+		sp, off = isa.ParamSpace, addr // a param-space address (mov.b64 %rd, param)
+	}
+	b := make([]byte, 128)
+	if err := s.memRead(wc, in, sp, off, l, b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// CompleteTx is called by the copy engine when a load's last byte landed.
+func (s *SM) CompleteTx(now sim.Cycle, ctaID int, mbar uint32, bytes uint32, id uint64) error {
+	if s.obs != nil {
+		if ci, ok := s.copyIssued[id]; ok {
+			s.obs.Copy(id, int(bytes), ci.at, uint64(now-s.start), ci.mbar)
+			delete(s.copyIssued, id)
+		}
+	}
+	c := s.ctaByID(ctaID)
+	if c == nil {
+		return fmt.Errorf("bulk copy %d completed on CTA %d, which has exited [UB #14]", id, ctaID)
+	}
+	if err := s.completeTx(now, c, mbar, bytes, nil, nil); err != nil {
+		s.fail(err)
+		return err
+	}
+	return nil
+}
+
+// ReadShared reads a CTA's shared memory for the copy engine.
+func (s *SM) ReadShared(ctaID int, off uint32, b []byte) error {
+	c := s.ctaByID(ctaID)
+	if c == nil || uint64(off)+uint64(len(b)) > uint64(len(c.smem)) {
+		return fmt.Errorf("bulk copy reads shared [0x%x, +%d) outside CTA %d's shared memory", off, len(b), ctaID)
+	}
+	copy(b, c.smem[off:])
+	return nil
+}
+
+// WriteShared writes a CTA's shared memory for the copy engine.
+func (s *SM) WriteShared(ctaID int, off uint32, b []byte) error {
+	c := s.ctaByID(ctaID)
+	if c == nil || uint64(off)+uint64(len(b)) > uint64(len(c.smem)) {
+		return fmt.Errorf("bulk copy writes shared [0x%x, +%d) outside CTA %d's shared memory", off, len(b), ctaID)
+	}
+	if a, ok := c.barrierIn(off, uint32(len(b))); ok {
+		return fmt.Errorf("bulk copy writes over the live mbarrier %s [UB #3]", s.barrierName(a))
+	}
+	copy(c.smem[off:], b)
+	return nil
+}
+
+func (s *SM) ctaByID(id int) *cta {
+	for _, c := range s.ctas {
+		if c.id == id {
+			return c
+		}
+	}
+	return nil
+}

@@ -1,0 +1,160 @@
+package sm
+
+import (
+	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/warp"
+)
+
+// cta is one resident thread block.
+type cta struct {
+	id      int // linear block index in the grid
+	idx     [3]uint32
+	smem    []byte
+	guard   []uint64 // one bit per 8 bytes of smem: a live mbarrier is there
+	local   []byte   // local memory of every thread: threads × LocalBytes
+	warps   []*wctx
+	live    int // warps not yet done
+	threads int
+	bars    map[uint32]*barrier
+	bsync   [16]barSync
+	started sim.Cycle
+}
+
+// wctx is the SM's view of one resident warp: the architectural warp plus
+// scoreboard, scheduling and accounting state.
+type wctx struct {
+	w     *warp.Warp
+	c     *cta
+	slot  int
+	sp    int    // sub-partition (scheduler) index
+	age   uint64 // launch order, for GTO's "oldest"
+	instr uint64 // warp instructions issued
+
+	regReady    []sim.Cycle // per general register, then per predicate
+	regReason   []Reason
+	depReady    sim.Cycle // operands of the current instruction are ready
+	depReason   Reason
+	depPC       int32 // pc and split the dep values were computed for (-1: stale)
+	depSplit    int
+	syncsFree   sim.Cycle // next cycle this warp may issue a barrier op
+	busyUntil   sim.Cycle // OpCompute repetition / OpDelay
+	computeLeft int
+
+	acctAt    sim.Cycle // cycles before this are accounted
+	waitFrom  sim.Cycle // start of the current wait reason
+	reason    Reason    // reason for cycles from acctAt until readiness
+	stall     [numReasons]uint64
+	openWaits []openWait // barrier phases this warp is waiting on
+	tries     []tryRec   // try_waits in flight, one per blocked split
+	done      bool
+	doneAt    sim.Cycle
+}
+
+// fillCTAs starts CTAs of the grid while they fit the SM's limits.
+func (s *SM) fillCTAs(now sim.Cycle) error {
+	l := s.launch
+	threads := l.Block[0] * l.Block[1] * l.Block[2]
+	nw := (threads + warp.Lanes - 1) / warp.Lanes
+	smem := s.prog.DynSmemBase() + l.DynSmem
+	for s.nextCTA < s.totalCTA {
+		if !s.fits(nw, threads, smem) {
+			break
+		}
+		if err := s.startCTA(now, s.nextCTA, nw, threads, smem); err != nil {
+			return err
+		}
+		s.nextCTA++
+	}
+	return nil
+}
+
+func (s *SM) fits(nw, threads, smem int) bool {
+	usedW, usedT, usedS := 0, 0, 0
+	for _, c := range s.ctas {
+		usedW += len(c.warps)
+		usedT += c.threads
+		usedS += len(c.smem)
+	}
+	return len(s.ctas) < s.cfg.MaxCTAs && usedW+nw <= s.cfg.MaxWarps &&
+		usedT+threads <= s.cfg.MaxThreads && usedS+smem <= s.cfg.SharedBytes
+}
+
+func (s *SM) startCTA(now sim.Cycle, id, nw, threads, smem int) error {
+	l := s.launch
+	c := &cta{id: id, threads: threads, smem: make([]byte, smem), bars: map[uint32]*barrier{}, started: now}
+	c.guard = make([]uint64, (smem/8+63)/64+1)
+	c.idx = [3]uint32{uint32(id % l.Grid[0]), uint32(id / l.Grid[0] % l.Grid[1]), uint32(id / (l.Grid[0] * l.Grid[1]))}
+	if s.prog.LocalBytes > 0 {
+		c.local = make([]byte, s.prog.LocalBytes*nw*warp.Lanes)
+	}
+	for k := 0; k < nw; k++ {
+		slot := s.freeSlot()
+		env, live := s.newWarpEnv(c, k)
+		env.WarpID = uint32(slot)
+		wc := &wctx{c: c, slot: slot, sp: slot % s.cfg.Schedulers, age: s.stats.WarpsLaunched,
+			depPC: -1, acctAt: now, waitFrom: now, reason: ReasonNotSelected}
+		wc.w = warp.New(slot, k, s.prog, live, env)
+		n := s.prog.NumRegs + s.prog.NumPreds
+		wc.regReady = make([]sim.Cycle, n)
+		wc.regReason = make([]Reason, n)
+		s.stats.WarpsLaunched++
+		s.warps[slot] = wc
+		s.sched[wc.sp].warps = append(s.sched[wc.sp].warps, wc)
+		c.warps = append(c.warps, wc)
+	}
+	c.live = nw
+	for i := range c.bsync {
+		c.bsync[i].expect = threads
+	}
+	s.ctas = append(s.ctas, c)
+	s.stats.CTAs++
+	return nil
+}
+
+func (s *SM) freeSlot() int {
+	for i, w := range s.warps {
+		if w == nil {
+			return i
+		}
+	}
+	return -1 // fits() guarantees a free slot
+}
+
+// warpDone retires a warp whose lanes have all exited; the last warp of a
+// CTA retires the CTA and lets the next one start.
+func (s *SM) warpDone(now sim.Cycle, wc *wctx) {
+	wc.done, wc.doneAt = true, now
+	s.account(wc, now)
+	s.result0(wc)
+	s.warps[wc.slot] = nil
+	sc := &s.sched[wc.sp]
+	for i, x := range sc.warps {
+		if x == wc {
+			sc.warps = append(sc.warps[:i], sc.warps[i+1:]...)
+			break
+		}
+	}
+	c := wc.c
+	c.live--
+	// A warp that exits counts as arrived at every CTA barrier (bar.sync) from now on.
+	for id := range c.bsync {
+		s.barSyncCheck(now, c, id)
+	}
+	if c.live > 0 {
+		return
+	}
+	for i, x := range s.ctas {
+		if x == c {
+			s.ctas = append(s.ctas[:i], s.ctas[i+1:]...)
+			break
+		}
+	}
+	if err := s.fillCTAs(now); err != nil {
+		s.fail(err)
+		return
+	}
+	if len(s.ctas) == 0 && s.nextCTA >= s.totalCTA {
+		s.done = true
+		s.stats.Cycles = uint64(now - s.start)
+	}
+}

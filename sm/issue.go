@@ -1,0 +1,212 @@
+package sm
+
+import (
+	"fmt"
+
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/warp"
+)
+
+// Wait kinds of a blocked split (low 4 bits of Split.WaitKind; the high 4
+// bits hold the stall Reason reported while it waits).
+const (
+	waitTryWait  = 1 // suspended in mbarrier.try_wait
+	waitBarSync  = 2 // bar.sync
+	waitSleep    = 3 // nanosleep
+	waitBulk     = 4 // cp.async.bulk.wait_group
+	waitSyncsRes = 5 // a blocking barrier-unit result (try_wait check in flight)
+)
+
+func waitCode(kind uint8, r Reason) uint8 { return kind | uint8(r)<<4 }
+
+// issue executes the current instruction of wc's current split at cycle now.
+func (s *SM) issue(now sim.Cycle, wc *wctx) {
+	w := wc.w
+	sp := w.Current()
+	pc := sp.PC
+	if int(pc) >= len(s.prog.Instrs) || pc < 0 {
+		s.fail(s.diag(wc, nil, DiagInput, "fell-off-end", sp.Mask, "execution ran past the last instruction (missing exit or ret)"))
+		return
+	}
+	in := &s.prog.Instrs[pc]
+	mask := w.GuardMask(in, sp.Mask)
+	wc.instr++
+	s.stats.WarpInstructions++
+	s.stats.ThreadInstrs += uint64(popcount(mask))
+	sc := &s.sched[wc.sp]
+	sc.pipeFree[in.Class] = now + sim.Cycle(s.cfg.Interval[in.Class])
+	wc.depPC = -1
+	if s.obs != nil {
+		s.obs.Issue(uint64(now-s.start), wc.slot, int(pc), mask)
+	}
+	if mask == 0 && in.Op != isa.OpCompute {
+		if in.Op.IsBranch() {
+			w.Branch(in, 0)
+		} else {
+			w.Advance()
+		}
+		return
+	}
+	if err := s.execute(now, wc, in, mask); err != nil {
+		s.fail(err)
+		return
+	}
+	if w.Done() && !wc.done {
+		s.warpDone(now, wc)
+	}
+}
+
+func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
+	w := wc.w
+	lat := sim.Cycle(s.cfg.Latency[in.Class])
+	switch {
+	case in.Op.IsMbarrier():
+		return s.execMbarrier(now, wc, in, mask)
+	}
+	switch in.Op {
+	case isa.OpBra:
+		w.Branch(in, mask)
+		wc.busyUntil = now + lat
+		return nil
+	case isa.OpExit, isa.OpRet:
+		w.Exit(mask)
+		s.exitLanes(now, wc, mask)
+		return nil
+	case isa.OpTrap, isa.OpBrkpt:
+		return s.diag(wc, in, DiagMisuse, "trap", mask, "the kernel executed trap")
+	case isa.OpLd, isa.OpSt, isa.OpAtom, isa.OpRed:
+		return s.execMemory(now, wc, in, mask)
+	case isa.OpBarSync, isa.OpBarArrive, isa.OpBarRed:
+		return s.execBarSync(now, wc, in, mask)
+	case isa.OpBarWarpSync:
+		w.WarpSync(uint32(w.Scalar(in.Src(0), mask, uint64(now-s.start))))
+		wc.busyUntil = now + lat
+		return nil
+	case isa.OpVote, isa.OpShfl, isa.OpActivemask, isa.OpElect, isa.OpMatch, isa.OpRedux:
+		return s.execCollective(now, wc, in, mask)
+	case isa.OpNanosleep:
+		return s.execSleep(now, wc, in, mask)
+	case isa.OpCompute:
+		return s.execCompute(now, wc, in)
+	case isa.OpDelay:
+		wc.busyUntil = now + sim.Cycle(in.Src(0).Imm)
+		w.Advance()
+		return nil
+	case isa.OpFence:
+		wc.busyUntil = now + lat
+		w.Advance()
+		return nil
+	case isa.OpBulkCopy, isa.OpBulkTensor, isa.OpBulkPrefetch, isa.OpBulkReduce, isa.OpBulkCommit, isa.OpBulkWait:
+		return s.execCopy(now, wc, in, mask)
+	case isa.OpCall, isa.OpBrx, isa.OpCpAsync, isa.OpCpAsyncCommit, isa.OpCpAsyncWait, isa.OpLdmatrix,
+		isa.OpStmatrix, isa.OpTensormapReplace:
+		return s.diag(wc, in, DiagInput, "unsupported", mask, fmt.Sprintf("instruction %s is not supported by the simulator", in.Op))
+	}
+	if err := w.ExecALU(in, mask, uint64(now-s.start)); err != nil {
+		return s.diag(wc, in, DiagInput, "unsupported", mask, err.Error())
+	}
+	why := ReasonWait
+	s.dstReady(wc, in, now+lat, why)
+	w.Advance()
+	return nil
+}
+
+// execCompute issues one slot of a compute pseudo-op; the warp stays on it
+// until all of its issue slots are used.
+func (s *SM) execCompute(now sim.Cycle, wc *wctx, in *isa.Instr) error {
+	n := int(in.Src(0).Imm)
+	if wc.computeLeft == 0 {
+		wc.computeLeft = n
+	}
+	wc.computeLeft--
+	if wc.computeLeft > 0 {
+		return nil
+	}
+	lat := sim.Cycle(in.Src(1).Imm)
+	if lat == 0 {
+		lat = sim.Cycle(s.cfg.Latency[isa.ClassCompute])
+	}
+	wc.busyUntil = now + lat
+	wc.w.Advance()
+	return nil
+}
+
+// exitLanes handles lanes leaving the kernel: they count as arrived at CTA barriers.
+func (s *SM) exitLanes(now sim.Cycle, wc *wctx, mask uint32) {
+	for id := range wc.c.bsync {
+		s.barSyncCheck(now, wc.c, id)
+	}
+}
+
+func (s *SM) execSleep(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
+	ns := wc.w.Scalar(in.Src(0), mask, uint64(now-s.start))
+	cyc := sim.Cycle(float64(ns) * s.cfg.ClockMHz / 1000)
+	if min := sim.Cycle(s.cfg.NanosleepMin); cyc < min {
+		cyc = min
+	}
+	s.blockUntil(now, wc, waitCode(waitSleep, ReasonSleeping), now+cyc, true)
+	return nil
+}
+
+// blockUntil blocks the current split until cycle at, then moves it on
+// (advance) or lets it re-issue the same instruction.
+func (s *SM) blockUntil(now sim.Cycle, wc *wctx, code uint8, at sim.Cycle, advance bool) *warp.Split {
+	sp := wc.w.Block()
+	s.tickets++
+	sp.WaitKind = code
+	sp.WaitArg = s.tickets
+	sp.WaitSince = uint64(now)
+	sp.WaitUntil = uint64(at)
+	if advance {
+		sp.WaitAddr = 1
+	} else {
+		sp.WaitAddr = 0
+	}
+	s.eng.Schedule(at, sim.PhaseDeliver, timerHandler{s}, uint64(wc.slot)<<48|s.tickets)
+	return sp
+}
+
+type timerHandler struct{ s *SM }
+
+// Handle wakes the split whose ticket is in arg (if it still waits on it).
+func (t timerHandler) Handle(now sim.Cycle, arg uint64) error {
+	s := t.s
+	slot, ticket := int(arg>>48), arg&(1<<48-1)
+	if slot >= len(s.warps) || s.warps[slot] == nil {
+		return nil
+	}
+	wc := s.warps[slot]
+	for i := range wc.w.Splits() {
+		sp := wc.w.Split(i)
+		if sp.State == warp.Blocked && sp.WaitArg == ticket {
+			s.account(wc, now)
+			wc.w.Unblock(sp, sp.WaitAddr == 1)
+			s.wakeWarp(now)
+			return nil
+		}
+	}
+	return nil
+}
+
+func popcount(m uint32) int {
+	n := 0
+	for m != 0 {
+		m &= m - 1
+		n++
+	}
+	return n
+}
+
+// diag builds a diagnostic about warp wc at instruction in.
+func (s *SM) diag(wc *wctx, in *isa.Instr, kind DiagKind, code string, lanes uint32, msg string) *Diag {
+	d := &Diag{Kind: kind, Code: code, Warp: -1, Phase: -1, Msg: msg, Cycle: uint64(s.eng.Now() - s.start)}
+	if in != nil {
+		d.Pos = in.Pos
+	}
+	if wc != nil {
+		d.Warp = wc.slot
+		d.Lanes = lanes
+	}
+	return d
+}

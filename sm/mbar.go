@@ -1,0 +1,230 @@
+package sm
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/mbarrier"
+	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/warp"
+)
+
+// barrier is one mbarrier object in a CTA's shared memory, with its history.
+type barrier struct {
+	mb        mbarrier.Barrier
+	c         *cta
+	addr      uint32
+	name      string
+	initCount uint32
+	initWarp  int
+	initEpoch uint64
+	phases    []PhaseReport // completed phases, then the open one
+	arrWarps  map[int]bool  // warps that arrived in the open phase
+	waiters   []waiterRef
+	recent    [4]Arriver // last arrivals, newest at recentN-1 (mod 4)
+	recentN   int
+}
+
+type waiterRef struct {
+	slot   int
+	ticket uint64
+}
+
+// barrierName names the barrier at shared offset addr after the program's symbols.
+func (s *SM) barrierName(addr uint32) string {
+	if y, ok := s.prog.SymbolAt(isa.Shared, uint64(addr)); ok {
+		if off := uint64(addr) - y.Offset; off != 0 {
+			return fmt.Sprintf("%s+%d", y.Name, off)
+		}
+		return y.Name
+	}
+	return fmt.Sprintf("smem+0x%x", addr)
+}
+
+func (b *barrier) open() *PhaseReport { return &b.phases[len(b.phases)-1] }
+
+// group is the set of lanes of one warp instruction that address one barrier.
+type group struct {
+	addr  uint32
+	lanes uint32
+	count uint64
+	tx    uint64
+}
+
+// groupLanes gathers the active lanes by barrier address, in lane order. It
+// checks addresses: 8-byte alignment and the shared window (catalogue #13).
+func (s *SM) groupLanes(wc *wctx, in *isa.Instr, mask uint32, now sim.Cycle, gs *[warp.Lanes]group) (int, error) {
+	t := uint64(now - s.start)
+	av := *wc.w.Operand(in.Src(0), 0, mask, t)
+	var cnt, tx *warp.Vec
+	switch in.Op {
+	case isa.OpMbarArrive:
+		if in.Flags.Has(isa.FExpectTx) {
+			tx = wc.w.Operand(in.Src(1), 1, mask, t)
+			if in.NSrc() > 2 {
+				cnt = wc.w.Operand(in.Src(2), 2, mask, t)
+			}
+		} else if in.NSrc() > 1 {
+			cnt = wc.w.Operand(in.Src(1), 1, mask, t)
+		}
+	case isa.OpMbarExpectTx, isa.OpMbarCompleteTx:
+		tx = wc.w.Operand(in.Src(1), 1, mask, t)
+	case isa.OpMbarInit:
+		cnt = wc.w.Operand(in.Src(1), 1, mask, t)
+	}
+	n := 0
+	for l := 0; l < warp.Lanes; l++ {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		a, err := s.sharedAddr(wc, in, av[l], 8, mask&(1<<l))
+		if err != nil {
+			return 0, err
+		}
+		k := 0
+		for k < n && gs[k].addr != a {
+			k++
+		}
+		if k == n {
+			gs[n] = group{addr: a}
+			n++
+		}
+		g := &gs[k]
+		g.lanes |= 1 << l
+		c := uint64(1)
+		if cnt != nil {
+			c = cnt[l] & 0xffffffff
+		}
+		if in.Op == isa.OpMbarInit {
+			g.count = c // init: every lane writes the same object; the count is not summed
+		} else {
+			g.count += c
+		}
+		if tx != nil {
+			g.tx += tx[l] & 0xffffffff
+		}
+	}
+	return n, nil
+}
+
+// sharedAddr converts an address operand value to a CTA shared offset,
+// checking the window, the size of the CTA's shared memory and alignment.
+func (s *SM) sharedAddr(wc *wctx, in *isa.Instr, v uint64, align uint64, lane uint32) (uint32, error) {
+	if in.Space == isa.Generic {
+		if v < isa.SharedWindow || v >= isa.SharedWindow+isa.WindowSize {
+			return 0, s.diag(wc, in, DiagMisuse, "not-shared", lane,
+				fmt.Sprintf("%s on generic address 0x%x, which is not in shared memory", in.Op, v))
+		}
+		v -= isa.SharedWindow
+	}
+	if v+align > uint64(len(wc.c.smem)) {
+		return 0, s.diag(wc, in, DiagMisuse, "shared-out-of-bounds", lane,
+			fmt.Sprintf("%s at shared address 0x%x is outside the block's %d bytes of shared memory", in.Op, v, len(wc.c.smem)))
+	}
+	if v%align != 0 {
+		return 0, s.diag(wc, in, DiagMisuse, "misaligned", lane,
+			fmt.Sprintf("%s at shared address 0x%x is not %d-byte aligned", in.Op, v, align))
+	}
+	return uint32(v), nil
+}
+
+// execMbarrier issues an mbarrier instruction: one barrier-unit operation per
+// group of lanes that address the same barrier.
+func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
+	if in.Op == isa.OpMbarPendingCount {
+		return s.execPendingCount(now, wc, in, mask)
+	}
+	var gs [warp.Lanes]group
+	n, err := s.groupLanes(wc, in, mask, now, &gs)
+	if err != nil {
+		return err
+	}
+	wc.syncsFree = now + sim.Cycle(s.cfg.SyncsWarpInterval)
+	var last sim.Cycle
+	var vals *warp.Vec
+	if in.Op == isa.OpMbarTestWait || in.Op == isa.OpMbarTryWait {
+		vals = wc.w.Operand(in.Src(1), 1, mask, uint64(now-s.start))
+	}
+	var ticket uint64
+	if in.Op == isa.OpMbarTryWait {
+		sp := wc.w.Block()
+		s.tickets++
+		ticket = s.tickets
+		sp.WaitKind, sp.WaitArg, sp.WaitSince = waitCode(waitSyncsRes, ReasonMbarrier), ticket, uint64(now)
+	}
+	for k := 0; k < n; k++ {
+		op := s.syncs.push()
+		*op = syncsOp{in: in, wc: wc, slot: wc.slot, addr: gs[k].addr, lanes: gs[k].lanes, count: gs[k].count,
+			tx: gs[k].tx, ticket: ticket, last: k == n-1, groups: uint8(n)}
+		if vals != nil {
+			op.vals = *vals
+		}
+		op.at = s.syncs.schedule(now, &s.cfg)
+		last = op.at
+		s.eng.Schedule(op.at, sim.PhaseDeliver, syncsHandler{s}, 0)
+	}
+	switch in.Op {
+	case isa.OpMbarTryWait:
+		return nil // the split stays blocked until the last group is evaluated
+	case isa.OpMbarTestWait:
+		ready := last + sim.Cycle(s.cfg.SyncsResult)
+		if t := now + sim.Cycle(s.cfg.TestWaitLatency); t > ready {
+			ready = t
+		}
+		s.dstReady(wc, in, ready, ReasonMbarrier)
+	default:
+		s.dstReady(wc, in, last+sim.Cycle(s.cfg.SyncsResult), ReasonMbarrier)
+	}
+	wc.w.Advance()
+	return nil
+}
+
+func (s *SM) execPendingCount(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
+	v := wc.w.Operand(in.Src(0), 0, mask, uint64(now-s.start))
+	var r warp.Vec
+	for l := 0; l < warp.Lanes; l++ {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		c, err := mbarrier.PendingCount(mbarrier.Token(v[l]))
+		if err != nil {
+			return s.barrierDiag(wc, in, nil, 1<<l, err)
+		}
+		r[l] = uint64(c)
+	}
+	wc.w.Write(in.Dst(0), mask, &r, isa.U32)
+	s.dstReady(wc, in, now+sim.Cycle(s.cfg.Latency[isa.ClassALU]), ReasonWait)
+	wc.w.Advance()
+	return nil
+}
+
+// barrierDiag turns a barrier error into a diagnostic naming barrier, phase, warp and lanes.
+func (s *SM) barrierDiag(wc *wctx, in *isa.Instr, b *barrier, lanes uint32, err error) error {
+	d := s.diag(wc, in, DiagMisuse, "barrier", lanes, err.Error())
+	var me *mbarrier.Error
+	if errors.As(err, &me) {
+		d.Code = me.Code.String()
+		if me.Catalogue > 0 {
+			d.Msg = fmt.Sprintf("%s [UB #%d]", me.Msg, me.Catalogue)
+		}
+	}
+	if b != nil {
+		d.Barrier = b.name
+		d.Phase = int64(b.mb.State().Phase)
+		d.Detail = b.describe(s)
+	}
+	return d
+}
+
+// describe lists a barrier's state and its last arrivals, for diagnostics.
+func (b *barrier) describe(s *SM) []string {
+	st := b.mb.State()
+	out := []string{fmt.Sprintf("barrier %s (CTA %d, smem+0x%x): phase %d, pending %d of %d, tx-count %d",
+		b.name, b.c.id, b.addr, st.Phase, st.Pending, st.Expected, st.Tx)}
+	for k := 0; k < 4 && k < b.recentN; k++ {
+		a := b.recent[(b.recentN-1-k)%4]
+		out = append(out, fmt.Sprintf("  arrival at cycle %d by warp %d lanes %s (%s)", a.Cycle, a.Warp, laneList(a.Lanes), a.Pos))
+	}
+	return out
+}

@@ -1,0 +1,442 @@
+package sm
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/warp"
+)
+
+// markBarrier sets or clears the guard bit of the 8 bytes at off.
+func (c *cta) markBarrier(off uint32, on bool) {
+	i := off / 8
+	if on {
+		c.guard[i/64] |= 1 << (i % 64)
+	} else {
+		c.guard[i/64] &^= 1 << (i % 64)
+	}
+}
+
+// barrierIn reports a live barrier overlapping [off, off+n).
+func (c *cta) barrierIn(off, n uint32) (uint32, bool) {
+	for i := off / 8; i <= (off+n-1)/8; i++ {
+		if c.guard[i/64]>>(i%64)&1 != 0 {
+			return i * 8, true
+		}
+	}
+	return 0, false
+}
+
+// space resolves a (possibly generic) address to its state space and offset.
+func space(sp isa.Space, v uint64) (isa.Space, uint64) {
+	if sp != isa.Generic {
+		if sp == isa.Cluster {
+			return isa.Shared, v
+		}
+		return sp, v
+	}
+	switch {
+	case v >= isa.SharedWindow && v < isa.SharedWindow+isa.WindowSize:
+		return isa.Shared, v - isa.SharedWindow
+	case v >= isa.LocalWindow && v < isa.LocalWindow+isa.WindowSize:
+		return isa.Local, v - isa.LocalWindow
+	case v >= isa.ParamWindow && v < isa.ParamWindow+isa.WindowSize:
+		return isa.ParamSpace, v - isa.ParamWindow
+	}
+	return isa.Global, v
+}
+
+// access is one lane's memory access.
+type access struct {
+	sp   isa.Space
+	off  uint64
+	lane int
+}
+
+// execMemory executes ld, st, atom and red.
+func (s *SM) execMemory(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
+	t := uint64(now - s.start)
+	size := in.Type.Bytes() * max(int(in.Vec), 1)
+	if in.Type == isa.B128 {
+		size = 16
+	}
+	addrIdx := int(in.NDst)
+	if in.Op == isa.OpSt || in.Op == isa.OpRed {
+		addrIdx = 0
+	}
+	av := *wc.w.Operand(&in.Ops[addrIdx], 0, mask, t)
+	var lineSet [warp.Lanes]uint64
+	nlines := 0
+	var words [warp.Lanes]uint32
+	var first isa.Space = 255
+	for l := 0; l < warp.Lanes; l++ {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		sp, off := space(in.Space, av[l])
+		if first == 255 {
+			first = sp
+		}
+		if err := s.laneAccess(wc, in, sp, off, l, size, t); err != nil {
+			return err
+		}
+		switch sp {
+		case isa.Global:
+			line := off / uint64(s.cfg.LineBytes)
+			k := 0
+			for k < nlines && lineSet[k] != line {
+				k++
+			}
+			if k == nlines {
+				lineSet[nlines] = line
+				nlines++
+			}
+		case isa.Shared:
+			words[l] = uint32(off)
+		}
+	}
+	lat, why := s.memLatency(now, wc, in, first, mask, &words, &lineSet, nlines, size)
+	s.dstReady(wc, in, now+lat, why)
+	wc.w.Advance()
+	return nil
+}
+
+func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, mask uint32,
+	words *[warp.Lanes]uint32, lines *[warp.Lanes]uint64, nlines, size int) (sim.Cycle, Reason) {
+	switch sp {
+	case isa.Shared:
+		wf := wavefronts(words, mask, size, s.cfg.SmemBanks)
+		s.stats.SmemWavefronts += uint64(wf)
+		extra := sim.Cycle((wf - 1) * s.cfg.SmemConflictCycles)
+		if extra > 0 {
+			s.sched[wc.sp].pipeFree[isa.ClassShared] += extra
+		}
+		return sim.Cycle(s.cfg.Latency[isa.ClassShared]) + extra, ReasonShortScoreboard
+	case isa.ParamSpace:
+		return sim.Cycle(s.cfg.Latency[isa.ClassParam]), ReasonWait
+	case isa.Const:
+		return sim.Cycle(s.cfg.Latency[isa.ClassConst]), ReasonWait
+	case isa.Local:
+		return sim.Cycle(s.cfg.L1HitLatency), ReasonLongScoreboard
+	}
+	s.stats.GlobalAccesses++
+	var worst sim.Cycle
+	for k := 0; k < nlines; k++ {
+		l := sim.Cycle(s.cfg.L1HitLatency)
+		if s.path != nil {
+			l = s.path.Access(now, lines[k]*uint64(s.cfg.LineBytes), s.cfg.LineBytes, in.Op == isa.OpSt || in.Op == isa.OpRed)
+		}
+		if l > worst {
+			worst = l
+		}
+	}
+	if nlines > 1 {
+		worst += sim.Cycle((nlines - 1) * s.cfg.GlobalPerLine)
+		s.sched[wc.sp].pipeFree[isa.ClassGlobal] += sim.Cycle(nlines - 1)
+	}
+	return worst, ReasonLongScoreboard
+}
+
+// wavefronts counts shared-memory wavefronts of one warp access: distinct
+// 4-byte words that share a bank serialise; the same word is broadcast.
+// Accesses wider than 4 bytes are processed in groups of lanes that move at
+// most 128 bytes each (half a warp for 8 bytes, a quarter for 16).
+func wavefronts(words *[warp.Lanes]uint32, mask uint32, size, banks int) int {
+	per := warp.Lanes
+	if size > 4 {
+		per = 128 / size
+	}
+	total := 0
+	for g := 0; g < warp.Lanes; g += per {
+		var seen [32][8]uint32
+		var cnt [32]int
+		worst := 0
+		for l := g; l < g+per && l < warp.Lanes; l++ {
+			if mask>>l&1 == 0 {
+				continue
+			}
+			for b := 0; b < max(size/4, 1); b++ {
+				w := words[l]/4 + uint32(b)
+				bank := int(w % uint32(banks))
+				dup := false
+				for k := 0; k < cnt[bank] && k < 8; k++ {
+					if seen[bank][k] == w {
+						dup = true
+						break
+					}
+				}
+				if dup {
+					continue
+				}
+				if cnt[bank] < 8 {
+					seen[bank][cnt[bank]] = w
+				}
+				cnt[bank]++
+				if cnt[bank] > worst {
+					worst = cnt[bank]
+				}
+			}
+		}
+		if worst > 0 {
+			total += worst
+		}
+	}
+	if total == 0 {
+		total = 1
+	}
+	return total
+}
+
+// laneAccess performs lane l's part of a memory instruction.
+func (s *SM) laneAccess(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l, size int, t uint64) error {
+	var buf [16]byte
+	b := buf[:size]
+	if size > 16 {
+		b = make([]byte, size)
+	}
+	load := in.Op == isa.OpLd
+	switch in.Op {
+	case isa.OpSt:
+		s.gather(wc, in, l, b)
+		return s.memWrite(wc, in, sp, off, l, b)
+	case isa.OpLd:
+		if err := s.memRead(wc, in, sp, off, l, b); err != nil {
+			return err
+		}
+		s.scatter(wc, in, l, b)
+		return nil
+	}
+	_ = load
+	return s.atomic(wc, in, sp, off, l, b, t)
+}
+
+// gather collects lane l's store data (vector elements in order) into b.
+func (s *SM) gather(wc *wctx, in *isa.Instr, l int, b []byte) {
+	es := in.Type.Bytes()
+	if in.Type == isa.B128 {
+		es = 16
+	}
+	n := max(int(in.Vec), 1)
+	for i := 0; i < n; i++ {
+		o := &in.Ops[1+i]
+		v := wc.w.Operand(o, 1, 1<<l, 0)[l]
+		putN(b[i*es:], v, es)
+	}
+}
+
+// scatter writes lane l's loaded bytes into the destination registers.
+func (s *SM) scatter(wc *wctx, in *isa.Instr, l int, b []byte) {
+	es := in.Type.Bytes()
+	n := max(int(in.Vec), 1)
+	for i := 0; i < n; i++ {
+		d := &in.Ops[i]
+		if d.Kind != isa.KReg {
+			continue
+		}
+		v := getN(b[i*es:], es)
+		if in.Type.Signed() {
+			v = uint64(signExt(v, es*8))
+		}
+		wc.w.Reg(d.Reg)[l] = v
+	}
+}
+
+func signExt(v uint64, n int) int64 {
+	if n >= 64 {
+		return int64(v)
+	}
+	sh := uint(64 - n)
+	return int64(v<<sh) >> sh
+}
+
+func putN(b []byte, v uint64, n int) {
+	switch n {
+	case 1:
+		b[0] = byte(v)
+	case 2:
+		binary.LittleEndian.PutUint16(b, uint16(v))
+	case 4:
+		binary.LittleEndian.PutUint32(b, uint32(v))
+	default:
+		binary.LittleEndian.PutUint64(b, v)
+	}
+}
+
+func getN(b []byte, n int) uint64 {
+	switch n {
+	case 1:
+		return uint64(b[0])
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(b))
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(b))
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+
+func (s *SM) memRead(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l int, b []byte) error {
+	n := uint64(len(b))
+	switch sp {
+	case isa.Shared:
+		if err := s.sharedCheck(wc, in, off, n, l); err != nil {
+			return err
+		}
+		copy(b, wc.c.smem[off:off+n])
+	case isa.ParamSpace:
+		p := s.launch.Params
+		if off+n > uint64(len(p)) {
+			return s.diag(wc, in, DiagMisuse, "param-out-of-bounds", 1<<l,
+				fmt.Sprintf("ld.param at offset %d (%d bytes) is past the %d-byte parameter block", off, n, len(p)))
+		}
+		copy(b, p[off:off+n])
+	case isa.Local:
+		base, err := s.localBase(wc, in, off, n, l)
+		if err != nil {
+			return err
+		}
+		copy(b, wc.c.local[base:base+n])
+	case isa.Const:
+		return s.globalErr(wc, in, l, s.gmem.Read(isa.ConstDataBase+off, b))
+	default:
+		return s.globalErr(wc, in, l, s.gmem.Read(off, b))
+	}
+	return nil
+}
+
+func (s *SM) memWrite(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l int, b []byte) error {
+	n := uint64(len(b))
+	switch sp {
+	case isa.Shared:
+		if err := s.sharedCheck(wc, in, off, n, l); err != nil {
+			return err
+		}
+		copy(wc.c.smem[off:off+n], b)
+	case isa.Local:
+		base, err := s.localBase(wc, in, off, n, l)
+		if err != nil {
+			return err
+		}
+		copy(wc.c.local[base:base+n], b)
+	case isa.ParamSpace, isa.Const:
+		return s.diag(wc, in, DiagMisuse, "read-only-space", 1<<l, fmt.Sprintf("store to read-only %s space", sp))
+	default:
+		return s.globalErr(wc, in, l, s.gmem.Write(off, b))
+	}
+	return nil
+}
+
+func (s *SM) sharedCheck(wc *wctx, in *isa.Instr, off, n uint64, l int) error {
+	if off+n > uint64(len(wc.c.smem)) || off+n < off {
+		return s.diag(wc, in, DiagMisuse, "shared-out-of-bounds", 1<<l,
+			fmt.Sprintf("%s of %d bytes at shared address 0x%x is outside the block's %d bytes of shared memory",
+				in.Op, n, off, len(wc.c.smem)))
+	}
+	if off%n != 0 && n <= 16 {
+		return s.diag(wc, in, DiagMisuse, "misaligned", 1<<l,
+			fmt.Sprintf("%s of %d bytes at shared address 0x%x is not %d-byte aligned", in.Op, n, off, n))
+	}
+	if a, ok := wc.c.barrierIn(uint32(off), uint32(n)); ok {
+		d := s.diag(wc, in, DiagMisuse, "access-to-live-barrier", 1<<l,
+			fmt.Sprintf("%s at shared address 0x%x overlaps the live mbarrier %s [UB #3]", in.Op, off, s.barrierName(a)))
+		d.Barrier = s.barrierName(a)
+		return d
+	}
+	return nil
+}
+
+func (s *SM) localBase(wc *wctx, in *isa.Instr, off, n uint64, l int) (uint64, error) {
+	per := uint64(s.prog.LocalBytes)
+	if off+n > per {
+		return 0, s.diag(wc, in, DiagMisuse, "local-out-of-bounds", 1<<l,
+			fmt.Sprintf("%s of %d bytes at local offset %d is past the thread's %d-byte stack", in.Op, n, off, per))
+	}
+	return uint64(wc.w.InCTA*warp.Lanes+l)*per + off, nil
+}
+
+func (s *SM) globalErr(wc *wctx, in *isa.Instr, l int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return s.diag(wc, in, DiagMisuse, "global-out-of-bounds", 1<<l, err.Error())
+}
+
+// atomic performs lane l's atom/red.
+func (s *SM) atomic(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l int, b []byte, t uint64) error {
+	if err := s.memRead(wc, in, sp, off, l, b); err != nil {
+		return err
+	}
+	n := len(b)
+	old := getN(b, n)
+	src := 1 + int(in.NDst)
+	if in.Op == isa.OpRed {
+		src = 1
+	}
+	x := wc.w.Operand(&in.Ops[src], 1, 1<<l, t)[l]
+	var y uint64
+	if in.Atom == isa.AtomCas {
+		y = wc.w.Operand(&in.Ops[src+1], 2, 1<<l, t)[l]
+	}
+	nv := atomOp(in.Atom, in.Type, old, x, y)
+	putN(b, nv, n)
+	if err := s.memWrite(wc, in, sp, off, l, b); err != nil {
+		return err
+	}
+	if in.Op == isa.OpAtom && in.NDst > 0 && in.Ops[0].Kind == isa.KReg {
+		wc.w.Reg(in.Ops[0].Reg)[l] = old
+	}
+	return nil
+}
+
+func atomOp(op isa.AtomOp, t isa.Type, old, x, y uint64) uint64 {
+	bits := t.Bits()
+	mask := uint64(1)<<uint(bits) - 1
+	if bits == 64 {
+		mask = ^uint64(0)
+	}
+	switch op {
+	case isa.AtomAdd:
+		switch t {
+		case isa.F32:
+			return uint64(math.Float32bits(math.Float32frombits(uint32(old)) + math.Float32frombits(uint32(x))))
+		case isa.F64:
+			return math.Float64bits(math.Float64frombits(old) + math.Float64frombits(x))
+		}
+		return (old + x) & mask
+	case isa.AtomMin, isa.AtomMax:
+		less := old < x
+		if t.Signed() {
+			less = signExt(old, bits) < signExt(x, bits)
+		}
+		if less == (op == isa.AtomMin) {
+			return old
+		}
+		return x & mask
+	case isa.AtomInc:
+		if old >= x {
+			return 0
+		}
+		return old + 1
+	case isa.AtomDec:
+		if old == 0 || old > x {
+			return x
+		}
+		return old - 1
+	case isa.AtomAnd:
+		return old & x
+	case isa.AtomOr:
+		return old | x
+	case isa.AtomXor:
+		return old ^ x
+	case isa.AtomExch:
+		return x & mask
+	case isa.AtomCas:
+		if old == x&mask {
+			return y & mask
+		}
+		return old
+	}
+	return old
+}

@@ -1,0 +1,15 @@
+package sm
+
+// Observer receives the events a timeline needs. The SM calls it only when
+// one is attached (a nil check on the hot path), so tracing costs nothing
+// when off. Cycles are counted from the launch's start.
+type Observer interface {
+	// Issue: warp issued the instruction at pc with the given active lanes.
+	Issue(cycle uint64, warp, pc int, lanes uint32)
+	// Stall: warp spent [from, to) for the reason.
+	Stall(warp int, from, to uint64, r Reason)
+	// Phase: a barrier phase was open over [opened, completed].
+	Phase(barrier string, cta int, phase uint64, opened, completed uint64)
+	// Copy: a bulk copy of bytes was in flight over [issued, done] for barrier.
+	Copy(id uint64, bytes int, issued, done uint64, barrier string)
+}

@@ -1,0 +1,196 @@
+package sm
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/warp"
+)
+
+// result0 captures a retiring warp's accounting.
+func (s *SM) result0(wc *wctx) {
+	wr := WarpReport{Warp: wc.slot, CTA: wc.c.id, InCTA: wc.w.InCTA, Instructions: wc.instr,
+		Start: uint64(wc.c.started - s.start), End: uint64(wc.doneAt - s.start), Stalls: wc.stall}
+	s.retired = append(s.retired, wr)
+}
+
+// result assembles the report of the launch (also after an error).
+func (s *SM) result() *Result {
+	now := s.eng.Now()
+	r := &Result{Kernel: s.prog.Name, Cycles: s.stats.Cycles, Stats: s.stats, Warnings: s.warnings}
+	if !s.done {
+		r.Cycles = uint64(now - s.start)
+		r.Stats.Cycles = r.Cycles
+	}
+	r.Warps = append(r.Warps, s.retired...)
+	for _, wc := range s.warps {
+		if wc == nil {
+			continue
+		}
+		s.account(wc, now)
+		r.Warps = append(r.Warps, WarpReport{Warp: wc.slot, CTA: wc.c.id, InCTA: wc.w.InCTA, Instructions: wc.instr,
+			Start: uint64(wc.c.started - s.start), End: uint64(now - s.start), Stalls: wc.stall})
+	}
+	sort.SliceStable(r.Warps, func(i, j int) bool {
+		if r.Warps[i].CTA != r.Warps[j].CTA {
+			return r.Warps[i].CTA < r.Warps[j].CTA
+		}
+		return r.Warps[i].InCTA < r.Warps[j].InCTA
+	})
+	for _, b := range s.barList {
+		br := BarrierReport{Name: b.name, CTA: b.c.id, Addr: b.addr, Expected: b.initCount, Phases: b.phases}
+		// The open phase is reported only if something happened in it.
+		if n := len(br.Phases); n > 0 {
+			last := br.Phases[n-1]
+			if last.Completed < 0 && last.LastArriver.Lanes == 0 && last.TxBytes == 0 && len(last.Waits) == 0 {
+				br.Phases = br.Phases[:n-1]
+			}
+		}
+		r.Barriers = append(r.Barriers, br)
+	}
+	return r
+}
+
+// warnOnce records a lint warning, once per distinct message.
+func (s *SM) warnOnce(_ *barrier, msg string) {
+	for _, w := range s.warnings {
+		if w == msg {
+			return
+		}
+	}
+	if len(s.warnings) < 100 {
+		s.warnings = append(s.warnings, msg)
+	}
+}
+
+// deadlock is called when nothing is left to happen but warps remain: every
+// live warp is blocked and nothing in flight can release any of them.
+func (s *SM) deadlock() error {
+	return s.stuck(DiagDeadlock, "deadlock", "%d warps blocked and nothing in flight can release them")
+}
+
+// stuck describes every live warp and the first barrier one waits on; head
+// is the message's start, formatted with the number of live warps.
+func (s *SM) stuck(kind DiagKind, code, head string) *Diag {
+	d := &Diag{Kind: kind, Code: code, Warp: -1, Phase: -1, Cycle: uint64(s.eng.Now() - s.start)}
+	var first *barrier
+	blocked := 0
+	for _, wc := range s.warps {
+		if wc == nil {
+			continue
+		}
+		blocked++
+		for i := range wc.w.Splits() {
+			sp := wc.w.Split(i)
+			line := fmt.Sprintf("warp %d (CTA %d, warp %d of the block) lanes %s: %s", wc.slot, wc.c.id, wc.w.InCTA,
+				laneList(sp.Mask), s.splitWhat(wc, sp))
+			d.Detail = append(d.Detail, line)
+			if b := s.waitingOn(wc); b != nil && first == nil {
+				first = b
+				d.Warp = wc.slot
+				d.Lanes = sp.Mask
+				if int(sp.PC) < len(s.prog.Instrs) {
+					d.Pos = s.prog.Instrs[sp.PC].Pos
+				}
+			}
+		}
+	}
+	d.Msg = fmt.Sprintf(head, blocked)
+	if first != nil {
+		st := first.mb.State()
+		d.Barrier, d.Phase = first.name, int64(st.Phase)
+		d.Msg += fmt.Sprintf("; barrier %s phase %d is missing %d of %d arrivals and %d tx bytes",
+			first.name, st.Phase, st.Pending, st.Expected, st.Tx)
+		d.Detail = append(d.Detail, first.describe(s)...)
+	}
+	return d
+}
+
+// waitingOn returns the barrier a warp last saw incomplete, if any.
+func (s *SM) waitingOn(wc *wctx) *barrier {
+	if n := len(wc.openWaits); n > 0 {
+		return wc.openWaits[n-1].b
+	}
+	return nil
+}
+
+func (s *SM) splitWhat(wc *wctx, sp *warp.Split) string {
+	pos := ""
+	if int(sp.PC) < len(s.prog.Instrs) {
+		pos = " at " + s.prog.Instrs[sp.PC].Pos.String()
+	}
+	switch sp.State {
+	case warp.Blocked:
+		switch sp.WaitKind & 0xf {
+		case waitBarSync:
+			return "waiting in bar.sync" + pos
+		case waitTryWait, waitSyncsRes:
+			if b := s.waitingOn(wc); b != nil {
+				ow := wc.openWaits[len(wc.openWaits)-1]
+				return fmt.Sprintf("waiting on barrier %s phase %d%s", b.name, ow.phase, pos)
+			}
+			return "waiting in mbarrier.try_wait" + pos
+		case waitSleep:
+			return "sleeping" + pos
+		case waitBulk:
+			return "waiting for bulk copies" + pos
+		}
+	case warp.AtWarpSync:
+		return "waiting in bar.warp.sync for lanes that never arrive" + pos
+	case warp.AtReconv:
+		return "waiting to reconverge" + pos
+	}
+	if b := s.waitingOn(wc); b != nil {
+		ow := wc.openWaits[len(wc.openWaits)-1]
+		return fmt.Sprintf("spinning on barrier %s phase %d%s", b.name, ow.phase, pos)
+	}
+	return "runnable" + pos
+}
+
+// dumpState lists every live warp and barrier (for --max-cycles stops).
+func (s *SM) dumpState() []string {
+	var out []string
+	for _, wc := range s.warps {
+		if wc == nil {
+			continue
+		}
+		for i := range wc.w.Splits() {
+			sp := wc.w.Split(i)
+			out = append(out, fmt.Sprintf("warp %d lanes %s: %s", wc.slot, laneList(sp.Mask), s.splitWhat(wc, sp)))
+		}
+	}
+	for _, b := range s.barList {
+		if b.mb.Valid() {
+			out = append(out, b.describe(s)[0])
+		}
+	}
+	return out
+}
+
+// watchdog stops a run in which every live warp waits on barrier phases and
+// no barrier has made progress for WatchdogIdle cycles: a livelock (warps
+// spinning in try_wait/test_wait loops on phases nothing can complete).
+func (s *SM) watchdog(now sim.Cycle) error {
+	if now-s.lastProg < sim.Cycle(s.cfg.WatchdogIdle) || s.inFlight() {
+		return nil
+	}
+	for _, wc := range s.warps {
+		if wc != nil && len(wc.openWaits) == 0 && !wc.sleeping() {
+			return nil
+		}
+	}
+	head := fmt.Sprintf("%%d warps spin on barrier phases and no barrier made progress for %d cycles (watchdog.spin_cycles)",
+		now-s.lastProg)
+	return s.stuck(DiagLivelock, "livelock", head)
+}
+
+func (wc *wctx) sleeping() bool {
+	for i := range wc.w.Splits() {
+		sp := wc.w.Split(i)
+		if sp.State == warp.Blocked && sp.WaitKind&0xf == waitSleep {
+			return true
+		}
+	}
+	return false
+}

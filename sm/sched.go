@@ -1,0 +1,195 @@
+package sm
+
+import (
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/warp"
+)
+
+// scheduler is one sub-partition's warp scheduler.
+type scheduler struct {
+	warps    []*wctx     // resident warps of this sub-partition, oldest first
+	last     int         // slot of the warp issued last (-1: none)
+	pipeFree []sim.Cycle // per timing class: next cycle the pipe accepts a warp instruction
+}
+
+// Tick runs one SM cycle. Stages run back to front: completions were
+// delivered by events earlier in the cycle (PhaseDeliver), so each
+// sub-partition scheduler now picks at most one ready warp and issues its
+// instruction. It returns the next cycle at which any warp could issue, so
+// an SM whose warps all wait costs no ticks until something is ready.
+func (s *SM) Tick(now sim.Cycle) (sim.Cycle, error) {
+	if s.err != nil {
+		return sim.Never, s.err
+	}
+	s.stats.Ticks++
+	next := sim.Never
+	for p := range s.sched {
+		if n := s.schedule(now, p); n < next {
+			next = n
+		}
+		if s.err != nil {
+			return sim.Never, s.err
+		}
+	}
+	if err := s.watchdog(now); err != nil {
+		return sim.Never, err
+	}
+	return next, nil
+}
+
+// schedule picks and issues one warp of sub-partition p; it returns the
+// earliest cycle at which one of its warps could issue next.
+func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
+	sc := &s.sched[p]
+	next := sim.Never
+	var pick *wctx
+	var lastOK bool
+	for _, wc := range sc.warps {
+		s.account(wc, now)
+		sp := wc.w.Current()
+		if sp == nil {
+			wc.reason = s.blockedReason(wc)
+			continue
+		}
+		r, why := s.readyAt(wc, sp)
+		if r > now {
+			wc.reason = why
+			if r < next {
+				next = r
+			}
+			continue
+		}
+		wc.reason = ReasonNotSelected
+		if wc.slot == sc.last {
+			lastOK = true
+		}
+		if pick == nil || s.prefer(sc, wc, pick) {
+			pick = wc
+		}
+	}
+	if s.cfg.Policy == GTO && lastOK {
+		pick = s.warps[sc.last]
+	}
+	if pick == nil {
+		return next
+	}
+	sc.last = pick.slot
+	pick.reason = ReasonSelected
+	s.issue(now, pick)
+	return now + 1
+}
+
+// prefer reports whether candidate a beats b under the scheduler policy.
+func (s *SM) prefer(sc *scheduler, a, b *wctx) bool {
+	if s.cfg.Policy == LRR {
+		n := uint64(s.cfg.MaxWarps)
+		da := (uint64(a.slot) + n - uint64(sc.last) - 1) % n
+		db := (uint64(b.slot) + n - uint64(sc.last) - 1) % n
+		return da < db
+	}
+	return a.age < b.age
+}
+
+// account adds the cycles since the warp's last accounting to its current reason.
+func (s *SM) account(wc *wctx, now sim.Cycle) {
+	if now > wc.acctAt {
+		wc.stall[wc.reason] += uint64(now - wc.acctAt)
+		wc.acctAt = now
+	}
+}
+
+// readyAt returns when the warp's current instruction can issue, and what it waits for.
+func (s *SM) readyAt(wc *wctx, sp *warp.Split) (sim.Cycle, Reason) {
+	in := &s.prog.Instrs[sp.PC]
+	if wc.depPC != sp.PC || wc.depSplit != wc.w.CurrentIndex() {
+		s.computeDeps(wc, sp, in)
+	}
+	r, why := wc.depReady, wc.depReason
+	if wc.busyUntil > r {
+		r, why = wc.busyUntil, ReasonWait
+	}
+	if pf := s.sched[wc.sp].pipeFree[in.Class]; pf > r {
+		r, why = pf, throttleReason(in.Class)
+	}
+	if in.Class == isa.ClassSyncs && wc.syncsFree > r {
+		r, why = wc.syncsFree, ReasonMIOThrottle
+	}
+	return r, why
+}
+
+func throttleReason(c isa.Class) Reason {
+	switch c {
+	case isa.ClassShared, isa.ClassSyncs, isa.ClassWarpSync:
+		return ReasonMIOThrottle
+	case isa.ClassGlobal, isa.ClassLocal, isa.ClassTMA:
+		return ReasonLGThrottle
+	}
+	return ReasonMathPipeThrottle
+}
+
+// computeDeps finds when the registers the instruction reads (and writes)
+// are ready: the scoreboard.
+func (s *SM) computeDeps(wc *wctx, sp *warp.Split, in *isa.Instr) {
+	wc.depPC, wc.depSplit = sp.PC, wc.w.CurrentIndex()
+	var r sim.Cycle
+	why := ReasonWait
+	see := func(o *isa.Operand) {
+		idx := -1
+		switch o.Kind {
+		case isa.KReg:
+			idx = int(o.Reg)
+		case isa.KAddr:
+			if o.Reg >= 0 {
+				idx = int(o.Reg)
+			}
+		case isa.KPred:
+			idx = s.prog.NumRegs + int(o.Reg)
+		}
+		if idx >= 0 && wc.regReady[idx] > r {
+			r, why = wc.regReady[idx], wc.regReason[idx]
+		}
+	}
+	see(&in.Guard)
+	for i := range in.Ops {
+		see(&in.Ops[i])
+	}
+	wc.depReady, wc.depReason = r, why
+}
+
+// blockedReason names what a warp with no runnable split waits for.
+func (s *SM) blockedReason(wc *wctx) Reason {
+	why := ReasonBranchResolving
+	for i := range wc.w.Splits() {
+		sp := wc.w.Split(i)
+		switch sp.State {
+		case warp.Blocked:
+			return Reason(sp.WaitKind >> 4)
+		case warp.AtWarpSync:
+			why = ReasonBarrier
+		}
+	}
+	return why
+}
+
+// setReady marks destination d ready at cycle at, produced for reason why.
+func (s *SM) setReady(wc *wctx, d *isa.Operand, at sim.Cycle, why Reason) {
+	switch d.Kind {
+	case isa.KReg:
+		wc.regReady[d.Reg], wc.regReason[d.Reg] = at, why
+	case isa.KPred:
+		i := s.prog.NumRegs + int(d.Reg)
+		wc.regReady[i], wc.regReason[i] = at, why
+	}
+}
+
+// dstReady marks every destination of in ready at cycle at.
+func (s *SM) dstReady(wc *wctx, in *isa.Instr, at sim.Cycle, why Reason) {
+	for i := 0; i < int(in.NDst); i++ {
+		s.setReady(wc, &in.Ops[i], at, why)
+	}
+	wc.depPC = -1
+}
+
+// wakeWarp makes sure the SM ticks at cycle at (a blocked warp became runnable).
+func (s *SM) wakeWarp(at sim.Cycle) { s.clk.WakeAt(at) }

@@ -1,0 +1,220 @@
+package sm
+
+import (
+	"fmt"
+
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/mbarrier"
+	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/warp"
+)
+
+// GlobalMemory is the functional global memory the SM reads and writes.
+type GlobalMemory interface {
+	Read(addr uint64, b []byte) error
+	Write(addr uint64, b []byte) error
+}
+
+// MemoryPath times global-memory accesses; its state (caches) persists
+// across launches.
+type MemoryPath interface {
+	// Access returns the load-to-use latency of one warp access touching
+	// the given 128-byte-aligned line.
+	Access(now sim.Cycle, addr uint64, size int, write bool) sim.Cycle
+}
+
+// Launch describes one kernel launch.
+type Launch struct {
+	Prog    *isa.Program
+	Block   [3]int
+	Grid    [3]int
+	DynSmem int
+	Params  []byte // the .param space image, Prog.ParamBytes long
+	Mode    mbarrier.Mode
+	// MaxCycles stops the run with a DiagLimit past this many cycles (0: no limit).
+	MaxCycles uint64
+}
+
+// SM is one streaming multiprocessor running one launch at a time.
+type SM struct {
+	cfg  Config
+	eng  *sim.Engine
+	clk  *sim.Clocked
+	gmem GlobalMemory
+	path MemoryPath
+	copy CopyEngine
+	obs  Observer
+
+	launch   *Launch
+	prog     *isa.Program
+	ctas     []*cta // resident CTAs
+	nextCTA  int    // next CTA of the grid to start
+	totalCTA int
+	warps    []*wctx // resident warps by slot (nil when free)
+	sched    []scheduler
+	syncs    syncsUnit
+	start    sim.Cycle
+	err      error
+	done     bool
+
+	tickets    uint64 // wait tickets handed to blocked splits
+	stats      Stats
+	barList    []*barrier // every barrier seen in this launch, in creation order
+	lastProg   sim.Cycle  // last cycle a barrier made progress (livelock watchdog)
+	retired    []WarpReport
+	warnings   []string
+	copyID     uint64
+	copyIssued map[uint64]copyInfo
+}
+
+// New builds an SM on eng with the given memory.
+func New(cfg Config, eng *sim.Engine, gmem GlobalMemory, path MemoryPath) (*SM, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	s := &SM{cfg: cfg, eng: eng, gmem: gmem, path: path}
+	s.clk = sim.NewClocked(eng, s)
+	return s, nil
+}
+
+// SetCopyEngine attaches the TMA unit.
+func (s *SM) SetCopyEngine(c CopyEngine) { s.copy = c }
+
+// SetObserver attaches an observer (timeline writer); nil detaches.
+func (s *SM) SetObserver(o Observer) { s.obs = o }
+
+// Config returns the SM's configuration.
+func (s *SM) Config() Config { return s.cfg }
+
+// Run executes one launch to completion and returns its report.
+func (s *SM) Run(l *Launch) (*Result, error) {
+	if err := s.begin(l); err != nil {
+		return nil, err
+	}
+	limit := sim.Never - 1
+	if l.MaxCycles > 0 {
+		limit = s.start + sim.Cycle(l.MaxCycles)
+	}
+	err := s.eng.Run(limit)
+	if err == nil {
+		err = s.err
+	}
+	if le, ok := err.(*sim.LimitError); ok {
+		d := &Diag{Kind: DiagLimit, Code: "max-cycles", Warp: -1, Phase: -1, Cycle: uint64(le.Limit - s.start),
+			Msg: fmt.Sprintf("--max-cycles %d reached before the kernel finished", l.MaxCycles)}
+		d.Detail = s.dumpState()
+		err = d
+	}
+	if err == nil && !s.done {
+		err = s.deadlock()
+	}
+	if err != nil {
+		if d, ok := err.(*Diag); ok && d.Cycle == 0 {
+			d.Cycle = uint64(s.eng.Now() - s.start)
+		}
+		return s.result(), err
+	}
+	return s.result(), nil
+}
+
+func (s *SM) begin(l *Launch) error {
+	if l.Prog == nil {
+		return &Diag{Kind: DiagInput, Code: "no-program", Warp: -1, Phase: -1, Msg: "no program to launch"}
+	}
+	s.launch, s.prog = l, l.Prog
+	s.ctas, s.nextCTA, s.done, s.err = nil, 0, false, nil
+	s.totalCTA = l.Grid[0] * l.Grid[1] * l.Grid[2]
+	s.warps = make([]*wctx, s.cfg.MaxWarps)
+	s.sched = make([]scheduler, s.cfg.Schedulers)
+	for i := range s.sched {
+		s.sched[i].last = -1
+		s.sched[i].pipeFree = make([]sim.Cycle, isa.NumClasses)
+	}
+	s.syncs = syncsUnit{}
+	s.stats = Stats{}
+	s.barList = nil
+	s.retired, s.warnings = nil, nil
+	s.copyIssued = map[uint64]copyInfo{}
+	s.start = s.eng.Now()
+	s.lastProg = s.start
+	if err := s.checkLaunch(l); err != nil {
+		return err
+	}
+	if err := s.fillCTAs(s.start); err != nil {
+		return err
+	}
+	s.clk.WakeAt(s.start)
+	return nil
+}
+
+func (s *SM) checkLaunch(l *Launch) error {
+	threads := l.Block[0] * l.Block[1] * l.Block[2]
+	bad := func(msg string, a ...any) error {
+		return &Diag{Kind: DiagInput, Code: "bad-launch", Warp: -1, Phase: -1, Msg: fmt.Sprintf(msg, a...)}
+	}
+	for i := 0; i < 3; i++ {
+		if l.Block[i] < 1 || l.Grid[i] < 1 {
+			return bad("block and grid dimensions must be at least 1 (block %v, grid %v)", l.Block, l.Grid)
+		}
+	}
+	switch {
+	case threads > 1024:
+		return bad("block of %d threads exceeds 1024", threads)
+	case l.Block[2] > 64:
+		return bad("block z dimension %d exceeds 64", l.Block[2])
+	case l.Grid[0] > 1<<31-1 || l.Grid[1] > 65535 || l.Grid[2] > 65535:
+		return bad("grid %v exceeds the hardware limits (2^31-1, 65535, 65535)", l.Grid)
+	case s.totalCTA > 1<<20:
+		return bad("grid of %d blocks is more than one simulated SM will run (limit 1048576)", s.totalCTA)
+	case l.DynSmem < 0:
+		return bad("negative dynamic shared memory")
+	}
+	smem := s.prog.DynSmemBase() + l.DynSmem
+	if smem > s.cfg.SharedPerCTA {
+		return bad("shared memory of %d bytes per block (%d static + %d dynamic) exceeds the %d-byte limit (smem.per_cta)",
+			smem, s.prog.SharedStatic, l.DynSmem, s.cfg.SharedPerCTA)
+	}
+	if len(l.Params) < s.prog.ParamBytes {
+		return bad("parameter block of %d bytes is shorter than the kernel's %d", len(l.Params), s.prog.ParamBytes)
+	}
+	return nil
+}
+
+// Engine returns the engine the SM runs on.
+func (s *SM) Engine() *sim.Engine { return s.eng }
+
+func (s *SM) fail(err error) {
+	if s.err == nil {
+		s.err = err
+	}
+}
+
+// newWarpEnv fills the special-register values of warp k of c.
+func (s *SM) newWarpEnv(c *cta, k int) (warp.Env, uint32) {
+	l := s.launch
+	var env warp.Env
+	threads := l.Block[0] * l.Block[1] * l.Block[2]
+	var live uint32
+	for lane := 0; lane < warp.Lanes; lane++ {
+		t := k*warp.Lanes + lane
+		if t >= threads {
+			continue
+		}
+		live |= 1 << lane
+		env.Tid[0][lane] = uint64(t % l.Block[0])
+		env.Tid[1][lane] = uint64(t / l.Block[0] % l.Block[1])
+		env.Tid[2][lane] = uint64(t / (l.Block[0] * l.Block[1]))
+	}
+	for i := 0; i < 3; i++ {
+		env.Ntid[i] = uint32(l.Block[i])
+		env.Nctaid[i] = uint32(l.Grid[i])
+		env.Ctaid[i] = c.idx[i]
+	}
+	env.NWarpID = uint32(s.cfg.MaxWarps)
+	env.NSMID = 1
+	env.DynSmem = uint32(l.DynSmem)
+	env.TotSmem = uint32(len(c.smem))
+	env.ClockHz = uint64(s.cfg.ClockMHz * 1e6)
+	env.CTAIndex = c.id
+	return env, live
+}

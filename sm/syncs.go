@@ -1,0 +1,254 @@
+package sm
+
+import (
+	"fmt"
+
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/mbarrier"
+	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/warp"
+)
+
+// syncsOp is one operation of the barrier (SYNCS) unit: one group of lanes
+// of one warp instruction on one barrier.
+type syncsOp struct {
+	in     *isa.Instr
+	wc     *wctx
+	slot   int
+	addr   uint32
+	lanes  uint32
+	count  uint64
+	tx     uint64
+	vals   warp.Vec // token or parity operands of waits, per lane
+	ticket uint64   // try_wait: the blocked split
+	last   bool     // last group of its instruction
+	groups uint8
+	at     sim.Cycle
+}
+
+// syncsUnit is the barrier unit: a FIFO that applies one operation every
+// SyncsInterval cycles, SyncsLatency after issue.
+//
+//	issue ──SyncsLatency──► apply (state changes here) ──SyncsResult──► token usable
+//	        successive applies are at least SyncsInterval apart
+type syncsUnit struct {
+	q    []syncsOp // ring
+	head int
+	n    int
+	free sim.Cycle // next cycle an operation may be applied
+}
+
+// push reserves the next slot of the ring (growing it when full).
+func (u *syncsUnit) push() *syncsOp {
+	if u.n == len(u.q) {
+		nq := make([]syncsOp, 2*len(u.q)+16)
+		for i := 0; i < u.n; i++ {
+			nq[i] = u.q[(u.head+i)%len(u.q)]
+		}
+		u.q, u.head = nq, 0
+	}
+	op := &u.q[(u.head+u.n)%len(u.q)]
+	u.n++
+	return op
+}
+
+func (u *syncsUnit) pop() *syncsOp {
+	op := &u.q[u.head]
+	u.head = (u.head + 1) % len(u.q)
+	u.n--
+	return op
+}
+
+// schedule returns the cycle at which an operation issued at now is applied.
+func (u *syncsUnit) schedule(now sim.Cycle, c *Config) sim.Cycle {
+	at := now + sim.Cycle(c.SyncsLatency)
+	if u.free > at {
+		at = u.free
+	}
+	u.free = at + sim.Cycle(c.SyncsInterval)
+	return at
+}
+
+type syncsHandler struct{ s *SM }
+
+// Handle applies the oldest queued barrier operation (events fire in FIFO order).
+func (h syncsHandler) Handle(now sim.Cycle, _ uint64) error {
+	s := h.s
+	op := *s.syncs.pop()
+	if op.at != now {
+		return fmt.Errorf("sm: barrier unit out of order (op for cycle %d at %d)", op.at, now)
+	}
+	if s.warps[op.slot] != op.wc {
+		return nil // the warp retired (cannot happen for a valid program: it waits on its own ops)
+	}
+	s.stats.SyncsUpdates++
+	var err error
+	switch op.in.Op {
+	case isa.OpMbarInit:
+		err = s.applyInit(now, &op)
+	case isa.OpMbarInval:
+		err = s.applyInval(now, &op)
+	case isa.OpMbarTestWait, isa.OpMbarTryWait:
+		s.stats.SyncsUpdates--
+		s.stats.SyncsWaits++
+		err = s.applyWait(now, &op)
+	default:
+		err = s.applyUpdate(now, &op)
+	}
+	if err != nil {
+		s.fail(err)
+		return err
+	}
+	return nil
+}
+
+func (s *SM) lookup(op *syncsOp) (*barrier, error) {
+	b := op.wc.c.bars[op.addr]
+	if b == nil || !b.mb.Valid() {
+		name := s.barrierName(op.addr)
+		what := "never initialised"
+		if b != nil {
+			what = "invalidated"
+		}
+		d := s.diag(op.wc, op.in, DiagMisuse, "uninitialized-barrier", op.lanes,
+			fmt.Sprintf("%s on %s memory that is not an mbarrier (%s) [UB #1]", op.in.Op, name, what))
+		d.Barrier = name
+		return nil, d
+	}
+	if b.initWarp != op.wc.slot && b.initEpoch == op.wc.c.bsyncEpoch() && s.launch.Mode == mbarrier.Strict {
+		s.warnOnce(b, fmt.Sprintf("%s: warp %d uses barrier %s initialised by warp %d with no bar.sync in between [UB #15]",
+			op.in.Pos, op.wc.slot, b.name, b.initWarp))
+	}
+	return b, nil
+}
+
+func (s *SM) applyInit(now sim.Cycle, op *syncsOp) error {
+	c := op.wc.c
+	b := c.bars[op.addr]
+	if b == nil {
+		b = &barrier{c: c, addr: op.addr, name: s.barrierName(op.addr), arrWarps: map[int]bool{}}
+		c.bars[op.addr] = b
+		s.barList = append(s.barList, b)
+	}
+	if err := b.mb.Init(uint32(op.count)); err != nil {
+		return s.barrierDiag(op.wc, op.in, b, op.lanes, err)
+	}
+	c.markBarrier(op.addr, true)
+	b.initCount, b.initWarp, b.initEpoch = uint32(op.count), op.wc.slot, c.bsyncEpoch()
+	b.phases = append(b.phases[:0], PhaseReport{Phase: 0, Opened: uint64(now - s.start), Completed: -1})
+	clear(b.arrWarps)
+	s.progress(now)
+	return nil
+}
+
+func (s *SM) applyInval(now sim.Cycle, op *syncsOp) error {
+	b, err := s.lookup(op)
+	if err != nil {
+		return err
+	}
+	if err := b.mb.Inval(); err != nil {
+		return s.barrierDiag(op.wc, op.in, b, op.lanes, err)
+	}
+	op.wc.c.markBarrier(op.addr, false)
+	return nil
+}
+
+// applyUpdate applies an arrive, expect_tx or complete_tx group.
+func (s *SM) applyUpdate(now sim.Cycle, op *syncsOp) error {
+	b, err := s.lookup(op)
+	if err != nil {
+		return err
+	}
+	in := op.in
+	u := mbarrier.Update{Count: uint32(op.count), Tx: uint32(op.tx), Lanes: popcount(op.lanes),
+		NoComplete: in.Flags.Has(isa.FNoComplete)}
+	if op.count > mbarrier.MaxCount || op.tx > 1<<32-1 {
+		return s.barrierDiag(op.wc, in, b, op.lanes, fmt.Errorf("arrival count %d or tx %d of one warp exceeds the barrier's range", op.count, op.tx))
+	}
+	switch {
+	case in.Op == isa.OpMbarExpectTx:
+		u.Kind, u.Count = mbarrier.ExpectTx, 0
+	case in.Op == isa.OpMbarCompleteTx:
+		u.Kind, u.Count = mbarrier.CompleteTx, 0
+	case in.Op == isa.OpCpAsyncMbarArrive:
+		u.Kind = mbarrier.Arrive
+	case in.Flags.Has(isa.FDrop):
+		u.Kind = mbarrier.ArriveDrop
+	default:
+		u.Kind = mbarrier.Arrive
+	}
+	res, err := b.mb.Apply(u)
+	if err != nil {
+		return s.barrierDiag(op.wc, in, b, op.lanes, err)
+	}
+	for _, w := range res.Warnings {
+		s.warnOnce(b, fmt.Sprintf("%s: barrier %s: %s", in.Pos, b.name, w.Msg))
+	}
+	ph := b.open()
+	if u.Kind == mbarrier.Arrive || u.Kind == mbarrier.ArriveDrop {
+		b.arrWarps[op.slot] = true
+		a := Arriver{Warp: op.slot, Lanes: op.lanes, Pos: in.Pos.String(), Cycle: uint64(now - s.start)}
+		ph.LastArriver = a
+		b.recent[b.recentN%4] = a
+		b.recentN++
+		if in.NDst > 0 {
+			var tok warp.Vec
+			for l := range tok {
+				tok[l] = uint64(res.Token)
+			}
+			op.wc.w.Write(in.Dst(0), op.lanes, &tok, isa.B64)
+		}
+	}
+	if u.Kind == mbarrier.CompleteTx {
+		ph.TxBytes += uint64(u.Tx)
+	}
+	if res.Completed {
+		s.completePhase(now, b, res)
+	}
+	s.progress(now)
+	return nil
+}
+
+// completePhase closes the open phase record, opens the next and wakes waiters.
+func (s *SM) completePhase(now sim.Cycle, b *barrier, res mbarrier.Result) {
+	ph := b.open()
+	t := uint64(now - s.start)
+	ph.Completed = int64(t)
+	ph.Arrivals = res.Stats.Arrivals
+	ph.Updates = res.Stats.Updates
+	ph.CompletedBy = res.CompletedBy.String()
+	ph.ArrivingWarps = len(b.arrWarps)
+	clear(b.arrWarps)
+	b.phases = append(b.phases, PhaseReport{Phase: ph.Phase + 1, Opened: t, Completed: -1})
+	if s.obs != nil {
+		s.obs.Phase(b.name, b.c.id, ph.Phase, ph.Opened, t)
+	}
+	wake := now + sim.Cycle(s.cfg.TryWaitWake)
+	for _, w := range b.waiters {
+		s.eng.Schedule(wake, sim.PhaseDeliver, wakeHandler{s}, uint64(w.slot)<<48|w.ticket)
+	}
+	b.waiters = b.waiters[:0]
+}
+
+// completeTx is the TMA engine's completion of bytes on a barrier.
+func (s *SM) completeTx(now sim.Cycle, c *cta, addr uint32, bytes uint32, who *wctx, in *isa.Instr) error {
+	b := c.bars[addr]
+	if b == nil || !b.mb.Valid() {
+		d := s.diag(who, in, DiagMisuse, "uninitialized-barrier", 0,
+			fmt.Sprintf("bulk copy completes %d bytes on %s, which is not an initialised mbarrier [UB #1]", bytes, s.barrierName(addr)))
+		d.Barrier = s.barrierName(addr)
+		return d
+	}
+	res, err := b.mb.Apply(mbarrier.Update{Kind: mbarrier.CompleteTx, Tx: bytes})
+	if err != nil {
+		return s.barrierDiag(who, in, b, 0, err)
+	}
+	b.open().TxBytes += uint64(bytes)
+	if res.Completed {
+		s.completePhase(now, b, res)
+	}
+	s.progress(now)
+	return nil
+}
+
+func (s *SM) progress(now sim.Cycle) { s.lastProg = now }

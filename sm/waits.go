@@ -1,0 +1,257 @@
+package sm
+
+import (
+	"fmt"
+
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/mbarrier"
+	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/warp"
+)
+
+// openWait is a barrier phase a warp has seen incomplete and not yet seen complete.
+type openWait struct {
+	b     *barrier
+	phase uint64
+	since sim.Cycle
+}
+
+// tryRec is a try_wait in progress for one split.
+type tryRec struct {
+	ticket uint64
+	in     *isa.Instr
+	mask   uint32
+	addrs  [warp.Lanes]uint32
+	vals   warp.Vec
+	on     *barrier // the barrier it is suspended on
+}
+
+// awaited returns the phase a wait operand refers to, and whether it is complete.
+func (s *SM) awaited(b *barrier, in *isa.Instr, v uint64) (phase uint64, done bool, known bool, err error) {
+	st := b.mb.State()
+	if in.Flags.Has(isa.FParity) {
+		p := uint32(v & 0xffffffff)
+		done, err = b.mb.TestParity(p, s.launch.Mode)
+		if err != nil {
+			return 0, false, false, err
+		}
+		if !done {
+			return st.Phase, false, true, nil
+		}
+		if st.Phase == 0 {
+			return 0, true, false, nil // the phase "before phase 0" of a fresh barrier
+		}
+		return st.Phase - 1, true, true, nil
+	}
+	tok := mbarrier.Token(v)
+	done, err = b.mb.TestToken(tok, s.launch.Mode)
+	if err != nil {
+		return 0, false, false, err
+	}
+	ph := tok.Phase()
+	if st.Phase >= 1<<40 { // tokens hold the phase modulo 2^40
+		ph |= st.Phase &^ (1<<40 - 1)
+	}
+	return ph, done, true, nil
+}
+
+// noteWait records, for the per-phase report, that warp wc saw phase ph of b incomplete or complete.
+func (s *SM) noteWait(now sim.Cycle, wc *wctx, b *barrier, ph uint64, done bool) {
+	for i := range wc.openWaits {
+		ow := &wc.openWaits[i]
+		if ow.b != b || ow.phase != ph {
+			continue
+		}
+		if done {
+			if int(ph) < len(b.phases) {
+				p := &b.phases[ph]
+				p.Waits = append(p.Waits, WaitReport{Warp: wc.slot, Cycles: uint64(now - ow.since)})
+			}
+			wc.openWaits = append(wc.openWaits[:i], wc.openWaits[i+1:]...)
+		}
+		return
+	}
+	if !done {
+		wc.openWaits = append(wc.openWaits, openWait{b: b, phase: ph, since: now})
+	}
+}
+
+// applyWait evaluates a test_wait group, or the last group of a try_wait.
+func (s *SM) applyWait(now sim.Cycle, op *syncsOp) error {
+	if _, err := s.lookup(op); err != nil {
+		return err
+	}
+	wc := op.wc
+	if op.in.Op == isa.OpMbarTryWait {
+		rec := wc.tryFor(op.ticket, op.in)
+		for l := 0; l < warp.Lanes; l++ {
+			if op.lanes>>l&1 != 0 {
+				rec.addrs[l] = op.addr
+				rec.vals[l] = op.vals[l]
+				rec.mask |= 1 << l
+			}
+		}
+		if !op.last {
+			return nil
+		}
+		return s.tryEvaluate(now, wc, rec, false)
+	}
+	res, _, err := s.evalLanes(now, wc, op.in, op.lanes, func(int) uint32 { return op.addr }, &op.vals)
+	if err != nil {
+		return err
+	}
+	wc.w.SetPred(op.in.Dst(0).Reg, op.lanes, res)
+	return nil
+}
+
+// evalLanes tests every lane of mask; it returns the lanes whose phase is complete.
+func (s *SM) evalLanes(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32, addr func(int) uint32, vals *warp.Vec) (uint32, *barrier, error) {
+	var res uint32
+	var firstOpen *barrier
+	var lastB *barrier
+	var lastV uint64
+	var lastDone bool
+	for l := 0; l < warp.Lanes; l++ {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		b := wc.c.bars[addr(l)]
+		if b == nil || !b.mb.Valid() {
+			return 0, nil, s.diag(wc, in, DiagMisuse, "uninitialized-barrier", 1<<l,
+				fmt.Sprintf("%s on %s, which is not an initialised mbarrier [UB #1]", in.Op, s.barrierName(addr(l))))
+		}
+		if b == lastB && vals[l] == lastV { // converged lanes: same answer
+			if lastDone {
+				res |= 1 << l
+			}
+			continue
+		}
+		ph, done, known, err := s.awaited(b, in, vals[l])
+		if err != nil {
+			return 0, nil, s.barrierDiag(wc, in, b, 1<<l, err)
+		}
+		lastB, lastV, lastDone = b, vals[l], done
+		if known {
+			s.noteWait(now, wc, b, ph, done)
+		}
+		if done {
+			res |= 1 << l
+		} else if firstOpen == nil {
+			firstOpen = b
+		}
+	}
+	return res, firstOpen, nil
+}
+
+func (wc *wctx) tryFor(ticket uint64, in *isa.Instr) *tryRec {
+	for i := range wc.tries {
+		if wc.tries[i].ticket == ticket {
+			return &wc.tries[i]
+		}
+	}
+	wc.tries = append(wc.tries, tryRec{ticket: ticket, in: in})
+	return &wc.tries[len(wc.tries)-1]
+}
+
+func (wc *wctx) dropTry(ticket uint64) {
+	for i := range wc.tries {
+		if wc.tries[i].ticket == ticket {
+			wc.tries = append(wc.tries[:i], wc.tries[i+1:]...)
+			return
+		}
+	}
+}
+
+// tryEvaluate checks a try_wait's lanes. If all are complete, or final is
+// set (wake-up or time limit), the split gets its predicate and moves on;
+// otherwise it suspends on the first incomplete barrier until the phase
+// completes or the time limit passes.
+func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error {
+	in := rec.in
+	res, open, err := s.evalLanes(now, wc, in, rec.mask, func(l int) uint32 { return rec.addrs[l] }, &rec.vals)
+	if err != nil {
+		return err
+	}
+	sp := wc.splitByTicket(rec.ticket)
+	if sp == nil {
+		wc.dropTry(rec.ticket)
+		return nil
+	}
+	if res == rec.mask || open == nil || final {
+		wc.w.SetPred(in.Dst(0).Reg, rec.mask, res)
+		s.setReady(wc, in.Dst(0), now, ReasonMbarrier)
+		delay := sim.Cycle(0)
+		if !final {
+			delay = sim.Cycle(s.cfg.SyncsResult)
+		}
+		ticket := rec.ticket
+		wc.dropTry(ticket)
+		sp.WaitKind = waitCode(waitSyncsRes, ReasonMbarrier)
+		sp.WaitAddr = 1
+		s.eng.Schedule(now+delay, sim.PhaseDeliver, timerHandler{s}, uint64(wc.slot)<<48|ticket)
+		return nil
+	}
+	limit := sim.Cycle(s.cfg.TryWaitTimeout)
+	if in.Flags.Has(isa.FHint) {
+		limit = sim.Cycle(s.cfg.TryWaitHintCycles)
+	}
+	sp.WaitKind = waitCode(waitTryWait, ReasonMbarrier)
+	sp.WaitUntil = uint64(now + limit)
+	open.waiters = append(open.waiters, waiterRef{slot: wc.slot, ticket: rec.ticket})
+	rec.on = open
+	s.eng.Schedule(now+limit, sim.PhaseDeliver, wakeHandler{s}, uint64(wc.slot)<<48|rec.ticket)
+	return nil
+}
+
+func (wc *wctx) splitByTicket(ticket uint64) *warp.Split {
+	for i := range wc.w.Splits() {
+		sp := wc.w.Split(i)
+		if sp.State == warp.Blocked && sp.WaitArg == ticket {
+			return sp
+		}
+	}
+	return nil
+}
+
+// wakeHandler ends a suspended try_wait: its phase completed, or its time limit passed.
+type wakeHandler struct{ s *SM }
+
+// Handle re-evaluates the try_wait of the split with the ticket in arg.
+func (h wakeHandler) Handle(now sim.Cycle, arg uint64) error {
+	s := h.s
+	slot, ticket := int(arg>>48), arg&(1<<48-1)
+	if slot >= len(s.warps) || s.warps[slot] == nil {
+		return nil
+	}
+	wc := s.warps[slot]
+	sp := wc.splitByTicket(ticket)
+	if sp == nil || sp.WaitKind&0xf != waitTryWait {
+		return nil
+	}
+	var rec *tryRec
+	for i := range wc.tries {
+		if wc.tries[i].ticket == ticket {
+			rec = &wc.tries[i]
+		}
+	}
+	if rec == nil {
+		return nil
+	}
+	if rec.on != nil {
+		rec.on.dropWaiter(slot, ticket)
+	}
+	if err := s.tryEvaluate(now, wc, rec, true); err != nil {
+		s.fail(err)
+		return err
+	}
+	return nil
+}
+
+func (b *barrier) dropWaiter(slot int, ticket uint64) {
+	for i, w := range b.waiters {
+		if w.slot == slot && w.ticket == ticket {
+			b.waiters = append(b.waiters[:i], b.waiters[i+1:]...)
+			return
+		}
+	}
+}
