@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/sharedmem"
 )
 
 // Policy is a warp-scheduler policy.
@@ -27,22 +28,19 @@ type Config struct {
 	ClockMHz float64 // SM clock under load: converts ns (nanosleep, %globaltimer) to cycles
 
 	// Residency limits of one SM.
-	Schedulers   int // sub-partitions, one issue per cycle each
-	MaxWarps     int
-	MaxCTAs      int
-	MaxThreads   int
-	SharedBytes  int // shared-memory capacity per SM
-	SharedPerCTA int // largest shared allocation of one CTA
-	Policy       Policy
+	Schedulers int // sub-partitions, one issue per cycle each
+	MaxWarps   int
+	MaxCTAs    int
+	MaxThreads int
+	Policy     Policy
 
 	// Latency by timing class (cycles from issue until a dependent instruction may issue).
 	Latency [isa.NumClasses]int
 	// Interval by timing class: cycles a warp-instruction occupies its pipe in the sub-partition.
 	Interval [isa.NumClasses]int
 
-	// Shared memory.
-	SmemBanks          int
-	SmemConflictCycles int // extra cycles per extra wavefront (measured +2)
+	// Shared memory: capacity, banks, conflict cost.
+	Smem sharedmem.Config
 
 	// Barrier (SYNCS) unit.
 	SyncsLatency      int // issue -> update applied at the barrier
@@ -79,8 +77,7 @@ func DefaultConfig() Config {
 	c := Config{
 		Name: "h200", ClockMHz: 1980,
 		Schedulers: 4, MaxWarps: 64, MaxCTAs: 32, MaxThreads: 2048,
-		SharedBytes: 228 << 10, SharedPerCTA: 227 << 10, Policy: GTO,
-		SmemBanks: 32, SmemConflictCycles: 2,
+		Policy: GTO, Smem: sharedmem.DefaultConfig(),
 		SyncsLatency: 18, SyncsInterval: 2, SyncsWarpInterval: 5, SyncsResult: 6,
 		TestWaitLatency: 8, TryWaitTimeout: 33, TryWaitHintCycles: 7838, TryWaitWake: 40,
 		BarLatency: 13, BarPerWarp: 2,
@@ -162,10 +159,11 @@ func (c *Config) Params() []Param {
 		intParam("limit.warps", "warps", "resident warps per SM", &c.MaxWarps),
 		intParam("limit.ctas", "CTAs", "resident CTAs per SM", &c.MaxCTAs),
 		intParam("limit.threads", "threads", "resident threads per SM", &c.MaxThreads),
-		intParam("smem.capacity", "bytes", "shared memory per SM", &c.SharedBytes),
-		intParam("smem.per_cta", "bytes", "largest shared memory of one CTA", &c.SharedPerCTA),
-		intParam("smem.banks", "banks", "shared-memory banks of 4 bytes", &c.SmemBanks),
-		intParam("smem.conflict_cycles", "cycles", "extra cycles per extra wavefront of a conflicting access", &c.SmemConflictCycles),
+		intParam("smem.capacity", "bytes", "shared memory per SM", &c.Smem.Capacity),
+		intParam("smem.per_cta", "bytes", "largest shared memory of one CTA", &c.Smem.MaxPerBlock),
+		intParam("smem.banks", "banks", "shared-memory banks", &c.Smem.Banks),
+		intParam("smem.bank_bytes", "bytes", "width of one bank", &c.Smem.BankBytes),
+		intParam("smem.conflict_cycles", "cycles", "extra cycles per extra wavefront of a conflicting access", &c.Smem.ConflictCycles),
 		intParam("syncs.latency", "cycles", "barrier op issue to update applied", &c.SyncsLatency),
 		intParam("syncs.interval", "cycles", "barrier-unit cycles per update when saturated", &c.SyncsInterval),
 		intParam("syncs.warp_interval", "cycles", "cycles between barrier ops of one warp", &c.SyncsWarpInterval),
@@ -230,9 +228,7 @@ func (c *Config) Validate() error {
 		{c.MaxWarps >= 1 && c.MaxWarps <= 1024, "limit.warps must be 1..1024"},
 		{c.MaxCTAs >= 1, "limit.ctas must be at least 1"},
 		{c.MaxThreads >= 32, "limit.threads must be at least 32"},
-		{c.SharedPerCTA <= c.SharedBytes, "smem.per_cta must not exceed smem.capacity"},
 		{c.SyncsInterval >= 1, "syncs.interval must be at least 1"},
-		{c.SmemBanks >= 1 && c.SmemBanks <= 32, "smem.banks must be 1..32"},
 		{c.LineBytes >= 16 && c.LineBytes&(c.LineBytes-1) == 0, "mem.line_bytes must be a power of two >= 16"},
 		{c.ClockMHz > 0, "clock_mhz must be positive"},
 		{c.WatchdogIdle >= 1000, "watchdog.spin_cycles must be at least 1000"},
@@ -241,6 +237,9 @@ func (c *Config) Validate() error {
 		if !ch.ok {
 			return fmt.Errorf("config %s: %s", c.Name, ch.msg)
 		}
+	}
+	if err := c.Smem.Validate(); err != nil {
+		return fmt.Errorf("config %s: %w", c.Name, err)
 	}
 	for k := isa.Class(1); int(k) < isa.NumClasses; k++ {
 		if c.Interval[k] < 1 {

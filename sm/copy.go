@@ -210,24 +210,22 @@ func (s *SM) CompleteTx(now sim.Cycle, ctaID int, mbar uint32, bytes uint32, id 
 // ReadShared reads a CTA's shared memory for the copy engine.
 func (s *SM) ReadShared(ctaID int, off uint32, b []byte) error {
 	c := s.ctaByID(ctaID)
-	if c == nil || uint64(off)+uint64(len(b)) > uint64(len(c.smem)) {
-		return fmt.Errorf("bulk copy reads shared [0x%x, +%d) outside CTA %d's shared memory", off, len(b), ctaID)
+	if c == nil {
+		return fmt.Errorf("bulk copy reads the shared memory of CTA %d, which has exited [UB #14]", ctaID)
 	}
-	copy(b, c.smem[off:])
-	return nil
+	return c.smem.Read(off, b)
 }
 
 // WriteShared writes a CTA's shared memory for the copy engine.
 func (s *SM) WriteShared(ctaID int, off uint32, b []byte) error {
 	c := s.ctaByID(ctaID)
-	if c == nil || uint64(off)+uint64(len(b)) > uint64(len(c.smem)) {
-		return fmt.Errorf("bulk copy writes shared [0x%x, +%d) outside CTA %d's shared memory", off, len(b), ctaID)
+	if c == nil {
+		return fmt.Errorf("bulk copy writes the shared memory of CTA %d, which has exited [UB #14]", ctaID)
 	}
 	if a, ok := c.barrierIn(off, uint32(len(b))); ok {
 		return fmt.Errorf("bulk copy writes over the live mbarrier %s [UB #3]", s.barrierName(a))
 	}
-	copy(c.smem[off:], b)
-	return nil
+	return c.smem.Write(off, b)
 }
 
 func (s *SM) ctaByID(id int) *cta {

@@ -1,6 +1,7 @@
 package sm
 
 import (
+	"github.com/smsim/smsim/sharedmem"
 	"github.com/smsim/smsim/sim"
 	"github.com/smsim/smsim/warp"
 )
@@ -9,9 +10,8 @@ import (
 type cta struct {
 	id      int // linear block index in the grid
 	idx     [3]uint32
-	smem    []byte
-	guard   []uint64 // one bit per 8 bytes of smem: a live mbarrier is there
-	local   []byte   // local memory of every thread: threads × LocalBytes
+	smem    *sharedmem.Memory
+	local   []byte // local memory of every thread: threads × LocalBytes
 	warps   []*wctx
 	live    int // warps not yet done
 	threads int
@@ -73,16 +73,15 @@ func (s *SM) fits(nw, threads, smem int) bool {
 	for _, c := range s.ctas {
 		usedW += len(c.warps)
 		usedT += c.threads
-		usedS += len(c.smem)
+		usedS += int(c.smem.Size())
 	}
 	return len(s.ctas) < s.cfg.MaxCTAs && usedW+nw <= s.cfg.MaxWarps &&
-		usedT+threads <= s.cfg.MaxThreads && usedS+smem <= s.cfg.SharedBytes
+		usedT+threads <= s.cfg.MaxThreads && usedS+smem <= s.cfg.Smem.Capacity
 }
 
 func (s *SM) startCTA(now sim.Cycle, id, nw, threads, smem int) error {
 	l := s.launch
-	c := &cta{id: id, threads: threads, smem: make([]byte, smem), bars: map[uint32]*barrier{}, started: now}
-	c.guard = make([]uint64, (smem/8+63)/64+1)
+	c := &cta{id: id, threads: threads, smem: sharedmem.New(uint32(smem)), bars: map[uint32]*barrier{}, started: now}
 	c.idx = [3]uint32{uint32(id % l.Grid[0]), uint32(id / l.Grid[0] % l.Grid[1]), uint32(id / (l.Grid[0] * l.Grid[1]))}
 	if s.prog.LocalBytes > 0 {
 		c.local = make([]byte, s.prog.LocalBytes*nw*warp.Lanes)

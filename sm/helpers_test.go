@@ -74,9 +74,9 @@ func setp(cmp isa.CmpOp, t isa.Type, p int, a, b isa.Operand) isa.Instr {
 }
 
 var (
-	exit    = isa.Instr{Op: isa.OpExit}
+	exit     = isa.Instr{Op: isa.OpExit}
 	barSyncI = isa.Instr{Op: isa.OpBarSync, Ops: []isa.Operand{isa.Imm(0)}}
-	syncAll = isa.Instr{Op: isa.OpBarWarpSync, Ops: []isa.Operand{isa.Imm(0xffffffff)}}
+	syncAll  = isa.Instr{Op: isa.OpBarWarpSync, Ops: []isa.Operand{isa.Imm(0xffffffff)}}
 )
 
 // runProg runs prog on a fresh SM with block threads and returns the result.

@@ -118,9 +118,9 @@ func (s *SM) sharedAddr(wc *wctx, in *isa.Instr, v uint64, align uint64, lane ui
 		}
 		v -= isa.SharedWindow
 	}
-	if v+align > uint64(len(wc.c.smem)) {
+	if v+align > uint64(wc.c.smem.Size()) {
 		return 0, s.diag(wc, in, DiagMisuse, "shared-out-of-bounds", lane,
-			fmt.Sprintf("%s at shared address 0x%x is outside the block's %d bytes of shared memory", in.Op, v, len(wc.c.smem)))
+			fmt.Sprintf("%s at shared address 0x%x is outside the block's %d bytes of shared memory", in.Op, v, wc.c.smem.Size()))
 	}
 	if v%align != 0 {
 		return 0, s.diag(wc, in, DiagMisuse, "misaligned", lane,

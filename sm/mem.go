@@ -6,29 +6,22 @@ import (
 	"math"
 
 	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/sharedmem"
 	"github.com/smsim/smsim/sim"
 	"github.com/smsim/smsim/warp"
 )
 
-// markBarrier sets or clears the guard bit of the 8 bytes at off.
+// markBarrier sets or clears the guard of the 8 bytes at off (checked aligned and in bounds by the caller).
 func (c *cta) markBarrier(off uint32, on bool) {
-	i := off / 8
 	if on {
-		c.guard[i/64] |= 1 << (i % 64)
+		_ = c.smem.MarkBarrier(off)
 	} else {
-		c.guard[i/64] &^= 1 << (i % 64)
+		c.smem.UnmarkBarrier(off)
 	}
 }
 
 // barrierIn reports a live barrier overlapping [off, off+n).
-func (c *cta) barrierIn(off, n uint32) (uint32, bool) {
-	for i := off / 8; i <= (off+n-1)/8; i++ {
-		if c.guard[i/64]>>(i%64)&1 != 0 {
-			return i * 8, true
-		}
-	}
-	return 0, false
-}
+func (c *cta) barrierIn(off, n uint32) (uint32, bool) { return c.smem.IsBarrier(off, int(n)) }
 
 // space resolves a (possibly generic) address to its state space and offset.
 func space(sp isa.Space, v uint64) (isa.Space, uint64) {
@@ -70,7 +63,7 @@ func (s *SM) execMemory(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) err
 	av := *wc.w.Operand(&in.Ops[addrIdx], 0, mask, t)
 	var lineSet [warp.Lanes]uint64
 	nlines := 0
-	var words [warp.Lanes]uint32
+	var words [sharedmem.WarpSize]uint32
 	var first isa.Space = 255
 	for l := 0; l < warp.Lanes; l++ {
 		if mask>>l&1 == 0 {
@@ -105,12 +98,12 @@ func (s *SM) execMemory(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) err
 }
 
 func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, mask uint32,
-	words *[warp.Lanes]uint32, lines *[warp.Lanes]uint64, nlines, size int) (sim.Cycle, Reason) {
+	words *[sharedmem.WarpSize]uint32, lines *[warp.Lanes]uint64, nlines, size int) (sim.Cycle, Reason) {
 	switch sp {
 	case isa.Shared:
-		wf := wavefronts(words, mask, size, s.cfg.SmemBanks)
+		wf := s.cfg.Smem.Wavefronts(words, mask, size)
 		s.stats.SmemWavefronts += uint64(wf)
-		extra := sim.Cycle((wf - 1) * s.cfg.SmemConflictCycles)
+		extra := sim.Cycle(s.cfg.Smem.ExtraCycles(wf))
 		if extra > 0 {
 			s.sched[wc.sp].pipeFree[isa.ClassShared] += extra
 		}
@@ -138,56 +131,6 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 		s.sched[wc.sp].pipeFree[isa.ClassGlobal] += sim.Cycle(nlines - 1)
 	}
 	return worst, ReasonLongScoreboard
-}
-
-// wavefronts counts shared-memory wavefronts of one warp access: distinct
-// 4-byte words that share a bank serialise; the same word is broadcast.
-// Accesses wider than 4 bytes are processed in groups of lanes that move at
-// most 128 bytes each (half a warp for 8 bytes, a quarter for 16).
-func wavefronts(words *[warp.Lanes]uint32, mask uint32, size, banks int) int {
-	per := warp.Lanes
-	if size > 4 {
-		per = 128 / size
-	}
-	total := 0
-	for g := 0; g < warp.Lanes; g += per {
-		var seen [32][8]uint32
-		var cnt [32]int
-		worst := 0
-		for l := g; l < g+per && l < warp.Lanes; l++ {
-			if mask>>l&1 == 0 {
-				continue
-			}
-			for b := 0; b < max(size/4, 1); b++ {
-				w := words[l]/4 + uint32(b)
-				bank := int(w % uint32(banks))
-				dup := false
-				for k := 0; k < cnt[bank] && k < 8; k++ {
-					if seen[bank][k] == w {
-						dup = true
-						break
-					}
-				}
-				if dup {
-					continue
-				}
-				if cnt[bank] < 8 {
-					seen[bank][cnt[bank]] = w
-				}
-				cnt[bank]++
-				if cnt[bank] > worst {
-					worst = cnt[bank]
-				}
-			}
-		}
-		if worst > 0 {
-			total += worst
-		}
-	}
-	if total == 0 {
-		total = 1
-	}
-	return total
 }
 
 // laneAccess performs lane l's part of a memory instruction.
@@ -284,7 +227,7 @@ func (s *SM) memRead(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l int, b
 		if err := s.sharedCheck(wc, in, off, n, l); err != nil {
 			return err
 		}
-		copy(b, wc.c.smem[off:off+n])
+		_ = wc.c.smem.Read(uint32(off), b)
 	case isa.ParamSpace:
 		p := s.launch.Params
 		if off+n > uint64(len(p)) {
@@ -313,7 +256,7 @@ func (s *SM) memWrite(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l int, 
 		if err := s.sharedCheck(wc, in, off, n, l); err != nil {
 			return err
 		}
-		copy(wc.c.smem[off:off+n], b)
+		_ = wc.c.smem.Write(uint32(off), b)
 	case isa.Local:
 		base, err := s.localBase(wc, in, off, n, l)
 		if err != nil {
@@ -329,10 +272,10 @@ func (s *SM) memWrite(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l int, 
 }
 
 func (s *SM) sharedCheck(wc *wctx, in *isa.Instr, off, n uint64, l int) error {
-	if off+n > uint64(len(wc.c.smem)) || off+n < off {
+	if off+n > uint64(wc.c.smem.Size()) || off+n < off {
 		return s.diag(wc, in, DiagMisuse, "shared-out-of-bounds", 1<<l,
 			fmt.Sprintf("%s of %d bytes at shared address 0x%x is outside the block's %d bytes of shared memory",
-				in.Op, n, off, len(wc.c.smem)))
+				in.Op, n, off, wc.c.smem.Size()))
 	}
 	if off%n != 0 && n <= 16 {
 		return s.diag(wc, in, DiagMisuse, "misaligned", 1<<l,

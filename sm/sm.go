@@ -170,9 +170,9 @@ func (s *SM) checkLaunch(l *Launch) error {
 		return bad("negative dynamic shared memory")
 	}
 	smem := s.prog.DynSmemBase() + l.DynSmem
-	if smem > s.cfg.SharedPerCTA {
+	if smem > s.cfg.Smem.MaxPerBlock {
 		return bad("shared memory of %d bytes per block (%d static + %d dynamic) exceeds the %d-byte limit (smem.per_cta)",
-			smem, s.prog.SharedStatic, l.DynSmem, s.cfg.SharedPerCTA)
+			smem, s.prog.SharedStatic, l.DynSmem, s.cfg.Smem.MaxPerBlock)
 	}
 	if len(l.Params) < s.prog.ParamBytes {
 		return bad("parameter block of %d bytes is shorter than the kernel's %d", len(l.Params), s.prog.ParamBytes)
@@ -213,7 +213,7 @@ func (s *SM) newWarpEnv(c *cta, k int) (warp.Env, uint32) {
 	env.NWarpID = uint32(s.cfg.MaxWarps)
 	env.NSMID = 1
 	env.DynSmem = uint32(l.DynSmem)
-	env.TotSmem = uint32(len(c.smem))
+	env.TotSmem = c.smem.Size()
 	env.ClockHz = uint64(s.cfg.ClockMHz * 1e6)
 	env.CTAIndex = c.id
 	return env, live
