@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/memory"
 	"github.com/smsim/smsim/sharedmem"
 )
 
@@ -56,16 +57,9 @@ type Config struct {
 	BarLatency int // last arrival -> release
 	BarPerWarp int // cycles per warp arrival at the barrier unit
 
-	// Global memory path.
-	L1HitLatency   int
-	L2HitLatency   int
-	DRAMLatency    int
-	L1Bytes        int
-	L2Bytes        int
-	LineBytes      int
-	GlobalPerLine  int // extra cycles per additional 128-byte line a warp access touches
-	TLBReachBytes  int // bytes of address space covered by the TLB
-	TLBMissPenalty int
+	// Global memory path (caches, TLB, DRAM), persisting across launches.
+	Mem           memory.Config
+	GlobalPerLine int // extra cycles per additional line one warp access touches
 
 	// Misc.
 	NanosleepMin int // smallest sleep in cycles
@@ -81,8 +75,7 @@ func DefaultConfig() Config {
 		SyncsLatency: 18, SyncsInterval: 2, SyncsWarpInterval: 5, SyncsResult: 6,
 		TestWaitLatency: 8, TryWaitTimeout: 33, TryWaitHintCycles: 7838, TryWaitWake: 40,
 		BarLatency: 13, BarPerWarp: 2,
-		L1HitLatency: 40, L2HitLatency: 360, DRAMLatency: 560, L1Bytes: 256 << 10, L2Bytes: 60 << 20,
-		LineBytes: 128, GlobalPerLine: 2, TLBReachBytes: 64 << 20, TLBMissPenalty: 100,
+		Mem: memory.DefaultConfig(), GlobalPerLine: 2,
 		NanosleepMin: 0, WatchdogIdle: 2_000_000,
 	}
 	lat := map[isa.Class]int{
@@ -174,15 +167,22 @@ func (c *Config) Params() []Param {
 		intParam("syncs.try_wait_wake", "cycles", "phase completion to suspended try_wait resuming", &c.TryWaitWake),
 		intParam("bar.latency", "cycles", "bar.sync last arrival to release", &c.BarLatency),
 		intParam("bar.per_warp", "cycles", "bar.sync cycles per warp arrival", &c.BarPerWarp),
-		intParam("mem.l1_latency", "cycles", "L1 hit load-to-use", &c.L1HitLatency),
-		intParam("mem.l2_latency", "cycles", "L2 hit load-to-use", &c.L2HitLatency),
-		intParam("mem.dram_latency", "cycles", "L2 miss load-to-use", &c.DRAMLatency),
-		intParam("mem.l1_bytes", "bytes", "L1 data cache", &c.L1Bytes),
-		intParam("mem.l2_bytes", "bytes", "L2 cache", &c.L2Bytes),
-		intParam("mem.line_bytes", "bytes", "cache line", &c.LineBytes),
+		intParam("mem.line_bytes", "bytes", "cache line", &c.Mem.LineBytes),
+		intParam("mem.sector_bytes", "bytes", "cache sector (fill granule)", &c.Mem.SectorBytes),
+		intParam("mem.l1_bytes", "bytes", "L1 data cache", &c.Mem.L1Bytes),
+		intParam("mem.l1_ways", "ways", "L1 associativity", &c.Mem.L1Ways),
+		intParam("mem.l2_bytes", "bytes", "L2 cache", &c.Mem.L2Bytes),
+		intParam("mem.l2_ways", "ways", "L2 associativity", &c.Mem.L2Ways),
+		intParam("mem.l1_hit", "cycles", "L1 hit load-to-use", &c.Mem.L1HitCycles),
+		intParam("mem.l1_miss", "cycles", "load path added to the L2 round trip on an L1 miss", &c.Mem.L1MissCycles),
+		intParam("mem.l2", "cycles", "SM to L2 round trip on a hit", &c.Mem.L2Cycles),
+		intParam("mem.dram", "cycles", "extra latency of an L2 miss", &c.Mem.DRAMCycles),
+		intParam("mem.tlb_page_bytes", "bytes", "TLB page size", &c.Mem.TLBPageBytes),
+		intParam("mem.tlb_entries", "entries", "TLB entries", &c.Mem.TLBEntries),
+		intParam("mem.tlb_miss", "cycles", "TLB miss penalty", &c.Mem.TLBMissCycles),
+		intParam("mem.l2_bytes_per_cycle", "B/cycle", "SM to L2 link bandwidth", &c.Mem.L2BytesPerCycle),
+		intParam("mem.dram_bytes_per_cycle", "B/cycle", "DRAM bandwidth seen by the SM", &c.Mem.DRAMBytesPerCycle),
 		intParam("mem.per_line", "cycles", "extra cycles per extra line of one warp access", &c.GlobalPerLine),
-		intParam("mem.tlb_reach", "bytes", "address range the TLB covers", &c.TLBReachBytes),
-		intParam("mem.tlb_miss", "cycles", "TLB miss penalty", &c.TLBMissPenalty),
 		intParam("nanosleep.min", "cycles", "shortest nanosleep", &c.NanosleepMin),
 		intParam("watchdog.spin_cycles", "cycles", "livelock detector: spinning cycles without barrier progress before stopping", &c.WatchdogIdle),
 	}
@@ -229,7 +229,6 @@ func (c *Config) Validate() error {
 		{c.MaxCTAs >= 1, "limit.ctas must be at least 1"},
 		{c.MaxThreads >= 32, "limit.threads must be at least 32"},
 		{c.SyncsInterval >= 1, "syncs.interval must be at least 1"},
-		{c.LineBytes >= 16 && c.LineBytes&(c.LineBytes-1) == 0, "mem.line_bytes must be a power of two >= 16"},
 		{c.ClockMHz > 0, "clock_mhz must be positive"},
 		{c.WatchdogIdle >= 1000, "watchdog.spin_cycles must be at least 1000"},
 	}
@@ -237,6 +236,9 @@ func (c *Config) Validate() error {
 		if !ch.ok {
 			return fmt.Errorf("config %s: %s", c.Name, ch.msg)
 		}
+	}
+	if err := c.Mem.Validate(); err != nil {
+		return fmt.Errorf("config %s: %w", c.Name, err)
 	}
 	if err := c.Smem.Validate(); err != nil {
 		return fmt.Errorf("config %s: %w", c.Name, err)

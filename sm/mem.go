@@ -78,7 +78,7 @@ func (s *SM) execMemory(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) err
 		}
 		switch sp {
 		case isa.Global:
-			line := off / uint64(s.cfg.LineBytes)
+			line := off / uint64(s.cfg.Mem.LineBytes)
 			k := 0
 			for k < nlines && lineSet[k] != line {
 				k++
@@ -113,14 +113,14 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 	case isa.Const:
 		return sim.Cycle(s.cfg.Latency[isa.ClassConst]), ReasonWait
 	case isa.Local:
-		return sim.Cycle(s.cfg.L1HitLatency), ReasonLongScoreboard
+		return sim.Cycle(s.cfg.Mem.L1HitCycles), ReasonLongScoreboard
 	}
 	s.stats.GlobalAccesses++
 	var worst sim.Cycle
 	for k := 0; k < nlines; k++ {
-		l := sim.Cycle(s.cfg.L1HitLatency)
+		l := sim.Cycle(s.cfg.Mem.L1HitCycles)
 		if s.path != nil {
-			l = s.path.Access(now, lines[k]*uint64(s.cfg.LineBytes), s.cfg.LineBytes, in.Op == isa.OpSt || in.Op == isa.OpRed)
+			l, _ = s.path.Access(now, lines[k]*uint64(s.cfg.Mem.LineBytes), s.cfg.Mem.LineBytes, in.Op == isa.OpSt || in.Op == isa.OpRed)
 		}
 		if l > worst {
 			worst = l

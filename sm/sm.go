@@ -5,6 +5,7 @@ import (
 
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/mbarrier"
+	"github.com/smsim/smsim/memory"
 	"github.com/smsim/smsim/sim"
 	"github.com/smsim/smsim/warp"
 )
@@ -18,9 +19,9 @@ type GlobalMemory interface {
 // MemoryPath times global-memory accesses; its state (caches) persists
 // across launches.
 type MemoryPath interface {
-	// Access returns the load-to-use latency of one warp access touching
-	// the given 128-byte-aligned line.
-	Access(now sim.Cycle, addr uint64, size int, write bool) sim.Cycle
+	// Access returns the load-to-use latency of one access (one line of a
+	// warp access) and the level that served it. memory.Hierarchy is one.
+	Access(now sim.Cycle, addr uint64, size int, write bool) (sim.Cycle, memory.Level)
 }
 
 // Launch describes one kernel launch.
