@@ -1,0 +1,131 @@
+package memory
+
+// cache is a set-associative, sectored, LRU tag store (no data: contents
+// live in Global). Sets are allocated on first use, so a 60 MiB L2 of which
+// one SM touches a few lines costs a few sets; fully used it costs 24 bytes
+// per line (under 12 MiB for 60 MiB of 128-byte lines).
+type cache struct {
+	sets  []*cacheSet
+	ways  int
+	clock uint64 // LRU stamp source
+}
+
+type cacheSet []way
+
+type way struct {
+	line uint64 // line address (byte address / LineBytes)
+	used uint64 // LRU stamp; larger is more recent
+	mask uint8  // valid sectors; 0: the way is empty
+}
+
+func newCache(bytes, lineBytes, ways int) cache {
+	return cache{sets: make([]*cacheSet, bytes/lineBytes/ways), ways: ways}
+}
+
+func (c *cache) set(line uint64) *cacheSet {
+	i := line % uint64(len(c.sets))
+	if c.sets[i] == nil {
+		s := make(cacheSet, c.ways)
+		c.sets[i] = &s
+	}
+	return c.sets[i]
+}
+
+// probe returns the subset of want that is valid for line, and refreshes
+// the line's LRU stamp when any of it is.
+func (c *cache) probe(line uint64, want uint8) uint8 {
+	s := c.sets[line%uint64(len(c.sets))]
+	if s == nil {
+		return 0
+	}
+	for i := range *s {
+		w := &(*s)[i]
+		if w.mask != 0 && w.line == line {
+			if hit := w.mask & want; hit != 0 {
+				c.clock++
+				w.used = c.clock
+				return hit
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// fill marks sectors mask of line valid and most recently used. When the
+// line is not present it takes an empty way, or else evicts the least
+// recently used line of the set; evicted reports the latter.
+func (c *cache) fill(line uint64, mask uint8) (evicted bool) {
+	s := c.set(line)
+	victim := -1
+	for i := range *s {
+		if w := &(*s)[i]; w.mask != 0 && w.line == line {
+			victim, mask = i, mask|w.mask
+			break
+		}
+	}
+	if victim < 0 {
+		victim = 0
+		for i := range *s {
+			if (*s)[i].mask == 0 {
+				victim = i
+				break
+			}
+			if (*s)[i].used < (*s)[victim].used {
+				victim = i
+			}
+		}
+		evicted = (*s)[victim].mask != 0
+	}
+	c.clock++
+	(*s)[victim] = way{line: line, used: c.clock, mask: mask}
+	return evicted
+}
+
+// clear empties the cache (keeping the allocated sets).
+func (c *cache) clear() {
+	for _, s := range c.sets {
+		if s != nil {
+			clear(*s)
+		}
+	}
+}
+
+// tlb is a fully associative LRU translation cache of page numbers.
+type tlb struct {
+	page  []uint64 // page number + 1; 0: empty
+	used  []uint64
+	clock uint64
+	last  int // entry of the last hit
+}
+
+func newTLB(entries int) tlb {
+	return tlb{page: make([]uint64, entries), used: make([]uint64, entries)}
+}
+
+// access looks up page number p, installs it on a miss, and reports a hit.
+func (t *tlb) access(p uint64) bool {
+	t.clock++
+	key := p + 1
+	if t.page[t.last] == key {
+		t.used[t.last] = t.clock
+		return true
+	}
+	victim := 0
+	for i, k := range t.page {
+		if k == key {
+			t.used[i], t.last = t.clock, i
+			return true
+		}
+		if t.used[i] < t.used[victim] {
+			victim = i
+		}
+	}
+	t.page[victim], t.used[victim], t.last = key, t.clock, victim
+	return false
+}
+
+func (t *tlb) clear() {
+	clear(t.page)
+	clear(t.used)
+}

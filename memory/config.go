@@ -1,0 +1,116 @@
+package memory
+
+import "fmt"
+
+// Config holds the timing model of the path from one SM to memory. Latencies
+// are SM cycles; where each value comes from is in the field's comment and in
+// docs/tma.md.
+type Config struct {
+	LineBytes   int // cache line (128)
+	SectorBytes int // fill and transfer granule (32)
+
+	L1Bytes int // the SM's L1 data cache: 256 KiB minus the shared-memory carve-out (see L1BytesFor)
+	L1Ways  int
+	L2Bytes int // the whole chip's L2 (60 MiB on H200), shared with nobody in a one-SM model
+	L2Ways  int
+
+	// L1HitCycles is the load-to-use latency of an L1 hit. Derived from the
+	// probe's 16 KiB pointer chase (49.88 cycles per load): 64 of its 2000
+	// loads miss once, so (64·L2 + 1936·L1)/2000 = 49.88 gives L1 ≈ 39.
+	L1HitCycles int
+	// L1MissCycles is what the load path adds to L2Cycles on an L1 miss (tag
+	// check, miss queue, fill, return through L1). L1MissCycles + L2Cycles is
+	// the measured L2-hit load latency, 372 (2 MiB and 16 MiB chases).
+	L1MissCycles int
+	// L2Cycles is the round trip from the SM's memory port to L2 and back on
+	// a hit, as a bulk copy sees it (it bypasses L1). Derived from the 16 B
+	// L2-hit bulk copy (347 cycles) minus the TMA unit's own setup and
+	// completion and the kernel's mbarrier overhead (docs/tma.md).
+	L2Cycles int
+	// DRAMCycles is the extra latency of an L2 miss. DRAMCycles+TLBMissCycles
+	// is fitted to the 1 GiB chase (667.6 cycles, ~94 % L2 and TLB misses).
+	DRAMCycles int
+
+	// TLB: fully associative, LRU. Reach = TLBEntries × TLBPageBytes. The
+	// values are assumed: 2 MiB pages (what the CUDA allocator maps), 32
+	// entries (64 MiB reach, so the 16 MiB chase sees no misses), 100 cycles
+	// per miss (a walk that hits in the GMMU's caches).
+	TLBPageBytes  int
+	TLBEntries    int
+	TLBMissCycles int
+
+	// L2BytesPerCycle is the SM↔L2 link (per direction): the slope of bulk
+	// copy latency with size between 16 KiB and 128 KiB (≈100 B/cycle), and
+	// the 16 KiB-chunk L2 bandwidth row (98.9).
+	L2BytesPerCycle int
+	// DRAMBytesPerCycle is the rate at which L2 misses of this SM are served
+	// from DRAM (fitted to the DRAM bulk-bandwidth row; docs/tma.md).
+	DRAMBytesPerCycle int
+}
+
+// DefaultConfig returns the H200 model.
+func DefaultConfig() Config {
+	return Config{
+		LineBytes:         128,
+		SectorBytes:       32,
+		L1Bytes:           L1BytesFor(228 << 10),
+		L1Ways:            4,
+		L2Bytes:           60 << 20,
+		L2Ways:            16,
+		L1HitCycles:       39,
+		L1MissCycles:      172,
+		L2Cycles:          200,
+		DRAMCycles:        240,
+		TLBPageBytes:      2 << 20,
+		TLBEntries:        32,
+		TLBMissCycles:     100,
+		L2BytesPerCycle:   100,
+		DRAMBytesPerCycle: 90,
+	}
+}
+
+// L1BytesFor returns the L1 size left when the shared-memory carve-out is
+// the smallest Hopper option that holds smemBytes (0, 8, 16, 32, 64, 100,
+// 132, 164, 196 or 228 KiB of the SM's 256 KiB). The assumption is that the
+// driver picks the smallest carve-out the kernel needs; the default Config
+// assumes the largest, as kernels built around TMA pipelines use.
+func L1BytesFor(smemBytes int) int {
+	const unified = 256 << 10
+	for _, kib := range [...]int{0, 8, 16, 32, 64, 100, 132, 164, 196, 228} {
+		if smemBytes <= kib<<10 {
+			return unified - kib<<10
+		}
+	}
+	return unified - 228<<10
+}
+
+// Validate reports the first field that is out of range, by name.
+func (c Config) Validate() error {
+	pow2 := func(x int) bool { return x > 0 && x&(x-1) == 0 }
+	switch {
+	case !pow2(c.LineBytes):
+		return fmt.Errorf("memory: LineBytes %d must be a positive power of two", c.LineBytes)
+	case !pow2(c.SectorBytes) || c.SectorBytes > c.LineBytes || c.LineBytes/c.SectorBytes > 8:
+		return fmt.Errorf("memory: SectorBytes %d must be a power of two dividing LineBytes into at most 8 sectors", c.SectorBytes)
+	case c.L1Ways <= 0 || c.L1Bytes <= 0 || c.L1Bytes%(c.LineBytes*c.L1Ways) != 0:
+		return fmt.Errorf("memory: L1Bytes %d must be a positive multiple of LineBytes × L1Ways (%d)", c.L1Bytes, c.LineBytes*max(c.L1Ways, 1))
+	case c.L2Ways <= 0 || c.L2Bytes <= 0 || c.L2Bytes%(c.LineBytes*c.L2Ways) != 0:
+		return fmt.Errorf("memory: L2Bytes %d must be a positive multiple of LineBytes × L2Ways (%d)", c.L2Bytes, c.LineBytes*max(c.L2Ways, 1))
+	case !pow2(c.TLBPageBytes) || c.TLBEntries <= 0:
+		return fmt.Errorf("memory: TLBPageBytes %d must be a power of two and TLBEntries %d positive", c.TLBPageBytes, c.TLBEntries)
+	case c.L2BytesPerCycle <= 0:
+		return fmt.Errorf("memory: L2BytesPerCycle %d must be positive", c.L2BytesPerCycle)
+	case c.DRAMBytesPerCycle <= 0:
+		return fmt.Errorf("memory: DRAMBytesPerCycle %d must be positive", c.DRAMBytesPerCycle)
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"L1HitCycles", c.L1HitCycles}, {"L1MissCycles", c.L1MissCycles}, {"L2Cycles", c.L2Cycles},
+		{"DRAMCycles", c.DRAMCycles}, {"TLBMissCycles", c.TLBMissCycles}} {
+		if f.v < 0 {
+			return fmt.Errorf("memory: %s %d must not be negative", f.name, f.v)
+		}
+	}
+	return nil
+}

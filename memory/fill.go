@@ -1,0 +1,116 @@
+package memory
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// FillKind says how a buffer's initial contents are generated.
+type FillKind uint8
+
+// Fill kinds, in the spelling of the command line's buf:SIZE:FILL.
+const (
+	FillZero   FillKind = iota // zero: every byte 0
+	FillByte                   // byte:0xNN: every byte NN
+	FillSeq                    // seq: little-endian 32-bit words 0, 1, 2, … (word i at byte 4i)
+	FillRandom                 // random:SEED: the SplitMix64 sequence of SEED, one 64-bit word per 8 bytes
+)
+
+// Fill describes a buffer's initial contents. Every byte is a function of
+// its offset in the buffer, so a page can be generated on its own, in any
+// order, the first time it is touched — a 256 MiB random buffer costs nothing
+// until it is read.
+type Fill struct {
+	Kind FillKind
+	Byte byte   // FillByte
+	Seed uint64 // FillRandom
+}
+
+// ParseFill parses zero, byte:0xNN (or a decimal byte), seq or random:SEED.
+// file:PATH is not a Fill: the caller reads the file and writes its bytes.
+func ParseFill(s string) (Fill, error) {
+	name, arg, hasArg := strings.Cut(s, ":")
+	switch name {
+	case "zero", "seq":
+		if hasArg {
+			return Fill{}, fmt.Errorf("fill %q: %s takes no argument", s, name)
+		}
+		if name == "seq" {
+			return Fill{Kind: FillSeq}, nil
+		}
+		return Fill{}, nil
+	case "byte":
+		v, err := strconv.ParseUint(arg, 0, 8)
+		if err != nil || !hasArg {
+			return Fill{}, fmt.Errorf("fill %q: byte needs a value 0..255, as byte:0xNN", s)
+		}
+		return Fill{Kind: FillByte, Byte: byte(v)}, nil
+	case "random":
+		v, err := strconv.ParseUint(arg, 0, 64)
+		if err != nil || !hasArg {
+			return Fill{}, fmt.Errorf("fill %q: random needs an unsigned 64-bit seed, as random:42", s)
+		}
+		return Fill{Kind: FillRandom, Seed: v}, nil
+	case "file":
+		return Fill{}, fmt.Errorf("fill %q: file contents are loaded by the caller, not generated", s)
+	}
+	return Fill{}, fmt.Errorf("fill %q: want zero, byte:0xNN, seq or random:SEED", s)
+}
+
+// String is the command-line spelling.
+func (f Fill) String() string {
+	switch f.Kind {
+	case FillByte:
+		return fmt.Sprintf("byte:%#02x", f.Byte)
+	case FillSeq:
+		return "seq"
+	case FillRandom:
+		return fmt.Sprintf("random:%d", f.Seed)
+	}
+	return "zero"
+}
+
+// IsZero reports whether the fill leaves memory zero.
+func (f Fill) IsZero() bool { return f.Kind == FillZero || (f.Kind == FillByte && f.Byte == 0) }
+
+// Generate writes into b the bytes at offsets off, off+1, … of a buffer with
+// this fill.
+func (f Fill) Generate(off uint64, b []byte) {
+	switch f.Kind {
+	case FillZero:
+		clear(b)
+	case FillByte:
+		for i := range b {
+			b[i] = f.Byte
+		}
+	case FillSeq:
+		generateWords(off, b, 4, func(k uint64) uint64 { return k })
+	case FillRandom:
+		generateWords(off, b, 8, func(k uint64) uint64 { return splitmix(f.Seed, k) })
+	}
+}
+
+// generateWords fills b with the little-endian words word(k) of size bytes,
+// starting at byte offset off (which need not be word aligned).
+func generateWords(off uint64, b []byte, size uint64, word func(k uint64) uint64) {
+	var tmp [8]byte
+	for i := 0; i < len(b); {
+		pos := off + uint64(i)
+		k, within := pos/size, pos%size
+		binary.LittleEndian.PutUint64(tmp[:], word(k))
+		n := copy(b[i:], tmp[within:size])
+		i += n
+	}
+}
+
+// splitmix returns output k (0-based) of the SplitMix64 generator seeded with
+// seed: the state after k+1 steps of adding the golden gamma, mixed. Any
+// output is computable on its own, which is what lazy pages need.
+func splitmix(seed, k uint64) uint64 {
+	z := seed + (k+1)*0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}

@@ -1,0 +1,256 @@
+package memory
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/smsim/smsim/sim"
+)
+
+// Level is the level of the hierarchy that served an access.
+type Level uint8
+
+// Levels, nearest first.
+const (
+	L1 Level = iota + 1
+	L2
+	DRAM
+)
+
+// String names the level.
+func (l Level) String() string {
+	switch l {
+	case L1:
+		return "L1"
+	case L2:
+		return "L2"
+	case DRAM:
+		return "DRAM"
+	}
+	return fmt.Sprintf("Level(%d)", uint8(l))
+}
+
+// fixed is a time in 1/256 cycle, so that bandwidth occupancy of small
+// transfers (a 64-byte row at 100 B/cycle) accumulates without rounding.
+type fixed uint64
+
+const fixedOne = 256
+
+func toFixed(c sim.Cycle) fixed { return fixed(c) * fixedOne }
+
+// ceil is the first whole cycle at or after f.
+func (f fixed) ceil() sim.Cycle { return sim.Cycle((f + fixedOne - 1) / fixedOne) }
+
+// Hierarchy is the timing model of one SM's path to memory: L1, TLB, L2,
+// the SM↔L2 link and DRAM. It holds tags and occupancy only (data lives in
+// Global) and keeps its state across launches, so a second launch sees a
+// warm L2. The zero value is not usable; call NewHierarchy.
+//
+// Bandwidth resources (the link, DRAM) are modelled by the cycle at which
+// each becomes free: a transfer of n bytes starting when both the request
+// and the resource are ready occupies it for n / bytes-per-cycle cycles, and
+// its data is ready a fixed latency after that. Calls may come in any time
+// order; a request dated before a resource's free cycle waits for it.
+type Hierarchy struct {
+	cfg       Config
+	l1, l2    cache
+	tlb       tlb
+	full      uint8 // sector mask of a whole line
+	linkFree  fixed // SM←L2 read direction
+	writeFree fixed // SM→L2 write direction
+	dramFree  fixed
+	stats     Stats
+}
+
+// NewHierarchy returns a cold hierarchy (empty caches and TLB).
+func NewHierarchy(cfg Config) (*Hierarchy, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Hierarchy{
+		cfg:  cfg,
+		l1:   newCache(cfg.L1Bytes, cfg.LineBytes, cfg.L1Ways),
+		l2:   newCache(cfg.L2Bytes, cfg.LineBytes, cfg.L2Ways),
+		tlb:  newTLB(cfg.TLBEntries),
+		full: uint8(1<<(cfg.LineBytes/cfg.SectorBytes) - 1),
+	}, nil
+}
+
+// Config returns the configuration the hierarchy was built with.
+func (h *Hierarchy) Config() Config { return h.cfg }
+
+// Access models one load or store of size bytes at addr issued at now (one
+// thread's access, or one line of a coalesced warp access) and returns its
+// latency and the farthest level that served it. Loads look up L1, then L2,
+// then DRAM, and fill the levels they missed. Stores write through to L2
+// (write-allocate there, no DRAM read) and report the L2 latency; an L1 copy
+// of the line stays valid. Bandwidth is not charged: warp-level throughput is
+// the SM's concern.
+func (h *Hierarchy) Access(now sim.Cycle, addr uint64, size int, write bool) (sim.Cycle, Level) {
+	size = max(size, 1)
+	lat := h.translate(addr, size)
+	if write {
+		h.stats.Stores++
+		h.forLines(addr, size, func(line uint64, mask uint8) {
+			h.countL2(mask &^ h.l2.probe(line, mask))
+			h.l2.fill(line, mask)
+			h.l1.probe(line, mask)
+		})
+		return lat + sim.Cycle(h.cfg.L1MissCycles+h.cfg.L2Cycles), L2
+	}
+	h.stats.Loads++
+	worst, level := 0, L1
+	h.forLines(addr, size, func(line uint64, mask uint8) {
+		cost, lvl := h.loadLine(line, mask)
+		worst, level = max(worst, cost), max(level, lvl)
+	})
+	return lat + sim.Cycle(worst), level
+}
+
+// loadLine looks up the sectors mask of one line for a load.
+func (h *Hierarchy) loadLine(line uint64, mask uint8) (int, Level) {
+	if h.l1.probe(line, mask) == mask {
+		h.stats.L1Hits++
+		return h.cfg.L1HitCycles, L1
+	}
+	h.stats.L1Misses++
+	cost, lvl := h.cfg.L1MissCycles+h.cfg.L2Cycles, L2
+	if miss := mask &^ h.l2.probe(line, mask); miss != 0 {
+		cost, lvl = cost+h.cfg.DRAMCycles, DRAM
+		h.countL2(miss)
+	} else {
+		h.countL2(0)
+	}
+	h.l2.fill(line, mask)
+	h.l1.fill(line, mask)
+	return cost, lvl
+}
+
+// Stream models a bulk read of size bytes at addr requested at now, as the
+// TMA unit issues it (bypassing L1), and returns the cycle at which its last
+// byte reaches the SM and how many bytes came from DRAM. The bytes move in
+// sectors over the link; sectors missing in L2 are fetched from DRAM first.
+//
+//	ready = max(linkDone + L2Cycles, dramDone + L2Cycles + DRAMCycles)
+//
+// where linkDone and dramDone are when the link and DRAM finish this
+// request's bytes after earlier requests' (see Hierarchy).
+func (h *Hierarchy) Stream(now sim.Cycle, addr uint64, size int) (ready sim.Cycle, dramBytes int) {
+	if size <= 0 {
+		return now, 0
+	}
+	t := now + h.translate(addr, size)
+	moved, missed := 0, 0
+	h.forLines(addr, size, func(line uint64, mask uint8) {
+		miss := mask &^ h.l2.probe(line, mask)
+		moved += bits.OnesCount8(mask)
+		missed += bits.OnesCount8(miss)
+		h.countL2(miss)
+		h.l2.fill(line, mask)
+	})
+	moved *= h.cfg.SectorBytes
+	missed *= h.cfg.SectorBytes
+	ready = occupy(&h.linkFree, t, moved, h.cfg.L2BytesPerCycle) + sim.Cycle(h.cfg.L2Cycles)
+	if missed > 0 {
+		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
+		ready = max(ready, d+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles))
+	}
+	h.stats.Streams++
+	h.stats.StreamBytes += uint64(size)
+	h.stats.DRAMBytes += uint64(missed)
+	return ready, missed
+}
+
+// StreamWrite models a bulk write of size bytes at addr sent at now (a TMA
+// store) and returns the cycle at which the last byte is written in L2. L2
+// allocates the lines; nothing is read from DRAM.
+func (h *Hierarchy) StreamWrite(now sim.Cycle, addr uint64, size int) (done sim.Cycle) {
+	if size <= 0 {
+		return now
+	}
+	t := now + h.translate(addr, size)
+	moved := 0
+	h.forLines(addr, size, func(line uint64, mask uint8) {
+		moved += bits.OnesCount8(mask)
+		h.countL2(mask &^ h.l2.probe(line, mask))
+		h.l2.fill(line, mask)
+	})
+	h.stats.StreamWrites++
+	h.stats.StreamWriteBytes += uint64(size)
+	return occupy(&h.writeFree, t, moved*h.cfg.SectorBytes, h.cfg.L2BytesPerCycle) + sim.Cycle(h.cfg.L2Cycles)
+}
+
+// occupy reserves a bandwidth resource for n bytes from cycle t (or from
+// when it becomes free) and returns the cycle at which the transfer ends.
+func occupy(free *fixed, t sim.Cycle, n, perCycle int) sim.Cycle {
+	start := max(toFixed(t), *free)
+	*free = start + fixed((uint64(n)*fixedOne+uint64(perCycle)-1)/uint64(perCycle))
+	return free.ceil()
+}
+
+// translate looks up the TLB pages of [addr, addr+size) and returns the
+// miss penalty: TLBMissCycles if any page missed (walks of neighbouring pages
+// overlap), else 0.
+func (h *Hierarchy) translate(addr uint64, size int) sim.Cycle {
+	ps := uint64(h.cfg.TLBPageBytes)
+	miss := false
+	for p := addr / ps; p <= (addr+uint64(size)-1)/ps; p++ {
+		if !h.tlb.access(p) {
+			miss = true
+			h.stats.TLBMisses++
+		}
+	}
+	if miss {
+		return sim.Cycle(h.cfg.TLBMissCycles)
+	}
+	return 0
+}
+
+// forLines calls fn for each line [addr, addr+size) touches, with the mask
+// of the sectors it touches in that line.
+func (h *Hierarchy) forLines(addr uint64, size int, fn func(line uint64, mask uint8)) {
+	lb, sb := uint64(h.cfg.LineBytes), uint64(h.cfg.SectorBytes)
+	end := addr + uint64(size)
+	for a := addr; a < end; {
+		lineStart := a &^ (lb - 1)
+		stop := min(end, lineStart+lb)
+		first, last := (a-lineStart)/sb, (stop-1-lineStart)/sb
+		fn(a/lb, uint8(uint(1)<<(last+1)-uint(1)<<first))
+		a = stop
+	}
+}
+
+func (h *Hierarchy) countL2(miss uint8) {
+	if miss != 0 {
+		h.stats.L2Misses++
+	} else {
+		h.stats.L2Hits++
+	}
+}
+
+// Warm installs [addr, addr+size) in L2 as most recently used, in address
+// order, as a host copy or memset of the range leaves it. Only the last
+// L2Bytes of the range can survive such a copy, so only those are installed.
+func (h *Hierarchy) Warm(addr uint64, size uint64) {
+	if keep := uint64(h.cfg.L2Bytes); size > keep {
+		addr, size = addr+size-keep, keep
+	}
+	lb := uint64(h.cfg.LineBytes)
+	for line := addr / lb; size > 0 && line <= (addr+size-1)/lb; line++ {
+		h.l2.fill(line, h.full)
+	}
+}
+
+// Flush empties L2 and L1, as the calibration host's 256 MiB memset does
+// before the DRAM rows. The TLB keeps its entries.
+func (h *Hierarchy) Flush() {
+	h.l2.clear()
+	h.l1.clear()
+}
+
+// InvalidateL1 empties L1, which does not keep global data across kernel
+// launches; the SM calls it at every launch. L2 keeps its state.
+func (h *Hierarchy) InvalidateL1() { h.l1.clear() }
+
+// Stats returns a copy of the counters.
+func (h *Hierarchy) Stats() Stats { return h.stats }

@@ -1,0 +1,253 @@
+package memory
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/sim"
+)
+
+func newTestHierarchy(t testing.TB, mod func(*Config)) *Hierarchy {
+	t.Helper()
+	cfg := DefaultConfig()
+	if mod != nil {
+		mod(&cfg)
+	}
+	h, err := NewHierarchy(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// chase replays hwprobe.cu's P7 pointer chase on the hierarchy alone: the
+// host copies the buffer in (so it is warm in L2 as far as L2 holds it), the
+// kernel starts with an empty L1, follows 64 warm-up links and then times
+// 2000 dependent loads along a random cycle through every 128-byte line.
+// For footprints of a million lines and more, uniformly random lines stand
+// in for the cycle: 2064 steps of a random cycle over 8 M lines visit
+// distinct random lines.
+func chase(t testing.TB, h *Hierarchy, footprint uint64) float64 {
+	t.Helper()
+	const warm, timed = 64, 2000
+	base := isa.HeapBase
+	h.Warm(base, footprint)
+	h.InvalidateL1()
+	lines := footprint / 128
+	rng := rand.New(rand.NewPCG(7, 7))
+	var next func(i int) uint64
+	if lines < 1<<20 {
+		perm := make([]uint64, lines)
+		for i := range perm {
+			perm[i] = uint64(i)
+		}
+		rng.Shuffle(len(perm)-1, func(i, j int) { perm[i+1], perm[j+1] = perm[j+1], perm[i+1] })
+		next = func(i int) uint64 { return perm[i%len(perm)] }
+	} else {
+		next = func(int) uint64 { return rng.Uint64N(lines) }
+	}
+	var now, start sim.Cycle
+	for i := 0; i < warm+timed; i++ {
+		if i == warm {
+			start = now
+		}
+		lat, _ := h.Access(now, base+next(i)*128, 4, false)
+		now += lat
+	}
+	return float64(now-start) / timed
+}
+
+func TestPointerChaseLatencyByFootprint(t *testing.T) {
+	tests := []struct {
+		name      string
+		footprint uint64
+		measured  float64 // probe.csv global_load_chain cycles_per_load
+	}{
+		{"16 KiB fits in L1", 16 << 10, 49.88},
+		{"2 MiB hits in L2", 2 << 20, 374.01},
+		{"16 MiB hits in L2 within the TLB reach", 16 << 20, 370.13},
+		{"1 GiB misses L2 and the TLB", 1 << 30, 667.61},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := chase(t, newTestHierarchy(t, nil), tt.footprint)
+			t.Logf("predicted %.1f, measured %.1f (%+.1f %%)", got, tt.measured, 100*(got-tt.measured)/tt.measured)
+			if got < tt.measured*0.9 || got > tt.measured*1.1 {
+				t.Errorf("got %.1f cycles per load, want within 10 %% of %.2f", got, tt.measured)
+			}
+		})
+	}
+}
+
+func TestAccessLatencyByLevel(t *testing.T) {
+	cfg := DefaultConfig()
+	l2 := sim.Cycle(cfg.L1MissCycles + cfg.L2Cycles)
+	dram := l2 + sim.Cycle(cfg.DRAMCycles)
+	h := newTestHierarchy(t, nil)
+	a := isa.HeapBase
+	steps := []struct {
+		name  string
+		addr  uint64
+		write bool
+		lat   sim.Cycle
+		level Level
+	}{
+		{"cold load misses TLB, L1 and L2", a, false, dram + sim.Cycle(cfg.TLBMissCycles), DRAM},
+		{"same line again hits L1", a + 4, false, sim.Cycle(cfg.L1HitCycles), L1},
+		{"other sector of the line misses L1 and L2", a + 64, false, dram, DRAM},
+		{"store writes through to L2", a + 4096, true, l2, L2},
+		{"load after the store hits L2", a + 4096, false, l2, L2},
+	}
+	for _, s := range steps {
+		lat, lvl := h.Access(100, s.addr, 4, s.write)
+		if lat != s.lat || lvl != s.level {
+			t.Errorf("%s: got %d cycles from %v, want %d from %v", s.name, lat, lvl, s.lat, s.level)
+		}
+	}
+	h.InvalidateL1()
+	if lat, lvl := h.Access(0, a, 4, false); lvl != L2 || lat != l2 {
+		t.Errorf("after InvalidateL1: got %d from %v, want %d from L2", lat, lvl, l2)
+	}
+}
+
+func TestWarmAndColdL2AcrossLaunches(t *testing.T) {
+	h := newTestHierarchy(t, nil)
+	cfg := h.Config()
+	a := isa.HeapBase + 1<<20
+	_, cold := h.Stream(0, a, 4096)
+	_, warm := h.Stream(10_000, a, 4096) // a second launch reads the same bytes
+	if cold != 4096 || warm != 0 {
+		t.Errorf("DRAM bytes: cold %d, warm %d; want 4096 and 0", cold, warm)
+	}
+	h.Flush()
+	if _, again := h.Stream(20_000, a, 4096); again != 4096 {
+		t.Errorf("after Flush: got %d DRAM bytes, want 4096", again)
+	}
+	h.Warm(a, uint64(cfg.L2Bytes)*2) // a host copy larger than L2 keeps only its tail
+	if _, d := h.Stream(30_000, a, 128); d != 128 {
+		t.Errorf("head of a copy larger than L2: got %d DRAM bytes, want 128", d)
+	}
+	if _, d := h.Stream(40_000, a+uint64(cfg.L2Bytes)*2-128, 128); d != 0 {
+		t.Errorf("tail of a copy larger than L2: got %d DRAM bytes, want 0", d)
+	}
+}
+
+// Ramulator-style boundary tests: the last byte is not there one cycle
+// before ready, and is there at ready, for swept parameter values.
+func TestStreamReadyIsLatencyPlusBytesOverBandwidth(t *testing.T) {
+	tests := []struct {
+		name                    string
+		l2Cycles, bw, dram, dbw int
+		size                    int
+		warm                    bool
+		want                    sim.Cycle // relative to the request
+	}{
+		{"16 B L2 hit: one sector over the link", 200, 100, 240, 90, 16, true, 200 + 1},
+		{"4 KiB L2 hit at 100 B/cycle", 200, 100, 240, 90, 4096, true, 200 + 41},
+		{"4 KiB L2 hit at 64 B/cycle", 200, 64, 240, 90, 4096, true, 200 + 64},
+		{"128 KiB L2 hit", 150, 100, 240, 90, 128 << 10, true, 150 + 1311},
+		{"16 B DRAM: DRAM latency on top", 200, 100, 240, 90, 16, false, 200 + 240 + 1 + 100},
+		{"64 KiB DRAM bound by DRAM bandwidth", 200, 100, 300, 50, 64 << 10, false, 200 + 300 + 1311 + 100},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newTestHierarchy(t, func(c *Config) {
+				c.L2Cycles, c.L2BytesPerCycle, c.DRAMCycles, c.DRAMBytesPerCycle = tt.l2Cycles, tt.bw, tt.dram, tt.dbw
+			})
+			a := isa.HeapBase
+			const at = 1000
+			if tt.warm {
+				h.Warm(a, uint64(tt.size))
+				h.translate(a, tt.size) // the TLB is warm too
+			}
+			ready, _ := h.Stream(at, a, tt.size)
+			if ready-at != tt.want {
+				t.Errorf("ready %d cycles after the request, want %d", ready-at, tt.want)
+			}
+			if ready-1 >= at+tt.want {
+				t.Errorf("data already there at ready-1")
+			}
+		})
+	}
+}
+
+func TestBackToBackStreamsShareTheLink(t *testing.T) {
+	h := newTestHierarchy(t, nil)
+	a := isa.HeapBase
+	h.Warm(a, 1<<20)
+	h.translate(a, 1)
+	r1, _ := h.Stream(0, a, 9600)
+	r2, _ := h.Stream(0, a+9600, 9600) // same cycle: queues behind the first
+	if r1 != 200+96 || r2 != 200+192 {
+		t.Errorf("got ready %d and %d, want 296 and 392", r1, r2)
+	}
+	r3, _ := h.Stream(5000, a, 100) // idle link; 100 bytes move as 4 sectors
+	if r3 != 5000+200+2 {
+		t.Errorf("idle link: got %d, want %d", r3, 5000+202)
+	}
+	if w := h.StreamWrite(6000, a, 1024); w != 6000+200+11 {
+		t.Errorf("write: got %d, want %d", w, 6000+211)
+	}
+}
+
+func TestStatsSubRemovesWarmup(t *testing.T) {
+	h := newTestHierarchy(t, nil)
+	h.Access(0, isa.HeapBase, 4, false)
+	snap := h.Stats()
+	h.Access(0, isa.HeapBase, 4, false)
+	h.Stream(0, isa.HeapBase+4096, 256)
+	d := h.Stats().Sub(snap)
+	want := Stats{Loads: 1, L1Hits: 1, L2Misses: 2, Streams: 1, StreamBytes: 256, DRAMBytes: 256}
+	if d != want {
+		t.Errorf("got %+v, want %+v", d, want)
+	}
+}
+
+func TestL1BytesFor(t *testing.T) {
+	tests := []struct{ smem, l1 int }{
+		{0, 256 << 10}, {1, 248 << 10}, {48 << 10, 192 << 10}, {100 << 10, 156 << 10},
+		{128 << 10, 124 << 10}, {227 << 10, 28 << 10}, {300 << 10, 28 << 10},
+	}
+	for _, tt := range tests {
+		if got := L1BytesFor(tt.smem); got != tt.l1 {
+			t.Errorf("L1BytesFor(%d KiB): got %d KiB, want %d KiB", tt.smem>>10, got>>10, tt.l1>>10)
+		}
+	}
+}
+
+func TestConfigValidateNamesField(t *testing.T) {
+	tests := []struct {
+		field string
+		mod   func(*Config)
+	}{
+		{"LineBytes", func(c *Config) { c.LineBytes = 100 }},
+		{"SectorBytes", func(c *Config) { c.SectorBytes = 8 }},
+		{"L1Bytes", func(c *Config) { c.L1Bytes = 1000 }},
+		{"L2Bytes", func(c *Config) { c.L2Ways = 0 }},
+		{"TLBPageBytes", func(c *Config) { c.TLBEntries = 0 }},
+		{"L2BytesPerCycle", func(c *Config) { c.L2BytesPerCycle = 0 }},
+		{"DRAMBytesPerCycle", func(c *Config) { c.DRAMBytesPerCycle = -1 }},
+		{"DRAMCycles", func(c *Config) { c.DRAMCycles = -1 }},
+	}
+	if err := DefaultConfig().Validate(); err != nil {
+		t.Fatalf("default: %v", err)
+	}
+	for _, tt := range tests {
+		c := DefaultConfig()
+		tt.mod(&c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tt.field) {
+			t.Errorf("%s: got %v", tt.field, err)
+		}
+	}
+}
+
+func BenchmarkAccessL1Hit(b *testing.B) {
+	h := newTestHierarchy(b, nil)
+	h.Access(0, isa.HeapBase, 4, false)
+	b.ReportAllocs()
+	for b.Loop() {
+		h.Access(0, isa.HeapBase, 4, false)
+	}
+}
