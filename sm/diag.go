@@ -70,7 +70,7 @@ func (d *Diag) Error() string {
 	if d.Warp >= 0 {
 		s := fmt.Sprintf("warp %d", d.Warp)
 		if d.Lanes != 0 {
-			s += " lanes " + laneList(d.Lanes)
+			s += " lanes " + LaneList(d.Lanes)
 		}
 		ctx = append(ctx, s)
 	}
@@ -79,8 +79,8 @@ func (d *Diag) Error() string {
 	return b.String()
 }
 
-// laneList formats a lane mask as ranges: "0-15,20".
-func laneList(m uint32) string {
+// LaneList formats a lane mask as ranges: "0-15,20".
+func LaneList(m uint32) string {
 	var parts []string
 	for l := 0; l < 32; {
 		if m>>l&1 == 0 {

@@ -156,7 +156,7 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 	for k := 0; k < n; k++ {
 		op := s.syncs.push()
 		*op = syncsOp{in: in, wc: wc, slot: wc.slot, addr: gs[k].addr, lanes: gs[k].lanes, count: gs[k].count,
-			tx: gs[k].tx, ticket: ticket, last: k == n-1, groups: uint8(n)}
+			tx: gs[k].tx, ticket: ticket, last: k == n-1, groups: uint8(n), epoch: wc.c.bsyncEpoch()}
 		if vals != nil {
 			op.vals = *vals
 		}
@@ -224,7 +224,7 @@ func (b *barrier) describe(s *SM) []string {
 		b.name, b.c.id, b.addr, st.Phase, st.Pending, st.Expected, st.Tx)}
 	for k := 0; k < 4 && k < b.recentN; k++ {
 		a := b.recent[(b.recentN-1-k)%4]
-		out = append(out, fmt.Sprintf("  arrival at cycle %d by warp %d lanes %s (%s)", a.Cycle, a.Warp, laneList(a.Lanes), a.Pos))
+		out = append(out, fmt.Sprintf("  arrival at cycle %d by warp %d lanes %s (%s)", a.Cycle, a.Warp, LaneList(a.Lanes), a.Pos))
 	}
 	return out
 }

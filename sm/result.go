@@ -84,7 +84,7 @@ func (s *SM) stuck(kind DiagKind, code, head string) *Diag {
 		for i := range wc.w.Splits() {
 			sp := wc.w.Split(i)
 			line := fmt.Sprintf("warp %d (CTA %d, warp %d of the block) lanes %s: %s", wc.slot, wc.c.id, wc.w.InCTA,
-				laneList(sp.Mask), s.splitWhat(wc, sp))
+				LaneList(sp.Mask), s.splitWhat(wc, sp))
 			d.Detail = append(d.Detail, line)
 			if b := s.waitingOn(wc); b != nil && first == nil {
 				first = b
@@ -157,7 +157,7 @@ func (s *SM) dumpState() []string {
 		}
 		for i := range wc.w.Splits() {
 			sp := wc.w.Split(i)
-			out = append(out, fmt.Sprintf("warp %d lanes %s: %s", wc.slot, laneList(sp.Mask), s.splitWhat(wc, sp)))
+			out = append(out, fmt.Sprintf("warp %d lanes %s: %s", wc.slot, LaneList(sp.Mask), s.splitWhat(wc, sp)))
 		}
 	}
 	for _, b := range s.barList {

@@ -21,6 +21,7 @@ type syncsOp struct {
 	tx     uint64
 	vals   warp.Vec // token or parity operands of waits, per lane
 	ticket uint64   // try_wait: the blocked split
+	epoch  uint64   // the CTA's bar.sync generation when the op was issued
 	last   bool     // last group of its instruction
 	groups uint8
 	at     sim.Cycle
@@ -78,9 +79,8 @@ func (h syncsHandler) Handle(now sim.Cycle, _ uint64) error {
 	if op.at != now {
 		return fmt.Errorf("sm: barrier unit out of order (op for cycle %d at %d)", op.at, now)
 	}
-	if s.warps[op.slot] != op.wc {
-		return nil // the warp retired (cannot happen for a valid program: it waits on its own ops)
-	}
+	// Operations of a warp that has since exited still apply (an arrive_drop
+	// right before exit is the canonical early-exit pattern).
 	s.stats.SyncsUpdates++
 	var err error
 	switch op.in.Op {
@@ -115,7 +115,7 @@ func (s *SM) lookup(op *syncsOp) (*barrier, error) {
 		d.Barrier = name
 		return nil, d
 	}
-	if b.initWarp != op.wc.slot && b.initEpoch == op.wc.c.bsyncEpoch() && s.launch.Mode == mbarrier.Strict {
+	if b.initWarp != op.wc.slot && b.initEpoch == op.epoch && s.launch.Mode == mbarrier.Strict {
 		s.warnOnce(b, fmt.Sprintf("%s: warp %d uses barrier %s initialised by warp %d with no bar.sync in between [UB #15]",
 			op.in.Pos, op.wc.slot, b.name, b.initWarp))
 	}
@@ -134,7 +134,7 @@ func (s *SM) applyInit(now sim.Cycle, op *syncsOp) error {
 		return s.barrierDiag(op.wc, op.in, b, op.lanes, err)
 	}
 	c.markBarrier(op.addr, true)
-	b.initCount, b.initWarp, b.initEpoch = uint32(op.count), op.wc.slot, c.bsyncEpoch()
+	b.initCount, b.initWarp, b.initEpoch = uint32(op.count), op.wc.slot, op.epoch
 	b.phases = append(b.phases[:0], PhaseReport{Phase: 0, Opened: uint64(now - s.start), Completed: -1})
 	clear(b.arrWarps)
 	s.progress(now)

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/smsim/smsim/sm"
+)
+
+// Exit statuses, documented in docs/cli.md and in `smsim --help`.
+const (
+	exitOK       = 0 // the run finished
+	exitInternal = 1 // a bug in smsim (please report it)
+	exitUsage    = 2 // bad command line: unknown flag, missing argument
+	exitInput    = 3 // the input cannot run: parse error, bad --arg, unsupported instruction, bad launch
+	exitStuck    = 4 // deadlock or livelock: the kernel can never finish
+	exitMisuse   = 5 // the kernel misused a barrier or memory (undefined behaviour), or trapped
+	exitLimit    = 6 // --max-cycles (or another limit) reached
+)
+
+const exitHelp = `Exit status:
+  0  success
+  1  internal error (a bug in smsim)
+  2  usage error (bad flags or arguments)
+  3  input error (malformed .ptx/.sms, bad --arg, unsupported instruction, bad launch)
+  4  deadlock or livelock (the kernel can never finish)
+  5  misuse (barrier or memory undefined behaviour, trap)
+  6  limit reached (--max-cycles)`
+
+// usageError marks command-line mistakes.
+type usageError struct{ msg string }
+
+func (u *usageError) Error() string { return u.msg }
+
+// inputError marks problems with the input files or arguments.
+type inputError struct{ err error }
+
+func (e *inputError) Error() string { return e.err.Error() }
+func (e *inputError) Unwrap() error { return e.err }
+
+// exitCode maps an error to the documented exit status.
+func exitCode(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var d *sm.Diag
+	if errors.As(err, &d) {
+		switch d.Kind {
+		case sm.DiagDeadlock, sm.DiagLivelock:
+			return exitStuck
+		case sm.DiagMisuse:
+			return exitMisuse
+		case sm.DiagLimit:
+			return exitLimit
+		case sm.DiagInput:
+			return exitInput
+		}
+	}
+	var u *usageError
+	if errors.As(err, &u) {
+		return exitUsage
+	}
+	var in *inputError
+	if errors.As(err, &in) {
+		return exitInput
+	}
+	return exitInternal
+}

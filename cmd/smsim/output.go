@@ -1,0 +1,222 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+	"github.com/smsim/smsim/sm"
+)
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writeReport prints the report in the chosen format and sections.
+func writeReport(w io.Writer, format string, sections []string, r *report) error {
+	switch format {
+	case "json":
+		return writeJSON(w, r)
+	case "csv":
+		if len(sections) == 0 {
+			sections = []string{"phases"}
+		}
+		return writeCSV(w, sections, r)
+	}
+	if len(sections) == 0 {
+		sections = []string{"summary", "barriers", "phases", "warps"}
+	}
+	for _, s := range sections {
+		var err error
+		switch s {
+		case "summary":
+			err = tableSummary(w, r)
+		case "barriers":
+			err = tableBarriers(w, r)
+		case "phases":
+			err = tablePhases(w, r, 12)
+		case "warps":
+			err = tableWarps(w, r)
+		default:
+			return &usageError{msg: fmt.Sprintf("--report %q: want summary, barriers, phases or warps", s)}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func newTable(w io.Writer, header ...any) *tablewriter.Table {
+	t := tablewriter.NewTable(w,
+		tablewriter.WithSymbols(tw.NewSymbols(tw.StyleASCII)),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAlignment(tw.AlignRight),
+		tablewriter.WithHeaderAlignment(tw.AlignCenter),
+	)
+	t.Header(header...)
+	return t
+}
+
+func tableSummary(w io.Writer, r *report) error {
+	fmt.Fprintf(w, "kernel %s (%s), config %s, block %v, grid %v\n", r.Kernel, r.File, r.Config, r.Launch.Block, r.Launch.Grid)
+	fmt.Fprintf(w, "cycles %d   warp instructions %d   simulated in %.3f s (%.2fM warp-instr/s)\n\n",
+		r.Cycles, r.Sim.WarpInstructions, r.Sim.HostSeconds, r.Sim.InstrPerSecond/1e6)
+	return nil
+}
+
+func tableBarriers(w io.Writer, r *report) error {
+	if len(r.Barriers) == 0 {
+		_, err := fmt.Fprintln(w, "no mbarriers were used")
+		return err
+	}
+	t := newTable(w, "barrier", "cta", "phases", "updates/ph", "phase p50", "phase p95", "phase max", "stall cyc")
+	for _, b := range r.Barriers {
+		_ = t.Append(b.Name, b.CTA, b.PhaseCount, f1(b.UpdatesPerPhase), f0(b.PhaseCycles.P50),
+			f0(b.PhaseCycles.P95), f0(b.PhaseCycles.Max), b.StallCycles)
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+// tablePhases prints up to limit phases of each barrier (0: all).
+func tablePhases(w io.Writer, r *report, limit int) error {
+	for _, b := range r.Barriers {
+		t := newTable(w, "phase", "opened", "done", "cycles", "arrivals", "updates", "upd/warp", "tx bytes", "by", "last arriver", "stall")
+		shown := 0
+		for _, p := range b.Phases {
+			if limit > 0 && shown == limit {
+				break
+			}
+			shown++
+			last := "-"
+			if a := p.LastArriver; a != nil {
+				last = fmt.Sprintf("w%d:%s", a.Warp, a.Lanes)
+			}
+			done, dur := "open", "-"
+			if p.Completed >= 0 {
+				done, dur = strconv.FormatInt(p.Completed, 10), strconv.FormatInt(p.Duration, 10)
+			}
+			_ = t.Append(p.Phase, p.Opened, done, dur, p.Arrivals, p.Updates, f1(p.UpdatesPerWarp), p.TxBytes,
+				p.CompletedBy, last, p.StallCycles)
+		}
+		fmt.Fprintf(w, "barrier %s (CTA %d):", b.Name, b.CTA)
+		if n := len(b.Phases); limit > 0 && n > limit {
+			fmt.Fprintf(w, " first %d of %d phases (-o json or --report phases -o csv for all)", limit, n)
+		}
+		fmt.Fprintln(w)
+		if err := t.Render(); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+func tableWarps(w io.Writer, r *report) error {
+	t := newTable(w, "warp", "cta", "instrs", "cycles", "top stall reasons (share of the warp's cycles)")
+	for _, x := range r.Warps {
+		total := uint64(0)
+		for _, v := range x.Stalls {
+			total += v
+		}
+		_ = t.Append(x.Warp, x.CTA, x.Instructions, x.End-x.Start, topReasons(x.Stalls, total, 3))
+	}
+	return t.Render()
+}
+
+// topReasons names the n largest stall reasons with their shares.
+func topReasons(st map[string]uint64, total uint64, n int) string {
+	type kv struct {
+		k string
+		v uint64
+	}
+	var xs []kv
+	for k, v := range st {
+		if v > 0 {
+			xs = append(xs, kv{k, v})
+		}
+	}
+	sort.Slice(xs, func(i, j int) bool {
+		if xs[i].v != xs[j].v {
+			return xs[i].v > xs[j].v
+		}
+		return xs[i].k < xs[j].k
+	})
+	out := ""
+	for i := 0; i < len(xs) && i < n; i++ {
+		if out != "" {
+			out += ", "
+		}
+		out += fmt.Sprintf("%s %.0f%%", xs[i].k, 100*float64(xs[i].v)/float64(max(total, 1)))
+	}
+	return out
+}
+
+func f0(x float64) string { return strconv.FormatFloat(x, 'f', 0, 64) }
+func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
+
+// writeCSV writes one CSV table per section (phases, barriers, warps), in
+// tidy form for pandas.
+func writeCSV(w io.Writer, sections []string, r *report) error {
+	cw := csv.NewWriter(w)
+	for i, s := range sections {
+		if i > 0 {
+			cw.Flush()
+			fmt.Fprintln(w)
+		}
+		switch s {
+		case "phases":
+			_ = cw.Write([]string{"kernel", "barrier", "cta", "phase", "opened", "completed", "duration", "arrivals",
+				"updates", "arriving_warps", "updates_per_warp", "tx_bytes", "completed_by", "last_warp", "stall_cycles", "waiting_warps"})
+			for _, b := range r.Barriers {
+				for _, p := range b.Phases {
+					last := ""
+					if p.LastArriver != nil {
+						last = strconv.Itoa(p.LastArriver.Warp)
+					}
+					_ = cw.Write([]string{r.Kernel, b.Name, itoa(b.CTA), u(p.Phase), u(p.Opened), i64(p.Completed), i64(p.Duration),
+						u(p.Arrivals), u(p.Updates), itoa(p.ArrivingWarps), f1(p.UpdatesPerWarp), u(p.TxBytes), p.CompletedBy,
+						last, u(p.StallCycles), itoa(len(p.Waits))})
+				}
+			}
+		case "barriers":
+			_ = cw.Write([]string{"kernel", "barrier", "cta", "phases", "updates_per_phase", "phase_p50", "phase_p95", "phase_max", "stall_cycles"})
+			for _, b := range r.Barriers {
+				_ = cw.Write([]string{r.Kernel, b.Name, itoa(b.CTA), itoa(b.PhaseCount), f1(b.UpdatesPerPhase),
+					f0(b.PhaseCycles.P50), f0(b.PhaseCycles.P95), f0(b.PhaseCycles.Max), u(b.StallCycles)})
+			}
+		case "warps", "summary":
+			hdr := []string{"kernel", "warp", "cta", "instructions", "start", "end"}
+			for k := 0; k < sm.NumReasons; k++ {
+				hdr = append(hdr, sm.Reason(k).String())
+			}
+			_ = cw.Write(hdr)
+			for _, x := range r.Warps {
+				row := []string{r.Kernel, itoa(x.Warp), itoa(x.CTA), u(x.Instructions), u(x.Start), u(x.End)}
+				for k := 0; k < sm.NumReasons; k++ {
+					row = append(row, u(x.Stalls[sm.Reason(k).String()]))
+				}
+				_ = cw.Write(row)
+			}
+		default:
+			return &usageError{msg: fmt.Sprintf("--report %q: want phases, barriers or warps", s)}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func u(x uint64) string  { return strconv.FormatUint(x, 10) }
+func i64(x int64) string { return strconv.FormatInt(x, 10) }
+func itoa(x int) string  { return strconv.Itoa(x) }

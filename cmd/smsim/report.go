@@ -1,0 +1,201 @@
+package main
+
+import (
+	"sort"
+
+	"github.com/smsim/smsim/sm"
+	"gonum.org/v1/gonum/stat"
+)
+
+// report is the JSON document of one run (design brief: kernel, cycles,
+// barriers with phases, warps, dumps, sim).
+type report struct {
+	Kernel   string             `json:"kernel"`
+	File     string             `json:"file"`
+	Config   string             `json:"config"`
+	Launch   jsonLaunch         `json:"launch"`
+	Cycles   uint64             `json:"cycles"`
+	Barriers []jsonBarrier      `json:"barriers"`
+	Warps    []jsonWarp         `json:"warps"`
+	Dumps    map[string][]any   `json:"dumps"`
+	Warnings []string           `json:"warnings"`
+	Sim      jsonSim            `json:"sim"`
+	Error    *jsonError         `json:"error,omitempty"`
+	stalls   map[string]float64 // totals for the table
+}
+
+type jsonLaunch struct {
+	Block    [3]int   `json:"block"`
+	Grid     [3]int   `json:"grid"`
+	Smem     int      `json:"smem"`
+	Launches int      `json:"launches"`
+	Args     []string `json:"args"`
+}
+
+type jsonSim struct {
+	HostSeconds      float64 `json:"host_seconds"`
+	WarpInstructions uint64  `json:"warp_instructions"`
+	InstrPerSecond   float64 `json:"warp_instructions_per_second"`
+	CyclesPerSecond  float64 `json:"cycles_per_second"`
+	SimulatedCycles  uint64  `json:"simulated_cycles"`
+	Ticks            uint64  `json:"scheduler_ticks"`
+}
+
+type jsonError struct {
+	Kind    string   `json:"kind"`
+	Code    string   `json:"code"`
+	Message string   `json:"message"`
+	Detail  []string `json:"detail,omitempty"`
+}
+
+type jsonBarrier struct {
+	Name            string      `json:"name"`
+	CTA             int         `json:"cta"`
+	Addr            uint32      `json:"addr"`
+	Expected        uint32      `json:"expected"`
+	PhaseCount      int         `json:"phase_count"`
+	StallCycles     uint64      `json:"stall_cycles"`
+	UpdatesPerPhase float64     `json:"updates_per_phase"`
+	PhaseCycles     summary     `json:"phase_cycles"`
+	WaitCycles      summary     `json:"wait_cycles"`
+	Phases          []jsonPhase `json:"phases"`
+}
+
+type summary struct {
+	Mean float64 `json:"mean"`
+	P50  float64 `json:"p50"`
+	P95  float64 `json:"p95"`
+	Max  float64 `json:"max"`
+}
+
+type jsonPhase struct {
+	Phase          uint64      `json:"phase"`
+	Opened         uint64      `json:"opened"`
+	Completed      int64       `json:"completed"`
+	Duration       int64       `json:"duration"`
+	Arrivals       uint64      `json:"arrivals"`
+	Updates        uint64      `json:"updates"`
+	ArrivingWarps  int         `json:"arriving_warps"`
+	UpdatesPerWarp float64     `json:"updates_per_warp"`
+	TxBytes        uint64      `json:"tx_bytes"`
+	CompletedBy    string      `json:"completed_by"`
+	LastArriver    *jsonArrive `json:"last_arriver"`
+	StallCycles    uint64      `json:"stall_cycles"`
+	Waits          []jsonWait  `json:"waits"`
+}
+
+type jsonArrive struct {
+	Warp  int    `json:"warp"`
+	Lanes string `json:"lanes"`
+	Pos   string `json:"pos"`
+	Cycle uint64 `json:"cycle"`
+}
+
+type jsonWait struct {
+	Warp   int    `json:"warp"`
+	Cycles uint64 `json:"cycles"`
+}
+
+type jsonWarp struct {
+	Warp         int               `json:"warp"`
+	CTA          int               `json:"cta"`
+	WarpInCTA    int               `json:"warp_in_cta"`
+	Instructions uint64            `json:"instructions"`
+	Start        uint64            `json:"start"`
+	End          uint64            `json:"end"`
+	Stalls       map[string]uint64 `json:"stalls"`
+}
+
+func buildReport(j *job, out *outcome) *report {
+	r := &report{Kernel: j.prog.Name, File: j.src.file, Config: j.cfg.Name,
+		Launch:   jsonLaunch{Block: j.block, Grid: j.grid, Smem: j.smem, Launches: j.launches, Args: j.args},
+		Dumps:    map[string][]any{},
+		Warnings: []string{}, Barriers: []jsonBarrier{}, Warps: []jsonWarp{}, stalls: map[string]float64{}}
+	if r.Launch.Args == nil {
+		r.Launch.Args = []string{}
+	}
+	for _, d := range out.dumps {
+		r.Dumps[d.name] = d.values
+	}
+	res := out.res
+	if res == nil {
+		return r
+	}
+	r.Cycles = res.Cycles
+	r.Warnings = append(r.Warnings, res.Warnings...)
+	for _, b := range res.Barriers {
+		r.Barriers = append(r.Barriers, barrierJSON(b))
+	}
+	for _, w := range res.Warps {
+		jw := jsonWarp{Warp: w.Warp, CTA: w.CTA, WarpInCTA: w.InCTA, Instructions: w.Instructions,
+			Start: w.Start, End: w.End, Stalls: map[string]uint64{}}
+		for k := 0; k < sm.NumReasons; k++ {
+			jw.Stalls[sm.Reason(k).String()] = w.Stalls[k]
+			r.stalls[sm.Reason(k).String()] += float64(w.Stalls[k])
+		}
+		r.Warps = append(r.Warps, jw)
+	}
+	secs := out.host.Seconds()
+	r.Sim = jsonSim{HostSeconds: secs, WarpInstructions: res.Stats.WarpInstructions,
+		SimulatedCycles: res.Cycles, Ticks: res.Stats.Ticks}
+	if secs > 0 {
+		r.Sim.InstrPerSecond = float64(res.Stats.WarpInstructions) / secs
+		r.Sim.CyclesPerSecond = float64(res.Cycles) / secs
+	}
+	return r
+}
+
+func barrierJSON(b sm.BarrierReport) jsonBarrier {
+	jb := jsonBarrier{Name: b.Name, CTA: b.CTA, Addr: b.Addr, Expected: b.Expected, Phases: []jsonPhase{}}
+	var durs, waits []float64
+	var updates float64
+	completed := 0
+	for _, p := range b.Phases {
+		jp := jsonPhase{Phase: p.Phase, Opened: p.Opened, Completed: p.Completed, Duration: -1,
+			Arrivals: p.Arrivals, Updates: p.Updates, ArrivingWarps: p.ArrivingWarps, TxBytes: p.TxBytes,
+			CompletedBy: p.CompletedBy, Waits: []jsonWait{}}
+		if p.Completed >= 0 {
+			jp.Duration = p.Completed - int64(p.Opened)
+			durs = append(durs, float64(jp.Duration))
+			updates += float64(p.Updates)
+			completed++
+		}
+		if p.ArrivingWarps > 0 {
+			jp.UpdatesPerWarp = float64(p.Updates) / float64(p.ArrivingWarps)
+		}
+		if p.LastArriver.Lanes != 0 {
+			a := p.LastArriver
+			jp.LastArriver = &jsonArrive{Warp: a.Warp, Lanes: sm.LaneList(a.Lanes), Pos: a.Pos, Cycle: a.Cycle}
+		}
+		for _, w := range p.Waits {
+			jp.Waits = append(jp.Waits, jsonWait{Warp: w.Warp, Cycles: w.Cycles})
+			jp.StallCycles += w.Cycles
+			waits = append(waits, float64(w.Cycles))
+		}
+		jb.StallCycles += jp.StallCycles
+		jb.Phases = append(jb.Phases, jp)
+	}
+	jb.PhaseCount = completed
+	if completed > 0 {
+		jb.UpdatesPerPhase = updates / float64(completed)
+	}
+	jb.PhaseCycles = summarize(durs)
+	jb.WaitCycles = summarize(waits)
+	return jb
+}
+
+// summarize computes mean, median, 95th percentile and maximum with gonum.
+func summarize(x []float64) summary {
+	if len(x) == 0 {
+		return summary{}
+	}
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	return summary{
+		Mean: stat.Mean(s, nil),
+		P50:  stat.Quantile(0.5, stat.Empirical, s, nil),
+		P95:  stat.Quantile(0.95, stat.Empirical, s, nil),
+		Max:  s[len(s)-1],
+	}
+}
+

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// run executes the command line and returns the exit status. Errors are
+// printed as one line on stderr (plus indented detail lines for deadlocks).
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "smsim: internal error: %v\n%s", r, debug.Stack())
+			code = exitInternal
+		}
+	}()
+	root := newRootCmd(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err != nil {
+		printError(stderr, err)
+	}
+	return exitCode(err)
+}
+
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "smsim",
+		Short: "Cycle-level simulator of one Hopper SM: where warps wait on mbarriers, and why",
+		Long: `smsim simulates one NVIDIA Hopper (H200) streaming multiprocessor running a kernel —
+PTX as nvcc writes it, or the .sms kernel language — and reports the stall cycles of
+every mbarrier phase, per-warp stall reasons, and the timing of TMA bulk copies.
+
+` + exitHelp,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &usageError{msg: err.Error() + " (see smsim " + c.Name() + " --help)"}
+	})
+	root.AddCommand(newRunCmd(stdout, stderr), newListCmd(stdout), newConfigCmd(stdout))
+	for _, c := range extraCommands(stdout, stderr) {
+		root.AddCommand(c)
+	}
+	return root
+}
+
+// printError writes err as one line, then any detail lines indented.
+func printError(w io.Writer, err error) {
+	msg := err.Error()
+	if strings.HasPrefix(msg, "unknown command") || strings.HasPrefix(msg, "accepts ") ||
+		strings.HasPrefix(msg, "requires ") || strings.HasPrefix(msg, "unknown flag") {
+		err = &usageError{msg: msg}
+	}
+	fmt.Fprintf(w, "smsim: %s\n", firstLine(err.Error()))
+	for _, d := range details(err) {
+		fmt.Fprintf(w, "  %s\n", d)
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
