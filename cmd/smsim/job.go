@@ -33,12 +33,12 @@ type job struct {
 
 // outcome is what a job produced.
 type outcome struct {
-	res     *sm.Result
-	dumps   []dumpResult
-	host    time.Duration
-	params  *params
-	gm      *memory.Global
-	runErr  error // the simulation's error (deadlock, misuse, limit); res is still set
+	res    *sm.Result
+	dumps  []dumpResult
+	host   time.Duration
+	params *params
+	gm     *memory.Global
+	runErr error // the simulation's error (deadlock, misuse, limit); res is still set
 }
 
 // execute runs the job's launches on a fresh machine and returns the last

@@ -198,4 +198,3 @@ func summarize(x []float64) summary {
 		Max:  s[len(s)-1],
 	}
 }
-
