@@ -232,9 +232,12 @@ func (g *gen) warpsStmt(s *warpsStmt) error {
 func (g *gen) warpRange(r warpRange, nw int64) (expr, error) {
 	p := r.lo.at()
 	w := &nameExpr{pos: p, name: "warp"}
-	lo, err := g.constantIn(r.lo, "a warp number (the block has "+itoa64(nw)+" warps)", 0, nw-1)
+	lo, err := g.constant(r.lo, "a warp number")
 	if err != nil {
 		return nil, err
+	}
+	if lo < 0 || lo >= nw {
+		return nil, errAt(p, "warp %d does not exist: the block has %s (0..%d)", lo, plural(nw, "warp"), nw-1)
 	}
 	if r.hi == nil {
 		op := "=="
@@ -243,13 +246,24 @@ func (g *gen) warpRange(r warpRange, nw int64) (expr, error) {
 		}
 		return &binaryExpr{pos: p, op: op, x: w, y: &numExpr{pos: p, v: lo}}, nil
 	}
-	hi, err := g.constantIn(r.hi, "the end of a warp range (excluded; the block has "+itoa64(nw)+" warps)", lo+1, nw)
+	hi, err := g.constant(r.hi, "the end of a warp range")
 	if err != nil {
 		return nil, err
+	}
+	if hi <= lo || hi > nw {
+		return nil, errAt(r.hi.at(), "warp range %d..%d must end in %d..%d: the end is excluded and the block has %s",
+			lo, hi, lo+1, nw, plural(nw, "warp"))
 	}
 	return &binaryExpr{pos: p, op: "&&",
 		x: &binaryExpr{pos: p, op: ">=", x: w, y: &numExpr{pos: p, v: lo}},
 		y: &binaryExpr{pos: p, op: "<", x: w, y: &numExpr{pos: p, v: hi}}}, nil
+}
+
+func plural(n int64, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return itoa64(n) + " " + word + "s"
 }
 
 func itoa64(v int64) string { return strconv.FormatInt(v, 10) }

@@ -43,7 +43,10 @@ func (g *gen) shape(s *opStmt, minN, maxN int, keys ...string) (map[string]expr,
 	spec := lookupOp(strings.SplitN(s.name, ".", 2)[0])
 	if n := len(s.args); n < minN || n > maxN {
 		want := itoa64(int64(minN))
-		if maxN != minN {
+		switch {
+		case maxN == minN+1:
+			want += " or " + itoa64(int64(maxN))
+		case maxN != minN:
 			want += " to " + itoa64(int64(maxN))
 		}
 		return nil, errAt(s.pos, "%s takes %s operands, found %d (usage: %s)", s.name, want, n, spec.usage)

@@ -236,7 +236,11 @@ func (p *parser) rhs() (expr, *opStmt, error) {
 	t := p.peek()
 	if t.kind == tIdent {
 		base, _, _ := strings.Cut(t.text, ".")
-		if spec := lookupOp(base); spec != nil && spec.value {
+		if spec := lookupOp(base); spec != nil {
+			if !spec.value {
+				return nil, nil, errAt(t.pos, "expected a value, found operation %s, which gives none "+
+					"(values come from arrive, arrive_drop, test_wait, try_wait, pending_count, elect, ld)", base)
+			}
 			p.next()
 			s, err := p.op(t)
 			return nil, s, err
