@@ -3,6 +3,7 @@ package sm
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/mbarrier"
@@ -118,13 +119,13 @@ func (s *SM) sharedAddr(wc *wctx, in *isa.Instr, v uint64, align uint64, lane ui
 		}
 		v -= isa.SharedWindow
 	}
-	if v+align > uint64(wc.c.smem.Size()) {
-		return 0, s.diag(wc, in, DiagMisuse, "shared-out-of-bounds", lane,
-			fmt.Sprintf("%s at shared address 0x%x is outside the block's %d bytes of shared memory", in.Op, v, wc.c.smem.Size()))
-	}
 	if v%align != 0 {
 		return 0, s.diag(wc, in, DiagMisuse, "misaligned", lane,
 			fmt.Sprintf("%s at shared address 0x%x is not %d-byte aligned", in.Op, v, align))
+	}
+	if v+align > uint64(wc.c.smem.Size()) {
+		return 0, s.diag(wc, in, DiagMisuse, "shared-out-of-bounds", lane,
+			fmt.Sprintf("%s at shared address 0x%x is outside the block's %d bytes of shared memory", in.Op, v, wc.c.smem.Size()))
 	}
 	return uint32(v), nil
 }
@@ -204,7 +205,7 @@ func (s *SM) barrierDiag(wc *wctx, in *isa.Instr, b *barrier, lanes uint32, err 
 	d := s.diag(wc, in, DiagMisuse, "barrier", lanes, err.Error())
 	var me *mbarrier.Error
 	if errors.As(err, &me) {
-		d.Code = me.Code.String()
+		d.Code = strings.ReplaceAll(me.Code.String(), " ", "-")
 		if me.Catalogue > 0 {
 			d.Msg = fmt.Sprintf("%s [UB #%d]", me.Msg, me.Catalogue)
 		}

@@ -134,15 +134,20 @@ and every warp's stall cycles by reason.
 			return runRun(o, stdout, stderr)
 		},
 	}
+	o.bindAll(c)
+	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("config", configCompletion)
+	return c
+}
+
+// bindAll binds every flag of run to o.
+func (o *runOptions) bindAll(c *cobra.Command) {
 	o.bind(c)
 	fs := c.Flags()
 	fs.StringVarP(&o.format, "format", "o", "table", "output format: table, json or csv")
 	fs.StringArrayVar(&o.dumps, "dump", nil, "print a buffer parameter after the run: NAME[:TYPE[:COUNT]], TYPE i32 i64 u32 u64 f32 f64 hex (repeatable)")
 	fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace-event JSON timeline (opens in Perfetto)")
 	fs.StringArrayVar(&o.reports, "report", nil, "table/csv sections: summary, barriers, phases, warps (repeatable; default: all for table, phases for csv)")
-	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp))
-	_ = c.RegisterFlagCompletionFunc("config", configCompletion)
-	return c
 }
 
 func runRun(o *runOptions, stdout, stderr io.Writer) error {

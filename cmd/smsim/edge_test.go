@@ -1,0 +1,294 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/smsim/smsim/sm"
+)
+
+// Edge cases of mbarrier-semantics.md §4 that need the whole SM (warps,
+// scheduling, shared memory, deadlock detection). Barrier-local cases are
+// tested in package mbarrier, TMA geometry in package tma.
+
+const initHeader = `kernel edge
+block 64
+barrier bar
+if tid == 0 {
+    init bar, ntid
+}
+syncthreads
+`
+
+// §4 A4: st.shared into a live barrier's 8 bytes is undefined behaviour.
+func TestEdge04_StoreIntoLiveBarrierIsMisuse(t *testing.T) {
+	_, err := simulate(t, initHeader+"if tid == 5 {\n    st.shared [0], 7\n}\n")
+	wantDiag(t, err, sm.DiagMisuse, "access-to-live-barrier", "k.sms:9:5", "overlaps the live mbarrier bar", "[UB #3]", "warp 0 lanes 5")
+}
+
+// §4 A5: a use of the barrier by another warp before the init is ordered
+// before it (no bar.sync) is reported; real hardware may hang.
+func TestEdge05_UseBeforeInitIsOrderedWarns(t *testing.T) {
+	r := mustSim(t, `kernel edge
+block 64
+barrier bar
+if tid == 0 {
+    init bar, 2
+}
+if tid == 32 {
+    delay 500
+    arrive bar
+}
+if tid == 0 {
+    arrive bar
+}
+`)
+	if len(r.Warnings) == 0 || !strings.Contains(r.Warnings[0], "[UB #15]") {
+		t.Errorf("got warnings %q, want one naming UB #15", r.Warnings)
+	}
+}
+
+// §4 A5 (the init has not executed at all): a hard error.
+func TestEdge05_UseBeforeInitExecutesIsMisuse(t *testing.T) {
+	_, err := simulate(t, `kernel edge
+block 64
+barrier bar
+if tid == 0 {
+    delay 500
+    init bar, 2
+}
+if tid == 32 {
+    arrive bar
+}
+`)
+	wantDiag(t, err, sm.DiagMisuse, "uninitialized-barrier", "k.sms:9:", "not an mbarrier", "[UB #1]", "warp 1")
+}
+
+// §4 A6: a barrier address that is not 8-byte aligned.
+func TestEdge06_MisalignedBarrierAddressIsMisuse(t *testing.T) {
+	_, err := simulate(t, "kernel edge\nblock 32\nbarrier bar\ninit [12], 1\n")
+	wantDiag(t, err, sm.DiagMisuse, "misaligned", "k.sms:4:", "not 8-byte aligned")
+}
+
+// §4 B15: a participant exits without arrive_drop: the phase never
+// completes and the others are reported waiting on it.
+func TestEdge15_ExitWithoutArriveDropDeadlocks(t *testing.T) {
+	_, err := simulate(t, initHeader+`if warp == 1 {
+    exit
+}
+arrive bar
+wait bar parity 0
+`, "--set", "watchdog.spin_cycles=20000")
+	d := wantDiag(t, err, sm.DiagLivelock, "livelock", "barrier bar phase 0", "missing 32 of 64 arrivals")
+	if !strings.Contains(strings.Join(d.Detail, "\n"), "warp 0") {
+		t.Errorf("detail does not name the waiting warp: %q", d.Detail)
+	}
+}
+
+// §4 D29: on a fresh barrier parity 1 passes at once, parity 0 waits.
+func TestEdge29_FreshBarrierParityOnePassesParityZeroWaits(t *testing.T) {
+	r := mustSim(t, `kernel edge
+block 32
+barrier bar
+global out[16] zero
+init bar, 1
+let a = test_wait bar parity 1
+let b = test_wait bar parity 0
+st.global.u64 [out], a
+st.global.u64 [out + 8], b
+`, "--dump", "out:i64:2")
+	if got := r.Dumps["out"]; len(got) != 2 || got[0] != int64(1) || got[1] != int64(0) {
+		t.Errorf("got %v, want [1 0]", got)
+	}
+}
+
+// §4 D30: try_wait on a phase that never completes returns false after the
+// time limit; the same warp can then arrive and complete it (no simulator
+// deadlock, unlike a simulator that blocks forever).
+func TestEdge30_TryWaitTimesOutAndSameWarpCanArrive(t *testing.T) {
+	r := mustSim(t, `kernel edge
+block 32
+barrier bar
+global out[16] zero
+init bar, 32
+let ok = try_wait bar parity 0
+arrive bar
+let ok2 = try_wait bar parity 0
+st.global.u64 [out], ok
+st.global.u64 [out + 8], ok2
+`, "--dump", "out:i64:2")
+	if got := r.Dumps["out"]; got[0] != int64(0) || got[1] != int64(1) {
+		t.Errorf("got %v, want [0 1]", got)
+	}
+}
+
+// §4 D31: a try_wait suspended when the phase completes wakes and returns true.
+func TestEdge31_SuspendedTryWaitWakesOnCompletion(t *testing.T) {
+	r := mustSim(t, `kernel edge
+block 64
+barrier bar
+global out[8] zero
+if tid == 0 {
+    init bar, 1
+}
+syncthreads
+if warp == 1 {
+    delay 20
+    if lane == 0 {
+        arrive bar
+    }
+}
+if warp == 0 {
+    let ok = try_wait bar parity 0 hint 100000
+    if lane == 0 {
+        st.global.u64 [out], ok
+    }
+}
+`, "--dump", "out:i64:1")
+	if got := r.Dumps["out"]; got[0] != int64(1) {
+		t.Errorf("got %v, want [1]: the suspended try_wait should wake with true", got)
+	}
+	if r.Cycles > 2000 {
+		t.Errorf("took %d cycles: the waiter was not woken by the completion", r.Cycles)
+	}
+}
+
+// §4 D32 / §5.9: a token two phases old — strict mode reports it,
+// lenient (hardware-faithful) mode compares parity and returns false.
+func TestEdge32_StaleTokenStrictErrorLenientFalse(t *testing.T) {
+	src := `kernel edge
+block 32
+barrier bar
+global out[8] zero
+init bar, 32
+let t0 = arrive bar
+arrive bar
+let ok = test_wait bar token t0
+st.global.u64 [out], ok
+`
+	_, err := simulate(t, src)
+	wantDiag(t, err, sm.DiagMisuse, "stale-wait", "k.sms:8:", "barrier bar phase 2")
+	r := mustSim(t, src, "--lenient", "--dump", "out:i64:1")
+	if got := r.Dumps["out"]; got[0] != int64(0) {
+		t.Errorf("lenient: got %v, want [0]", got)
+	}
+}
+
+// §4 D33: parity ABA — the barrier advances twice before a slow warp polls
+// with its old parity; the slow warp sees "incomplete" and hangs (reported).
+func TestEdge33_ParityABASlowWarpHangsAndIsReported(t *testing.T) {
+	_, err := simulate(t, `kernel edge
+block 64
+barrier bar
+if tid == 0 {
+    init bar, 32
+}
+syncthreads
+if warp == 0 {
+    arrive bar
+    wait bar parity 0
+    arrive bar
+    wait bar parity 1
+}
+if warp == 1 {
+    delay 2000
+    wait bar parity 0
+}
+`, "--set", "watchdog.spin_cycles=20000")
+	wantDiag(t, err, sm.DiagLivelock, "livelock", "barrier bar phase 2", "warp 1")
+}
+
+// §4 D34: parity from the loop counter instead of the barrier's use count:
+// with the barrier used twice per iteration, the second wait of iteration 0
+// asks for parity 0 while phase 2 (parity 0) is open — it hangs, and the
+// report names the phase.
+func TestEdge34_ParityFromLoopCounterHangsAndIsReported(t *testing.T) {
+	_, err := simulate(t, `kernel edge
+block 32
+barrier bar
+init bar, 32
+for i in 0..2 {
+    arrive bar
+    wait bar parity i & 1
+    arrive bar
+    wait bar parity i & 1
+}
+`, "--set", "watchdog.spin_cycles=20000")
+	wantDiag(t, err, sm.DiagLivelock, "livelock", "k.sms:9:", "barrier bar phase 2")
+}
+
+// §4 E37/E38 and §5.5: one barrier update per converged warp, two for a warp
+// split in halves, 32 for lane-serial arrives; and the divergent forms take
+// longer.
+func TestEdge37_38_EntanglementExampleUpdatesPerWarp(t *testing.T) {
+	var cycles []uint64
+	for _, tc := range []struct {
+		file string
+		want float64
+	}{{"entangle_converged.sms", 1}, {"entangle_half.sms", 2}, {"entangle_lanes.sms", 32}} {
+		r := runExample(t, tc.file)
+		b := barrierNamed(t, r, "bar")
+		for _, p := range b.Phases {
+			if p.UpdatesPerWarp != tc.want {
+				t.Fatalf("%s phase %d: got %.1f updates per warp, want %.0f", tc.file, p.Phase, p.UpdatesPerWarp, tc.want)
+			}
+		}
+		cycles = append(cycles, r.Cycles)
+	}
+	if !(cycles[0] < cycles[1] && cycles[1] < cycles[2]) {
+		t.Errorf("got cycles %v, want converged < half < lanes", cycles)
+	}
+}
+
+// §4 E39: one instruction whose lanes address two barriers makes one update per barrier.
+func TestEdge39_LanesOnTwoBarriersMakeOneUpdateEach(t *testing.T) {
+	r := mustSim(t, `kernel edge
+block 32
+barrier b[2]
+init b[0], 16
+init b[1], 16
+arrive b[lane / 16]
+`)
+	for _, n := range []string{"b[0]", "b[1]"} {
+		b := barrierNamed(t, r, n)
+		if len(b.Phases) == 0 || b.Phases[0].Updates != 1 || b.Phases[0].Arrivals != 16 {
+			t.Errorf("%s: got phases %+v, want one update of 16 arrivals", n, b.Phases)
+		}
+	}
+}
+
+// §4 E41: 32 converged lanes arriving on init(16) is over-arrival (measured:
+// the hardware traps, §5.6), never split across phases.
+func TestEdge41_ConvergedOverArrivalIsMisuse(t *testing.T) {
+	_, err := simulate(t, "kernel edge\nblock 32\nbarrier bar\ninit bar, 16\narrive bar\n")
+	wantDiag(t, err, sm.DiagMisuse, "over-arrival", "k.sms:5:", "exceeds pending 16", "barrier bar phase 0", "warp 0 lanes 0-31")
+}
+
+// §4 E42: lanes of one try_wait with different parities get per-lane answers.
+func TestEdge42_DivergentParitiesGetPerLanePredicates(t *testing.T) {
+	r := mustSim(t, `kernel edge
+block 32
+barrier bar
+global out[32 * 8] zero
+init bar, 32
+arrive bar
+let ok = test_wait bar parity lane & 1
+st.global.u64 [out + lane * 8], ok
+`, "--dump", "out:i64:4")
+	got := r.Dumps["out"]
+	want := []any{int64(1), int64(0), int64(1), int64(0)}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+}
+
+func runExample(t *testing.T, name string) *report {
+	t.Helper()
+	src, err := readExample(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mustSim(t, src)
+}

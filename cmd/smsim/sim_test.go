@@ -1,0 +1,87 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/smsim/smsim/sm"
+	"github.com/spf13/cobra"
+)
+
+// simulate runs .sms source through the whole pipeline (frontend, SM,
+// report) as `smsim run` does, with extra command-line flags.
+func simulate(t *testing.T, src string, flags ...string) (*report, error) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "k.sms")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := &runOptions{}
+	c := &cobra.Command{}
+	o.bindAll(c)
+	if err := c.Flags().Parse(flags); err != nil {
+		t.Fatal(err)
+	}
+	j, err := o.job(path)
+	if err != nil {
+		t.Fatalf("job: %v", err)
+	}
+	for _, d := range o.dumps {
+		ds, err := parseDump(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j.dumps = append(j.dumps, ds)
+	}
+	out, err := execute(j)
+	if err != nil {
+		return nil, err
+	}
+	return buildReport(j, out), out.runErr
+}
+
+// wantDiag checks that err is a diagnostic of the kind and code whose one-line
+// message contains every fragment.
+func wantDiag(t *testing.T, err error, kind sm.DiagKind, code string, frags ...string) *sm.Diag {
+	t.Helper()
+	var d *sm.Diag
+	if !errors.As(err, &d) {
+		t.Fatalf("got error %v, want a %s diagnostic", err, kind)
+	}
+	if d.Kind != kind || (code != "" && d.Code != code) {
+		t.Fatalf("got %s/%s: %v, want %s/%s", d.Kind, d.Code, d, kind, code)
+	}
+	msg := d.Error()
+	if strings.Contains(msg, "\n") {
+		t.Errorf("diagnostic spans lines: %q", msg)
+	}
+	for _, f := range frags {
+		if !strings.Contains(msg, f) {
+			t.Errorf("diagnostic %q lacks %q", msg, f)
+		}
+	}
+	return d
+}
+
+func mustSim(t *testing.T, src string, flags ...string) *report {
+	t.Helper()
+	r, err := simulate(t, src, flags...)
+	if err != nil {
+		t.Fatalf("run failed: %v", err)
+	}
+	return r
+}
+
+func barrierNamed(t *testing.T, r *report, name string) jsonBarrier {
+	t.Helper()
+	for _, b := range r.Barriers {
+		if b.Name == name {
+			return b
+		}
+	}
+	t.Fatalf("no barrier %q in the report", name)
+	return jsonBarrier{}
+}
