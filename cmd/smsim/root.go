@@ -20,11 +20,25 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	}()
 	root := newRootCmd(stdout, stderr)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := classify(root.Execute())
 	if err != nil {
 		printError(stderr, err)
 	}
 	return exitCode(err)
+}
+
+// classify turns cobra's own argument errors into usage errors.
+func classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "accepts ", "requires ", "unknown flag", "unknown shorthand", "flag needs", "invalid argument"} {
+		if strings.HasPrefix(msg, p) {
+			return &usageError{msg: msg}
+		}
+	}
+	return err
 }
 
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -53,11 +67,6 @@ every mbarrier phase, per-warp stall reasons, and the timing of TMA bulk copies.
 
 // printError writes err as one line, then any detail lines indented.
 func printError(w io.Writer, err error) {
-	msg := err.Error()
-	if strings.HasPrefix(msg, "unknown command") || strings.HasPrefix(msg, "accepts ") ||
-		strings.HasPrefix(msg, "requires ") || strings.HasPrefix(msg, "unknown flag") {
-		err = &usageError{msg: msg}
-	}
 	fmt.Fprintf(w, "smsim: %s\n", firstLine(err.Error()))
 	for _, d := range details(err) {
 		fmt.Fprintf(w, "  %s\n", d)
