@@ -41,8 +41,25 @@ func (in *Instr) String() string {
 		b.WriteString("@" + in.Guard.String() + " ")
 	}
 	b.WriteString(in.Op.String())
-	if in.Space != Generic && (in.Op == OpLd || in.Op == OpSt || in.Op == OpAtom || in.Op == OpRed || in.Op == OpCvta) {
+	for _, f := range flagNames {
+		if in.Flags.Has(f.f) {
+			b.WriteString("." + f.name)
+		}
+	}
+	if in.Cmp != CmpNone {
+		b.WriteString("." + cmpNames[in.Cmp])
+	}
+	if in.Dim != 0 {
+		fmt.Fprintf(&b, ".%dd", in.Dim)
+	}
+	if in.Vec > 1 {
+		fmt.Fprintf(&b, ".v%d", in.Vec)
+	}
+	if in.Space != Generic {
 		b.WriteString("." + in.Space.String())
+	}
+	if in.Space2 != Generic {
+		b.WriteString("." + in.Space2.String())
 	}
 	if in.Type != TNone {
 		b.WriteString("." + in.Type.String())
@@ -66,6 +83,22 @@ func (in *Instr) String() string {
 	}
 	return b.String()
 }
+
+var flagNames = []struct {
+	f    Flags
+	name string
+}{
+	{FHi, "hi"}, {FLo, "lo"}, {FWide, "wide"}, {FSat, "sat"}, {FFtz, "ftz"}, {FApprox, "approx"}, {FUni, "uni"},
+	{FCC, "cc"}, {FCarryIn, "carry"}, {FDrop, "drop"}, {FNoComplete, "noComplete"}, {FExpectTx, "expect_tx"},
+	{FParity, "parity"}, {FNoInc, "noinc"}, {FMulticast, "multicast"}, {FStore, "store"}, {FRead, "read"},
+	{FTo, "to"}, {FClamp, "clamp"}, {FVolatile, "volatile"}, {FNoncoherent, "nc"}, {FProxyAsync, "proxy.async"},
+	{FMbarInitFence, "mbarrier_init"}, {FProxyTensormap, "proxy.tensormap"}, {FAligned, "aligned"}, {FHint, "hint"},
+	{FRemote, "remote"}, {FIm2col, "im2col"},
+}
+
+var cmpNames = [...]string{CmpNone: "", CmpEq: "eq", CmpNe: "ne", CmpLt: "lt", CmpLe: "le", CmpGt: "gt", CmpGe: "ge",
+	CmpLo: "lo", CmpLs: "ls", CmpHi: "hi", CmpHs: "hs", CmpEqu: "equ", CmpNeu: "neu", CmpLtu: "ltu", CmpLeu: "leu",
+	CmpGtu: "gtu", CmpGeu: "geu", CmpNum: "num", CmpNan: "nan"}
 
 // Disasm writes the program, one numbered instruction per line with its
 // source position and timing class.
