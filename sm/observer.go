@@ -6,8 +6,9 @@ package sm
 type Observer interface {
 	// Issue: warp issued the instruction at pc with the given active lanes.
 	Issue(cycle uint64, warp, pc int, lanes uint32)
-	// Stall: warp spent [from, to) for the reason.
-	Stall(warp int, from, to uint64, r Reason)
+	// Stall: warp spent [from, to) for the reason (ReasonSelected: issuing);
+	// what names the barrier and phase of an mbarrier wait, else "".
+	Stall(warp int, from, to uint64, r Reason, what string)
 	// Phase: a barrier phase was open over [opened, completed].
 	Phase(barrier string, cta int, phase uint64, opened, completed uint64)
 	// Copy: a bulk copy of bytes was in flight over [issued, done] for barrier.

@@ -1,6 +1,8 @@
 package sm
 
 import (
+	"fmt"
+
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sim"
 	"github.com/smsim/smsim/warp"
@@ -77,7 +79,28 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	sc.last = pick.slot
 	pick.reason = ReasonSelected
 	s.issue(now, pick)
+	if !pick.done {
+		// The issue cycle is "selected"; from the next cycle on the warp
+		// waits for whatever its next instruction needs.
+		s.account(pick, now+1)
+		pick.reason = s.reasonAt(pick, now+1)
+	}
 	return now + 1
+}
+
+// reasonAt is why wc could not issue at cycle t, as far as is known now.
+func (s *SM) reasonAt(wc *wctx, t sim.Cycle) Reason {
+	sp := wc.w.Current()
+	if sp == nil {
+		return s.blockedReason(wc)
+	}
+	if int(sp.PC) >= len(s.prog.Instrs) {
+		return ReasonMisc
+	}
+	if r, why := s.readyAt(wc, sp); r > t {
+		return why
+	}
+	return ReasonNotSelected
 }
 
 // prefer reports whether candidate a beats b under the scheduler policy.
@@ -95,6 +118,14 @@ func (s *SM) prefer(sc *scheduler, a, b *wctx) bool {
 func (s *SM) account(wc *wctx, now sim.Cycle) {
 	if now > wc.acctAt {
 		wc.stall[wc.reason] += uint64(now - wc.acctAt)
+		if s.obs != nil {
+			what := ""
+			if wc.reason == ReasonMbarrier && len(wc.openWaits) > 0 {
+				ow := wc.openWaits[len(wc.openWaits)-1]
+				what = fmt.Sprintf("%s phase %d", ow.b.name, ow.phase)
+			}
+			s.obs.Stall(wc.slot, uint64(wc.acctAt-s.start), uint64(now-s.start), wc.reason, what)
+		}
 		wc.acctAt = now
 	}
 }

@@ -1,12 +1,158 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
+
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sm"
 )
 
-type timeline struct{ sm.Observer }
+// maxTimelineEvents bounds a timeline; past it, spans are dropped and the
+// file says so in its metadata.
+const maxTimelineEvents = 2_000_000
 
-func newTimeline(p *isa.Program) *timeline { return nil }
+// traceEvent is one Chrome trace event (the JSON Perfetto and chrome://tracing read).
+type traceEvent struct {
+	Name string         `json:"name"`
+	Cat  string         `json:"cat,omitempty"`
+	Ph   string         `json:"ph"`
+	Ts   uint64         `json:"ts"`
+	Dur  *uint64        `json:"dur,omitempty"`
+	Pid  int            `json:"pid"`
+	Tid  int            `json:"tid"`
+	ID   string         `json:"id,omitempty"`
+	Args map[string]any `json:"args,omitempty"`
+}
 
-func (t *timeline) write(path string, r *sm.Result) error { return nil }
+// Process ids of the timeline's three groups of tracks.
+const (
+	pidWarps    = 1
+	pidBarriers = 2
+	pidCopies   = 3
+)
+
+// span is a warp's current run of one state.
+type span struct {
+	name       string
+	from, to   uint64
+	open       bool
+	reasonCode sm.Reason
+}
+
+// timeline records the SM's observer calls and writes a Chrome trace: one
+// track per warp with what it was doing (issuing, or stalled and why, or
+// waiting on barrier X phase k), one track per barrier with its phases as
+// spans, and TMA copies as async spans. Timestamps are cycles (shown as µs).
+type timeline struct {
+	prog     *isa.Program
+	events   []traceEvent
+	spans    map[int]*span
+	barTrack map[string]int
+	dropped  int
+}
+
+func newTimeline(p *isa.Program) *timeline {
+	return &timeline{prog: p, spans: map[int]*span{}, barTrack: map[string]int{}}
+}
+
+func (t *timeline) add(e traceEvent) {
+	if len(t.events) >= maxTimelineEvents {
+		t.dropped++
+		return
+	}
+	t.events = append(t.events, e)
+}
+
+// Issue is not recorded per instruction: issuing shows as "selected" spans.
+func (t *timeline) Issue(uint64, int, int, uint32) {}
+
+// Stall extends the warp's current span or closes it and starts another.
+func (t *timeline) Stall(warp int, from, to uint64, r sm.Reason, what string) {
+	name := r.String()
+	if r == sm.ReasonSelected {
+		name = "issuing"
+	}
+	if what != "" {
+		name = "waiting on " + what
+	}
+	sp := t.spans[warp]
+	if sp == nil {
+		sp = &span{}
+		t.spans[warp] = sp
+	}
+	if sp.open && sp.name == name && sp.to == from {
+		sp.to = to
+		return
+	}
+	t.flush(warp, sp)
+	*sp = span{name: name, from: from, to: to, open: true, reasonCode: r}
+}
+
+func (t *timeline) flush(warp int, sp *span) {
+	if !sp.open || sp.to <= sp.from {
+		return
+	}
+	d := sp.to - sp.from
+	t.add(traceEvent{Name: sp.name, Cat: sp.reasonCode.String(), Ph: "X", Ts: sp.from, Dur: &d, Pid: pidWarps, Tid: warp})
+	sp.open = false
+}
+
+// Phase adds a barrier phase as a span on the barrier's track.
+func (t *timeline) Phase(barrier string, cta int, phase, opened, completed uint64) {
+	key := fmt.Sprintf("%s (CTA %d)", barrier, cta)
+	tid, ok := t.barTrack[key]
+	if !ok {
+		tid = len(t.barTrack)
+		t.barTrack[key] = tid
+	}
+	d := completed - opened
+	t.add(traceEvent{Name: fmt.Sprintf("%s phase %d", barrier, phase), Cat: "phase", Ph: "X", Ts: opened, Dur: &d,
+		Pid: pidBarriers, Tid: tid, Args: map[string]any{"phase": phase, "parity": phase & 1}})
+}
+
+// Copy adds a TMA copy as an async span.
+func (t *timeline) Copy(id uint64, bytes int, issued, done uint64, barrier string) {
+	name := fmt.Sprintf("copy %d B -> %s", bytes, barrier)
+	sid := fmt.Sprint(id)
+	args := map[string]any{"bytes": bytes, "barrier": barrier}
+	t.add(traceEvent{Name: name, Cat: "tma", Ph: "b", Ts: issued, Pid: pidCopies, Tid: 0, ID: sid, Args: args})
+	t.add(traceEvent{Name: name, Cat: "tma", Ph: "e", Ts: done, Pid: pidCopies, Tid: 0, ID: sid})
+}
+
+// write closes open spans and writes the trace file.
+func (t *timeline) write(path string, r *sm.Result) error {
+	for w, sp := range t.spans {
+		t.flush(w, sp)
+	}
+	meta := []traceEvent{
+		{Name: "process_name", Ph: "M", Pid: pidWarps, Args: map[string]any{"name": "warps of " + t.prog.Name}},
+		{Name: "process_name", Ph: "M", Pid: pidBarriers, Args: map[string]any{"name": "mbarrier phases"}},
+		{Name: "process_name", Ph: "M", Pid: pidCopies, Args: map[string]any{"name": "TMA copies"}},
+	}
+	if r != nil {
+		for _, w := range r.Warps {
+			meta = append(meta, traceEvent{Name: "thread_name", Ph: "M", Pid: pidWarps, Tid: w.Warp,
+				Args: map[string]any{"name": fmt.Sprintf("warp %d (CTA %d, warp %d)", w.Warp, w.CTA, w.InCTA)}})
+		}
+	}
+	for name, tid := range t.barTrack {
+		meta = append(meta, traceEvent{Name: "thread_name", Ph: "M", Pid: pidBarriers, Tid: tid, Args: map[string]any{"name": name}})
+	}
+	doc := map[string]any{
+		"traceEvents":     append(meta, t.events...),
+		"displayTimeUnit": "ns",
+		"otherData":       map[string]any{"time_unit": "1 us in the viewer = 1 SM cycle", "dropped_events": t.dropped},
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(f)
+	if err := enc.Encode(doc); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
