@@ -44,7 +44,9 @@ type Config struct {
 	// the 16 KiB-chunk L2 bandwidth row (98.9).
 	L2BytesPerCycle int
 	// DRAMBytesPerCycle is the rate at which L2 misses of this SM are served
-	// from DRAM (fitted to the DRAM bulk-bandwidth row; docs/tma.md).
+	// from DRAM: a compromise between the 16 KiB-chunk DRAM bandwidth row
+	// (72 B/cycle) and the 64/128 KiB DRAM copy latencies (≈110 B/cycle
+	// slope), fitted by the replay in tma/calibration_test.go (docs/tma.md).
 	DRAMBytesPerCycle int
 }
 
@@ -65,7 +67,7 @@ func DefaultConfig() Config {
 		TLBEntries:        32,
 		TLBMissCycles:     100,
 		L2BytesPerCycle:   100,
-		DRAMBytesPerCycle: 90,
+		DRAMBytesPerCycle: 80,
 	}
 }
 
