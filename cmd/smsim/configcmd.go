@@ -166,4 +166,6 @@ func newListCmd(stdout io.Writer) *cobra.Command {
 }
 
 // extraCommands are the analysis commands (compare, sweep, merge, validate).
-func extraCommands(stdout, stderr io.Writer) []*cobra.Command { return nil }
+func extraCommands(stdout, stderr io.Writer) []*cobra.Command {
+	return []*cobra.Command{newValidateCmd(stdout, stderr)}
+}

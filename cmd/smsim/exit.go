@@ -24,7 +24,8 @@ const exitHelp = `Exit status:
   3  input error (malformed .ptx/.sms, bad --arg, unsupported instruction, bad launch)
   4  deadlock or livelock (the kernel can never finish)
   5  misuse (barrier or memory undefined behaviour, trap)
-  6  limit reached (--max-cycles)`
+  6  limit reached (--max-cycles)
+  7  validate --check: calibration targets missed`
 
 // usageError marks command-line mistakes.
 type usageError struct{ msg string }
@@ -63,5 +64,12 @@ func exitCode(err error) int {
 	if errors.As(err, &in) {
 		return exitInput
 	}
+	var te *targetError
+	if errors.As(err, &te) {
+		return exitTargets
+	}
 	return exitInternal
 }
+
+// exitTargets: smsim validate --check missed its calibration targets.
+const exitTargets = 7

@@ -29,6 +29,7 @@ type job struct {
 	mode      mbarrier.Mode
 	dumps     []dumpSpec
 	observer  sm.Observer
+	prep      func(*memory.Global, *params) error // writes inputs before the first launch
 }
 
 // outcome is what a job produced.
@@ -53,6 +54,11 @@ func execute(j *job) (*outcome, error) {
 	ps, err := buildParams(j.prog, j.args, gm)
 	if err != nil {
 		return nil, err
+	}
+	if j.prep != nil {
+		if err := j.prep(gm, ps); err != nil {
+			return nil, &inputError{err: err}
+		}
 	}
 	h, err := memory.NewHierarchy(j.cfg.Mem)
 	if err != nil {

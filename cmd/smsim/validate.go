@@ -1,0 +1,468 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/smsim/smsim/sm"
+	"github.com/spf13/cobra"
+)
+
+// measuredRow is one row of a calibration CSV.
+type measuredRow struct {
+	file                  string
+	bench, config, metric string
+	value, lo, hi         float64
+}
+
+func (m measuredRow) key() string { return m.bench + "," + m.config + "," + m.metric }
+
+// readCalibrationCSV reads rows of either shape: bench,config,metric,median,min,max,runs
+// or bench,config,metric,value. Rows whose value is not a number are skipped.
+func readCalibrationCSV(path string) ([]measuredRow, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = -1
+	recs, err := r.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var out []measuredRow
+	for i, rec := range recs {
+		if i == 0 || len(rec) < 4 {
+			continue
+		}
+		v, err := strconv.ParseFloat(rec[3], 64)
+		if err != nil {
+			continue
+		}
+		m := measuredRow{file: filepath.Base(path), bench: rec[0], config: rec[1], metric: rec[2], value: v, lo: v, hi: v}
+		if len(rec) >= 6 {
+			m.lo, _ = strconv.ParseFloat(rec[4], 64)
+			m.hi, _ = strconv.ParseFloat(rec[5], 64)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// rowResult is a measured row and what the simulator predicts for it.
+type rowResult struct {
+	File      string  `json:"file"`
+	Bench     string  `json:"bench"`
+	Config    string  `json:"config"`
+	Metric    string  `json:"metric"`
+	Measured  float64 `json:"measured"`
+	Predicted float64 `json:"predicted"`
+	ErrorPct  float64 `json:"error_pct"` // (predicted - measured) / measured, or the absolute difference ×100 for measured 0
+	Semantic  bool    `json:"semantic"`  // a functional answer (0/1), which must match exactly
+	Err       string  `json:"error,omitempty"`
+}
+
+// launchResult is one recipe's run.
+type launchResult struct {
+	Kernel      string  `json:"kernel"`
+	Args        string  `json:"args"`
+	Cycles      uint64  `json:"cycles"`
+	HostSeconds float64 `json:"host_seconds"`
+	Slowdown    float64 `json:"slowdown"` // host time over the hardware's time for the same cycles
+}
+
+type validation struct {
+	Rows     []rowResult       `json:"rows"`
+	Families []familyResult    `json:"families"`
+	Overall  map[string]metric `json:"overall"`
+	Launches []launchResult    `json:"launches"`
+}
+
+type familyResult struct {
+	File  string  `json:"file"`
+	Bench string  `json:"bench"`
+	Rows  int     `json:"rows"`
+	MAPE  float64 `json:"mape_pct"`
+	Worst float64 `json:"worst_abs_error_pct"`
+}
+
+type metric struct {
+	Rows     int     `json:"rows"`
+	MAPE     float64 `json:"mape_pct"`
+	Worst    float64 `json:"worst_abs_error_pct"`
+	WorstRow string  `json:"worst_row"`
+}
+
+var semanticRow = regexp.MustCompile(`^(semantics|semantics2)$|phase_completed|returned_true`)
+
+// validate runs every recipe whose rows appear in the measured CSVs.
+func validate(dir string, cfg sm.Config, opts suiteOpts, jobs int, progress io.Writer) (*validation, error) {
+	var measured []measuredRow
+	for _, name := range []string{"microbench.csv", "probe.csv", "pipeline.csv", "latency.csv"} {
+		p := filepath.Join(dir, name)
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		rows, err := readCalibrationCSV(p)
+		if err != nil {
+			return nil, &inputError{err: err}
+		}
+		measured = append(measured, rows...)
+	}
+	if len(measured) == 0 {
+		return nil, &inputError{err: fmt.Errorf("%s: no calibration CSV (microbench.csv, probe.csv) found", dir)}
+	}
+	want := map[string]measuredRow{}
+	for _, m := range measured {
+		want[m.file+":"+m.key()] = m
+	}
+	recipes := append(microbenchRecipes(opts), probeRecipes()...)
+	recipes = append(recipes, extraRecipes(dir, opts)...)
+	var todo []recipe
+	for _, r := range recipes {
+		for _, row := range r.rows {
+			if _, ok := want[csvFor(r.file)+":"+row.key()]; ok {
+				todo = append(todo, r)
+				break
+			}
+		}
+	}
+	results := make([][]float64, len(todo))
+	launches := make([]launchResult, len(todo))
+	errs := make([]error, len(todo))
+	sources := &sourceCache{dir: dir, m: map[string]*source{}}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(jobs, 1))
+	var mu sync.Mutex
+	done := 0
+	for i := range todo {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i], launches[i], errs[i] = runRecipe(sources, todo[i], cfg)
+			mu.Lock()
+			done++
+			if progress != nil {
+				fmt.Fprintf(progress, "\rvalidate: %d/%d launches", done, len(todo))
+			}
+			mu.Unlock()
+		}(i)
+	}
+	wg.Wait()
+	if progress != nil {
+		fmt.Fprintln(progress)
+	}
+	v := &validation{Launches: launches}
+	for i, r := range todo {
+		for k, row := range r.rows {
+			m, ok := want[csvFor(r.file)+":"+row.key()]
+			if !ok {
+				continue
+			}
+			rr := rowResult{File: m.file, Bench: m.bench, Config: m.config, Metric: m.metric, Measured: m.value,
+				Semantic: semanticRow.MatchString(m.bench) || semanticRow.MatchString(m.metric)}
+			if errs[i] != nil {
+				rr.Err = firstLine(errs[i].Error())
+				rr.Predicted = math.NaN()
+				rr.ErrorPct = 100
+			} else {
+				rr.Predicted = results[i][k]
+				rr.ErrorPct = relErr(rr.Predicted, m.value)
+			}
+			v.Rows = append(v.Rows, rr)
+		}
+	}
+	sort.SliceStable(v.Rows, func(a, b int) bool { return v.Rows[a].File < v.Rows[b].File })
+	v.summarize()
+	return v, nil
+}
+
+func csvFor(ptx string) string {
+	switch ptx {
+	case "microbench.ptx":
+		return "microbench.csv"
+	case "hwprobe.ptx":
+		return "probe.csv"
+	}
+	return ptx[:len(ptx)-len(filepath.Ext(ptx))] + ".csv"
+}
+
+func relErr(pred, meas float64) float64 {
+	if meas == 0 {
+		return 100 * (pred - meas)
+	}
+	return 100 * (pred - meas) / math.Abs(meas)
+}
+
+// sourceCache loads each PTX file of the suite once (programs are read-only while they run).
+type sourceCache struct {
+	dir string
+	mu  sync.Mutex
+	m   map[string]*source
+}
+
+func (c *sourceCache) get(name string) (*source, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s, ok := c.m[name]; ok {
+		return s, nil
+	}
+	p := filepath.Join(c.dir, name)
+	if _, err := os.Stat(p); err != nil {
+		p = filepath.Join("calibration", "h200", name)
+	}
+	s, err := loadSource(p)
+	if err != nil {
+		return nil, err
+	}
+	c.m[name] = s
+	return s, nil
+}
+
+func runRecipe(sources *sourceCache, r recipe, cfg sm.Config) ([]float64, launchResult, error) {
+	lr := launchResult{Kernel: r.kernel, Args: fmt.Sprint(r.args)}
+	src, err := sources.get(r.file)
+	if err != nil {
+		return nil, lr, err
+	}
+	prog, err := src.kernel(r.kernel)
+	if err != nil {
+		return nil, lr, err
+	}
+	outIdx := strconv.Itoa(len(r.args) - 1)
+	j := &job{src: src, prog: prog, cfg: cfg, block: [3]int{r.block, 1, 1}, grid: [3]int{1, 1, 1}, smem: r.smem,
+		args: r.args, launches: 1, maxCycles: 2_000_000_000, prep: r.prep,
+		dumps: []dumpSpec{{name: outIdx, typ: "i64", count: r.outLen}}}
+	start := time.Now()
+	out, err := execute(j)
+	if err == nil && out.runErr != nil {
+		err = out.runErr
+	}
+	lr.HostSeconds = time.Since(start).Seconds()
+	if err != nil {
+		return nil, lr, err
+	}
+	lr.Cycles = out.res.Cycles
+	if lr.Cycles > 0 {
+		lr.Slowdown = lr.HostSeconds / (float64(lr.Cycles) / (cfg.ClockMHz * 1e6))
+	}
+	vals := out.dumps[0].values
+	words := make([]int64, len(vals))
+	for i, x := range vals {
+		words[i] = x.(int64)
+	}
+	res := make([]float64, len(r.rows))
+	for k, row := range r.rows {
+		res[k] = row.value(words)
+	}
+	return res, lr, nil
+}
+
+// summarize computes per-family and overall errors (semantic rows excluded
+// from percentages: they must match exactly and are checked separately).
+func (v *validation) summarize() {
+	fam := map[string]*familyResult{}
+	var order []string
+	over := map[string]*metric{}
+	for _, r := range v.Rows {
+		if r.Semantic {
+			continue
+		}
+		k := r.File + "/" + r.Bench
+		f, ok := fam[k]
+		if !ok {
+			f = &familyResult{File: r.File, Bench: r.Bench}
+			fam[k] = f
+			order = append(order, k)
+		}
+		a := math.Abs(r.ErrorPct)
+		f.Rows++
+		f.MAPE += a
+		f.Worst = math.Max(f.Worst, a)
+		for _, scope := range []string{r.File, "all"} {
+			m, ok := over[scope]
+			if !ok {
+				m = &metric{}
+				over[scope] = m
+			}
+			m.Rows++
+			m.MAPE += a
+			if a >= m.Worst {
+				m.Worst, m.WorstRow = a, r.Bench+","+r.Config+","+r.Metric
+			}
+		}
+	}
+	for _, k := range order {
+		f := fam[k]
+		f.MAPE /= float64(f.Rows)
+		v.Families = append(v.Families, *f)
+	}
+	v.Overall = map[string]metric{}
+	for k, m := range over {
+		m.MAPE /= float64(m.Rows)
+		v.Overall[k] = *m
+	}
+}
+
+type validateOptions struct {
+	dir    string
+	format string
+	jobs   int
+	quick  bool
+	check  bool
+	config string
+	sets   []string
+}
+
+func newValidateCmd(stdout, stderr io.Writer) *cobra.Command {
+	o := &validateOptions{}
+	c := &cobra.Command{
+		Use:   "validate",
+		Short: "Run the H200 calibration suite and compare predicted with measured cycles",
+		Long: `validate runs every kernel of the calibration suite (microbench.ptx, hwprobe.ptx and any
+further PTX/CSV pairs of the folder) with the launch the suite's host code uses, computes each
+CSV row's value from the kernel's out buffer exactly as the host code does, and prints predicted
+against measured with the error: per row, per benchmark family and overall (mean absolute
+percentage error and worst row), plus the simulator's slowdown against the hardware.`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error { return runValidate(o, stdout, stderr) },
+	}
+	fs := c.Flags()
+	fs.StringVar(&o.dir, "dir", defaultCalibrationDir(), "calibration folder (CSV files and the PTX they come from)")
+	fs.StringVarP(&o.format, "format", "o", "table", "output format: table or json")
+	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "launches simulated in parallel")
+	fs.BoolVar(&o.quick, "quick", false, "shorter loops (a tenth of the iterations) for a fast check")
+	fs.BoolVar(&o.check, "check", false, "exit with status 7 when the targets are missed (MAPE <= 5 %, worst row <= 15 % on microbench.csv; probe latency rows <= 10 %)")
+	fs.StringVar(&o.config, "config", "h200", "machine configuration to validate")
+	fs.StringArrayVar(&o.sets, "set", nil, "override a configuration key: KEY=VALUE")
+	return c
+}
+
+func defaultCalibrationDir() string {
+	for _, d := range []string{filepath.Join("..", "shared", "calibration", "h200"), filepath.Join("calibration", "h200")} {
+		if _, err := os.Stat(filepath.Join(d, "microbench.csv")); err == nil {
+			return d
+		}
+	}
+	return filepath.Join("..", "shared", "calibration", "h200")
+}
+
+func runValidate(o *validateOptions, stdout, stderr io.Writer) error {
+	cfg, err := loadConfig(o.config, o.sets)
+	if err != nil {
+		return err
+	}
+	var prog io.Writer
+	if isTerminal(stderr) {
+		prog = stderr
+	}
+	v, err := validate(o.dir, cfg, suiteOpts{quick: o.quick}, o.jobs, prog)
+	if err != nil {
+		return err
+	}
+	if o.format == "json" {
+		if err := writeJSON(stdout, v); err != nil {
+			return err
+		}
+	} else if err := writeValidation(stdout, v); err != nil {
+		return err
+	}
+	if o.check {
+		if msg := v.missed(); msg != "" {
+			return &targetError{msg: msg}
+		}
+	}
+	return nil
+}
+
+// missed names the calibration targets the validation misses, or "".
+func (v *validation) missed() string {
+	var out []string
+	if m, ok := v.Overall["microbench.csv"]; ok {
+		if m.MAPE > 5 {
+			out = append(out, fmt.Sprintf("microbench.csv MAPE %.1f %% > 5 %%", m.MAPE))
+		}
+		if m.Worst > 15 {
+			out = append(out, fmt.Sprintf("microbench.csv worst row %s off by %.1f %% > 15 %%", m.WorstRow, m.Worst))
+		}
+	}
+	for _, r := range v.Rows {
+		if r.File == "probe.csv" && !r.Semantic && math.Abs(r.ErrorPct) > 10 {
+			out = append(out, fmt.Sprintf("probe.csv %s,%s off by %.1f %% > 10 %%", r.Bench, r.Config, r.ErrorPct))
+		}
+		if r.Semantic && r.Predicted != r.Measured {
+			out = append(out, fmt.Sprintf("%s %s,%s,%s: predicted %g, measured %g", r.File, r.Bench, r.Config, r.Metric, r.Predicted, r.Measured))
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	s := out[0]
+	if len(out) > 1 {
+		s += fmt.Sprintf(" (and %d more)", len(out)-1)
+	}
+	return s
+}
+
+// targetError: validation targets missed.
+type targetError struct{ msg string }
+
+func (t *targetError) Error() string { return "calibration targets missed: " + t.msg }
+
+func writeValidation(w io.Writer, v *validation) error {
+	t := newTable(w, "file", "bench", "config", "metric", "measured", "predicted", "error %")
+	for _, r := range v.Rows {
+		pred := strconv.FormatFloat(r.Predicted, 'f', 2, 64)
+		if r.Err != "" {
+			pred = "error"
+		}
+		_ = t.Append(r.File, r.Bench, r.Config, r.Metric, strconv.FormatFloat(r.Measured, 'f', 2, 64), pred,
+			strconv.FormatFloat(r.ErrorPct, 'f', 1, 64))
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	for _, r := range v.Rows {
+		if r.Err != "" {
+			fmt.Fprintf(w, "error in %s,%s: %s\n", r.Bench, r.Config, r.Err)
+		}
+	}
+	fmt.Fprintln(w)
+	ft := newTable(w, "file", "family", "rows", "MAPE %", "worst %")
+	for _, f := range v.Families {
+		_ = ft.Append(f.File, f.Bench, f.Rows, f1(f.MAPE), f1(f.Worst))
+	}
+	if err := ft.Render(); err != nil {
+		return err
+	}
+	var keys []string
+	for k := range v.Overall {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		m := v.Overall[k]
+		fmt.Fprintf(w, "%-16s %3d rows  MAPE %5.2f %%  worst %5.1f %% (%s)\n", k, m.Rows, m.MAPE, m.Worst, m.WorstRow)
+	}
+	var host, slow float64
+	for _, l := range v.Launches {
+		host += l.HostSeconds
+		slow = math.Max(slow, l.Slowdown)
+	}
+	_, err := fmt.Fprintf(w, "%d launches simulated in %.1f s of host time; slowdown against the H200 up to %.0fx\n",
+		len(v.Launches), host, slow)
+	return err
+}
