@@ -1,0 +1,88 @@
+package tma
+
+import "fmt"
+
+// Config holds the timing parameters of the TMA unit. docs/tma.md derives
+// each from the calibration rows and compares the resulting predictions with
+// the measurements; the comments here say what each one means.
+type Config struct {
+	// QueueDepth is how many accepted requests may wait for the unit's
+	// front end. Assumed (no row constrains it).
+	QueueDepth int
+	// IssueInterval is the front end's fixed occupancy per request: it
+	// starts at most one request every IssueInterval cycles, plus the time
+	// it takes to generate the request's rows (below). Fitted to the 1 KiB-
+	// and 4 KiB-chunk bandwidth rows.
+	IssueInterval int
+	// SetupCycles is the latency from the start of a request to its first
+	// memory request.
+	SetupCycles int
+	// DescriptorCycles is the extra setup of a tensor copy: reading its
+	// (cached) tensor map and computing the box. Misses in a descriptor cache
+	// are not modelled.
+	DescriptorCycles int
+	// RowCycles is the least time the front end spends generating the
+	// requests of one box row (a contiguous run along dimension 0; a 1-D copy
+	// is one row): a row costs max(RowCycles, rowBytes/RequestBytesPerCycle).
+	// Makes narrow rows expensive (box32x32: 64-byte rows).
+	RowCycles int
+	// RequestBytesPerCycle is the rate at which the front end turns a row's
+	// bytes into L2 requests (two 128-byte lines a cycle). Fitted together
+	// with IssueInterval.
+	RequestBytesPerCycle int
+	// SmemBytesPerCycle is the unit's port into shared memory (32 banks × 4
+	// bytes). Faster than the L2 link, so it binds only in what-if studies.
+	SmemBytesPerCycle int
+	// CompletionLatency runs from the last byte written to shared memory to
+	// the complete-tx on the barrier (or the bulk group's completion).
+	CompletionLatency int
+	// TensorDRAMCycles is added to a tensor copy any of whose bytes came from
+	// DRAM. Fitted: the tensor2d DRAM rows are ≈450 cycles slower than the
+	// 1-D DRAM rows and the L2 model explain; the cause (DRAM pages of rows
+	// 16 KiB apart, a descriptor or page-table access) is not identified.
+	TensorDRAMCycles int
+	// SmemBytes bounds the shared-memory range of a copy at issue (the SM's
+	// capacity); the CTA's own window is checked when the bytes land.
+	SmemBytes int
+}
+
+// DefaultConfig returns the H200 parameters (docs/tma.md).
+func DefaultConfig() Config {
+	return Config{
+		QueueDepth:           8,
+		IssueInterval:        73,
+		SetupCycles:          26,
+		DescriptorCycles:     10,
+		RowCycles:            1,
+		RequestBytesPerCycle: 256,
+		SmemBytesPerCycle:    128,
+		CompletionLatency:    20,
+		TensorDRAMCycles:     450,
+		SmemBytes:            228 << 10,
+	}
+}
+
+// Validate reports the first field that is out of range, by name.
+func (c Config) Validate() error {
+	positive := []struct {
+		name string
+		v    int
+	}{{"QueueDepth", c.QueueDepth}, {"RequestBytesPerCycle", c.RequestBytesPerCycle},
+		{"SmemBytesPerCycle", c.SmemBytesPerCycle}, {"SmemBytes", c.SmemBytes}}
+	for _, f := range positive {
+		if f.v <= 0 {
+			return fmt.Errorf("tma: %s %d must be positive", f.name, f.v)
+		}
+	}
+	nonNegative := []struct {
+		name string
+		v    int
+	}{{"IssueInterval", c.IssueInterval}, {"SetupCycles", c.SetupCycles}, {"DescriptorCycles", c.DescriptorCycles},
+		{"RowCycles", c.RowCycles}, {"CompletionLatency", c.CompletionLatency}, {"TensorDRAMCycles", c.TensorDRAMCycles}}
+	for _, f := range nonNegative {
+		if f.v < 0 {
+			return fmt.Errorf("tma: %s %d must not be negative", f.name, f.v)
+		}
+	}
+	return nil
+}

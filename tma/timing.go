@@ -1,0 +1,123 @@
+package tma
+
+import "github.com/smsim/smsim/sim"
+
+// fixed is a time in 1/256 cycle, so per-row and per-byte costs below one
+// cycle add up without rounding.
+type fixed uint64
+
+const fixedOne = 256
+
+func toFixed(c sim.Cycle) fixed { return fixed(c) * fixedOne }
+
+// ceil is the first whole cycle at or after f.
+func (f fixed) ceil() sim.Cycle { return sim.Cycle((f + fixedOne - 1) / fixedOne) }
+
+// perByte is the time n bytes take at rate bytes per cycle.
+func perByte(n uint32, rate int) fixed {
+	return fixed((uint64(n)*fixedOne + uint64(rate) - 1) / uint64(rate))
+}
+
+// The timing of one request, as an ASCII timeline:
+//
+//	issue ─queue─▶ start ─SetupCycles(+DescriptorCycles)─▶ t ─ rows: one Stream per row,
+//	               │                                         row i at t + i·rowCost
+//	               ╰─ front end busy: IssueInterval + rows·rowCost,
+//	                  rowCost = max(RowCycles, rowBytes/RequestBytesPerCycle)
+//	data ready (last row's last byte, Hierarchy.Stream) ─ (+TensorDRAMCycles if DRAM) ─▶
+//	written to shared memory (port: bytes/SmemBytesPerCycle after it is free) ─CompletionLatency─▶ done
+//
+// The front end is FIFO, so requests start in issue order; their memory
+// traffic overlaps.
+
+// begin takes a request of rows rows of rowBytes bytes (a 1-D copy is one
+// row) into the front end and returns the cycle it starts.
+func (u *Unit) begin(now sim.Cycle, rows int, rowBytes uint32) sim.Cycle {
+	if u.AcceptAt(now) > now {
+		u.stats.QueueFullIssues++
+	}
+	start := max(toFixed(now), u.feFree)
+	busy := toFixed(sim.Cycle(u.cfg.IssueInterval)) + fixed(rows)*u.rowCost(rowBytes)
+	u.feFree = start + busy
+	u.busy += busy
+	s := start.ceil()
+	u.starts[u.next] = s
+	u.next = (u.next + 1) % len(u.starts)
+	return s
+}
+
+// rowCost is the front end's time to generate the requests of one row of n
+// bytes: at least RowCycles, and no faster than RequestBytesPerCycle.
+func (u *Unit) rowCost(n uint32) fixed {
+	return max(toFixed(sim.Cycle(u.cfg.RowCycles)), perByte(n, u.cfg.RequestBytesPerCycle))
+}
+
+// streamRows issues one memory request per box row, row i at t + i·rowCost,
+// and returns when the last byte is back (not before the last request is
+// issued) and the bytes that came from DRAM. write selects StreamWrite.
+func (u *Unit) streamRows(t sim.Cycle, m *Map, coords [MaxRank]int32, write bool) (sim.Cycle, int) {
+	cost := u.rowCost(uint32(m.InnerBytes()))
+	ready, dram := t, 0
+	it := m.unswizzled(coords)
+	for r, ok := it.Next(); ok; r, ok = it.Next() {
+		if !r.InBounds {
+			continue
+		}
+		at := (toFixed(t) + fixed(r.Row)*cost).ceil()
+		if write {
+			ready = max(ready, u.path.StreamWrite(at, r.Global, int(r.Bytes)))
+			continue
+		}
+		rd, d := u.path.Stream(at, r.Global, int(r.Bytes))
+		ready, dram = max(ready, rd), dram+d
+	}
+	return max(ready, (toFixed(t) + fixed(m.Rows())*cost).ceil()), dram
+}
+
+// port reserves the shared-memory port for n bytes from t (or from when it
+// is free) and returns when the bytes are written: not before the port has
+// moved them, and not before ready, when the last of them arrives. Like the
+// L2 link in package memory, the port is reserved when a request enters it,
+// so it binds only when copies together outrun it.
+func (u *Unit) port(t, ready sim.Cycle, n uint32) sim.Cycle {
+	u.smemFree = max(u.smemFree, toFixed(t)) + perByte(n, u.cfg.SmemBytesPerCycle)
+	return max(ready, u.smemFree.ceil())
+}
+
+// timeLoad returns when a 1-D load issued at now completes.
+func (u *Unit) timeLoad(now sim.Cycle, src uint64, size uint32) sim.Cycle {
+	t := u.begin(now, 1, size) + sim.Cycle(u.cfg.SetupCycles)
+	ready, dram := u.path.Stream(t, src, int(size))
+	u.stats.DRAMBytes += uint64(dram)
+	return u.port(t, ready, size) + sim.Cycle(u.cfg.CompletionLatency)
+}
+
+// timeTensorLoad returns when a tensor load issued at now completes.
+func (u *Unit) timeTensorLoad(now sim.Cycle, m *Map, coords [MaxRank]int32) sim.Cycle {
+	bytes := m.BoxBytes()
+	t := u.begin(now, m.Rows(), uint32(m.InnerBytes())) + sim.Cycle(u.cfg.SetupCycles+u.cfg.DescriptorCycles)
+	ready, dram := u.streamRows(t, m, coords, false)
+	if dram > 0 {
+		ready += sim.Cycle(u.cfg.TensorDRAMCycles)
+	}
+	u.stats.DRAMBytes += uint64(dram)
+	return u.port(t, ready, bytes) + sim.Cycle(u.cfg.CompletionLatency)
+}
+
+// timeStore returns when a store issued at now has read its source (read)
+// and when its writes are performed (done). m is nil for 1-D stores.
+func (u *Unit) timeStore(now sim.Cycle, dst uint64, size uint32, m *Map, coords [MaxRank]int32) (read, done sim.Cycle) {
+	rows, rowBytes, setup := 1, size, u.cfg.SetupCycles
+	if m != nil {
+		rows, rowBytes, setup = m.Rows(), uint32(m.InnerBytes()), setup+u.cfg.DescriptorCycles
+	}
+	t := u.begin(now, rows, rowBytes) + sim.Cycle(setup)
+	read = u.port(t, t, size)
+	if m != nil {
+		done, _ = u.streamRows(t, m, coords, true)
+	} else {
+		done = u.path.StreamWrite(t, dst, int(size))
+	}
+	c := sim.Cycle(u.cfg.CompletionLatency)
+	return read + c, max(done, read) + c
+}
