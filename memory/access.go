@@ -23,6 +23,7 @@ type AccessError struct {
 	Past       bool
 }
 
+// Error names the access, the nearest region and by how much it missed.
 func (e *AccessError) Error() string {
 	op := "read"
 	if e.Write {

@@ -46,6 +46,7 @@ type Region struct {
 // End is the first address past the region.
 func (r Region) End() uint64 { return r.Base + r.Size }
 
+// String is the region as error messages show it: kind, name, range.
 func (r Region) String() string {
 	return fmt.Sprintf("%s %q [%#x, %#x)", r.Kind, r.Name, r.Base, r.End())
 }

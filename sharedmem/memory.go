@@ -42,6 +42,7 @@ type AccessError struct {
 	Write bool
 }
 
+// Error says what was accessed and why it failed.
 func (e *AccessError) Error() string {
 	op := "read"
 	if e.Write {

@@ -64,6 +64,7 @@ type Error struct {
 	Err  error // underlying error (a *FieldError, a memory access error), if any
 }
 
+// Error is "OP: CODE: MESSAGE[: CAUSE] [§4 #N]".
 func (e *Error) Error() string {
 	s := fmt.Sprintf("%s: %s: %s", e.Op, e.Code, e.Msg)
 	if e.Err != nil {

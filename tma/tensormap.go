@@ -35,6 +35,7 @@ type FieldError struct {
 	Reason string
 }
 
+// Error is "tensor map: FIELD: REASON".
 func (e *FieldError) Error() string { return "tensor map: " + e.Field + ": " + e.Reason }
 
 func fieldErr(field, format string, args ...any) error {
