@@ -9,6 +9,7 @@ import (
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/memory"
 	"github.com/smsim/smsim/sharedmem"
+	"github.com/smsim/smsim/tma"
 )
 
 // Policy is a warp-scheduler policy.
@@ -61,6 +62,9 @@ type Config struct {
 	Mem           memory.Config
 	GlobalPerLine int // extra cycles per additional line one warp access touches
 
+	// TMA (bulk-copy) unit.
+	TMA tma.Config
+
 	// Misc.
 	NanosleepMin int // smallest sleep in cycles
 	WatchdogIdle int // livelock detector: cycles of spinning without any barrier progress before stopping
@@ -75,7 +79,7 @@ func DefaultConfig() Config {
 		SyncsLatency: 18, SyncsInterval: 2, SyncsWarpInterval: 5, SyncsResult: 6,
 		TestWaitLatency: 8, TryWaitTimeout: 33, TryWaitHintCycles: 7838, TryWaitWake: 40,
 		BarLatency: 13, BarPerWarp: 2,
-		Mem: memory.DefaultConfig(), GlobalPerLine: 2,
+		Mem: memory.DefaultConfig(), GlobalPerLine: 2, TMA: tma.DefaultConfig(),
 		NanosleepMin: 0, WatchdogIdle: 2_000_000,
 	}
 	lat := map[isa.Class]int{
@@ -183,6 +187,15 @@ func (c *Config) Params() []Param {
 		intParam("mem.l2_bytes_per_cycle", "B/cycle", "SM to L2 link bandwidth", &c.Mem.L2BytesPerCycle),
 		intParam("mem.dram_bytes_per_cycle", "B/cycle", "DRAM bandwidth seen by the SM", &c.Mem.DRAMBytesPerCycle),
 		intParam("mem.per_line", "cycles", "extra cycles per extra line of one warp access", &c.GlobalPerLine),
+		intParam("tma.queue_depth", "requests", "requests waiting for the copy engine's front end", &c.TMA.QueueDepth),
+		intParam("tma.issue_interval", "cycles", "front-end occupancy per request", &c.TMA.IssueInterval),
+		intParam("tma.setup", "cycles", "request start to first memory request", &c.TMA.SetupCycles),
+		intParam("tma.descriptor", "cycles", "extra setup of a tensor copy (tensor map, box)", &c.TMA.DescriptorCycles),
+		intParam("tma.row_cycles", "cycles", "least front-end time per box row", &c.TMA.RowCycles),
+		intParam("tma.request_bytes_per_cycle", "B/cycle", "rate rows become L2 requests", &c.TMA.RequestBytesPerCycle),
+		intParam("tma.smem_bytes_per_cycle", "B/cycle", "copy engine port into shared memory", &c.TMA.SmemBytesPerCycle),
+		intParam("tma.completion", "cycles", "last byte written to complete_tx", &c.TMA.CompletionLatency),
+		intParam("tma.tensor_dram", "cycles", "extra latency of a tensor copy with bytes from DRAM", &c.TMA.TensorDRAMCycles),
 		intParam("nanosleep.min", "cycles", "shortest nanosleep", &c.NanosleepMin),
 		intParam("watchdog.spin_cycles", "cycles", "livelock detector: spinning cycles without barrier progress before stopping", &c.WatchdogIdle),
 	}
@@ -236,6 +249,9 @@ func (c *Config) Validate() error {
 		if !ch.ok {
 			return fmt.Errorf("config %s: %s", c.Name, ch.msg)
 		}
+	}
+	if err := c.TMA.Validate(); err != nil {
+		return fmt.Errorf("config %s: %w", c.Name, err)
 	}
 	if err := c.Mem.Validate(); err != nil {
 		return fmt.Errorf("config %s: %w", c.Name, err)

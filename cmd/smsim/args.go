@@ -10,6 +10,7 @@ import (
 
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/memory"
+	"github.com/smsim/smsim/tma"
 )
 
 // maxBufferBytes bounds one buffer argument; memory.Global bounds the total.
@@ -119,9 +120,54 @@ func (ps *params) set(p *isa.Program, i int, q isa.Param, v string, gm *memory.G
 	return putScalar(dst, q, v)
 }
 
-// setMap builds a CUtensorMap parameter (see docs/tensormap.md).
+// setMap builds a CUtensorMap parameter (docs/tma.md): bound to the buffer
+// argument its spec names, or to an allocation of its own.
 func (ps *params) setMap(q isa.Param, v string, dst []byte, gm *memory.Global) error {
-	return fmt.Errorf("TMAWIRE")
+	if q.Size < tma.MapBytes {
+		return fmt.Errorf("a tensor map is %d bytes but parameter %s is %d bytes", tma.MapBytes, q.Name, q.Size)
+	}
+	spec, err := tma.ParseMapSpec(v)
+	if err != nil {
+		return err
+	}
+	var base uint64
+	if spec.Buf != "" {
+		b, ok := ps.bufs[spec.Buf]
+		if !ok {
+			return fmt.Errorf("tensor map names buffer %q, which is not a buffer argument of this kernel", spec.Buf)
+		}
+		if need := spec.AllocBytes(); b.size < need {
+			return fmt.Errorf("tensor map needs %d bytes but buffer %s has %d", need, spec.Buf, b.size)
+		}
+		base = b.addr
+	} else {
+		size := spec.AllocBytes()
+		if size == 0 || size > maxBufferBytes {
+			return fmt.Errorf("tensor of %d bytes is outside 1..%d bytes", size, uint64(maxBufferBytes))
+		}
+		addr, err := gm.Alloc(size, 256, q.Name+".tensor")
+		if err != nil {
+			return err
+		}
+		f, err := memory.ParseFill(spec.Fill)
+		if err != nil {
+			return err
+		}
+		if err := gm.SetFill(addr, f); err != nil {
+			return err
+		}
+		base = addr
+	}
+	m, err := spec.WithBase(base)
+	if err != nil {
+		return err
+	}
+	enc, err := m.Encode()
+	if err != nil {
+		return err
+	}
+	copy(dst, enc[:])
+	return nil
 }
 
 // allocBuffer parses SIZE[:FILL] and allocates it.

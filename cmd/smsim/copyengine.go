@@ -1,12 +1,60 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/smsim/smsim/memory"
 	"github.com/smsim/smsim/sim"
 	"github.com/smsim/smsim/sm"
+	"github.com/smsim/smsim/tma"
 )
 
-// attachCopyEngine wires a TMA unit to the SM.
+// copyEngine adapts the TMA unit to the SM's CopyEngine interface.
+type copyEngine struct{ u *tma.Unit }
+
+// attachCopyEngine wires a TMA unit between the SM, global memory and the memory path.
 func attachCopyEngine(s *sm.SM, cfg sm.Config, eng *sim.Engine, gm *memory.Global, h *memory.Hierarchy) error {
+	u, err := tma.New(cfg.TMA, eng, gm, h, s, s)
+	if err != nil {
+		return err
+	}
+	s.SetCopyEngine(copyEngine{u})
 	return nil
 }
+
+// Issue hands one thread's copy to the unit.
+func (c copyEngine) Issue(now sim.Cycle, r sm.CopyRequest) error {
+	switch r.Kind {
+	case sm.CopyBulkLoad:
+		return c.u.Load(now, tma.Load{CTA: r.CTA, Dst: r.Shared, Src: r.Global, Size: r.Size, Mbar: r.Mbar, CopyID: r.ID})
+	case sm.CopyBulkStore:
+		return c.u.Store(now, tma.Store{CTA: r.CTA, Thread: r.Thread, Dst: r.Global, Src: r.Shared, Size: r.Size})
+	case sm.CopyPrefetch:
+		return c.u.Prefetch(now, tma.Prefetch{Src: r.Global, Size: r.Size})
+	}
+	m, err := tma.Decode(r.Map)
+	if err != nil {
+		return fmt.Errorf("the tensor map operand is not a tensor map built with --arg tensormap:...: %w", err)
+	}
+	if r.Dim != m.Rank {
+		return fmt.Errorf("a %d-D tensor copy with a rank-%d tensor map", r.Dim, m.Rank)
+	}
+	switch r.Kind {
+	case sm.CopyTensorLoad:
+		return c.u.TensorLoad(now, tma.TensorLoad{CTA: r.CTA, Dst: r.Shared, Map: m, Coords: r.Coords, Mbar: r.Mbar, CopyID: r.ID})
+	case sm.CopyTensorStore:
+		return c.u.TensorStore(now, tma.TensorStore{CTA: r.CTA, Thread: r.Thread, Map: m, Coords: r.Coords, Src: r.Shared})
+	}
+	return fmt.Errorf("unknown copy kind %d", r.Kind)
+}
+
+// Commit closes the thread's bulk group.
+func (c copyEngine) Commit(thread uint64) { c.u.Commit(thread) }
+
+// WaitGroup returns when at most n of the thread's groups are pending.
+func (c copyEngine) WaitGroup(now sim.Cycle, thread uint64, n int, read bool) sim.Cycle {
+	return c.u.WaitGroup(now, thread, n, read)
+}
+
+// InFlight reports the copies in flight.
+func (c copyEngine) InFlight() int { return c.u.InFlight() }
