@@ -292,3 +292,78 @@ func runExample(t *testing.T, name string) *report {
 	}
 	return mustSim(t, src)
 }
+
+// §4 F43: a bulk copy whose size is not a multiple of 16 is rejected at issue.
+func TestEdge43_BulkCopyOfTwentyFourBytesIsMisuse(t *testing.T) {
+	_, err := simulate(t, `kernel edge
+block 32
+barrier bar
+shared buf[256]
+global src[256] seq
+if lane == 0 {
+    init bar, 1
+    arrive.expect_tx bar, 24
+    copy.bulk [buf], [src], 24, bar
+}
+`)
+	wantDiag(t, err, sm.DiagMisuse, "bulk-copy", "k.sms:9:", "multiple of 16", "warp 0 lanes 0")
+}
+
+// §4 F44 / §5.2: a tensor box partly out of bounds completes the phase with
+// the full box bytes and zero-fills the out-of-bounds part.
+func TestEdge44_PartlyOutOfBoundsBoxCreditsFullBoxAndZeroFills(t *testing.T) {
+	r := mustSim(t, `kernel edge
+block 32
+barrier bar
+shared tile[64 * 64 * 2] align 128
+global src[64 * 64 * 2] "byte:0x11"
+global out[64 * 64 * 2] zero
+tensormap A "f16,64x64,box=64x64,buf=src"
+if lane == 0 {
+    init bar, 1
+    arrive.expect_tx bar, 8192
+    copy.tensor [tile], A[32, 32], bar
+}
+wait bar parity 0
+for i in 0..64 {
+    let v = ld.shared [tile + i * 128 + lane * 4]
+    st.global [out + i * 128 + lane * 4], v
+}
+`, "--dump", "out:hex:2048")
+	b := barrierNamed(t, r, "bar")
+	if len(b.Phases) != 1 || b.Phases[0].TxBytes != 8192 || b.Phases[0].CompletedBy != "bytes" {
+		t.Fatalf("got phases %+v, want one phase completed by 8192 bytes", b.Phases)
+	}
+	out := r.Dumps["out"]
+	// Row 0 of the box is tensor row 32: columns 32..63 in bounds (words 0..15), 64.. out (16..31).
+	if out[0] != "0x11111111" || out[15] != "0x11111111" || out[16] != "0x00000000" {
+		t.Errorf("row 0: got %v %v %v, want in-bounds 0x11111111 then zero fill", out[0], out[15], out[16])
+	}
+	// Box row 32 is tensor row 64: fully out of bounds.
+	if out[32*32] != "0x00000000" {
+		t.Errorf("row 32: got %v, want zero fill", out[32*32])
+	}
+}
+
+// §4 F45: a tensor store with a negative origin is invalid.
+func TestEdge45_TensorStoreWithNegativeOriginIsMisuse(t *testing.T) {
+	_, err := simulate(t, `kernel edge
+block 32
+shared tile[64 * 64 * 2] align 128
+global dst[64 * 64 * 2] zero
+tensormap A "f16,64x64,box=64x64,buf=dst"
+if lane == 0 {
+    fence.proxy.async
+    store.tensor A[-8, 0], [tile]
+    commit_group
+    wait_group 0
+}
+`)
+	wantDiag(t, err, sm.DiagMisuse, "bulk-copy", "k.sms:8:", "negative")
+}
+
+// §4 F55: one phase expecting more than 2^20-1 bytes is undefined behaviour.
+func TestEdge55_PhaseExpectingTwoMiBIsMisuse(t *testing.T) {
+	_, err := simulate(t, "kernel edge\nblock 32\nbarrier bar\nif lane == 0 {\n    init bar, 1\n    arrive.expect_tx bar, 2097152\n}\n")
+	wantDiag(t, err, sm.DiagMisuse, "tx-count-out-of-range", "k.sms:6:", "barrier bar phase 0")
+}
