@@ -69,7 +69,7 @@ func execute(j *job) (*outcome, error) {
 	if err != nil {
 		return nil, &inputError{err: err}
 	}
-	if err := attachCopyEngine(s, j.cfg, eng, gm, h); err != nil {
+	if err := s.AttachTMA(gm, h); err != nil {
 		return nil, &inputError{err: err}
 	}
 	if j.observer != nil {

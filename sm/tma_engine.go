@@ -1,20 +1,20 @@
-package main
+package sm
 
 import (
 	"fmt"
 
-	"github.com/smsim/smsim/memory"
 	"github.com/smsim/smsim/sim"
-	"github.com/smsim/smsim/sm"
 	"github.com/smsim/smsim/tma"
 )
 
 // copyEngine adapts the TMA unit to the SM's CopyEngine interface.
 type copyEngine struct{ u *tma.Unit }
 
-// attachCopyEngine wires a TMA unit between the SM, global memory and the memory path.
-func attachCopyEngine(s *sm.SM, cfg sm.Config, eng *sim.Engine, gm *memory.Global, h *memory.Hierarchy) error {
-	u, err := tma.New(cfg.TMA, eng, gm, h, s, s)
+// AttachTMA builds a TMA unit with the SM's configuration, between the SM
+// (its shared memory and barriers), global memory and the memory path, and
+// attaches it as the SM's copy engine.
+func (s *SM) AttachTMA(gm tma.GlobalMem, path tma.MemPath) error {
+	u, err := tma.New(s.cfg.TMA, s.eng, gm, path, s, s)
 	if err != nil {
 		return err
 	}
@@ -23,13 +23,13 @@ func attachCopyEngine(s *sm.SM, cfg sm.Config, eng *sim.Engine, gm *memory.Globa
 }
 
 // Issue hands one thread's copy to the unit.
-func (c copyEngine) Issue(now sim.Cycle, r sm.CopyRequest) error {
+func (c copyEngine) Issue(now sim.Cycle, r CopyRequest) error {
 	switch r.Kind {
-	case sm.CopyBulkLoad:
+	case CopyBulkLoad:
 		return c.u.Load(now, tma.Load{CTA: r.CTA, Dst: r.Shared, Src: r.Global, Size: r.Size, Mbar: r.Mbar, CopyID: r.ID})
-	case sm.CopyBulkStore:
+	case CopyBulkStore:
 		return c.u.Store(now, tma.Store{CTA: r.CTA, Thread: r.Thread, Dst: r.Global, Src: r.Shared, Size: r.Size})
-	case sm.CopyPrefetch:
+	case CopyPrefetch:
 		return c.u.Prefetch(now, tma.Prefetch{Src: r.Global, Size: r.Size})
 	}
 	m, err := tma.Decode(r.Map)
@@ -40,9 +40,9 @@ func (c copyEngine) Issue(now sim.Cycle, r sm.CopyRequest) error {
 		return fmt.Errorf("a %d-D tensor copy with a rank-%d tensor map", r.Dim, m.Rank)
 	}
 	switch r.Kind {
-	case sm.CopyTensorLoad:
+	case CopyTensorLoad:
 		return c.u.TensorLoad(now, tma.TensorLoad{CTA: r.CTA, Dst: r.Shared, Map: m, Coords: r.Coords, Mbar: r.Mbar, CopyID: r.ID})
-	case sm.CopyTensorStore:
+	case CopyTensorStore:
 		return c.u.TensorStore(now, tma.TensorStore{CTA: r.CTA, Thread: r.Thread, Map: m, Coords: r.Coords, Src: r.Shared})
 	}
 	return fmt.Errorf("unknown copy kind %d", r.Kind)
