@@ -2,6 +2,7 @@ package sm
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sim"
@@ -33,7 +34,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	mask := w.GuardMask(in, sp.Mask)
 	wc.instr++
 	s.stats.WarpInstructions++
-	s.stats.ThreadInstrs += uint64(popcount(mask))
+	s.stats.ThreadInstrs += uint64(bits.OnesCount32(mask))
 	sc := &s.sched[wc.sp]
 	sc.pipeFree[in.Class] = now + sim.Cycle(s.cfg.Interval[in.Class])
 	wc.depPC = -1
@@ -189,14 +190,7 @@ func (t timerHandler) Handle(now sim.Cycle, arg uint64) error {
 	return nil
 }
 
-func popcount(m uint32) int {
-	n := 0
-	for m != 0 {
-		m &= m - 1
-		n++
-	}
-	return n
-}
+func popcount(m uint32) int { return bits.OnesCount32(m) }
 
 // diag builds a diagnostic about warp wc at instruction in.
 func (s *SM) diag(wc *wctx, in *isa.Instr, kind DiagKind, code string, lanes uint32, msg string) *Diag {

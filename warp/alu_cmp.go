@@ -82,22 +82,54 @@ func cmpFloat(op isa.CmpOp, x, y float64) bool {
 	return false
 }
 
+// cmpLanes compares integers of all lanes, one loop per comparison.
+func cmpLanes(op isa.CmpOp, a, b *Vec, e ext) uint32 {
+	var res uint32
+	signed := e.signed
+	switch op {
+	case isa.CmpEq:
+		for l := 0; l < Lanes; l++ {
+			if e.of(a[l]) == e.of(b[l]) {
+				res |= 1 << l
+			}
+		}
+	case isa.CmpNe:
+		for l := 0; l < Lanes; l++ {
+			if e.of(a[l]) != e.of(b[l]) {
+				res |= 1 << l
+			}
+		}
+	case isa.CmpLt, isa.CmpLo:
+		for l := 0; l < Lanes; l++ {
+			x, y := e.of(a[l]), e.of(b[l])
+			if (signed && op == isa.CmpLt && int64(x) < int64(y)) || ((!signed || op == isa.CmpLo) && x < y) {
+				res |= 1 << l
+			}
+		}
+	default:
+		for l := 0; l < Lanes; l++ {
+			if cmpInt(op, e.of(a[l]), e.of(b[l]), signed) {
+				res |= 1 << l
+			}
+		}
+	}
+	return res
+}
+
 // compare executes setp (one or two predicate results) and set.
 func (w *Warp) compare(in *isa.Instr, mask uint32, now uint64) error {
 	t := in.Type
 	a := w.Operand(in.Src(0), 0, mask, now)
 	b := w.Operand(in.Src(1), 1, mask, now)
 	var res uint32
-	for l := 0; l < Lanes; l++ {
-		var c bool
-		if t.Float() {
-			c = cmpFloat(in.Cmp, fval(a[l], t), fval(b[l], t))
-		} else {
-			c = cmpInt(in.Cmp, ival(a[l], t), ival(b[l], t), t.Signed())
+	if t.Float() {
+		for l := 0; l < Lanes; l++ {
+			if cmpFloat(in.Cmp, fval(a[l], t), fval(b[l], t)) {
+				res |= 1 << l
+			}
 		}
-		if c {
-			res |= 1 << l
-		}
+	} else {
+		res = cmpLanes(in.Cmp, a, b, extOf(t))
 	}
 	if in.Bool != isa.BoolNone {
 		c := w.PredOperand(in.Src(2))

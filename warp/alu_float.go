@@ -136,16 +136,31 @@ func (w *Warp) mulAdd(in *isa.Instr, mask uint32, now uint64, r *Vec) {
 		return
 	}
 	n := t.Bits()
+	hi := in.Flags.Has(isa.FHi)
+	is24 := in.Op == isa.OpMul24 || in.Op == isa.OpMad24
+	if !hi && !is24 && !in.Flags.Has(isa.FWide) {
+		// .lo: the low bits of the product do not depend on extension.
+		if c == nil {
+			for l := range r {
+				r[l] = a[l] * b[l]
+			}
+		} else {
+			for l := range r {
+				r[l] = a[l]*b[l] + c[l]
+			}
+		}
+		return
+	}
+	e := extOf(t)
 	for l := range r {
-		x, y := ival(a[l], t), ival(b[l], t)
-		if in.Op == isa.OpMul24 || in.Op == isa.OpMad24 {
+		x, y := e.of(a[l]), e.of(b[l])
+		if is24 {
 			x, y = ival(x&0xffffff, t24(t)), ival(y&0xffffff, t24(t))
 		}
 		var p uint64
-		switch {
-		case in.Flags.Has(isa.FHi):
-			p = mulHi(x, y, n, t.Signed(), in.Op == isa.OpMul24 || in.Op == isa.OpMad24)
-		default: // lo and wide: the low 2n bits of the product are x*y for n <= 32
+		if hi {
+			p = mulHi(x, y, n, t.Signed(), is24)
+		} else { // wide: the double-width product of the extended operands
 			p = x * y
 		}
 		if c != nil {

@@ -15,6 +15,29 @@ func sext(v uint64, n int) int64 {
 	return int64(v<<s) >> s
 }
 
+// ext extends values of one integer type to 64 bits; computing it once per
+// instruction keeps the per-lane loops free of type switches.
+type ext struct {
+	shift  uint
+	signed bool
+}
+
+func extOf(t isa.Type) ext {
+	n := t.Bits()
+	if n <= 0 || n > 64 {
+		n = 64
+	}
+	return ext{shift: uint(64 - n), signed: t.Signed()}
+}
+
+// of returns v extended from the type's width.
+func (e ext) of(v uint64) uint64 {
+	if e.signed {
+		return uint64(int64(v<<e.shift) >> e.shift)
+	}
+	return v << e.shift >> e.shift
+}
+
 // ival reads v as an integer of type t, extended to 64 bits.
 func ival(v uint64, t isa.Type) uint64 {
 	n := t.Bits()
