@@ -38,6 +38,7 @@ type wctx struct {
 	depSplit    int
 	syncsFree   sim.Cycle // next cycle this warp may issue a barrier op
 	busyUntil   sim.Cycle // OpCompute repetition / OpDelay
+	checkAt     sim.Cycle // the scheduler need not look at the warp before this cycle
 	computeLeft int
 
 	acctAt    sim.Cycle // cycles before this are accounted

@@ -48,20 +48,31 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	var pick *wctx
 	var lastOK bool
 	for _, wc := range sc.warps {
+		// A warp whose state cannot have changed since it was last looked
+		// at keeps its reason (accounted lazily) and costs one comparison.
+		if wc.checkAt > now {
+			if wc.checkAt < next {
+				next = wc.checkAt
+			}
+			continue
+		}
 		s.account(wc, now)
 		sp := wc.w.Current()
 		if sp == nil {
 			wc.reason = s.blockedReason(wc)
+			wc.checkAt = sim.Never // an event (timer, wake-up) resets it
 			continue
 		}
 		r, why := s.readyAt(wc, sp)
 		if r > now {
 			wc.reason = why
+			wc.checkAt = r
 			if r < next {
 				next = r
 			}
 			continue
 		}
+		wc.checkAt = now + 1
 		wc.reason = ReasonNotSelected
 		if wc.slot == sc.last {
 			lastOK = true
@@ -78,6 +89,7 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	}
 	sc.last = pick.slot
 	pick.reason = ReasonSelected
+	pick.checkAt = now + 1
 	s.issue(now, pick)
 	if !pick.done {
 		// The issue cycle is "selected"; from the next cycle on the warp
