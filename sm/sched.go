@@ -91,28 +91,9 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	pick.reason = ReasonSelected
 	pick.checkAt = now + 1
 	s.issue(now, pick)
-	if !pick.done {
-		// The issue cycle is "selected"; from the next cycle on the warp
-		// waits for whatever its next instruction needs.
-		s.account(pick, now+1)
-		pick.reason = s.reasonAt(pick, now+1)
-	}
+	// The issue cycle is "selected"; the SM ticks again at now+1, where the
+	// warp is looked at again (checkAt) and gets the reason of its next wait.
 	return now + 1
-}
-
-// reasonAt is why wc could not issue at cycle t, as far as is known now.
-func (s *SM) reasonAt(wc *wctx, t sim.Cycle) Reason {
-	sp := wc.w.Current()
-	if sp == nil {
-		return s.blockedReason(wc)
-	}
-	if int(sp.PC) >= len(s.prog.Instrs) {
-		return ReasonMisc
-	}
-	if r, why := s.readyAt(wc, sp); r > t {
-		return why
-	}
-	return ReasonNotSelected
 }
 
 // prefer reports whether candidate a beats b under the scheduler policy.
