@@ -47,6 +47,7 @@ type wctx struct {
 	stall     [numReasons]uint64
 	openWaits []openWait // barrier phases this warp is waiting on
 	tries     []tryRec   // try_waits in flight, one per blocked split
+	cp        cpThreads  // cp.async groups per lane
 	done      bool
 	doneAt    sim.Cycle
 }

@@ -100,7 +100,9 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 		return nil
 	case isa.OpBulkCopy, isa.OpBulkTensor, isa.OpBulkPrefetch, isa.OpBulkReduce, isa.OpBulkCommit, isa.OpBulkWait:
 		return s.execCopy(now, wc, in, mask)
-	case isa.OpCall, isa.OpBrx, isa.OpCpAsync, isa.OpCpAsyncCommit, isa.OpCpAsyncWait, isa.OpLdmatrix,
+	case isa.OpCpAsync, isa.OpCpAsyncCommit, isa.OpCpAsyncWait:
+		return s.execCpAsync(now, wc, in, mask)
+	case isa.OpCall, isa.OpBrx, isa.OpLdmatrix,
 		isa.OpStmatrix, isa.OpTensormapReplace:
 		return s.diag(wc, in, DiagInput, "unsupported", mask, fmt.Sprintf("instruction %s is not supported by the simulator", in.Op))
 	}

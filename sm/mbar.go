@@ -133,8 +133,11 @@ func (s *SM) sharedAddr(wc *wctx, in *isa.Instr, v uint64, align uint64, lane ui
 // execMbarrier issues an mbarrier instruction: one barrier-unit operation per
 // group of lanes that address the same barrier.
 func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
-	if in.Op == isa.OpMbarPendingCount {
+	switch in.Op {
+	case isa.OpMbarPendingCount:
 		return s.execPendingCount(now, wc, in, mask)
+	case isa.OpCpAsyncMbarArrive:
+		return s.execCpAsync(now, wc, in, mask)
 	}
 	var gs [warp.Lanes]group
 	n, err := s.groupLanes(wc, in, mask, now, &gs)

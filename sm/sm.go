@@ -65,6 +65,7 @@ type SM struct {
 	retired    []WarpReport
 	warnings   []string
 	copyID     uint64
+	cpInFlight int // cp.async landings and asynchronous arrivals pending
 	copyIssued map[uint64]copyInfo
 }
 
@@ -136,6 +137,7 @@ func (s *SM) begin(l *Launch) error {
 	s.barList = nil
 	s.retired, s.warnings = nil, nil
 	s.copyIssued = map[uint64]copyInfo{}
+	s.cpInFlight = 0
 	s.start = s.eng.Now()
 	s.lastProg = s.start
 	if err := s.checkLaunch(l); err != nil {

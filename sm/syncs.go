@@ -22,6 +22,7 @@ type syncsOp struct {
 	vals   warp.Vec // token or parity operands of waits, per lane
 	ticket uint64   // try_wait: the blocked split
 	epoch  uint64   // the CTA's bar.sync generation when the op was issued
+	inc    bool     // cp.async.mbarrier.arrive's immediate pending increment
 	last   bool     // last group of its instruction
 	groups uint8
 	at     sim.Cycle
@@ -170,6 +171,8 @@ func (s *SM) applyUpdate(now sim.Cycle, op *syncsOp) error {
 		u.Kind, u.Count = mbarrier.ExpectTx, 0
 	case in.Op == isa.OpMbarCompleteTx:
 		u.Kind, u.Count = mbarrier.CompleteTx, 0
+	case in.Op == isa.OpCpAsyncMbarArrive && op.inc:
+		u.Kind = mbarrier.AsyncArriveInc
 	case in.Op == isa.OpCpAsyncMbarArrive:
 		u.Kind = mbarrier.Arrive
 	case in.Flags.Has(isa.FDrop):
