@@ -96,8 +96,8 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 			d := s.diag(wc, in, DiagMisuse, "bulk-copy", 1<<l, err.Error())
 			return d
 		}
-		if s.obs != nil && (r.Kind == CopyBulkLoad || r.Kind == CopyTensorLoad) {
-			s.copyIssued[r.ID] = copyInfo{at: uint64(now - s.start), bytes: int(r.Size), mbar: s.barrierName(r.Mbar)}
+		if r.Kind == CopyBulkLoad || r.Kind == CopyTensorLoad {
+			s.copyIssued[r.ID] = copyInfo{at: uint64(now - s.start), bytes: int(r.Size), mbar: r.Mbar, in: in, warp: wc.slot, cta: wc.c.id}
 		}
 	}
 	wc.busyUntil = now + sim.Cycle(s.cfg.Latency[isa.ClassTMA])
@@ -105,10 +105,15 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 	return nil
 }
 
+// copyInfo remembers a load in flight: for the timeline and for diagnostics
+// about it (the issuing instruction and warp).
 type copyInfo struct {
 	at    uint64
 	bytes int
-	mbar  string
+	mbar  uint32
+	in    *isa.Instr
+	warp  int
+	cta   int
 }
 
 func (s *SM) threadID(wc *wctx, lane int) uint64 {
@@ -190,15 +195,18 @@ func (s *SM) readMap(wc *wctx, in *isa.Instr, addr uint64, l int) ([]byte, error
 
 // CompleteTx is called by the copy engine when a load's last byte landed.
 func (s *SM) CompleteTx(now sim.Cycle, ctaID int, mbar uint32, bytes uint32, id uint64) error {
-	if s.obs != nil {
-		if ci, ok := s.copyIssued[id]; ok {
-			s.obs.Copy(id, int(bytes), ci.at, uint64(now-s.start), ci.mbar)
-			delete(s.copyIssued, id)
-		}
+	ci, known := s.copyIssued[id]
+	delete(s.copyIssued, id)
+	if s.obs != nil && known {
+		s.obs.Copy(id, int(bytes), ci.at, uint64(now-s.start), s.barrierName(ci.mbar))
 	}
 	c := s.ctaByID(ctaID)
 	if c == nil {
-		return fmt.Errorf("bulk copy %d completed on CTA %d, which has exited [UB #14]", id, ctaID)
+		d := s.exitedCTA(ctaID, fmt.Sprintf("bulk copy completes %d bytes on a barrier of CTA %d, which has exited [UB #14]", bytes, ctaID))
+		if known {
+			d.Pos, d.Warp = ci.in.Pos, ci.warp
+		}
+		return d
 	}
 	if err := s.completeTx(now, c, mbar, bytes, nil, nil); err != nil {
 		s.fail(err)
@@ -211,7 +219,7 @@ func (s *SM) CompleteTx(now sim.Cycle, ctaID int, mbar uint32, bytes uint32, id 
 func (s *SM) ReadShared(ctaID int, off uint32, b []byte) error {
 	c := s.ctaByID(ctaID)
 	if c == nil {
-		return fmt.Errorf("bulk copy reads the shared memory of CTA %d, which has exited [UB #14]", ctaID)
+		return s.exitedCTA(ctaID, fmt.Sprintf("bulk copy reads the shared memory of CTA %d, which has exited [UB #14]", ctaID))
 	}
 	return c.smem.Read(off, b)
 }
@@ -220,12 +228,31 @@ func (s *SM) ReadShared(ctaID int, off uint32, b []byte) error {
 func (s *SM) WriteShared(ctaID int, off uint32, b []byte) error {
 	c := s.ctaByID(ctaID)
 	if c == nil {
-		return fmt.Errorf("bulk copy writes the shared memory of CTA %d, which has exited [UB #14]", ctaID)
+		return s.exitedCTA(ctaID, fmt.Sprintf("bulk copy writes the shared memory of CTA %d, which has exited [UB #14]", ctaID))
 	}
 	if a, ok := c.barrierIn(off, uint32(len(b))); ok {
-		return fmt.Errorf("bulk copy writes over the live mbarrier %s [UB #3]", s.barrierName(a))
+		d := s.diag(nil, nil, DiagMisuse, "access-to-live-barrier", 0,
+			fmt.Sprintf("bulk copy writes over the live mbarrier %s [UB #3]", s.barrierName(a)))
+		d.Barrier = s.barrierName(a)
+		return d
 	}
 	return c.smem.Write(off, b)
+}
+
+// exitedCTA reports a copy landing in a CTA that has exited, naming the
+// oldest copy in flight for that CTA (the one landing now).
+func (s *SM) exitedCTA(ctaID int, msg string) *Diag {
+	d := s.diag(nil, nil, DiagMisuse, "cta-exited", 0, msg)
+	best := uint64(0)
+	for id, ci := range s.copyIssued {
+		if ci.cta == ctaID && (best == 0 || id < best) {
+			best = id
+		}
+	}
+	if ci, ok := s.copyIssued[best]; ok {
+		d.Pos, d.Warp = ci.in.Pos, ci.warp
+	}
+	return d
 }
 
 func (s *SM) ctaByID(id int) *cta {

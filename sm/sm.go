@@ -1,6 +1,7 @@
 package sm
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/smsim/smsim/isa"
@@ -101,6 +102,12 @@ func (s *SM) Run(l *Launch) (*Result, error) {
 	if err == nil {
 		err = s.err
 	}
+	var d *Diag
+	if err != nil && errors.As(err, &d) {
+		err = d // a diagnostic wrapped by the copy engine
+	} else if err != nil && !isLimit(err) {
+		err = &Diag{Kind: DiagMisuse, Code: "copy-fault", Warp: -1, Phase: -1, Msg: err.Error()}
+	}
 	if le, ok := err.(*sim.LimitError); ok {
 		d := &Diag{Kind: DiagLimit, Code: "max-cycles", Warp: -1, Phase: -1, Cycle: uint64(le.Limit - s.start),
 			Msg: fmt.Sprintf("--max-cycles %d reached before the kernel finished", l.MaxCycles)}
@@ -181,6 +188,11 @@ func (s *SM) checkLaunch(l *Launch) error {
 		return bad("parameter block of %d bytes is shorter than the kernel's %d", len(l.Params), s.prog.ParamBytes)
 	}
 	return nil
+}
+
+func isLimit(err error) bool {
+	var le *sim.LimitError
+	return errors.As(err, &le)
 }
 
 // Engine returns the engine the SM runs on.

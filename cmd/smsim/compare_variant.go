@@ -1,0 +1,176 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// variant is one column of a comparison: a file run under launch flags and
+// grid settings.
+type variant struct {
+	name  string
+	file  string
+	flags launchFlags
+	point []setting
+}
+
+func (v variant) job() (*job, error) { return pointJob(v.flags, v.file, v.point) }
+
+// buildVariants expands compare's command line into variants, baseline
+// first: each FILE is a variant; each --variant 'NAME:FLAGS' applies to
+// every FILE (or names its own file among FLAGS); each --vary axis
+// multiplies the variants by its values.
+func buildVariants(files []string, shared launchFlags, specs []string, vary []axis) ([]variant, error) {
+	var vs []variant
+	for _, f := range files {
+		vs = append(vs, variant{name: stem(f), file: f, flags: shared})
+	}
+	if len(specs) > 0 {
+		bases := vs
+		if len(bases) == 0 {
+			bases = []variant{{flags: shared}}
+		}
+		vs = nil
+		for _, b := range bases {
+			for _, s := range specs {
+				v, err := parseVariant(b, s)
+				if err != nil {
+					return nil, err
+				}
+				if len(bases) > 1 {
+					v.name = b.name + "/" + v.name
+				}
+				vs = append(vs, v)
+			}
+		}
+	}
+	if len(vary) > 0 {
+		if len(vs) == 0 {
+			return nil, &usageError{msg: "compare: --vary needs a FILE"}
+		}
+		bases := vs
+		vs = nil
+		for _, b := range bases {
+			for i := 0; i < gridSize(vary); i++ {
+				v := b
+				v.point = append(append([]setting(nil), b.point...), gridPoint(vary, i)...)
+				v.name = label(gridPoint(vary, i))
+				if len(bases) > 1 {
+					v.name = b.name + " " + v.name
+				}
+				vs = append(vs, v)
+			}
+		}
+	}
+	if len(vs) < 2 {
+		return nil, &usageError{msg: "compare needs at least two variants: several FILEs, or one FILE with --variant or --vary (see smsim compare --help)"}
+	}
+	seen := map[string]bool{}
+	for _, v := range vs {
+		if v.file == "" {
+			return nil, &usageError{msg: fmt.Sprintf("compare: variant %q has no FILE: give one before the variants or inside --variant", v.name)}
+		}
+		if seen[v.name] {
+			return nil, &usageError{msg: fmt.Sprintf("compare: two variants are named %q", v.name)}
+		}
+		seen[v.name] = true
+	}
+	return vs, nil
+}
+
+// parseVariant reads NAME:FLAGS, FLAGS being run's launch flags and at most
+// one FILE, applied on top of base.
+func parseVariant(base variant, spec string) (variant, error) {
+	name, rest, ok := strings.Cut(spec, ":")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || strings.ContainsAny(name, " \t") {
+		return base, &usageError{msg: fmt.Sprintf("--variant %q: want NAME:FLAGS, e.g. 'fast:--set syncs.interval=1 --arg ITERS=8'", spec)}
+	}
+	words, err := splitWords(rest)
+	if err != nil {
+		return base, &usageError{msg: fmt.Sprintf("--variant %q: %v", spec, err)}
+	}
+	var own launchFlags
+	c := &cobra.Command{}
+	own.bind(c)
+	fs := c.Flags()
+	if err := fs.Parse(words); err != nil {
+		return base, &usageError{msg: fmt.Sprintf("--variant %q: %v", spec, err)}
+	}
+	v := base
+	v.name = name
+	switch fs.NArg() {
+	case 0:
+	case 1:
+		v.file = fs.Arg(0)
+	default:
+		return base, &usageError{msg: fmt.Sprintf("--variant %q: more than one FILE (%s)", spec, strings.Join(fs.Args(), " "))}
+	}
+	f := base.flags
+	f.sets = append(append([]string(nil), f.sets...), own.sets...)
+	f.args = append(append([]string(nil), f.args...), own.args...)
+	for flag, apply := range map[string]func(){
+		"kernel": func() { f.kernel = own.kernel }, "block": func() { f.block = own.block },
+		"grid": func() { f.grid = own.grid }, "smem": func() { f.smem = own.smem },
+		"launches": func() { f.launches = own.launches }, "config": func() { f.config = own.config },
+		"max-cycles": func() { f.maxCycles = own.maxCycles }, "lenient": func() { f.lenient = own.lenient },
+	} {
+		if fs.Changed(flag) {
+			apply()
+		}
+	}
+	v.flags = f
+	return v, nil
+}
+
+// splitWords splits s at blanks as a shell would, honouring single and
+// double quotes and backslash escapes (no expansions).
+func splitWords(s string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	inWord := false
+	var quote rune
+	esc := false
+	for _, r := range s {
+		switch {
+		case esc:
+			cur.WriteRune(r)
+			esc = false
+		case r == '\\' && quote != '\'':
+			esc, inWord = true, true
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t' || r == '\n':
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 || esc {
+		return nil, fmt.Errorf("unterminated quote or escape")
+	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	return out, nil
+}
+
+// stem is a file's name without its directory and extension.
+func stem(file string) string {
+	b := filepath.Base(file)
+	return strings.TrimSuffix(b, filepath.Ext(b))
+}

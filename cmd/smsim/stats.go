@@ -1,0 +1,173 @@
+package main
+
+import (
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/stat"
+)
+
+// dist describes a sample: its size, mean, standard deviation and order
+// statistics, all computed with gonum/stat.
+type dist struct {
+	N    int     `json:"n"`
+	Mean float64 `json:"mean"`
+	Std  float64 `json:"std"`
+	Min  float64 `json:"min"`
+	P25  float64 `json:"p25"`
+	P50  float64 `json:"p50"`
+	P75  float64 `json:"p75"`
+	P95  float64 `json:"p95"`
+	P99  float64 `json:"p99"`
+	Max  float64 `json:"max"`
+}
+
+// distribution describes x (which it does not modify). An empty sample
+// gives the zero dist.
+func distribution(x []float64) dist {
+	if len(x) == 0 {
+		return dist{}
+	}
+	s := sorted(x)
+	q := func(p float64) float64 { return stat.Quantile(p, stat.Empirical, s, nil) }
+	d := dist{N: len(s), Mean: stat.Mean(s, nil), Min: s[0], Max: s[len(s)-1],
+		P25: q(0.25), P50: q(0.5), P75: q(0.75), P95: q(0.95), P99: q(0.99)}
+	if len(s) > 1 {
+		d.Std = stat.StdDev(s, nil)
+	}
+	return d
+}
+
+// bin is one histogram bin: values v with Lo <= v < Hi.
+type bin struct {
+	Lo    float64 `json:"lo"`
+	Hi    float64 `json:"hi"`
+	Count int     `json:"count"`
+}
+
+// histogram puts x into at most n bins of equal width spanning its range,
+// with stat.Histogram. Integer data (cycle counts) get integer-wide bins.
+func histogram(x []float64, n int) []bin {
+	if len(x) == 0 || n < 1 {
+		return nil
+	}
+	s := sorted(x)
+	lo, hi := s[0], s[len(s)-1]
+	width := (hi - lo) / float64(n)
+	if width <= 0 {
+		width = 1
+	}
+	if allIntegers(s) {
+		width = math.Max(1, math.Ceil(width))
+	}
+	n = max(1, int(math.Floor((hi-lo)/width))+1)
+	dividers := make([]float64, n+1)
+	floats.Span(dividers, lo, lo+width*float64(n))
+	counts := stat.Histogram(nil, dividers, s, nil)
+	out := make([]bin, n)
+	for i := range out {
+		out[i] = bin{Lo: dividers[i], Hi: dividers[i+1], Count: int(counts[i])}
+	}
+	return out
+}
+
+func sorted(x []float64) []float64 {
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	return s
+}
+
+func allIntegers(x []float64) bool {
+	for _, v := range x {
+		if v != math.Trunc(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// barrierStat gathers one barrier name's phases over every CTA of a run:
+// the figures compare, sweep, stats and the plots report.
+type barrierStat struct {
+	Name            string
+	CTAs            int
+	Phases          int     // completed phases
+	StallCycles     uint64  // every waiting warp's cycles, all phases
+	UpdatesPerPhase float64 // barrier updates per completed phase
+	UpdatesPerWarp  float64 // updates per arriving warp, mean over phases (1 converged, 32 lane by lane)
+	Durations       []float64
+	Waits           []float64 // one per waiting warp per phase
+	PhaseStalls     []float64 // stall cycles of each phase, in phase order (CTA 0 first)
+	Opened          []float64 // the cycle each completed phase opened, parallel to Durations
+}
+
+// barrierStats groups the report's barriers by name, in order of first
+// appearance, pooling their CTAs.
+func barrierStats(r *report) []*barrierStat {
+	var out []*barrierStat
+	byName := map[string]*barrierStat{}
+	for _, b := range r.Barriers {
+		s := byName[b.Name]
+		if s == nil {
+			s = &barrierStat{Name: b.Name}
+			byName[b.Name] = s
+			out = append(out, s)
+		}
+		s.CTAs++
+		s.StallCycles += b.StallCycles
+		for _, p := range b.Phases {
+			s.PhaseStalls = append(s.PhaseStalls, float64(p.StallCycles))
+			for _, w := range p.Waits {
+				s.Waits = append(s.Waits, float64(w.Cycles))
+			}
+			if p.Completed < 0 {
+				continue
+			}
+			s.Phases++
+			s.Durations = append(s.Durations, float64(p.Duration))
+			s.Opened = append(s.Opened, float64(p.Opened))
+			s.UpdatesPerPhase += float64(p.Updates)
+			s.UpdatesPerWarp += p.UpdatesPerWarp
+		}
+	}
+	for _, s := range out {
+		if s.Phases > 0 {
+			s.UpdatesPerPhase /= float64(s.Phases)
+			s.UpdatesPerWarp /= float64(s.Phases)
+		}
+	}
+	return out
+}
+
+// barrierSummary is a barrier's line in compare and sweep results.
+type barrierSummary struct {
+	Name            string  `json:"name"`
+	CTAs            int     `json:"ctas"`
+	Phases          int     `json:"phases"`
+	StallCycles     uint64  `json:"stall_cycles"`
+	UpdatesPerPhase float64 `json:"updates_per_phase"`
+	UpdatesPerWarp  float64 `json:"updates_per_warp"`
+	PhaseCycles     summary `json:"phase_cycles"`
+	WaitCycles      summary `json:"wait_cycles"`
+}
+
+func (s *barrierStat) summary() barrierSummary {
+	return barrierSummary{Name: s.Name, CTAs: s.CTAs, Phases: s.Phases, StallCycles: s.StallCycles,
+		UpdatesPerPhase: round3(s.UpdatesPerPhase), UpdatesPerWarp: round3(s.UpdatesPerWarp),
+		PhaseCycles: summarize(s.Durations), WaitCycles: summarize(s.Waits)}
+}
+
+// summaries returns the barrier summaries of r and their total stall cycles.
+func summaries(r *report) ([]barrierSummary, uint64) {
+	out := []barrierSummary{}
+	var total uint64
+	for _, s := range barrierStats(r) {
+		out = append(out, s.summary())
+		total += s.StallCycles
+	}
+	return out, total
+}
+
+// round3 keeps three decimals, so that JSON and CSV stay short.
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
