@@ -52,6 +52,10 @@ func (s *SM) awaited(b *barrier, in *isa.Instr, v uint64) (phase uint64, done bo
 	if st.Phase >= 1<<40 { // tokens hold the phase modulo 2^40
 		ph |= st.Phase &^ (1<<40 - 1)
 	}
+	if s.launch.Mode == mbarrier.Faithful && st.Phase >= ph+2 {
+		s.warnOnce(b, fmt.Sprintf("%s: wait on barrier %s with a token of phase %d while phase %d is open: compared by parity only, as the hardware does [UB #8]",
+			in.Pos, b.name, ph, st.Phase))
+	}
 	return ph, done, true, nil
 }
 
