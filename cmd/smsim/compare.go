@@ -19,6 +19,7 @@ type compareOptions struct {
 	reports  []string
 	phases   int
 	jobs     int
+	arrays   bool
 }
 
 // compareResult is one variant's line of a comparison (JSON: one element
@@ -88,6 +89,7 @@ the variants by its values. Launch flags given outside --variant apply to every 
 	fs.StringArrayVar(&o.reports, "report", nil, "table sections: summary, barriers, phases (repeatable; default all)")
 	fs.IntVar(&o.phases, "phases", 8, "phases shown per barrier in the phases table (0: all)")
 	fs.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "variants run in parallel")
+	fs.BoolVar(&o.arrays, "arrays", false, "pool each barrier array's elements (full[0], full[1], ... as full[*])")
 	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("config", configCompletion)
 	return c
@@ -113,7 +115,7 @@ func runCompare(o *compareOptions, files []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	results, err := compareRun(vs, o.jobs)
+	results, err := compareRun(vs, o.jobs, o.arrays)
 	if err != nil {
 		return err
 	}
@@ -144,7 +146,7 @@ func runCompare(o *compareOptions, files []string, stdout, stderr io.Writer) err
 // compareRun builds every variant's job (stopping at the first command-line
 // or input error), then runs them, jobs at a time. A variant whose
 // simulation fails keeps its error in its result.
-func compareRun(vs []variant, jobs int) ([]compareResult, error) {
+func compareRun(vs []variant, jobs int, arrays bool) ([]compareResult, error) {
 	js := make([]*job, len(vs))
 	for i, v := range vs {
 		j, err := v.job()
@@ -163,7 +165,7 @@ func compareRun(vs []variant, jobs int) ([]compareResult, error) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i], errs[i] = compareOne(vs[i], js[i])
+			results[i], errs[i] = compareOne(vs[i], js[i], arrays)
 		}(i)
 	}
 	wg.Wait()
@@ -182,7 +184,7 @@ func compareRun(vs []variant, jobs int) ([]compareResult, error) {
 }
 
 // compareOne runs one variant.
-func compareOne(v variant, j *job) (compareResult, error) {
+func compareOne(v variant, j *job, arrays bool) (compareResult, error) {
 	r := compareResult{Name: v.name, File: v.file, Kernel: j.prog.Name, Settings: map[string]string{},
 		Sets: append([]string{}, v.flags.sets...), Args: append([]string{}, v.flags.args...), Barriers: []compareBarrier{}}
 	for _, s := range v.point {
@@ -194,13 +196,13 @@ func compareOne(v variant, j *job) (compareResult, error) {
 	}
 	r.rep = buildReport(j, out)
 	if out.runErr != nil {
-		r.err = fmt.Errorf("variant %s: %w", v.name, out.runErr)
+		r.err = out.runErr
 		r.Error = firstLine(out.runErr.Error())
 	}
 	r.Cycles = r.rep.Cycles
 	r.WarpInstructions = r.rep.Sim.WarpInstructions
 	r.HostSeconds = round3(r.rep.Sim.HostSeconds)
-	r.stats = barrierStats(r.rep)
+	r.stats = barrierStats(r.rep, arrays)
 	for _, s := range r.stats {
 		r.StallCycles += s.StallCycles
 		r.Barriers = append(r.Barriers, compareBarrier{barrierSummary: s.summary(),

@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"regexp"
 	"sort"
 
 	"gonum.org/v1/gonum/floats"
@@ -102,16 +103,24 @@ type barrierStat struct {
 	Opened          []float64 // the cycle each completed phase opened, parallel to Durations
 }
 
+// arrayIndex matches the element indices of a barrier array's names.
+var arrayIndex = regexp.MustCompile(`\[[0-9]+\]`)
+
 // barrierStats groups the report's barriers by name, in order of first
-// appearance, pooling their CTAs.
-func barrierStats(r *report) []*barrierStat {
+// appearance, pooling their CTAs; with arrays, it also pools the elements
+// of each barrier array (full[0], full[1], ... as full[*]).
+func barrierStats(r *report, arrays bool) []*barrierStat {
 	var out []*barrierStat
 	byName := map[string]*barrierStat{}
 	for _, b := range r.Barriers {
-		s := byName[b.Name]
+		name := b.Name
+		if arrays {
+			name = arrayIndex.ReplaceAllString(name, "[*]")
+		}
+		s := byName[name]
 		if s == nil {
-			s = &barrierStat{Name: b.Name}
-			byName[b.Name] = s
+			s = &barrierStat{Name: name}
+			byName[name] = s
 			out = append(out, s)
 		}
 		s.CTAs++
@@ -140,6 +149,21 @@ func barrierStats(r *report) []*barrierStat {
 	return out
 }
 
+// byOpening returns the completed phases' durations ordered by the cycle
+// each phase opened (stable, so one barrier's phases keep their order).
+func (s *barrierStat) byOpening() []float64 {
+	idx := make([]int, len(s.Durations))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return s.Opened[idx[a]] < s.Opened[idx[b]] })
+	out := make([]float64, len(idx))
+	for k, i := range idx {
+		out[k] = s.Durations[i]
+	}
+	return out
+}
+
 // barrierSummary is a barrier's line in compare and sweep results.
 type barrierSummary struct {
 	Name            string  `json:"name"`
@@ -159,10 +183,10 @@ func (s *barrierStat) summary() barrierSummary {
 }
 
 // summaries returns the barrier summaries of r and their total stall cycles.
-func summaries(r *report) ([]barrierSummary, uint64) {
+func summaries(r *report, arrays bool) ([]barrierSummary, uint64) {
 	out := []barrierSummary{}
 	var total uint64
-	for _, s := range barrierStats(r) {
+	for _, s := range barrierStats(r, arrays) {
 		out = append(out, s.summary())
 		total += s.StallCycles
 	}

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"fmt"
+	"image/color"
+	"os"
+	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+func init() {
+	// Sans-serif text reads better on screen than gonum/plot's serif default.
+	plot.DefaultFont.Variant = "Sans"
+	plotter.DefaultFont = plot.DefaultFont
+}
+
+// maxSeries bounds the barriers or lines one plot shows, so its colours
+// and legend stay distinguishable.
+const maxSeries = 10
+
+// series is one named line of a plot.
+type series struct {
+	name string
+	xys  plotter.XYs
+}
+
+// legendWidth is the strip on the right of a figure that holds its legend.
+const legendWidth = 1.9 * vg.Inch
+
+// newPlot returns a plot with a title, axis labels and a light grid.
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.Padding = vg.Points(6)
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.Y.Min = 0
+	g := plotter.NewGrid()
+	g.Vertical.Color = color.Gray{Y: 225}
+	g.Horizontal.Color = color.Gray{Y: 225}
+	p.Add(g)
+	return p
+}
+
+// addSeries draws each series as a line with points in the i-th colour and
+// shape, and returns a legend naming them.
+func addSeries(p *plot.Plot, ss []series, lines bool) (plot.Legend, error) {
+	leg := plot.NewLegend()
+	leg.Top, leg.Left = true, true
+	for i, s := range ss {
+		sc, err := plotter.NewScatter(s.xys)
+		if err != nil {
+			return leg, err
+		}
+		sc.GlyphStyle.Color = plotutil.Color(i)
+		sc.GlyphStyle.Shape = plotutil.Shape(i)
+		sc.GlyphStyle.Radius = vg.Points(2.5)
+		p.Add(sc)
+		if lines && len(s.xys) > 1 {
+			l, err := plotter.NewLine(s.xys)
+			if err != nil {
+				return leg, err
+			}
+			l.LineStyle.Color = plotutil.Color(i)
+			l.LineStyle.Width = vg.Points(1.2)
+			p.Add(l)
+			leg.Add(s.name, l, sc)
+		} else {
+			leg.Add(s.name, sc)
+		}
+	}
+	return leg, nil
+}
+
+// saveFigure writes plots stacked vertically, with one legend to their
+// right, as an SVG file.
+func saveFigure(path string, plots []*plot.Plot, leg *plot.Legend, heightPerPlot vg.Length) error {
+	w := 9 * vg.Inch
+	h := heightPerPlot * vg.Length(len(plots))
+	c := vgsvg.New(w, h)
+	dc := draw.New(c)
+	area := dc
+	if leg != nil {
+		area.Max.X -= legendWidth
+		la := dc
+		la.Min.X = area.Max.X + 0.15*vg.Inch
+		la.Max.Y -= 0.5 * vg.Inch
+		leg.Draw(la)
+	}
+	rows := make([][]*plot.Plot, len(plots))
+	for i, p := range plots {
+		rows[i] = []*plot.Plot{p}
+	}
+	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadX: vg.Millimeter, PadY: 6 * vg.Millimeter,
+		PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter, PadLeft: 2 * vg.Millimeter}
+	canvases := plot.Align(rows, tiles, area)
+	for i, p := range plots {
+		p.Draw(canvases[i][0])
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return &inputError{err: err}
+	}
+	if _, err := c.WriteTo(f); err != nil {
+		f.Close()
+		return &inputError{err: err}
+	}
+	if err := f.Close(); err != nil {
+		return &inputError{err: err}
+	}
+	return nil
+}
+
+// writeRunPlot draws a run's barriers: stall cycles per phase, phase
+// durations over time, and the distribution of phase durations.
+func writeRunPlot(path string, r *report) error {
+	if len(r.Barriers) == 0 {
+		return &usageError{msg: fmt.Sprintf("--plot %s: kernel %s used no mbarriers, nothing to plot", path, r.Kernel)}
+	}
+	stats := barrierStats(r, false)
+	sort.SliceStable(stats, func(a, b int) bool { return stats[a].StallCycles > stats[b].StallCycles })
+	shown := stats
+	note := ""
+	if len(shown) > maxSeries {
+		shown = shown[:maxSeries]
+		note = fmt.Sprintf(" (the %d of %d barriers with most stall)", maxSeries, len(stats))
+	}
+	// Per-phase stalls, summed over CTAs, and (opened, duration) pairs.
+	stalls := map[string]map[uint64]float64{}
+	for _, b := range r.Barriers {
+		if stalls[b.Name] == nil {
+			stalls[b.Name] = map[uint64]float64{}
+		}
+		for _, p := range b.Phases {
+			stalls[b.Name][p.Phase] += float64(p.StallCycles)
+		}
+	}
+	var stallSeries, durSeries []series
+	var allDurs []float64
+	for _, s := range shown {
+		var xy plotter.XYs
+		for ph, v := range stalls[s.Name] {
+			xy = append(xy, plotter.XY{X: float64(ph), Y: v})
+		}
+		sort.Slice(xy, func(a, b int) bool { return xy[a].X < xy[b].X })
+		stallSeries = append(stallSeries, series{s.Name, xy})
+		var d plotter.XYs
+		for k := range s.Durations {
+			d = append(d, plotter.XY{X: s.Opened[k], Y: s.Durations[k]})
+		}
+		sort.Slice(d, func(a, b int) bool { return d[a].X < d[b].X })
+		durSeries = append(durSeries, series{s.Name, d})
+		allDurs = append(allDurs, s.Durations...)
+	}
+	p1 := newPlot(fmt.Sprintf("%s: stall cycles per phase%s", r.Kernel, note), "phase", "stall cycles (all waiting warps)")
+	leg, err := addSeries(p1, stallSeries, true)
+	if err != nil {
+		return err
+	}
+	p2 := newPlot("phase durations over time", "cycle the phase opened", "phase duration (cycles)")
+	if _, err := addSeries(p2, durSeries, true); err != nil {
+		return err
+	}
+	plots := []*plot.Plot{p1, p2}
+	if len(allDurs) > 0 {
+		d := distribution(allDurs)
+		p3 := newPlot(fmt.Sprintf("histogram of phase durations (n=%d, mean %.0f, p50 %.0f, p95 %.0f)", d.N, d.Mean, d.P50, d.P95),
+			"phase duration (cycles)", "phases")
+		p3.Add(histPlotter(histogram(allDurs, 30)))
+		plots = append(plots, p3)
+	}
+	return saveFigure(path, plots, &leg, 3.2*vg.Inch)
+}
+
+// histPlotter draws bins (from gonum/stat, via histogram) as bars.
+func histPlotter(bins []bin) *plotter.Histogram {
+	h := &plotter.Histogram{FillColor: color.RGBA{R: 110, G: 150, B: 200, A: 255}, LineStyle: plotter.DefaultLineStyle}
+	for _, b := range bins {
+		h.Bins = append(h.Bins, plotter.HistogramBin{Min: b.Lo, Max: b.Hi, Weight: float64(b.Count)})
+		h.Width = b.Hi - b.Lo
+	}
+	return h
+}
