@@ -84,7 +84,7 @@ the variants by its values. Launch flags given outside --variant apply to every 
 	o.bind(c)
 	fs := c.Flags()
 	fs.StringArrayVar(&o.variants, "variant", nil, "a variant NAME:FLAGS, FLAGS being launch flags (and a FILE) added to the shared ones (repeatable)")
-	fs.StringArrayVar(&o.vary, "vary", nil, "vary one setting: set:KEY=V1,V2, arg:NAME=V1,V2 or const:NAME=V1,V2 (repeatable: cross product)")
+	bindAxes(c, &o.launchFlags.grid, &o.vary)
 	fs.StringVarP(&o.format, "format", "o", "table", "output format: table, json or csv")
 	fs.StringArrayVar(&o.reports, "report", nil, "table sections: summary, barriers, phases (repeatable; default all)")
 	fs.IntVar(&o.phases, "phases", 8, "phases shown per barrier in the phases table (0: all)")

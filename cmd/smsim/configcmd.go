@@ -168,5 +168,6 @@ func newListCmd(stdout io.Writer) *cobra.Command {
 // extraCommands are the analysis commands (compare, sweep, merge, validate).
 func extraCommands(stdout, stderr io.Writer) []*cobra.Command {
 	return []*cobra.Command{newValidateCmd(stdout, stderr), newCompareCmd(stdout, stderr),
-		newSweepCmd(stdout, stderr), newMergeCmd(stdout, stderr), newPlotCmd(stdout)}
+		newSweepCmd(stdout, stderr), newMergeCmd(stdout, stderr), newPlotCmd(stdout),
+		newStatsCmd(stdout, stderr)}
 }

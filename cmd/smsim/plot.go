@@ -3,12 +3,13 @@ package main
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"os"
 	"sort"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
@@ -24,14 +25,51 @@ func init() {
 // and legend stay distinguishable.
 const maxSeries = 10
 
+// palette holds maxSeries distinct colours (matplotlib's tab10).
+var palette = []color.RGBA{{31, 119, 180, 255}, {255, 127, 14, 255}, {44, 160, 44, 255}, {214, 39, 40, 255},
+	{148, 103, 189, 255}, {140, 86, 75, 255}, {227, 119, 194, 255}, {127, 127, 127, 255}, {188, 189, 34, 255},
+	{23, 190, 207, 255}}
+
+// glyphs tell series apart where colours do not (printouts, colour blindness).
+var glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{},
+	draw.PlusGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
+
+func seriesColor(i int) color.Color { return palette[i%len(palette)] }
+
+// cleanTicks are gonum/plot's default ticks labelled without trailing
+// zeros: cycle counts read as integers.
+type cleanTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (cleanTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ts {
+		if ts[i].Label == "" {
+			continue
+		}
+		v := ts[i].Value
+		if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+			ts[i].Label = strconv.FormatInt(int64(v), 10)
+		} else {
+			ts[i].Label = strconv.FormatFloat(v, 'g', 4, 64)
+		}
+	}
+	return ts
+}
+
 // series is one named line of a plot.
 type series struct {
 	name string
 	xys  plotter.XYs
 }
 
-// legendWidth is the strip on the right of a figure that holds its legend.
-const legendWidth = 1.9 * vg.Inch
+// legendSpace is the width of the strip on the right of a figure that
+// holds its legend: enough for the longest entry, at most 40% of w.
+func legendSpace(leg *plot.Legend, dc draw.Canvas) vg.Length {
+	r := leg.Rectangle(dc)
+	// 20% spare: viewers without Liberation Sans substitute wider fonts.
+	return min(1.2*(r.Max.X-r.Min.X)+0.3*vg.Inch, 0.4*(dc.Max.X-dc.Min.X))
+}
 
 // newPlot returns a plot with a title, axis labels and a light grid.
 func newPlot(title, x, y string) *plot.Plot {
@@ -41,6 +79,8 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
 	p.Y.Min = 0
+	p.X.Tick.Marker = cleanTicks{}
+	p.Y.Tick.Marker = cleanTicks{}
 	g := plotter.NewGrid()
 	g.Vertical.Color = color.Gray{Y: 225}
 	g.Horizontal.Color = color.Gray{Y: 225}
@@ -58,8 +98,8 @@ func addSeries(p *plot.Plot, ss []series, lines bool) (plot.Legend, error) {
 		if err != nil {
 			return leg, err
 		}
-		sc.GlyphStyle.Color = plotutil.Color(i)
-		sc.GlyphStyle.Shape = plotutil.Shape(i)
+		sc.GlyphStyle.Color = seriesColor(i)
+		sc.GlyphStyle.Shape = glyphs[i%len(glyphs)]
 		sc.GlyphStyle.Radius = vg.Points(2.5)
 		p.Add(sc)
 		if lines && len(s.xys) > 1 {
@@ -67,7 +107,7 @@ func addSeries(p *plot.Plot, ss []series, lines bool) (plot.Legend, error) {
 			if err != nil {
 				return leg, err
 			}
-			l.LineStyle.Color = plotutil.Color(i)
+			l.LineStyle.Color = seriesColor(i)
 			l.LineStyle.Width = vg.Points(1.2)
 			p.Add(l)
 			leg.Add(s.name, l, sc)
@@ -87,7 +127,7 @@ func saveFigure(path string, plots []*plot.Plot, leg *plot.Legend, heightPerPlot
 	dc := draw.New(c)
 	area := dc
 	if leg != nil {
-		area.Max.X -= legendWidth
+		area.Max.X -= legendSpace(leg, dc)
 		la := dc
 		la.Min.X = area.Max.X + 0.15*vg.Inch
 		la.Max.Y -= 0.5 * vg.Inch
@@ -124,11 +164,22 @@ func writeRunPlot(path string, r *report) error {
 		return &usageError{msg: fmt.Sprintf("--plot %s: kernel %s used no mbarriers, nothing to plot", path, r.Kernel)}
 	}
 	stats := barrierStats(r, false)
-	sort.SliceStable(stats, func(a, b int) bool { return stats[a].StallCycles > stats[b].StallCycles })
 	shown := stats
 	note := ""
-	if len(shown) > maxSeries {
-		shown = shown[:maxSeries]
+	if len(stats) > maxSeries {
+		// The barriers with the most stall cycles, in declaration order.
+		byStall := append([]*barrierStat(nil), stats...)
+		sort.SliceStable(byStall, func(a, b int) bool { return byStall[a].StallCycles > byStall[b].StallCycles })
+		keep := map[*barrierStat]bool{}
+		for _, s := range byStall[:maxSeries] {
+			keep[s] = true
+		}
+		shown = nil
+		for _, s := range stats {
+			if keep[s] {
+				shown = append(shown, s)
+			}
+		}
 		note = fmt.Sprintf(" (the %d of %d barriers with most stall)", maxSeries, len(stats))
 	}
 	// Per-phase stalls, summed over CTAs, and (opened, duration) pairs.

@@ -122,11 +122,12 @@ func writeSweepPlot(path string, rs []sweepRecord, x, y string) error {
 		}
 		ss = append(ss, series{name, xy})
 	}
-	title := fmt.Sprintf("%s: %s vs %s", rs[0].Kernel, y, x)
+	xName := x[strings.Index(x, ":")+1:]
+	title := fmt.Sprintf("%s: %s vs %s", rs[0].Kernel, metricTitle(y), xName)
 	if failed+absent > 0 {
 		title += fmt.Sprintf(" (%d failed, %d without the metric, not shown)", failed, absent)
 	}
-	p := newPlot(title, x, y)
+	p := newPlot(title, fmt.Sprintf("%s (%s)", xName, x[:strings.Index(x, ":")]), metricTitle(y))
 	if !numeric {
 		p.NominalX(cats...)
 	}
@@ -137,7 +138,33 @@ func writeSweepPlot(path string, rs []sweepRecord, x, y string) error {
 	return saveFigure(path, []*plot.Plot{p}, &leg, 5*vg.Inch)
 }
 
-// otherParams names a record's parameters other than x: "arg:ITERS=8".
+// metricTitle is how axes and titles name a metric.
+func metricTitle(m string) string {
+	kind, name, _ := strings.Cut(m, ":")
+	switch kind {
+	case "cycles":
+		return "kernel cycles"
+	case "stall_cycles":
+		return "stall cycles, all barriers"
+	case "warp_instructions":
+		return "warp instructions"
+	case "host_seconds":
+		return "host seconds"
+	case "phases":
+		return "completed phases"
+	case "stall":
+		return "stall cycles of " + name
+	case "phase_p50":
+		return "median phase cycles of " + name
+	case "phase_p95":
+		return "p95 phase cycles of " + name
+	case "updates_per_phase":
+		return "updates per phase of " + name
+	}
+	return m
+}
+
+// otherParams names a record's parameters other than x: "ITERS=8".
 func otherParams(ps map[string]string, x string) string {
 	var keys []string
 	for k := range ps {
@@ -148,7 +175,7 @@ func otherParams(ps map[string]string, x string) string {
 	sort.Strings(keys)
 	var parts []string
 	for _, k := range keys {
-		parts = append(parts, k+"="+ps[k])
+		parts = append(parts, k[strings.Index(k, ":")+1:]+"="+ps[k])
 	}
 	return strings.Join(parts, " ")
 }

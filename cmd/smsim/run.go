@@ -114,6 +114,7 @@ type runOptions struct {
 	timeline string
 	reports  []string
 	file     string
+	plot     string
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -147,6 +148,7 @@ func (o *runOptions) bindAll(c *cobra.Command) {
 	fs.StringVarP(&o.format, "format", "o", "table", "output format: table, json or csv")
 	fs.StringArrayVar(&o.dumps, "dump", nil, "print a buffer parameter after the run: NAME[:TYPE[:COUNT]], TYPE i32 i64 u32 u64 f32 f64 hex (repeatable)")
 	fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace-event JSON timeline (opens in Perfetto)")
+	fs.StringVar(&o.plot, "plot", "", "write an SVG plot: stall cycles per phase, phase durations over time, their histogram")
 	fs.StringArrayVar(&o.reports, "report", nil, "table/csv sections: summary, barriers, phases, warps (repeatable; default: all for table, phases for csv)")
 }
 
@@ -191,6 +193,11 @@ func runRun(o *runOptions, stdout, stderr io.Writer) error {
 	}
 	if err := warnings(stderr, rep); err != nil {
 		return err
+	}
+	if o.plot != "" {
+		if err := writeRunPlot(o.plot, rep); err != nil {
+			return err
+		}
 	}
 	return writeReport(stdout, o.format, o.reports, rep)
 }

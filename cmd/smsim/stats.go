@@ -92,7 +92,7 @@ func allIntegers(x []float64) bool {
 // the figures compare, sweep, stats and the plots report.
 type barrierStat struct {
 	Name            string
-	CTAs            int
+	CTAs            int     // distinct CTAs with this barrier
 	Phases          int     // completed phases
 	StallCycles     uint64  // every waiting warp's cycles, all phases
 	UpdatesPerPhase float64 // barrier updates per completed phase
@@ -112,6 +112,7 @@ var arrayIndex = regexp.MustCompile(`\[[0-9]+\]`)
 func barrierStats(r *report, arrays bool) []*barrierStat {
 	var out []*barrierStat
 	byName := map[string]*barrierStat{}
+	ctas := map[string]map[int]bool{}
 	for _, b := range r.Barriers {
 		name := b.Name
 		if arrays {
@@ -123,7 +124,13 @@ func barrierStats(r *report, arrays bool) []*barrierStat {
 			byName[name] = s
 			out = append(out, s)
 		}
-		s.CTAs++
+		if !ctas[name][b.CTA] {
+			if ctas[name] == nil {
+				ctas[name] = map[int]bool{}
+			}
+			ctas[name][b.CTA] = true
+			s.CTAs++
+		}
 		s.StallCycles += b.StallCycles
 		for _, p := range b.Phases {
 			s.PhaseStalls = append(s.PhaseStalls, float64(p.StallCycles))
@@ -179,7 +186,11 @@ type barrierSummary struct {
 func (s *barrierStat) summary() barrierSummary {
 	return barrierSummary{Name: s.Name, CTAs: s.CTAs, Phases: s.Phases, StallCycles: s.StallCycles,
 		UpdatesPerPhase: round3(s.UpdatesPerPhase), UpdatesPerWarp: round3(s.UpdatesPerWarp),
-		PhaseCycles: summarize(s.Durations), WaitCycles: summarize(s.Waits)}
+		PhaseCycles: roundSummary(summarize(s.Durations)), WaitCycles: roundSummary(summarize(s.Waits))}
+}
+
+func roundSummary(s summary) summary {
+	return summary{Mean: round3(s.Mean), P50: round3(s.P50), P95: round3(s.P95), Max: round3(s.Max)}
 }
 
 // summaries returns the barrier summaries of r and their total stall cycles.

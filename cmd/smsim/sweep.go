@@ -17,7 +17,7 @@ import (
 // how to run it and where its results go.
 type sweepOptions struct {
 	launchFlags
-	grid      []string
+	vary      []string
 	jobs      int
 	out       string
 	format    string
@@ -66,7 +66,7 @@ shard has a record.
 	}
 	o.bind(c)
 	fs := c.Flags()
-	fs.StringArrayVar(&o.grid, "grid", nil, "an axis: set:KEY=V1,V2, arg:NAME=V1,V2 or const:NAME=V1,V2 (repeatable: cross product)")
+	bindAxes(c, &o.launchFlags.grid, &o.vary)
 	fs.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "points run in parallel")
 	fs.StringVar(&o.out, "out", "", "append records to FILE and skip the points already there (default: stdout)")
 	fs.StringVar(&o.format, "format", "", "jsonl or csv (default: csv for a .csv --out, else jsonl)")
@@ -105,14 +105,14 @@ func sweepID(file string, f launchFlags, axes []axis) (string, error) {
 }
 
 func runSweep(o *sweepOptions, file string, stdout, stderr io.Writer) error {
-	axes, err := parseAxes("--grid", o.grid)
+	axes, err := parseAxes("--vary", o.vary)
 	if err != nil {
 		return err
 	}
 	n := 1
 	for _, a := range axes {
 		if n *= len(a.values); n > maxGridPoints {
-			return &usageError{msg: fmt.Sprintf("--grid: more than %d points", maxGridPoints)}
+			return &usageError{msg: fmt.Sprintf("--vary/--grid: more than %d points", maxGridPoints)}
 		}
 	}
 	format, err := recordFormat(o.format, o.out)
