@@ -19,6 +19,9 @@ type recipe struct {
 	outLen int      // 64-bit words of out to read
 	rows   []rowFn
 	prep   func(*memory.Global, *params) error // fills input buffers the host code computes
+	// launches is how many times the kernel runs (memory and caches kept);
+	// the last launch's out buffer is read. 0 means 1.
+	launches int
 }
 
 // rowFn computes one CSV row's value from the kernel's out buffer.

@@ -109,16 +109,20 @@ var semanticRow = regexp.MustCompile(`^(semantics|semantics2)$|phase_completed|r
 // validate runs every recipe whose rows appear in the measured CSVs.
 func validate(dir string, cfg sm.Config, opts suiteOpts, jobs int, progress io.Writer) (*validation, error) {
 	var measured []measuredRow
-	for _, name := range []string{"microbench.csv", "probe.csv", "pipeline.csv", "latency.csv"} {
-		p := filepath.Join(dir, name)
-		if _, err := os.Stat(p); err != nil {
-			continue
+	seen := map[string]bool{}
+	for _, d := range []string{dir, filepath.Join("calibration", "h200")} {
+		for _, name := range []string{"microbench.csv", "probe.csv", "pipeline.csv"} {
+			p := filepath.Join(d, name)
+			if _, err := os.Stat(p); err != nil || seen[name] {
+				continue
+			}
+			seen[name] = true
+			rows, err := readCalibrationCSV(p)
+			if err != nil {
+				return nil, &inputError{err: err}
+			}
+			measured = append(measured, rows...)
 		}
-		rows, err := readCalibrationCSV(p)
-		if err != nil {
-			return nil, &inputError{err: err}
-		}
-		measured = append(measured, rows...)
 	}
 	if len(measured) == 0 {
 		return nil, &inputError{err: fmt.Errorf("%s: no calibration CSV (microbench.csv, probe.csv) found", dir)}
@@ -244,7 +248,7 @@ func runRecipe(sources *sourceCache, r recipe, cfg sm.Config) ([]float64, launch
 	}
 	outIdx := strconv.Itoa(len(r.args) - 1)
 	j := &job{src: src, prog: prog, cfg: cfg, block: [3]int{r.block, 1, 1}, grid: [3]int{1, 1, 1}, smem: r.smem,
-		args: r.args, launches: 1, maxCycles: 2_000_000_000, prep: r.prep,
+		args: r.args, launches: max(r.launches, 1), maxCycles: 2_000_000_000, prep: r.prep,
 		dumps: []dumpSpec{{name: outIdx, typ: "i64", count: r.outLen}}}
 	start := time.Now()
 	out, err := execute(j)
