@@ -57,7 +57,10 @@ func minOf(v []int64) float64 {
 // quickScale shortens the long loops of the suite (arrive/wait iterations,
 // bandwidth batches) for fast checks; steady-state per-iteration values are
 // what the rows report, so the values barely move.
-type suiteOpts struct{ quick bool }
+type suiteOpts struct {
+	quick bool
+	only  string // regular expression selecting rows
+}
 
 func (o suiteOpts) iters(n int) int {
 	if o.quick {

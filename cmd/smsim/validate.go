@@ -108,6 +108,10 @@ var semanticRow = regexp.MustCompile(`^(semantics|semantics2)$|phase_completed|r
 
 // validate runs every recipe whose rows appear in the measured CSVs.
 func validate(dir string, cfg sm.Config, opts suiteOpts, jobs int, progress io.Writer) (*validation, error) {
+	only, err := regexp.Compile(opts.only)
+	if err != nil {
+		return nil, &usageError{msg: fmt.Sprintf("--only %q: %v", opts.only, err)}
+	}
 	var measured []measuredRow
 	seen := map[string]bool{}
 	for _, d := range []string{dir, filepath.Join("calibration", "h200")} {
@@ -129,7 +133,9 @@ func validate(dir string, cfg sm.Config, opts suiteOpts, jobs int, progress io.W
 	}
 	want := map[string]measuredRow{}
 	for _, m := range measured {
-		want[m.file+":"+m.key()] = m
+		if only.MatchString(m.file + ":" + m.key()) {
+			want[m.file+":"+m.key()] = m
+		}
 	}
 	recipes := append(microbenchRecipes(opts), probeRecipes()...)
 	recipes = append(recipes, extraRecipes(dir, opts)...)
@@ -326,6 +332,7 @@ type validateOptions struct {
 	format string
 	jobs   int
 	quick  bool
+	only   string
 	check  bool
 	config string
 	sets   []string
@@ -349,6 +356,7 @@ percentage error and worst row), plus the simulator's slowdown against the hardw
 	fs.StringVarP(&o.format, "format", "o", "table", "output format: table or json")
 	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "launches simulated in parallel")
 	fs.BoolVar(&o.quick, "quick", false, "shorter loops (a tenth of the iterations) for a fast check")
+	fs.StringVar(&o.only, "only", "", "run only rows matching this regular expression (matched against FILE:bench,config,metric)")
 	fs.BoolVar(&o.check, "check", false, "exit with status 7 when the targets are missed (MAPE <= 5 %, worst row <= 15 % on microbench.csv; probe latency rows <= 10 %)")
 	fs.StringVar(&o.config, "config", "h200", "machine configuration to validate")
 	fs.StringArrayVar(&o.sets, "set", nil, "override a configuration key: KEY=VALUE")
@@ -373,7 +381,7 @@ func runValidate(o *validateOptions, stdout, stderr io.Writer) error {
 	if isTerminal(stderr) {
 		prog = stderr
 	}
-	v, err := validate(o.dir, cfg, suiteOpts{quick: o.quick}, o.jobs, prog)
+	v, err := validate(o.dir, cfg, suiteOpts{quick: o.quick, only: o.only}, o.jobs, prog)
 	if err != nil {
 		return err
 	}
