@@ -3,6 +3,7 @@ package sm
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"github.com/smsim/smsim/isa"
@@ -74,6 +75,35 @@ func (s *SM) groupLanes(wc *wctx, in *isa.Instr, mask uint32, now sim.Cycle, gs 
 	case isa.OpMbarInit:
 		cnt = wc.w.Operand(in.Src(1), 1, mask, t)
 	}
+	if uniform(&av, mask) { // the common case: every lane names the same barrier
+		first := bits.TrailingZeros32(mask)
+		a, err := s.sharedAddr(wc, in, av[first], 8, mask)
+		if err != nil {
+			return 0, err
+		}
+		g := group{addr: a, lanes: mask}
+		switch {
+		case in.Op == isa.OpMbarInit:
+			g.count = cnt[first] & 0xffffffff
+		case cnt == nil:
+			g.count = uint64(bits.OnesCount32(mask))
+		default:
+			for l := first; l < warp.Lanes; l++ {
+				if mask>>l&1 != 0 {
+					g.count += cnt[l] & 0xffffffff
+				}
+			}
+		}
+		if tx != nil {
+			for l := first; l < warp.Lanes; l++ {
+				if mask>>l&1 != 0 {
+					g.tx += tx[l] & 0xffffffff
+				}
+			}
+		}
+		gs[0] = g
+		return 1, nil
+	}
 	n := 0
 	for l := 0; l < warp.Lanes; l++ {
 		if mask>>l&1 == 0 {
@@ -107,6 +137,20 @@ func (s *SM) groupLanes(wc *wctx, in *isa.Instr, mask uint32, now sim.Cycle, gs 
 		}
 	}
 	return n, nil
+}
+
+// uniform reports whether every lane of mask holds the same value.
+func uniform(v *warp.Vec, mask uint32) bool {
+	if mask == 0 {
+		return false
+	}
+	x := v[bits.TrailingZeros32(mask)]
+	for l := 0; l < warp.Lanes; l++ {
+		if mask>>l&1 != 0 && v[l] != x {
+			return false
+		}
+	}
+	return true
 }
 
 // sharedAddr converts an address operand value to a CTA shared offset,

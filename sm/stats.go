@@ -1,5 +1,7 @@
 package sm
 
+import "github.com/smsim/smsim/isa"
+
 // Reason is why a warp did not issue in a cycle, named as Nsight Compute
 // names its warp-state samples where a name exists there, plus "mbarrier"
 // for waits on asynchronous barriers.
@@ -101,7 +103,7 @@ type PhaseReport struct {
 type Arriver struct {
 	Warp  int
 	Lanes uint32
-	Pos   string
+	Pos   isa.Pos // source of the arriving instruction (formatted by the report, not on the hot path)
 	Cycle uint64
 }
 

@@ -190,7 +190,7 @@ func (s *SM) applyUpdate(now sim.Cycle, op *syncsOp) error {
 	ph := b.open()
 	if u.Kind == mbarrier.Arrive || u.Kind == mbarrier.ArriveDrop {
 		b.arrWarps[op.slot] = true
-		a := Arriver{Warp: op.slot, Lanes: op.lanes, Pos: in.Pos.String(), Cycle: uint64(now - s.start)}
+		a := Arriver{Warp: op.slot, Lanes: op.lanes, Pos: in.Pos, Cycle: uint64(now - s.start)}
 		ph.LastArriver = a
 		b.recent[b.recentN%4] = a
 		b.recentN++

@@ -165,7 +165,7 @@ func barrierJSON(b sm.BarrierReport) jsonBarrier {
 		}
 		if p.LastArriver.Lanes != 0 {
 			a := p.LastArriver
-			jp.LastArriver = &jsonArrive{Warp: a.Warp, Lanes: sm.LaneList(a.Lanes), Pos: a.Pos, Cycle: a.Cycle}
+			jp.LastArriver = &jsonArrive{Warp: a.Warp, Lanes: sm.LaneList(a.Lanes), Pos: a.Pos.String(), Cycle: a.Cycle}
 		}
 		for _, w := range p.Waits {
 			jp.Waits = append(jp.Waits, jsonWait{Warp: w.Warp, Cycles: w.Cycles})
