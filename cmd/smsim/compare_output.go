@@ -45,8 +45,8 @@ func compareTables(w io.Writer, rs []compareResult, sections []string, phases in
 // compareSummary is one row per variant: cycles, speed-up over the
 // baseline, total stall cycles and the pooled phase figures.
 func compareSummary(w io.Writer, rs []compareResult) error {
-	fmt.Fprintf(w, "baseline: %s (speed-up = baseline cycles / variant cycles)\n", rs[0].Name)
-	t := leftTable(w, "variant", "cycles", "speed-up", "stall cyc", "upd/phase", "upd/warp", "phase p50", "phase p95")
+	fmt.Fprintf(w, "baseline: %s (speed-up = baseline cycles / variant cycles; ph: phase cycles)\n", rs[0].Name)
+	t := leftTable(w, "variant", "cycles", "speed-up", "stall cyc", "upd/phase", "upd/warp", "ph p50", "ph p95")
 	for _, r := range rs {
 		if r.Error != "" {
 			_ = t.Append(r.Name, r.Cycles, "failed", r.StallCycles, "-", "-", "-", "-")
@@ -148,9 +148,9 @@ func comparePhases(w io.Writer, rs []compareResult, limit int) error {
 		for _, r := range rs {
 			header = append(header, r.Name)
 		}
-		fmt.Fprintf(w, "barrier %s: cycles of each completed phase, in order of opening", name)
+		fmt.Fprintf(w, "barrier %s: cycles of each completed phase, by opening", name)
 		if shown < most {
-			fmt.Fprintf(w, " (first %d of %d; --phases 0 for all)", shown, most)
+			fmt.Fprintf(w, " (first %d of %d; --phases 0: all)", shown, most)
 		}
 		fmt.Fprintln(w)
 		t := newTable(w, header...)

@@ -55,14 +55,15 @@ func histogram(x []float64, n int) []bin {
 	}
 	s := sorted(x)
 	lo, hi := s[0], s[len(s)-1]
-	width := (hi - lo) / float64(n)
+	// The last divider must lie above the maximum.
+	width := (hi - lo) / float64(n) * (1 + 1e-9)
+	if allIntegers(s) {
+		width = math.Ceil((hi - lo + 1) / float64(n))
+	}
 	if width <= 0 {
 		width = 1
 	}
-	if allIntegers(s) {
-		width = math.Max(1, math.Ceil(width))
-	}
-	n = max(1, int(math.Floor((hi-lo)/width))+1)
+	n = min(n, max(1, int(math.Floor((hi-lo)/width))+1))
 	dividers := make([]float64, n+1)
 	floats.Span(dividers, lo, lo+width*float64(n))
 	counts := stat.Histogram(nil, dividers, s, nil)
