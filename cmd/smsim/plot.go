@@ -36,25 +36,45 @@ var glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.Tri
 
 func seriesColor(i int) color.Color { return palette[i%len(palette)] }
 
-// cleanTicks are gonum/plot's default ticks labelled without trailing
-// zeros: cycle counts read as integers.
-type cleanTicks struct{}
+// cleanTicks label 4 to 10 round values (steps of 1, 2 or 5 times a
+// power of ten), without trailing zeros: cycle counts read as integers.
+// With integer set, steps are whole numbers (phase numbers, counts).
+type cleanTicks struct{ integer bool }
 
 // Ticks implements plot.Ticker.
-func (cleanTicks) Ticks(lo, hi float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i := range ts {
-		if ts[i].Label == "" {
-			continue
+func (c cleanTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) {
+		return []plot.Tick{{Value: lo, Label: tickLabel(lo)}}
+	}
+	mag := math.Pow(10, math.Floor(math.Log10((hi-lo)/4)))
+	step := mag
+	for _, m := range []float64{1, 2, 5, 10} {
+		if (hi-lo)/(m*mag) <= 10 {
+			step = m * mag
+			break
 		}
-		v := ts[i].Value
-		if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-			ts[i].Label = strconv.FormatInt(int64(v), 10)
-		} else {
-			ts[i].Label = strconv.FormatFloat(v, 'g', 4, 64)
+	}
+	if c.integer {
+		step = math.Max(1, step)
+	}
+	var ts []plot.Tick
+	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
+		ts = append(ts, plot.Tick{Value: v, Label: tickLabel(v)})
+		if minor := v + step/2; minor < hi && (!c.integer || step > 1) {
+			ts = append(ts, plot.Tick{Value: minor})
 		}
 	}
 	return ts
+}
+
+func tickLabel(v float64) string {
+	if math.Abs(v) < 1e-9 {
+		return "0"
+	}
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
 // series is one named line of a plot.
@@ -210,6 +230,7 @@ func writeRunPlot(path string, r *report) error {
 		allDurs = append(allDurs, s.Durations...)
 	}
 	p1 := newPlot(fmt.Sprintf("%s: stall cycles per phase%s", r.Kernel, note), "phase", "stall cycles (all waiting warps)")
+	p1.X.Tick.Marker = cleanTicks{integer: true}
 	leg, err := addSeries(p1, stallSeries, true)
 	if err != nil {
 		return err
@@ -223,6 +244,7 @@ func writeRunPlot(path string, r *report) error {
 		d := distribution(allDurs)
 		p3 := newPlot(fmt.Sprintf("histogram of phase durations (n=%d, mean %.0f, p50 %.0f, p95 %.0f)", d.N, d.Mean, d.P50, d.P95),
 			"phase duration (cycles)", "phases")
+		p3.Y.Tick.Marker = cleanTicks{integer: true}
 		p3.Add(histPlotter(histogram(allDurs, 30)))
 		plots = append(plots, p3)
 	}
