@@ -141,8 +141,9 @@ func runMerge(o *mergeOptions, files []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "complete, all %d points\n", total)
 		return nil
 	}
-	fmt.Fprintf(stderr, "%d of %d points missing\n", len(m.missing), total)
-	err = &inputError{err: fmt.Errorf("merge: %d of %d points missing: %s", len(m.missing), total, ranges(m.missing, 40))}
+	fmt.Fprintf(stderr, "incomplete\n")
+	err = &inputError{err: fmt.Errorf("%d of %d points missing: %s (the same sweep with the merged file as --out runs just these)",
+		len(m.missing), total, ranges(m.missing, 40))}
 	if o.allowMissing {
 		fmt.Fprintf(stderr, "smsim: %s\n", err)
 		return nil
