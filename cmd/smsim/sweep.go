@@ -34,15 +34,16 @@ type sweepOptions struct {
 func newSweepCmd(stdout, stderr io.Writer) *cobra.Command {
 	o := &sweepOptions{getenv: os.Getenv}
 	c := &cobra.Command{
-		Use:   "sweep FILE --grid KIND:KEY=V1,V2,... [--grid ...] [--out FILE]",
+		Use:   "sweep FILE --vary KIND:KEY=V1,V2,... [--vary ...] [--out FILE]",
 		Short: "Run a grid of --set/--arg/const values in parallel; results as JSON lines or CSV",
-		Long: `Run FILE at every point of a grid — the cross product of the --grid axes — in parallel,
+		Long: `Run FILE at every point of a grid — the cross product of the --vary axes — in parallel,
 and write one record per point: its parameters, cycles, total barrier stall cycles,
 per-barrier summaries and host seconds, as JSON lines or CSV.
 
-An axis is KIND:KEY=V1,V2,... with KIND set (a configuration key, as --set), arg (a kernel
+An axis (--vary, or --grid with a KIND: prefix; without one --grid is the launch grid)
+is KIND:KEY=V1,V2,... with KIND set (a configuration key, as --set), arg (a kernel
 parameter, as --arg) or const (a .sms constant, rewritten in place). Point indices run
-row-major: the first --grid varies slowest.
+row-major: the first axis varies slowest.
 
 With --out, each record is appended with one write and flushed to disk as soon as its
 point finishes, so an interrupted sweep resumes: run the same command again and the points
@@ -54,8 +55,8 @@ shard has a record.
 
 ` + exitHelp,
 		Example: `  smsim sweep examples/entangle_half.sms --grid set:syncs.interval=1,2,4 --grid arg:ITERS=8,16 --out sweep.jsonl
-  smsim sweep examples/tma_pipeline.sms --grid const:S=1,2,3,4 --out stages.csv --plot stages.svg
-  smsim sweep examples/entangle_half.sms --grid set:syncs.latency=10,18,30 --shard 0/2 --out part0.jsonl`,
+  smsim sweep examples/tma_pipeline.sms --vary const:S=1,2,3,4 --arrays --out stages.csv --plot stages.svg
+  smsim sweep examples/entangle_half.sms --vary set:syncs.latency=10,18,30 --shard 0/2 --out part0.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if isTerminal(stderr) {
@@ -82,7 +83,7 @@ shard has a record.
 func (o *sweepOptions) bindPlot(c *cobra.Command) {
 	fs := c.Flags()
 	fs.StringVar(&o.plot, "plot", "", "after the sweep, plot a metric against a parameter into FILE.svg")
-	fs.StringVar(&o.plotX, "plot-x", "", "the plot's parameter, KIND:KEY (default: the first --grid axis)")
+	fs.StringVar(&o.plotX, "plot-x", "", "the plot's parameter, KIND:KEY (default: the first axis)")
 	fs.StringVar(&o.plotY, "plot-y", "cycles", "the plot's metric: "+metricHelp)
 }
 
@@ -219,12 +220,12 @@ func sweepPlot(o *sweepOptions, sink recordSink, names []string) error {
 	x := o.plotX
 	if x == "" {
 		if len(names) == 0 {
-			return &usageError{msg: "--plot: the sweep has no --grid axis to plot against"}
+			return &usageError{msg: "--plot: the sweep has no --vary axis to plot against"}
 		}
 		x = names[0]
 	}
 	if !strings.Contains(x, ":") {
-		return &usageError{msg: fmt.Sprintf("--plot-x %q: want KIND:KEY as in --grid, e.g. %s", x, strings.Join(names, ", "))}
+		return &usageError{msg: fmt.Sprintf("--plot-x %q: want KIND:KEY as in --vary, e.g. %s", x, strings.Join(names, ", "))}
 	}
 	return writeSweepPlot(o.plot, sink.all(), x, o.plotY)
 }
