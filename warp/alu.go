@@ -23,6 +23,9 @@ func (e *UnsupportedError) Error() string {
 // mask. Memory, barrier, control and warp-collective instructions are not
 // handled here.
 func (w *Warp) ExecALU(in *isa.Instr, mask uint32, now uint64) error {
+	if ok, err := w.execExact(in, mask, now); ok {
+		return err
+	}
 	var r Vec
 	t := in.Type
 	switch in.Op {

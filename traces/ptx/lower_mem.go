@@ -1,0 +1,278 @@
+package ptx
+
+import (
+	"github.com/smsim/smsim/isa"
+)
+
+// loadStore lowers ld, ldu and st in every state space, with vectors,
+// memory-ordering qualifiers and cache hints (kept as FCacheHint with the
+// policy operand last; they change no result).
+func (l *lowerer) loadStore(in *Instr, m *mods) error {
+	store := in.Op == "st"
+	x := isa.Instr{Op: isa.OpLd}
+	if store {
+		x.Op = isa.OpSt
+	}
+	x.Sem, x.Scope = semScope(m)
+	if x.Sem == isa.SemVolatile {
+		x.Flags |= isa.FVolatile
+	}
+	x.Space, _ = space(m)
+	if cacheHints(m) {
+		x.Flags |= isa.FCacheHint
+	}
+	if !store && m.take("nc") {
+		x.Flags |= isa.FNoncoherent
+	}
+	if in.Op == "ldu" {
+		m.take("unified")
+	}
+	n := vec(m)
+	x.Vec = uint8(n)
+	t, err := l.typ(m)
+	if err != nil {
+		return err
+	}
+	if t == isa.Pred || t == isa.B128 {
+		return l.unsupported("%s of .%s", in.Op, t)
+	}
+	x.Type = t
+	want := 2
+	if x.Flags.Has(isa.FCacheHint) {
+		want = 3
+	}
+	if err := l.nops(in, want); err != nil {
+		return err
+	}
+	data, addr := in.Operands[0], in.Operands[1]
+	if store {
+		data, addr = addr, data
+	}
+	if x.Space == isa.ParamSpace {
+		if e, off, ok := l.slotOf(addr); ok {
+			return l.slotAccess(in, e.slot, off, x, data)
+		}
+	}
+	a, err := l.mem(addr, x.Space)
+	if err != nil {
+		return err
+	}
+	vals, err := l.dataOperands(data, t, n, store)
+	if err != nil {
+		return err
+	}
+	if store {
+		x.Ops = append([]isa.Operand{a}, vals...)
+	} else {
+		x.NDst = uint8(n)
+		x.Ops = append(vals, a)
+	}
+	if want == 3 {
+		p, err := l.val(in.Operands[2], isa.B64)
+		if err != nil {
+			return err
+		}
+		x.Ops = append(x.Ops, p)
+	}
+	l.emit(x)
+	return nil
+}
+
+// dataOperands converts the value operands of a load (destinations, "_"
+// allowed) or store (sources): one operand, or a vector of n.
+func (l *lowerer) dataOperands(o Operand, t isa.Type, n int, store bool) ([]isa.Operand, error) {
+	elems := []Operand{o}
+	if v, ok := o.(*Vector); ok {
+		elems = v.Elems
+	}
+	if len(elems) != n {
+		return nil, l.errf("%s has .v%d but %d data operands", l.cur.Opcode(), n, len(elems))
+	}
+	out := make([]isa.Operand, n)
+	for i, e := range elems {
+		var err error
+		if store {
+			out[i], err = l.val(e, t)
+		} else {
+			out[i], err = l.dst(e)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// slotOf reports whether a memory operand names a call argument or
+// device-function parameter, and the byte offset into it.
+func (l *lowerer) slotOf(o Operand) (*entity, int64, bool) {
+	a, ok := o.(*Addr)
+	if !ok {
+		return nil, 0, false
+	}
+	s, ok := a.Base.(*Sym)
+	if !ok {
+		return nil, 0, false
+	}
+	e, _ := l.sc.lookup(s.Name)
+	if e == nil || e.kind != entSlot {
+		return nil, 0, false
+	}
+	return e, a.Offset + s.Offset, true
+}
+
+// slotAccess lowers ld.param/st.param on a call slot: register moves for
+// scalar slots, local-memory accesses for byte-array slots.
+func (l *lowerer) slotAccess(in *Instr, s *slot, off int64, x isa.Instr, data Operand) error {
+	store := x.Op == isa.OpSt
+	n := int(x.Vec)
+	if s.mem {
+		if off < 0 || uint64(off)+uint64(x.Type.Bytes()*n) > s.size {
+			return l.errf("access at offset %d is outside parameter %s (%d bytes)", off, s.decl.Name, s.size)
+		}
+		x.Space = isa.Local
+		vals, err := l.dataOperands(data, x.Type, n, store)
+		if err != nil {
+			return err
+		}
+		a := isa.Addr(-1, int64(s.off)+off)
+		if store {
+			x.Ops = append([]isa.Operand{a}, vals...)
+		} else {
+			x.NDst = uint8(n)
+			x.Ops = append(vals, a)
+		}
+		l.emit(x)
+		return nil
+	}
+	if off != 0 || n != 1 || uint64(x.Type.Bytes()) > s.size {
+		return l.unsupported("access to scalar parameter %s at offset %d with .v%d.%s", s.decl.Name, off, n, x.Type)
+	}
+	if s.reg < 0 {
+		r, err := l.newReg(s.decl.Name)
+		if err != nil {
+			return err
+		}
+		s.reg = r
+	}
+	sr := isa.R(int(s.reg))
+	if store {
+		v, err := l.val(data, x.Type)
+		if err != nil {
+			return err
+		}
+		l.emit(isa.Instr{Op: isa.OpMov, Type: x.Type, NDst: 1, Ops: []isa.Operand{sr, v}})
+		return nil
+	}
+	d, err := l.dst(data)
+	if err != nil {
+		return err
+	}
+	mv := isa.Instr{Op: isa.OpMov, Type: x.Type, NDst: 1, Ops: []isa.Operand{d, sr}}
+	if x.Type.Bits() < 32 { // narrow loads extend like memory loads do
+		mv = isa.Instr{Op: isa.OpCvt, Type: isa.U64, Type2: x.Type, NDst: 1, Ops: []isa.Operand{d, sr}}
+		if x.Type.Signed() {
+			mv.Type = isa.S64
+		}
+	}
+	l.emit(mv)
+	return nil
+}
+
+// atomOps maps atom/red operations to isa.AtomOp.
+var atomOps = map[string]isa.AtomOp{"add": isa.AtomAdd, "min": isa.AtomMin, "max": isa.AtomMax, "inc": isa.AtomInc,
+	"dec": isa.AtomDec, "and": isa.AtomAnd, "or": isa.AtomOr, "xor": isa.AtomXor, "exch": isa.AtomExch, "cas": isa.AtomCas}
+
+// atomic lowers atom and red.
+func (l *lowerer) atomic(in *Instr, m *mods) error {
+	red := in.Op == "red"
+	x := isa.Instr{Op: isa.OpAtom}
+	if red {
+		x.Op = isa.OpRed
+	}
+	x.Sem, x.Scope = semScope(m)
+	x.Space, _ = space(m)
+	for name, op := range atomOps {
+		if m.take(name) {
+			x.Atom = op
+			break
+		}
+	}
+	if x.Atom == isa.AtomNone {
+		return l.unsupported("missing operation")
+	}
+	if cacheHints(m) {
+		x.Flags |= isa.FCacheHint
+	}
+	if v := vec(m); v > 1 {
+		return l.unsupported("vector atomics")
+	}
+	t, err := l.typ(m)
+	if err != nil {
+		return err
+	}
+	x.Type = t
+	if err := l.checkAtom(x); err != nil {
+		return err
+	}
+	return l.atomOperands(in, x)
+}
+
+// checkAtom rejects operation and type pairs the SM does not define.
+func (l *lowerer) checkAtom(x isa.Instr) error {
+	t := x.Type
+	switch {
+	case t == isa.Pred || t == isa.B128 || t.Bits() < 16 || (t.Bits() == 16 && x.Atom != isa.AtomCas):
+		return l.unsupported("atomic on .%s", t)
+	case t.Float() && x.Atom != isa.AtomAdd && x.Atom != isa.AtomExch:
+		return l.unsupported("this atomic operation on .%s", t)
+	case t.Float() && t != isa.F32 && t != isa.F64:
+		return l.unsupported("atomic add on .%s", t)
+	case (x.Atom == isa.AtomInc || x.Atom == isa.AtomDec) && t != isa.U32:
+		return l.unsupported("atomic inc/dec on .%s", t)
+	}
+	return nil
+}
+
+// atomOperands converts `atom d, [a], b[, c][, policy]` and `red [a], b[, policy]`.
+func (l *lowerer) atomOperands(in *Instr, x isa.Instr) error {
+	n := 2
+	if x.Op == isa.OpAtom {
+		n = 3
+	}
+	if x.Atom == isa.AtomCas {
+		n++
+	}
+	if x.Flags.Has(isa.FCacheHint) {
+		n++
+	}
+	if err := l.nops(in, n); err != nil {
+		return err
+	}
+	ops := in.Operands
+	if x.Op == isa.OpAtom {
+		d, err := l.dst(ops[0])
+		if err != nil {
+			return err
+		}
+		x.Ops, x.NDst, ops = []isa.Operand{d}, 1, ops[1:]
+	}
+	a, err := l.mem(ops[0], x.Space)
+	if err != nil {
+		return err
+	}
+	x.Ops = append(x.Ops, a)
+	for i, o := range ops[1:] {
+		t := x.Type
+		if x.Flags.Has(isa.FCacheHint) && i == len(ops)-2 {
+			t = isa.B64
+		}
+		v, err := l.val(o, t)
+		if err != nil {
+			return err
+		}
+		x.Ops = append(x.Ops, v)
+	}
+	l.emit(x)
+	return nil
+}

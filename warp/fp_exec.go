@@ -1,0 +1,201 @@
+package warp
+
+import (
+	"math"
+
+	"github.com/smsim/smsim/isa"
+)
+
+// execExact executes the forms whose results are defined here rather than
+// in alu*.go: every floating-point operation (f16, bf16, their packed
+// pairs, f32 and f64, in every rounding mode, with NVIDIA's NaN results),
+// testp, and the integer forms of alu_ext.go. ok is false for anything else.
+func (w *Warp) execExact(in *isa.Instr, mask uint32, now uint64) (ok bool, err error) {
+	switch in.Op {
+	case isa.OpAdd, isa.OpSub, isa.OpMul, isa.OpMad, isa.OpFma, isa.OpDiv, isa.OpRcp, isa.OpSqrt, isa.OpRsqrt,
+		isa.OpSin, isa.OpCos, isa.OpLg2, isa.OpEx2, isa.OpTanh, isa.OpMin, isa.OpMax, isa.OpAbs, isa.OpNeg,
+		isa.OpCopysign:
+		if !in.Type.Float() {
+			return w.execIntExt(in, mask, now)
+		}
+		w.floatArith(in, mask, now)
+	case isa.OpCvt:
+		if !in.Type.Float() && !in.Type2.Float() {
+			return false, nil
+		}
+		w.lanes3(in, mask, now, func(a, b, _ uint64) uint64 { return cvtFloat(in, a, b) }, in.Type)
+	case isa.OpSetp, isa.OpSet:
+		if !in.Type.Float() {
+			return false, nil
+		}
+		w.floatCompare(in, mask, now)
+	case isa.OpTestp:
+		w.testp(in, mask, now)
+	case isa.OpSlct:
+		if in.Type2 != isa.F32 {
+			return false, nil
+		}
+		w.slct32(in, mask, now)
+	default:
+		return w.execIntExt(in, mask, now)
+	}
+	return true, nil
+}
+
+// lanes3 applies fn to the (up to three) sources of every lane and writes
+// the destination with type t.
+func (w *Warp) lanes3(in *isa.Instr, mask uint32, now uint64, fn func(a, b, c uint64) uint64, t isa.Type) {
+	var src [3]*Vec
+	var zero Vec
+	for i := range src {
+		src[i] = &zero
+		if i < in.NSrc() {
+			v := *w.Operand(in.Src(i), i, mask, now)
+			src[i] = &v
+		}
+	}
+	var r Vec
+	for l := range r {
+		if mask>>l&1 != 0 {
+			r[l] = fn(src[0][l], src[1][l], src[2][l])
+		}
+	}
+	w.Write(in.Dst(0), mask, &r, t)
+}
+
+// floatArith executes a floating-point arithmetic instruction.
+func (w *Warp) floatArith(in *isa.Instr, mask uint32, now uint64) {
+	o := fop{op: in.Op, rnd: in.Rnd, flags: in.Flags, mode: in.Mode}
+	t := in.Type
+	switch t {
+	case isa.F64:
+		w.lanes3(in, mask, now, o.double, t)
+	case isa.F16x2, isa.BF16x2:
+		f := formatOf(t)
+		w.lanes3(in, mask, now, func(a, b, c uint64) uint64 {
+			lo := o.narrow(f, a&0xffff, b&0xffff, c&0xffff)
+			hi := o.narrow(f, a>>16&0xffff, b>>16&0xffff, c>>16&0xffff)
+			return hi<<16 | lo
+		}, t)
+	default:
+		f := formatOf(t)
+		w.lanes3(in, mask, now, func(a, b, c uint64) uint64 { return o.narrow(f, a, b, c) }, t)
+	}
+}
+
+// fcmp compares two floats of type t (one half of a packed type).
+func fcmp(in *isa.Instr, t isa.Type, a, b uint64) bool {
+	x := floatValue(a, t, false)
+	y := floatValue(b, t, false)
+	if in.Flags.Has(isa.FFtz) && t != isa.F64 {
+		f := formatOf(t)
+		x, y = f.flush(x), f.flush(y)
+	}
+	return cmpFloat(in.Cmp, x, y)
+}
+
+// combine applies setp/set's boolean combiner with predicate lanes c.
+func combine(op isa.BoolOp, res, c uint32) uint32 {
+	switch op {
+	case isa.BoolAnd:
+		return res & c
+	case isa.BoolOr:
+		return res | c
+	case isa.BoolXor:
+		return res ^ c
+	}
+	return res
+}
+
+// floatCompare executes setp and set on floating-point operands. A packed
+// setp sets its first predicate from the low halves and its second from
+// the high halves.
+func (w *Warp) floatCompare(in *isa.Instr, mask uint32, now uint64) {
+	t := in.Type
+	a := *w.Operand(in.Src(0), 0, mask, now)
+	b := *w.Operand(in.Src(1), 1, mask, now)
+	var lo, hi uint32
+	for l := 0; l < Lanes; l++ {
+		if t == isa.F16x2 || t == isa.BF16x2 {
+			h := scalarOf(t)
+			if fcmp(in, h, a[l]&0xffff, b[l]&0xffff) {
+				lo |= 1 << l
+			}
+			if fcmp(in, h, a[l]>>16&0xffff, b[l]>>16&0xffff) {
+				hi |= 1 << l
+			}
+		} else if fcmp(in, t, a[l], b[l]) {
+			lo |= 1 << l
+		}
+	}
+	var c uint32
+	if in.Bool != isa.BoolNone {
+		c = w.PredOperand(in.Src(2))
+	}
+	if in.Op == isa.OpSet {
+		w.setResult(in, mask, combine(in.Bool, lo, c))
+		return
+	}
+	second := combine(in.Bool, ^lo, c)
+	if t == isa.F16x2 || t == isa.BF16x2 {
+		second = combine(in.Bool, hi, c)
+	}
+	w.setPredDst(in.Dst(0), mask, combine(in.Bool, lo, c))
+	if in.NDst > 1 {
+		w.setPredDst(in.Dst(1), mask, second)
+	}
+}
+
+// setPredDst writes a predicate destination (a sink is ignored).
+func (w *Warp) setPredDst(d *isa.Operand, mask, v uint32) {
+	if d.Kind == isa.KPred {
+		w.SetPred(d.Reg, mask, v)
+	}
+}
+
+// setResult writes set's destination: 1.0f or all ones where res is set.
+func (w *Warp) setResult(in *isa.Instr, mask, res uint32) {
+	dt := in.Type2
+	var r Vec
+	for l := range r {
+		if res>>l&1 == 0 {
+			continue
+		}
+		switch {
+		case dt == isa.F32 && in.Type.Float():
+			r[l] = 1 // measured on the H200: not 1.0f when the comparison is of floats
+		case dt == isa.F32:
+			r[l] = uint64(math.Float32bits(1))
+		default:
+			r[l] = widthMask(dt)
+		}
+	}
+	w.Write(in.Dst(0), mask, &r, dt)
+}
+
+// testp executes testp.op.type p, a.
+func (w *Warp) testp(in *isa.Instr, mask uint32, now uint64) {
+	a := w.Operand(in.Src(0), 0, mask, now)
+	minNormal := 0x1p-1022
+	if in.Type != isa.F64 {
+		minNormal = formatOf(in.Type).minNormal()
+	}
+	var p uint32
+	for l := 0; l < Lanes; l++ {
+		if testp(in.Mode, floatValue(a[l], in.Type, false), minNormal) {
+			p |= 1 << l
+		}
+	}
+	w.setPredDst(in.Dst(0), mask, p)
+}
+
+// slct32 executes slct[.ftz].dtype.f32 d, a, b, c: d = c >= 0 ? a : b.
+func (w *Warp) slct32(in *isa.Instr, mask uint32, now uint64) {
+	w.lanes3(in, mask, now, func(a, b, c uint64) uint64 {
+		x := floatValue(c, isa.F32, in.Flags.Has(isa.FFtz))
+		if x >= 0 {
+			return a
+		}
+		return b
+	}, in.Type)
+}
