@@ -204,7 +204,7 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 	for k := 0; k < n; k++ {
 		op := s.syncs.push()
 		*op = syncsOp{in: in, wc: wc, slot: wc.slot, addr: gs[k].addr, lanes: gs[k].lanes, count: gs[k].count,
-			tx: gs[k].tx, ticket: ticket, last: k == n-1, groups: uint8(n), epoch: wc.c.bsyncEpoch()}
+			tx: gs[k].tx, ticket: ticket, last: k == n-1, groups: uint8(n), epoch: wc.c.bsyncEpoch(), issued: now}
 		if vals != nil {
 			op.vals = *vals
 		}

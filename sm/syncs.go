@@ -23,6 +23,7 @@ type syncsOp struct {
 	ticket uint64   // try_wait: the blocked split
 	epoch  uint64   // the CTA's bar.sync generation when the op was issued
 	inc    bool     // cp.async.mbarrier.arrive's immediate pending increment
+	issued sim.Cycle
 	last   bool     // last group of its instruction
 	groups uint8
 	at     sim.Cycle

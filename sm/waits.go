@@ -23,7 +23,8 @@ type tryRec struct {
 	mask   uint32
 	addrs  [warp.Lanes]uint32
 	vals   warp.Vec
-	on     *barrier // the barrier it is suspended on
+	on     *barrier  // the barrier it is suspended on
+	issued sim.Cycle // when the try_wait was issued
 }
 
 // awaited returns the phase a wait operand refers to, and whether it is complete.
@@ -59,24 +60,36 @@ func (s *SM) awaited(b *barrier, in *isa.Instr, v uint64) (phase uint64, done bo
 	return ph, done, true, nil
 }
 
-// noteWait records, for the per-phase report, that warp wc saw phase ph of b incomplete or complete.
-func (s *SM) noteWait(now sim.Cycle, wc *wctx, b *barrier, ph uint64, done bool) {
+// noteWait records, for the per-phase report, that a wait of warp wc issued
+// at cycle issued saw phase ph of b incomplete, or complete with its answer
+// reaching the warp at cycle now. A warp's wait on a phase runs from the
+// issue of its first wait instruction on that phase to the answer of the
+// first one that finds it complete.
+func (s *SM) noteWait(now, issued sim.Cycle, wc *wctx, b *barrier, ph uint64, done bool) {
 	for i := range wc.openWaits {
 		ow := &wc.openWaits[i]
 		if ow.b != b || ow.phase != ph {
 			continue
 		}
 		if done {
-			if int(ph) < len(b.phases) {
-				p := &b.phases[ph]
-				p.Waits = append(p.Waits, WaitReport{Warp: wc.slot, Cycles: uint64(now - ow.since)})
-			}
+			b.addWait(ph, wc.slot, uint64(now-ow.since))
 			wc.openWaits = append(wc.openWaits[:i], wc.openWaits[i+1:]...)
 		}
 		return
 	}
-	if !done {
-		wc.openWaits = append(wc.openWaits, openWait{b: b, phase: ph, since: now})
+	if done {
+		if now > issued {
+			b.addWait(ph, wc.slot, uint64(now-issued))
+		}
+		return
+	}
+	wc.openWaits = append(wc.openWaits, openWait{b: b, phase: ph, since: issued})
+}
+
+func (b *barrier) addWait(ph uint64, warp int, cycles uint64) {
+	if int(ph) < len(b.phases) {
+		p := &b.phases[ph]
+		p.Waits = append(p.Waits, WaitReport{Warp: warp, Cycles: cycles})
 	}
 }
 
@@ -88,6 +101,7 @@ func (s *SM) applyWait(now sim.Cycle, op *syncsOp) error {
 	wc := op.wc
 	if op.in.Op == isa.OpMbarTryWait {
 		rec := wc.tryFor(op.ticket, op.in)
+		rec.issued = op.issued
 		for l := 0; l < warp.Lanes; l++ {
 			if op.lanes>>l&1 != 0 {
 				rec.addrs[l] = op.addr
@@ -100,7 +114,11 @@ func (s *SM) applyWait(now sim.Cycle, op *syncsOp) error {
 		}
 		return s.tryEvaluate(now, wc, rec, false)
 	}
-	res, _, err := s.evalLanes(now, wc, op.in, op.lanes, func(int) uint32 { return op.addr }, &op.vals)
+	ready := now + sim.Cycle(s.cfg.SyncsResult)
+	if t := op.issued + sim.Cycle(s.cfg.TestWaitLatency); t > ready {
+		ready = t
+	}
+	res, _, err := s.evalLanes(ready, op.issued, wc, op.in, op.lanes, func(int) uint32 { return op.addr }, &op.vals)
 	if err != nil {
 		return err
 	}
@@ -109,7 +127,7 @@ func (s *SM) applyWait(now sim.Cycle, op *syncsOp) error {
 }
 
 // evalLanes tests every lane of mask; it returns the lanes whose phase is complete.
-func (s *SM) evalLanes(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32, addr func(int) uint32, vals *warp.Vec) (uint32, *barrier, error) {
+func (s *SM) evalLanes(now, issued sim.Cycle, wc *wctx, in *isa.Instr, mask uint32, addr func(int) uint32, vals *warp.Vec) (uint32, *barrier, error) {
 	var res uint32
 	var firstOpen *barrier
 	var lastB *barrier
@@ -136,7 +154,7 @@ func (s *SM) evalLanes(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32, addr
 		}
 		lastB, lastV, lastDone = b, vals[l], done
 		if known {
-			s.noteWait(now, wc, b, ph, done)
+			s.noteWait(now, issued, wc, b, ph, done)
 		}
 		if done {
 			res |= 1 << l
@@ -172,7 +190,11 @@ func (wc *wctx) dropTry(ticket uint64) {
 // completes or the time limit passes.
 func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error {
 	in := rec.in
-	res, open, err := s.evalLanes(now, wc, in, rec.mask, func(l int) uint32 { return rec.addrs[l] }, &rec.vals)
+	answer := now // when the warp gets the answer: after the barrier unit's result latency, or at once on wake-up
+	if !final {
+		answer += sim.Cycle(s.cfg.SyncsResult)
+	}
+	res, open, err := s.evalLanes(answer, rec.issued, wc, in, rec.mask, func(l int) uint32 { return rec.addrs[l] }, &rec.vals)
 	if err != nil {
 		return err
 	}
