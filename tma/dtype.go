@@ -137,8 +137,14 @@ func (t DType) Type() isa.Type {
 	return isa.TNone
 }
 
-// canonicalNaN returns the PTX canonical NaN bit pattern of an element of
-// size bytes (0x7fff, 0x7fffffff, 0x7fffffffffffffff), little-endian.
-func canonicalNaN(size int) uint64 {
-	return 1<<(8*size-1) - 1
+// oobNaN returns the bit pattern the TMA unit writes for an out-of-bounds
+// element of a float map with OOB-NaN fill: the half word 0x7ff7 repeated
+// (measured on the H200 for f32: 0x7ff77ff7, testdata/cuda tma_tensor2d_f32_oobnan;
+// the same pattern is a NaN in f16, bf16 and f64, and is assumed for them).
+func oobNaN(size int) uint64 {
+	const pattern = 0x7ff77ff77ff77ff7
+	if size >= 8 {
+		return pattern
+	}
+	return pattern & (1<<(8*size) - 1)
 }

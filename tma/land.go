@@ -145,7 +145,7 @@ func wrapShared(err error) error {
 	return nil
 }
 
-// oobFill fills b (whole elements) with zero or the type's canonical NaN.
+// oobFill fills b (whole elements) with zero or the OOB NaN pattern.
 func oobFill(b []byte, m *Map) {
 	if m.OOBFill != OOBNaN {
 		clear(b)
@@ -153,7 +153,7 @@ func oobFill(b []byte, m *Map) {
 	}
 	size := m.DType.Size()
 	var nan [8]byte
-	binary.LittleEndian.PutUint64(nan[:], canonicalNaN(size))
+	binary.LittleEndian.PutUint64(nan[:], oobNaN(size))
 	for i := 0; i+size <= len(b); i += size {
 		copy(b[i:i+size], nan[:size])
 	}

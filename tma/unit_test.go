@@ -192,11 +192,15 @@ func TestConfigValidateNamesField(t *testing.T) {
 	}
 }
 
-func TestCanonicalNaN(t *testing.T) {
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], canonicalNaN(4))
-	if binary.LittleEndian.Uint32(b[:]) != 0x7fffffff {
-		t.Errorf("f32 canonical NaN: got %x", b)
+// The H200 fills out-of-bounds f32 elements of an OOB-NaN map with 0x7ff77ff7.
+func TestOOBNaNPatternIsWhatTheH200Writes(t *testing.T) {
+	for _, tc := range []struct {
+		size int
+		want uint64
+	}{{2, 0x7ff7}, {4, 0x7ff77ff7}, {8, 0x7ff77ff77ff77ff7}} {
+		if got := oobNaN(tc.size); got != tc.want {
+			t.Errorf("size %d: got %#x, want %#x", tc.size, got, tc.want)
+		}
 	}
 }
 
