@@ -72,10 +72,10 @@ func TestOOBFillZeroAndNaN(t *testing.T) {
 		want  []byte // one out-of-bounds element
 	}{
 		{"f16 zero", F16, OOBZero, []byte{0, 0}},
-		{"f16 NaN", F16, OOBNaN, []byte{0xff, 0x7f}},
-		{"bf16 NaN", BF16, OOBNaN, []byte{0xff, 0x7f}},
-		{"f32 NaN", F32, OOBNaN, []byte{0xff, 0xff, 0xff, 0x7f}},
-		{"f64 NaN", F64, OOBNaN, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}},
+		{"f16 NaN", F16, OOBNaN, []byte{0xf7, 0x7f}},
+		{"bf16 NaN", BF16, OOBNaN, []byte{0xf7, 0x7f}},
+		{"f32 NaN", F32, OOBNaN, []byte{0xf7, 0x7f, 0xf7, 0x7f}},
+		{"f64 NaN", F64, OOBNaN, []byte{0xf7, 0x7f, 0xf7, 0x7f, 0xf7, 0x7f, 0xf7, 0x7f}},
 		{"u8 zero", U8, OOBZero, []byte{0}},
 	}
 	for _, tt := range tests {
