@@ -12,11 +12,9 @@ import (
 // Wait kinds of a blocked split (low 4 bits of Split.WaitKind; the high 4
 // bits hold the stall Reason reported while it waits).
 const (
-	waitTryWait  = 1 // suspended in mbarrier.try_wait
-	waitBarSync  = 2 // bar.sync
-	waitSleep    = 3 // nanosleep
-	waitBulk     = 4 // cp.async.bulk.wait_group
-	waitSyncsRes = 5 // a blocking barrier-unit result (try_wait check in flight)
+	waitBarSync = 2 // bar.sync
+	waitSleep   = 3 // nanosleep
+	waitBulk    = 4 // cp.async.bulk.wait_group, cp.async.wait_group
 )
 
 func waitCode(kind uint8, r Reason) uint8 { return kind | uint8(r)<<4 }

@@ -196,10 +196,12 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 	}
 	var ticket uint64
 	if in.Op == isa.OpMbarTryWait {
-		sp := wc.w.Block()
+		// try_wait does not stall the warp by itself: its predicate is
+		// pending until the barrier unit answers (phase complete, or the
+		// time limit passed), and what reads it waits (the scoreboard).
 		s.tickets++
 		ticket = s.tickets
-		sp.WaitKind, sp.WaitArg, sp.WaitSince = waitCode(waitSyncsRes, ReasonMbarrier), ticket, uint64(now)
+		s.setReady(wc, in.Dst(0), sim.Never, ReasonMbarrier)
 	}
 	for k := 0; k < n; k++ {
 		op := s.syncs.push()
@@ -214,7 +216,6 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 	}
 	switch in.Op {
 	case isa.OpMbarTryWait:
-		return nil // the split stays blocked until the last group is evaluated
 	case isa.OpMbarTestWait:
 		ready := last + sim.Cycle(s.cfg.SyncsResult)
 		if t := now + sim.Cycle(s.cfg.TestWaitLatency); t > ready {

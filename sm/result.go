@@ -125,12 +125,6 @@ func (s *SM) splitWhat(wc *wctx, sp *warp.Split) string {
 		switch sp.WaitKind & 0xf {
 		case waitBarSync:
 			return "waiting in bar.sync" + pos
-		case waitTryWait, waitSyncsRes:
-			if b := s.waitingOn(wc); b != nil {
-				ow := wc.openWaits[len(wc.openWaits)-1]
-				return fmt.Sprintf("waiting on barrier %s phase %d%s", b.name, ow.phase, pos)
-			}
-			return "waiting in mbarrier.try_wait" + pos
 		case waitSleep:
 			return "sleeping" + pos
 		case waitBulk:

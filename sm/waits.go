@@ -185,9 +185,10 @@ func (wc *wctx) dropTry(ticket uint64) {
 }
 
 // tryEvaluate checks a try_wait's lanes. If all are complete, or final is
-// set (wake-up or time limit), the split gets its predicate and moves on;
-// otherwise it suspends on the first incomplete barrier until the phase
-// completes or the time limit passes.
+// set (wake-up or time limit), the predicate gets its value and becomes
+// ready; otherwise the try_wait stays suspended on the first incomplete
+// barrier until the phase completes (plus the wake latency) or its time
+// limit, counted from issue, passes.
 func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error {
 	in := rec.in
 	answer := now // when the warp gets the answer: after the barrier unit's result latency, or at once on wake-up
@@ -198,51 +199,32 @@ func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error
 	if err != nil {
 		return err
 	}
-	sp := wc.splitByTicket(rec.ticket)
-	if sp == nil {
-		wc.dropTry(rec.ticket)
-		return nil
-	}
-	if res == rec.mask || open == nil || final {
-		wc.w.SetPred(in.Dst(0).Reg, rec.mask, res)
-		s.setReady(wc, in.Dst(0), now, ReasonMbarrier)
-		delay := sim.Cycle(0)
-		if !final {
-			delay = sim.Cycle(s.cfg.SyncsResult)
-		}
-		ticket := rec.ticket
-		wc.dropTry(ticket)
-		sp.WaitKind = waitCode(waitSyncsRes, ReasonMbarrier)
-		sp.WaitAddr = 1
-		s.eng.Schedule(now+delay, sim.PhaseDeliver, timerHandler{s}, uint64(wc.slot)<<48|ticket)
-		return nil
-	}
 	limit := sim.Cycle(s.cfg.TryWaitTimeout)
 	if in.Flags.Has(isa.FHint) {
 		limit = sim.Cycle(s.cfg.TryWaitHintCycles)
 	}
-	sp.WaitKind = waitCode(waitTryWait, ReasonMbarrier)
-	sp.WaitUntil = uint64(now + limit)
+	deadline := rec.issued + limit
+	if res == rec.mask || open == nil || final || deadline <= answer {
+		wc.w.SetPred(in.Dst(0).Reg, rec.mask, res)
+		s.setReady(wc, in.Dst(0), answer, ReasonMbarrier)
+		wc.depPC = -1
+		if wc.checkAt > answer {
+			wc.checkAt = answer
+		}
+		s.wakeWarp(answer)
+		wc.dropTry(rec.ticket)
+		return nil
+	}
 	open.waiters = append(open.waiters, waiterRef{slot: wc.slot, ticket: rec.ticket})
 	rec.on = open
-	s.eng.Schedule(now+limit, sim.PhaseDeliver, wakeHandler{s}, uint64(wc.slot)<<48|rec.ticket)
-	return nil
-}
-
-func (wc *wctx) splitByTicket(ticket uint64) *warp.Split {
-	for i := range wc.w.Splits() {
-		sp := wc.w.Split(i)
-		if sp.State == warp.Blocked && sp.WaitArg == ticket {
-			return sp
-		}
-	}
+	s.eng.Schedule(deadline, sim.PhaseDeliver, wakeHandler{s}, uint64(wc.slot)<<48|rec.ticket)
 	return nil
 }
 
 // wakeHandler ends a suspended try_wait: its phase completed, or its time limit passed.
 type wakeHandler struct{ s *SM }
 
-// Handle re-evaluates the try_wait of the split with the ticket in arg.
+// Handle re-evaluates the try_wait with the ticket in arg, if it is still suspended.
 func (h wakeHandler) Handle(now sim.Cycle, arg uint64) error {
 	s := h.s
 	slot, ticket := int(arg>>48), arg&(1<<48-1)
@@ -250,22 +232,17 @@ func (h wakeHandler) Handle(now sim.Cycle, arg uint64) error {
 		return nil
 	}
 	wc := s.warps[slot]
-	sp := wc.splitByTicket(ticket)
-	if sp == nil || sp.WaitKind&0xf != waitTryWait {
-		return nil
-	}
 	var rec *tryRec
 	for i := range wc.tries {
 		if wc.tries[i].ticket == ticket {
 			rec = &wc.tries[i]
 		}
 	}
-	if rec == nil {
+	if rec == nil || rec.on == nil {
 		return nil
 	}
-	if rec.on != nil {
-		rec.on.dropWaiter(slot, ticket)
-	}
+	rec.on.dropWaiter(slot, ticket)
+	rec.on = nil
 	if err := s.tryEvaluate(now, wc, rec, true); err != nil {
 		s.fail(err)
 		return err
