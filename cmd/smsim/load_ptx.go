@@ -5,7 +5,15 @@ import (
 	"github.com/smsim/smsim/traces/ptx"
 )
 
-// compilePTX parses a PTX file and lowers every entry.
+// compilePTX parses a PTX file, lowers every entry, and schedules clock
+// reads as ptxas does (isa.HoistClockReads).
 func compilePTX(path string, src []byte) ([]*isa.Program, error) {
-	return ptx.Compile(path, src)
+	ps, err := ptx.Compile(path, src)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
+		isa.HoistClockReads(p)
+	}
+	return ps, nil
 }

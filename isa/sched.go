@@ -1,0 +1,78 @@
+package isa
+
+// HoistClockReads models how ptxas schedules clock reads (CS2R SR_CLOCKLO):
+// within a basic block it places a read of %clock/%clock64 as early as its
+// (absent) operands allow, ahead of the arithmetic that precedes it in the
+// PTX. The H200 measurements need it: `clock; try_wait; selp; setp; clock`
+// measured 2 cycles (microbench.csv, latency try_wait_on_completed_phase),
+// which only a second clock read issued right behind the try_wait explains.
+//
+// A read moves up past instructions of arithmetic timing classes that do not
+// touch its destination register, and never past a branch target, a branch,
+// a memory, barrier, copy or synchronisation instruction, or another clock
+// read — so it never changes which clock value a program observes relative
+// to memory and barrier operations. Programs with indirect branches are left
+// as they are. Reconvergence points are recomputed.
+func HoistClockReads(p *Program) {
+	for i := range p.Instrs {
+		if p.Instrs[i].Op == OpBrx {
+			return
+		}
+	}
+	target := make([]bool, len(p.Instrs)+1)
+	for i := range p.Instrs {
+		if in := &p.Instrs[i]; in.Op == OpBra && int(in.Target) < len(target) && in.Target >= 0 {
+			target[in.Target] = true
+		}
+	}
+	moved := false
+	for i := 1; i < len(p.Instrs); i++ {
+		if !isClockRead(&p.Instrs[i]) || target[i] {
+			continue
+		}
+		dst := p.Instrs[i].Ops[0]
+		j := i
+		for j > 0 && !target[j] && movable(&p.Instrs[j-1], dst) {
+			j--
+		}
+		if j == i {
+			continue
+		}
+		clk := p.Instrs[i]
+		copy(p.Instrs[j+1:i+1], p.Instrs[j:i])
+		p.Instrs[j] = clk
+		moved = true
+	}
+	if moved {
+		Reconverge(p, nil)
+	}
+}
+
+func isClockRead(in *Instr) bool {
+	if in.Op != OpMov || len(in.Ops) < 2 || in.Ops[1].Kind != KSpecial || in.Guard.Kind != KNone {
+		return false
+	}
+	switch in.Ops[1].Special {
+	case SClock, SClock64, SClockHi:
+		return true
+	}
+	return false
+}
+
+// movable reports whether a clock read writing dst may move above in.
+func movable(in *Instr, dst Operand) bool {
+	switch in.Class {
+	case ClassALU, ClassIMAD, ClassFMA, ClassFP64, ClassConv, ClassSFU:
+	default:
+		return false
+	}
+	if in.Op.IsBranch() || isClockRead(in) {
+		return false
+	}
+	for k := range in.Ops {
+		if o := in.Ops[k]; (o.Kind == KReg || o.Kind == KAddr) && o.Reg == dst.Reg {
+			return false
+		}
+	}
+	return !(in.Guard.Kind == KReg && in.Guard.Reg == dst.Reg)
+}

@@ -1,0 +1,52 @@
+package isa
+
+import "testing"
+
+func clock(r int) Instr {
+	return Instr{Op: OpMov, Type: U64, NDst: 1, Ops: []Operand{R(r), Spec(SClock64)}, Class: ClassSpecial}
+}
+
+func aluI(d, s int) Instr {
+	return Instr{Op: OpAdd, Type: U32, NDst: 1, Ops: []Operand{R(d), R(s), Imm(1)}, Class: ClassALU}
+}
+
+func TestClockReadsMoveAboveIndependentArithmeticOnly(t *testing.T) {
+	tw := Instr{Op: OpMbarTryWait, NDst: 1, Ops: []Operand{P(0), Addr(-1, 0), Imm(0)}, Class: ClassSyncs}
+	tests := []struct {
+		name string
+		prog []Instr
+		want []Op // the opcode sequence after scheduling
+	}{
+		{"clock passes selp and setp up to the try_wait",
+			[]Instr{clock(0), tw, aluI(1, 2), aluI(3, 1), clock(4), {Op: OpExit}},
+			[]Op{OpMov, OpMbarTryWait, OpMov, OpAdd, OpAdd, OpExit}},
+		{"clock stays below an instruction that writes its register",
+			[]Instr{aluI(4, 2), clock(4), {Op: OpExit}},
+			[]Op{OpAdd, OpMov, OpExit}},
+		{"clock moves to the start of its block, not above a branch target",
+			[]Instr{{Op: OpBra, Guard: P(0), Target: 2}, aluI(1, 1), aluI(2, 2), clock(4), {Op: OpExit}},
+			[]Op{OpBra, OpAdd, OpMov, OpAdd, OpExit}},
+		{"clock does not pass a store",
+			[]Instr{{Op: OpSt, Space: Global, Ops: []Operand{Addr(1, 0), R(2)}, Class: ClassGlobal}, clock(4), {Op: OpExit}},
+			[]Op{OpSt, OpMov, OpExit}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Program{Instrs: tc.prog}
+			HoistClockReads(p)
+			for i, op := range tc.want {
+				if p.Instrs[i].Op != op {
+					t.Fatalf("got %v at %d, want %v (program %v)", p.Instrs[i].Op, i, op, opsOf(p))
+				}
+			}
+		})
+	}
+}
+
+func opsOf(p *Program) []Op {
+	var out []Op
+	for i := range p.Instrs {
+		out = append(out, p.Instrs[i].Op)
+	}
+	return out
+}
