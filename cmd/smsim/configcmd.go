@@ -167,7 +167,17 @@ func newListCmd(stdout io.Writer) *cobra.Command {
 
 // extraCommands are the analysis commands (compare, sweep, merge, validate).
 func extraCommands(stdout, stderr io.Writer) []*cobra.Command {
-	return []*cobra.Command{newValidateCmd(stdout, stderr), newCompareCmd(stdout, stderr),
+	return []*cobra.Command{newValidateCmd(stdout, stderr), newCalibrateCmd(stdout, stderr), newCompareCmd(stdout, stderr),
 		newSweepCmd(stdout, stderr), newMergeCmd(stdout, stderr), newPlotCmd(stdout),
 		newStatsCmd(stdout, stderr)}
+}
+
+// writeConfigFile writes every key of cfg as a loadable configuration file.
+func writeConfigFile(path string, cfg sm.Config) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "name = %s\n", cfg.Name)
+	for _, p := range cfg.Params() {
+		fmt.Fprintf(&b, "%-28s = %s\n", p.Key, p.Value())
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
