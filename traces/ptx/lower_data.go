@@ -10,8 +10,12 @@ import (
 )
 
 // maxVarBytes bounds one variable (a typo such as .b8 x[1000000000] would
-// otherwise allocate gigabytes).
-const maxVarBytes = 1 << 28
+// otherwise allocate gigabytes); maxDataBytes bounds a module's .global and
+// .const variables together, which are materialised as initial data.
+const (
+	maxVarBytes  = 1 << 28
+	maxDataBytes = 1 << 26
+)
 
 // moduleVar is a module-scope .global or .const variable.
 type moduleVar struct {
@@ -36,6 +40,7 @@ func layoutModule(m *Module) (*moduleData, error) {
 	md := &moduleData{vars: map[string]*moduleVar{}}
 	next := map[isa.Space]uint64{isa.Global: isa.GlobalDataBase, isa.Const: isa.ConstDataBase}
 	var order []*moduleVar
+	total := uint64(0)
 	for _, d := range m.Decls {
 		sp := map[string]isa.Space{"global": isa.Global, "const": isa.Const}[d.Space]
 		if sp == isa.Generic {
@@ -54,6 +59,9 @@ func layoutModule(m *Module) (*moduleData, error) {
 		a := uint64(varAlign(d))
 		addr := (next[sp] + a - 1) / a * a
 		next[sp] = addr + max(size, 1)
+		if total += size; total > maxDataBytes {
+			return nil, errAt(d.Pos, "module .global and .const variables exceed %d bytes", maxDataBytes)
+		}
 		v := &moduleVar{decl: d, space: sp, addr: addr, size: size}
 		md.vars[d.Name] = v
 		order = append(order, v)

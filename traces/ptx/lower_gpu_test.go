@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,45 +146,50 @@ func words(raw []byte, nops int) [][]uint64 {
 // the buffer filled with 0xee bytes as the host filled it.
 func runConformance(t *testing.T, prog *isa.Program, nops int) [][]uint64 {
 	t.Helper()
+	raw, err := runKernel(prog, gpuThreads, nops*gpuThreads*8, 0xee)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	return words(raw, nops)
+}
+
+// runKernel runs prog with one block of threads on a fresh SM whose global
+// memory holds the module data and one out buffer of size bytes filled
+// with fill, passed as the first parameter. It returns the buffer.
+func runKernel(prog *isa.Program, threads, size int, fill byte) ([]byte, error) {
 	gm := memory.NewGlobal()
 	for _, d := range prog.Data {
 		if err := gm.MapData(d.Addr, d.Bytes, fmt.Sprintf("data at %#x", d.Addr)); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 	}
-	size := nops * gpuThreads * 8
 	out, err := gm.Alloc(uint64(size), 0, "out")
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	if err := gm.Write(out, bytes.Repeat([]byte{0xee}, size)); err != nil {
-		t.Fatal(err)
+	if err := gm.Write(out, bytes.Repeat([]byte{fill}, size)); err != nil {
+		return nil, err
 	}
 	cfg := sm.DefaultConfig()
 	h, err := memory.NewHierarchy(cfg.Mem)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	eng := sim.New()
-	s, err := sm.New(cfg, eng, gm, h)
+	s, err := sm.New(cfg, sim.New(), gm, h)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if err := s.AttachTMA(gm, h); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	params := make([]byte, prog.ParamBytes)
 	binary.LittleEndian.PutUint64(params, out)
-	_, err = s.Run(&sm.Launch{Prog: prog, Block: [3]int{gpuThreads, 1, 1}, Grid: [3]int{1, 1, 1},
-		Params: params, MaxCycles: 20_000_000})
-	if err != nil {
-		t.Fatalf("run: %v", err)
+	if _, err := s.Run(&sm.Launch{Prog: prog, Block: [3]int{threads, 1, 1}, Grid: [3]int{1, 1, 1},
+		Params: params, MaxCycles: 20_000_000}); err != nil {
+		return nil, err
 	}
 	raw := make([]byte, size)
-	if err := gm.Read(out, raw); err != nil {
-		t.Fatal(err)
-	}
-	return words(raw, nops)
+	return raw, gm.Read(out, raw)
 }
 
 // compareResults reports every op whose results differ from the GPU's.
@@ -214,4 +218,3 @@ func compareResults(t *testing.T, ops []string, want, got [][]uint64) {
 	}
 }
 
-var _ = math.Float32bits
