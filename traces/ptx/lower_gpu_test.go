@@ -217,4 +217,3 @@ func compareResults(t *testing.T, ops []string, want, got [][]uint64) {
 		t.Errorf("op %d %q: %d of %d lanes differ%s", i, op, len(bad), gpuThreads, b.String())
 	}
 }
-
