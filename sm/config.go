@@ -48,8 +48,11 @@ type Config struct {
 	SyncsLatency      int // issue -> update applied at the barrier
 	SyncsInterval     int // cycles between updates when the unit is saturated (measured ~2)
 	SyncsWarpInterval int // cycles between barrier ops issued by one warp (measured ~5 back-to-back)
-	SyncsResult       int // update applied -> token/predicate usable by the issuing warp
-	TestWaitLatency   int // test_wait: issue -> predicate
+	SyncsResult       int // update applied (or phase found complete) -> token/predicate usable by the issuing warp
+	SyncsQueue        int // barrier updates that may wait for the unit before issue stalls
+	SyncsCheck        int // try_wait: issue -> phase check
+	SyncsVisibility   int // a phase completed by one warp is seen by other warps' checks this much later
+	TestWaitLatency   int // test_wait: issue -> predicate; the warp does not issue meanwhile
 	TryWaitTimeout    int // try_wait without hint on an incomplete phase: cycles until it returns false
 	TryWaitHintCycles int // try_wait with a suspend-time hint: cycles until false (measured the same for all hints)
 	TryWaitWake       int // phase completion -> suspended try_wait resumes with true
@@ -76,7 +79,8 @@ func DefaultConfig() Config {
 		Name: "h200", ClockMHz: 1980,
 		Schedulers: 4, MaxWarps: 64, MaxCTAs: 32, MaxThreads: 2048,
 		Policy: GTO, Smem: sharedmem.DefaultConfig(),
-		SyncsLatency: 18, SyncsInterval: 2, SyncsWarpInterval: 5, SyncsResult: 6,
+		SyncsLatency: 18, SyncsInterval: 2, SyncsWarpInterval: 5, SyncsResult: 6, SyncsQueue: 16, SyncsCheck: 6,
+		SyncsVisibility: 0,
 		TestWaitLatency: 8, TryWaitTimeout: 33, TryWaitHintCycles: 7838, TryWaitWake: 40,
 		BarLatency: 13, BarPerWarp: 2,
 		Mem: memory.DefaultConfig(), GlobalPerLine: 2, TMA: tma.DefaultConfig(),
@@ -164,8 +168,11 @@ func (c *Config) Params() []Param {
 		intParam("syncs.latency", "cycles", "barrier op issue to update applied", &c.SyncsLatency),
 		intParam("syncs.interval", "cycles", "barrier-unit cycles per update when saturated", &c.SyncsInterval),
 		intParam("syncs.warp_interval", "cycles", "cycles between barrier ops of one warp", &c.SyncsWarpInterval),
-		intParam("syncs.result", "cycles", "update applied to token/predicate usable", &c.SyncsResult),
-		intParam("syncs.test_wait", "cycles", "test_wait issue to predicate", &c.TestWaitLatency),
+		intParam("syncs.result", "cycles", "update applied (or phase found complete) to token/predicate usable", &c.SyncsResult),
+		intParam("syncs.queue", "updates", "barrier updates waiting for the unit before issue stalls", &c.SyncsQueue),
+		intParam("syncs.check", "cycles", "try_wait issue to phase check", &c.SyncsCheck),
+		intParam("syncs.visibility", "cycles", "a completion reaches other warps' checks this much later", &c.SyncsVisibility),
+		intParam("syncs.test_wait", "cycles", "test_wait issue to predicate (the warp waits)", &c.TestWaitLatency),
 		intParam("syncs.try_wait_timeout", "cycles", "try_wait (no hint) on an incomplete phase: time until false", &c.TryWaitTimeout),
 		intParam("syncs.try_wait_hint_timeout", "cycles", "try_wait with suspend-time hint: time until false", &c.TryWaitHintCycles),
 		intParam("syncs.try_wait_wake", "cycles", "phase completion to suspended try_wait resuming", &c.TryWaitWake),

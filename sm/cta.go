@@ -37,6 +37,7 @@ type wctx struct {
 	depPC       int32 // pc and split the dep values were computed for (-1: stale)
 	depSplit    int
 	syncsFree   sim.Cycle // next cycle this warp may issue a barrier op
+	lastUpdate  sim.Cycle // when the warp's latest barrier update is applied
 	busyUntil   sim.Cycle // OpCompute repetition / OpDelay
 	checkAt     sim.Cycle // the scheduler need not look at the warp before this cycle
 	computeLeft int

@@ -26,6 +26,10 @@ type barrier struct {
 	waiters   []waiterRef
 	recent    [4]Arriver // last arrivals, newest at recentN-1 (mod 4)
 	recentN   int
+	// The latest phase completion: when, and by which warp (-1: a copy).
+	// Other warps' checks see it SyncsVisibility later.
+	completedAt sim.Cycle
+	completer   int
 }
 
 type waiterRef struct {
@@ -203,25 +207,41 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 		ticket = s.tickets
 		s.setReady(wc, in.Dst(0), sim.Never, ReasonMbarrier)
 	}
+	wait := vals != nil
 	for k := 0; k < n; k++ {
-		op := s.syncs.push()
+		var op *syncsOp
+		arg := uint64(queueUpdates)
+		if wait {
+			var i int
+			i, op = s.checks.get()
+			arg = checkFlag | uint64(i)
+		} else {
+			op = s.syncs.push()
+		}
 		*op = syncsOp{in: in, wc: wc, slot: wc.slot, addr: gs[k].addr, lanes: gs[k].lanes, count: gs[k].count,
 			tx: gs[k].tx, ticket: ticket, last: k == n-1, groups: uint8(n), epoch: wc.c.bsyncEpoch(), issued: now}
-		if vals != nil {
+		if wait {
 			op.vals = *vals
+			lat := s.cfg.SyncsCheck
+			if in.Op == isa.OpMbarTestWait {
+				lat = s.cfg.TestWaitLatency
+			}
+			// A thread's check never overtakes its own earlier updates.
+			op.at = max(now+sim.Cycle(lat), wc.lastUpdate)
+		} else {
+			op.at = s.syncs.schedule(now, &s.cfg)
+			wc.lastUpdate = op.at
 		}
-		op.at = s.syncs.schedule(now, &s.cfg)
 		last = op.at
-		s.eng.Schedule(op.at, sim.PhaseDeliver, syncsHandler{s}, 0)
+		s.eng.Schedule(op.at, sim.PhaseDeliver, syncsHandler{s}, arg)
 	}
 	switch in.Op {
 	case isa.OpMbarTryWait:
 	case isa.OpMbarTestWait:
-		ready := last + sim.Cycle(s.cfg.SyncsResult)
-		if t := now + sim.Cycle(s.cfg.TestWaitLatency); t > ready {
-			ready = t
-		}
+		// test_wait holds the warp until it has its answer.
+		ready := last
 		s.dstReady(wc, in, ready, ReasonMbarrier)
+		wc.busyUntil = max(wc.busyUntil, ready)
 	default:
 		s.dstReady(wc, in, last+sim.Cycle(s.cfg.SyncsResult), ReasonMbarrier)
 	}

@@ -136,8 +136,17 @@ func (s *SM) readyAt(wc *wctx, sp *warp.Split) (sim.Cycle, Reason) {
 	if pf := s.sched[wc.sp].pipeFree[in.Class]; pf > r {
 		r, why = pf, throttleReason(in.Class)
 	}
-	if in.Class == isa.ClassSyncs && wc.syncsFree > r {
-		r, why = wc.syncsFree, ReasonMIOThrottle
+	if in.Class == isa.ClassSyncs {
+		if wc.syncsFree > r {
+			r, why = wc.syncsFree, ReasonMIOThrottle
+		}
+		// The barrier unit holds SyncsQueue updates; more stall their issue.
+		if in.Op != isa.OpMbarTestWait && in.Op != isa.OpMbarTryWait {
+			backlog := sim.Cycle(s.cfg.SyncsLatency + s.cfg.SyncsQueue*s.cfg.SyncsInterval)
+			if s.syncs.free > backlog && s.syncs.free-backlog > r {
+				r, why = s.syncs.free-backlog, ReasonMIOThrottle
+			}
+		}
 	}
 	return r, why
 }

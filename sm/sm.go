@@ -54,7 +54,8 @@ type SM struct {
 	totalCTA int
 	warps    []*wctx // resident warps by slot (nil when free)
 	sched    []scheduler
-	syncs    syncsUnit
+	syncs    syncsUnit // barrier updates
+	checks   checkPool // phase checks of waits
 	start    sim.Cycle
 	err      error
 	done     bool
@@ -139,7 +140,7 @@ func (s *SM) begin(l *Launch) error {
 		s.sched[i].last = -1
 		s.sched[i].pipeFree = make([]sim.Cycle, isa.NumClasses)
 	}
-	s.syncs = syncsUnit{}
+	s.syncs, s.checks = syncsUnit{}, checkPool{}
 	s.stats = Stats{}
 	s.barList = nil
 	s.retired, s.warnings = nil, nil

@@ -24,7 +24,7 @@ type syncsOp struct {
 	epoch  uint64   // the CTA's bar.sync generation when the op was issued
 	inc    bool     // cp.async.mbarrier.arrive's immediate pending increment
 	issued sim.Cycle
-	last   bool     // last group of its instruction
+	last   bool // last group of its instruction
 	groups uint8
 	at     sim.Cycle
 }
@@ -74,10 +74,50 @@ func (u *syncsUnit) schedule(now sim.Cycle, c *Config) sim.Cycle {
 
 type syncsHandler struct{ s *SM }
 
-// Handle applies the oldest queued barrier operation (events fire in FIFO order).
-func (h syncsHandler) Handle(now sim.Cycle, _ uint64) error {
+// queueUpdates marks an update event (arg); a check event's arg is
+// checkFlag | its slot in the check pool.
+const (
+	queueUpdates = 0
+	checkFlag    = 1 << 62
+)
+
+// checkPool holds phase checks in flight (test_wait, try_wait). Checks run
+// a fixed latency after issue but never before the same warp's earlier
+// updates have been applied, so they are not FIFO across warps.
+type checkPool struct {
+	ops  []syncsOp
+	free []int
+	n    int
+}
+
+func (c *checkPool) get() (int, *syncsOp) {
+	c.n++
+	if k := len(c.free); k > 0 {
+		i := c.free[k-1]
+		c.free = c.free[:k-1]
+		return i, &c.ops[i]
+	}
+	c.ops = append(c.ops, syncsOp{})
+	return len(c.ops) - 1, &c.ops[len(c.ops)-1]
+}
+
+func (c *checkPool) put(i int) {
+	c.n--
+	c.free = append(c.free, i)
+}
+
+// Handle applies the barrier unit's oldest update (update events fire in
+// FIFO order: their cycles never decrease), or the check named by arg.
+func (h syncsHandler) Handle(now sim.Cycle, arg uint64) error {
 	s := h.s
-	op := *s.syncs.pop()
+	var op syncsOp
+	if arg&checkFlag != 0 {
+		i := int(arg &^ checkFlag)
+		op = s.checks.ops[i]
+		s.checks.put(i)
+	} else {
+		op = *s.syncs.pop()
+	}
 	if op.at != now {
 		return fmt.Errorf("sm: barrier unit out of order (op for cycle %d at %d)", op.at, now)
 	}
@@ -207,14 +247,15 @@ func (s *SM) applyUpdate(now sim.Cycle, op *syncsOp) error {
 		ph.TxBytes += uint64(u.Tx)
 	}
 	if res.Completed {
-		s.completePhase(now, b, res)
+		s.completePhase(now, b, res, op.slot)
 	}
 	s.progress(now)
 	return nil
 }
 
 // completePhase closes the open phase record, opens the next and wakes waiters.
-func (s *SM) completePhase(now sim.Cycle, b *barrier, res mbarrier.Result) {
+func (s *SM) completePhase(now sim.Cycle, b *barrier, res mbarrier.Result, completer int) {
+	b.completedAt, b.completer = now, completer
 	ph := b.open()
 	t := uint64(now - s.start)
 	ph.Completed = int64(t)
@@ -227,8 +268,11 @@ func (s *SM) completePhase(now sim.Cycle, b *barrier, res mbarrier.Result) {
 	if s.obs != nil {
 		s.obs.Phase(b.name, b.c.id, ph.Phase, ph.Opened, t)
 	}
-	wake := now + sim.Cycle(s.cfg.TryWaitWake)
 	for _, w := range b.waiters {
+		wake := now + sim.Cycle(s.cfg.TryWaitWake)
+		if w.slot != completer {
+			wake += sim.Cycle(s.cfg.SyncsVisibility)
+		}
 		s.eng.Schedule(wake, sim.PhaseDeliver, wakeHandler{s}, uint64(w.slot)<<48|w.ticket)
 	}
 	b.waiters = b.waiters[:0]
@@ -249,7 +293,7 @@ func (s *SM) completeTx(now sim.Cycle, c *cta, addr uint32, bytes uint32, who *w
 	}
 	b.open().TxBytes += uint64(bytes)
 	if res.Completed {
-		s.completePhase(now, b, res)
+		s.completePhase(now, b, res, -1)
 	}
 	s.progress(now)
 	return nil

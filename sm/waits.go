@@ -27,8 +27,23 @@ type tryRec struct {
 	issued sim.Cycle // when the try_wait was issued
 }
 
-// awaited returns the phase a wait operand refers to, and whether it is complete.
-func (s *SM) awaited(b *barrier, in *isa.Instr, v uint64) (phase uint64, done bool, known bool, err error) {
+// awaited returns the phase a wait operand of warp viewer refers to, and
+// whether it is complete as the viewer sees it at cycle now: a completion by
+// another warp (or a copy) reaches it SyncsVisibility cycles late.
+func (s *SM) awaited(now sim.Cycle, viewer int, b *barrier, in *isa.Instr, v uint64) (phase uint64, done bool, known bool, err error) {
+	phase, done, known, err = s.awaitedNow(b, in, v)
+	if err != nil || !done || !known {
+		return
+	}
+	st := b.mb.State()
+	if phase == st.Phase-1 && b.completer != viewer && now < b.completedAt+sim.Cycle(s.cfg.SyncsVisibility) {
+		return st.Phase - 1, false, true, nil // the latest completion has not reached this warp yet
+	}
+	return
+}
+
+// awaitedNow evaluates a wait operand against the barrier's current state.
+func (s *SM) awaitedNow(b *barrier, in *isa.Instr, v uint64) (phase uint64, done bool, known bool, err error) {
 	st := b.mb.State()
 	if in.Flags.Has(isa.FParity) {
 		p := uint32(v & 0xffffffff)
@@ -114,11 +129,7 @@ func (s *SM) applyWait(now sim.Cycle, op *syncsOp) error {
 		}
 		return s.tryEvaluate(now, wc, rec, false)
 	}
-	ready := now + sim.Cycle(s.cfg.SyncsResult)
-	if t := op.issued + sim.Cycle(s.cfg.TestWaitLatency); t > ready {
-		ready = t
-	}
-	res, _, err := s.evalLanes(ready, op.issued, wc, op.in, op.lanes, func(int) uint32 { return op.addr }, &op.vals)
+	res, _, err := s.evalLanes(now, now, op.issued, wc, op.in, op.lanes, func(int) uint32 { return op.addr }, &op.vals)
 	if err != nil {
 		return err
 	}
@@ -126,8 +137,10 @@ func (s *SM) applyWait(now sim.Cycle, op *syncsOp) error {
 	return nil
 }
 
-// evalLanes tests every lane of mask; it returns the lanes whose phase is complete.
-func (s *SM) evalLanes(now, issued sim.Cycle, wc *wctx, in *isa.Instr, mask uint32, addr func(int) uint32, vals *warp.Vec) (uint32, *barrier, error) {
+// evalLanes tests every lane of mask at cycle check; it returns the lanes
+// whose phase is complete and the first barrier of a lane whose phase is
+// not. answer is when the warp gets the result (for the per-phase report).
+func (s *SM) evalLanes(check, answer, issued sim.Cycle, wc *wctx, in *isa.Instr, mask uint32, addr func(int) uint32, vals *warp.Vec) (uint32, *barrier, error) {
 	var res uint32
 	var firstOpen *barrier
 	var lastB *barrier
@@ -148,13 +161,13 @@ func (s *SM) evalLanes(now, issued sim.Cycle, wc *wctx, in *isa.Instr, mask uint
 			}
 			continue
 		}
-		ph, done, known, err := s.awaited(b, in, vals[l])
+		ph, done, known, err := s.awaited(check, wc.slot, b, in, vals[l])
 		if err != nil {
 			return 0, nil, s.barrierDiag(wc, in, b, 1<<l, err)
 		}
 		lastB, lastV, lastDone = b, vals[l], done
 		if known {
-			s.noteWait(now, issued, wc, b, ph, done)
+			s.noteWait(answer, issued, wc, b, ph, done)
 		}
 		if done {
 			res |= 1 << l
@@ -195,7 +208,7 @@ func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error
 	if !final {
 		answer += sim.Cycle(s.cfg.SyncsResult)
 	}
-	res, open, err := s.evalLanes(answer, rec.issued, wc, in, rec.mask, func(l int) uint32 { return rec.addrs[l] }, &rec.vals)
+	res, open, err := s.evalLanes(now, answer, rec.issued, wc, in, rec.mask, func(l int) uint32 { return rec.addrs[l] }, &rec.vals)
 	if err != nil {
 		return err
 	}
@@ -215,8 +228,14 @@ func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error
 		wc.dropTry(rec.ticket)
 		return nil
 	}
-	open.waiters = append(open.waiters, waiterRef{slot: wc.slot, ticket: rec.ticket})
 	rec.on = open
+	if seen := open.completedAt + sim.Cycle(s.cfg.SyncsVisibility); seen > now && open.completer != wc.slot {
+		// The phase is complete but the completion has not reached this
+		// warp: it wakes when it does (or at the deadline).
+		s.eng.Schedule(min(seen+sim.Cycle(s.cfg.TryWaitWake), deadline), sim.PhaseDeliver, wakeHandler{s}, uint64(wc.slot)<<48|rec.ticket)
+		return nil
+	}
+	open.waiters = append(open.waiters, waiterRef{slot: wc.slot, ticket: rec.ticket})
 	s.eng.Schedule(deadline, sim.PhaseDeliver, wakeHandler{s}, uint64(wc.slot)<<48|rec.ticket)
 	return nil
 }
