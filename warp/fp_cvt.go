@@ -6,11 +6,12 @@ import (
 	"github.com/smsim/smsim/isa"
 )
 
-// NaN results of conversions, as the GPU produces them.
+// NaN results of conversions, as the GPU produces them. Conversions from
+// and to f64 keep the NaN's sign and the top of its payload; f32 to f64
+// through .ftz, and conversions between the narrow formats, give the
+// canonical NaN.
 const (
-	nanF64ToF32 = 0x7fc00000
-	nanF64ToF16 = 0x7e00
-	nanF32ToF64 = 0x7fffffffe0000000 // through .ftz (the f32 canonical NaN widened)
+	nanF32ToF64 = 0x7fffffffe0000000 // through .ftz: the f32 canonical NaN widened
 	nanToInt64  = 0x8000000000000000
 	nanF64ToI32 = 0x80000000
 )
@@ -98,16 +99,34 @@ func convNaN(dt, st isa.Type, a uint64, ftz bool) uint64 {
 	switch {
 	case dt == isa.F64 && st == isa.F64:
 		return a | f64QuietBit
-	case dt == isa.F64 && st == isa.F32 && !ftz:
-		return (a>>31)<<63 | 0x7ff8000000000000 | (a&0x7fffff)<<29
-	case dt == isa.F64:
+	case dt == isa.F64 && st == isa.F32 && ftz:
 		return nanF32ToF64
-	case st == isa.F64 && dt == isa.F32:
-		return nanF64ToF32
-	case st == isa.F64 && dt == isa.F16:
-		return nanF64ToF16
+	case dt == isa.F64:
+		sign, m := nanParts(a, st)
+		return sign<<63 | 0x7ff8000000000000 | m<<(52-uint(mantBits(st)))
+	case st == isa.F64:
+		sign, m := a>>63, a&(1<<52-1)
+		n := uint(mantBits(dt))
+		w := uint(formatOf(dt).width)
+		exp := uint64(1)<<(w-1) - 1<<n // all-ones exponent in place
+		return sign<<(w-1) | exp | 1<<(n-1) | m>>(52-n)
 	}
 	return formatOf(dt).qnan
+}
+
+// mantBits is the stored mantissa width of a float type.
+func mantBits(t isa.Type) int {
+	if t == isa.F64 {
+		return 52
+	}
+	return formatOf(t).mant
+}
+
+// nanParts splits a NaN of type t into its sign and mantissa bits.
+func nanParts(a uint64, t isa.Type) (sign, m uint64) {
+	n := uint(mantBits(t))
+	w := uint(formatOf(t).width)
+	return a >> (w - 1) & 1, a & (1<<n - 1)
 }
 
 // floatToInt converts with integer rounding (default toward zero) and

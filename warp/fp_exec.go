@@ -161,12 +161,9 @@ func (w *Warp) setResult(in *isa.Instr, mask, res uint32) {
 		if res>>l&1 == 0 {
 			continue
 		}
-		switch {
-		case dt == isa.F32 && in.Type.Float():
-			r[l] = 1 // measured on the H200: not 1.0f when the comparison is of floats
-		case dt == isa.F32:
+		if dt == isa.F32 {
 			r[l] = uint64(math.Float32bits(1))
-		default:
+		} else {
 			r[l] = widthMask(dt)
 		}
 	}

@@ -50,16 +50,22 @@ func (o fop) double(a, b, c uint64) uint64 {
 	return math.Float64bits(q)
 }
 
-// firstNaN returns the quieted first NaN among the operands op reads.
+// firstNaN returns the quieted NaN operand that wins, in the order the
+// H200 picks it: b before a for add, sub and mul; b, then c, then a for
+// fma; a before b for division.
 func firstNaN(op isa.Op, a, b, c uint64) (uint64, bool) {
-	ops := []uint64{a, b, c}
+	var order []uint64
 	switch op {
-	case isa.OpRcp, isa.OpSqrt, isa.OpRsqrt, isa.OpSin, isa.OpCos, isa.OpLg2, isa.OpEx2, isa.OpTanh:
-		ops = ops[:1]
-	case isa.OpAdd, isa.OpSub, isa.OpMul, isa.OpDiv:
-		ops = ops[:2]
+	case isa.OpAdd, isa.OpSub, isa.OpMul:
+		order = []uint64{b, a}
+	case isa.OpFma, isa.OpMad:
+		order = []uint64{b, c, a}
+	case isa.OpDiv:
+		order = []uint64{a, b}
+	default:
+		order = []uint64{a}
 	}
-	for _, v := range ops {
+	for _, v := range order {
 		if math.IsNaN(math.Float64frombits(v)) {
 			return v | f64QuietBit, true
 		}
@@ -140,12 +146,13 @@ func directed(q float64, s int, r isa.Rounding) float64 {
 	return q
 }
 
-// minMax64 is min/max on doubles: a NaN operand yields the other one.
+// minMax64 is min/max on doubles: a NaN operand yields the other one; of
+// two NaNs, b (quieted).
 func (o fop) minMax64(a, b uint64) uint64 {
 	x, y := math.Float64frombits(a), math.Float64frombits(b)
 	switch {
 	case math.IsNaN(x) && math.IsNaN(y):
-		return a | f64QuietBit
+		return b | f64QuietBit
 	case math.IsNaN(x):
 		return b
 	case math.IsNaN(y):

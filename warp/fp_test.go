@@ -68,6 +68,9 @@ func TestDoubleArithmetic(t *testing.T) {
 		{"NaN operand propagates quieted", fop{op: isa.OpAdd}, 0x7ff0000000000001, f64b(1), 0, 0x7ff8000000000001},
 		{"invalid operation", fop{op: isa.OpSqrt, rnd: isa.RN}, f64b(-1), 0, 0, f64InvalidNaN},
 		{"neg keeps a NaN's sign", fop{op: isa.OpNeg}, 0x7ff0000000000001, 0, 0, 0x7ff8000000000001},
+		{"add: the second NaN wins", fop{op: isa.OpAdd}, 0x7ff0000000000001, 0xfff8000000000123, 0, 0xfff8000000000123},
+		{"fma: c wins over a", fop{op: isa.OpFma}, 0x7ff0000000000001, f64b(1), 0x7ff0000000000002, 0x7ff8000000000002},
+		{"div: the first NaN wins", fop{op: isa.OpDiv}, 0x7ff0000000000001, 0xfff8000000000123, 0, 0x7ff8000000000001},
 	}
 	for _, tt := range tests {
 		if got := tt.o.double(tt.a, tt.b, tt.c); got != tt.want {
@@ -89,8 +92,11 @@ func TestConversions(t *testing.T) {
 		{"f32 to f16 toward +inf", cv(isa.F16, isa.F32, isa.RP, 0), f32b(1 + 0x1p-20), 0, 0x3c01},
 		{"f32 to f16 to nearest", cv(isa.F16, isa.F32, isa.RN, 0), f32b(1 + 0x1p-20), 0, 0x3c00},
 		{"f64 to f16 directly (no double rounding)", cv(isa.F16, isa.F64, isa.RN, 0), f64b(1 + 0x1p-11 + 0x1p-40), 0, 0x3c01},
-		{"f64 NaN to f32", cv(isa.F32, isa.F64, isa.RN, 0), 0x7ff8000000000000, 0, nanF64ToF32},
-		{"f64 NaN to f16", cv(isa.F16, isa.F64, isa.RN, 0), 0x7ff8000000000000, 0, nanF64ToF16},
+		{"f64 NaN to f32", cv(isa.F32, isa.F64, isa.RN, 0), 0x7ff8000000000000, 0, 0x7fc00000},
+		{"f64 NaN to f32 keeps sign and payload", cv(isa.F32, isa.F64, isa.RN, 0), 0xfff4000000000005, 0, 0xffe00000},
+		{"f64 NaN to f16", cv(isa.F16, isa.F64, isa.RN, 0), 0x7ff8000000000000, 0, 0x7e00},
+		{"f16 NaN to f64 keeps sign and payload", cv(isa.F64, isa.F16, isa.RNone, 0), 0xffff, 0, 0xfffffc0000000000},
+		{"f16 NaN to f32 is canonical", cv(isa.F32, isa.F16, isa.RNone, 0), 0xffff, 0, 0x7fffffff},
 		{"f32 NaN to f64 keeps its payload", cv(isa.F64, isa.F32, isa.RNone, 0), 0xff800001, 0, 0xfff8000020000000},
 		{"bf16 to f32 is a shift", cv(isa.F32, isa.BF16, isa.RNone, 0), 0x7f81, 0, 0x7f810000},
 		{"f32 pair to f16x2: first source high", cv(isa.F16x2, isa.F32, isa.RN, 0), f32b(1), f32b(2), 0x3c004000},

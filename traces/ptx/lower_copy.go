@@ -18,86 +18,67 @@ func (l *lowerer) copyAsync(in *Instr, m *mods) error {
 		return l.bulk(in, m)
 	case m.take("mbarrier"):
 		return l.cpAsyncArrive(in, m)
-	case m.take("commit_group"), m.take("wait_all"):
-		l.emit(isa.Instr{Op: isa.OpNop}) // cp.async completes at issue (see cpAsync)
+	case m.take("commit_group"):
+		l.emit(isa.Instr{Op: isa.OpCpAsyncCommit})
+		return l.nops(in, 0)
+	case m.take("wait_all"):
+		l.emit(isa.Instr{Op: isa.OpCpAsyncWait})
 		return l.nops(in, 0)
 	case m.take("wait_group"):
 		if err := l.nops(in, 1); err != nil {
 			return err
 		}
-		if _, err := l.val(in.Operands[0], isa.U32); err != nil {
+		n, err := l.val(in.Operands[0], isa.U32)
+		if err != nil {
 			return err
 		}
-		l.emit(isa.Instr{Op: isa.OpNop})
+		l.emit(isa.Instr{Op: isa.OpCpAsyncWait, Ops: []isa.Operand{n}})
 		return nil
 	}
 	return l.cpAsync(in, m)
 }
 
-// cpAsync lowers cp.async.{ca,cg}.shared.global [dst], [src], cpSize[, srcSize]
-// to a load and a store made at issue: the copy completes at once, which is
-// a legal schedule of the asynchronous copy (readers must wait for its group
-// anyway). Bytes past srcSize are zero.
+// cpAsync lowers cp.async.{ca,cg}.shared.global [dst], [src], cpSize[,
+// srcSize][, cachePolicy] to [dst], [src], cpSize[, srcSize] (the cache
+// policy changes no result and is dropped).
 func (l *lowerer) cpAsync(in *Instr, m *mods) error {
 	m.takeAny("ca", "cg")
-	dsp, _ := space(m)
-	ssp, _ := space(m)
-	if (dsp != isa.Shared && dsp != isa.Cluster) || ssp != isa.Global {
-		return l.unsupported("cp.async from .%s to .%s", ssp, dsp)
+	x := isa.Instr{Op: isa.OpCpAsync}
+	x.Space, _ = space(m)
+	x.Space2, _ = space(m)
+	if (x.Space != isa.Shared && x.Space != isa.Cluster) || x.Space2 != isa.Global {
+		return l.unsupported("cp.async from .%s to .%s", x.Space2, x.Space)
 	}
-	hint := cacheHints(m)
-	n := 3
-	if hint {
-		n = 4
+	ops := in.Operands
+	if cacheHints(m) && len(ops) > 3 {
+		ops = ops[:len(ops)-1]
 	}
-	if len(in.Operands) != n && len(in.Operands) != n+1 {
-		return l.nops(in, n, n+1)
+	if len(ops) != 3 && len(ops) != 4 {
+		return l.nops(in, 3, 4)
 	}
-	size, ok := immValue(in.Operands[2])
-	if !ok || (size != 4 && size != 8 && size != 16) {
-		return l.unsupported("copy size %s (want 4, 8 or 16)", in.Operands[2].String())
+	if size, ok := immValue(ops[2]); !ok || (size != 4 && size != 8 && size != 16) {
+		return l.unsupported("copy size %s (want 4, 8 or 16)", ops[2].String())
 	}
-	src := size
-	if len(in.Operands) == n+1 {
-		if src, ok = immValue(in.Operands[3]); !ok || src > size || src%4 != 0 {
-			return l.unsupported("source size %s (want an immediate multiple of 4 up to the copy size)", in.Operands[3].String())
-		}
-	}
-	d, err := l.mem(in.Operands[0], isa.Shared)
+	d, err := l.mem(ops[0], x.Space)
 	if err != nil {
 		return err
 	}
-	s, err := l.mem(in.Operands[1], isa.Global)
+	s, err := l.mem(ops[1], isa.Global)
 	if err != nil {
 		return err
 	}
-	return l.copyWords(d, s, int(size/4), int(src/4))
-}
-
-// copyWords copies k of n 32-bit words from global s to shared d and
-// zeroes the remaining n-k.
-func (l *lowerer) copyWords(d, s isa.Operand, n, k int) error {
-	words := make([]isa.Operand, n)
-	for i := range words {
-		words[i] = isa.Imm(0)
-		if i < k {
-			r, err := l.temp()
-			if err != nil {
-				return err
-			}
-			words[i] = isa.R(int(r))
+	x.Ops = []isa.Operand{d, s}
+	for _, o := range ops[2:] {
+		if _, isPred := o.(*Not); isPred {
+			return l.unsupported("the ignore-src predicate")
 		}
-	}
-	if k == n {
-		l.emit(isa.Instr{Op: isa.OpLd, Type: isa.B32, Space: isa.Global, Vec: uint8(n), NDst: uint8(n), Ops: append(append([]isa.Operand{}, words...), s)})
-	} else {
-		for i := 0; i < k; i++ {
-			a := s
-			a.Imm += uint64(4 * i)
-			l.emit(isa.Instr{Op: isa.OpLd, Type: isa.B32, Space: isa.Global, Vec: 1, NDst: 1, Ops: []isa.Operand{words[i], a}})
+		v, err := l.val(o, isa.U32)
+		if err != nil {
+			return err
 		}
+		x.Ops = append(x.Ops, v)
 	}
-	l.emit(isa.Instr{Op: isa.OpSt, Type: isa.B32, Space: isa.Shared, Vec: uint8(n), Ops: append([]isa.Operand{d}, words...)})
+	l.emit(x)
 	return nil
 }
 
@@ -110,30 +91,28 @@ func immValue(o Operand) (uint64, bool) {
 	return uint64(x.Int), true
 }
 
-// cpAsyncArrive lowers cp.async.mbarrier.arrive[.noinc].shared.b64 [mbar].
-// Copies complete at issue, so the arrive-on happens at once: with .noinc
-// it is one arrival; without, the pending count is raised by one first, so
-// the net effect is none.
+// cpAsyncArrive lowers cp.async.mbarrier.arrive[.noinc][.shared].b64 [mbar]:
+// an arrival once the thread's earlier cp.async copies have landed.
 func (l *lowerer) cpAsyncArrive(in *Instr, m *mods) error {
 	if !m.take("arrive") {
 		return l.unsupported("missing .arrive")
 	}
-	noinc := m.take("noinc")
-	sp, _ := space(m)
+	x := isa.Instr{Op: isa.OpCpAsyncMbarArrive, Type: isa.B64}
+	if m.take("noinc") {
+		x.Flags |= isa.FNoInc
+	}
+	x.Space, _ = space(m)
 	if t, err := l.typ(m); err != nil || t != isa.B64 {
 		return l.unsupported("needs .b64")
 	}
 	if err := l.nops(in, 1); err != nil {
 		return err
 	}
-	a, err := l.mem(in.Operands[0], sp)
+	a, err := l.mem(in.Operands[0], x.Space)
 	if err != nil {
 		return err
 	}
-	if !noinc {
-		l.emit(isa.Instr{Op: isa.OpNop})
-		return nil
-	}
-	l.emit(isa.Instr{Op: isa.OpCpAsyncMbarArrive, Type: isa.B64, Space: sp, Flags: isa.FNoInc, Ops: []isa.Operand{a}})
+	x.Ops = []isa.Operand{a}
+	l.emit(x)
 	return nil
 }

@@ -118,20 +118,24 @@ func TestLowerMbarrier(t *testing.T) {
 		{`cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%r1];`,
 			`cp.async.mbarrier.arrive.b64 {space=shared noinc ndst=0} [%r1]`},
 		{`cp.async.mbarrier.arrive.shared.b64 [%r1];`,
-			`nop {ndst=0}`},
+			`cp.async.mbarrier.arrive.b64 {space=shared ndst=0} [%r1]`},
 	})
 }
 
 func TestLowerAsyncCopies(t *testing.T) {
 	runLowerCases(t, []lowerCase{
 		{`cp.async.ca.shared.global [%r1], [%rd1], 16;`,
-			`ld.b32 {space=global vec=4 ndst=4} %tmp0, %tmp1, %tmp2, %tmp3, [%rd1]; st.b32 {space=shared vec=4 ndst=0} [%r1], %tmp0, %tmp1, %tmp2, %tmp3`},
+			`cp.async {space=shared space2=global ndst=0} [%r1], [%rd1], 16`},
 		{`cp.async.cg.shared.global [%r1], [%rd1], 16, 8;`,
-			`ld.b32 {space=global vec=1} %tmp0, [%rd1]; ld.b32 {space=global vec=1} %tmp1, [%rd1+4]; st.b32 {space=shared vec=4 ndst=0} [%r1], %tmp0, %tmp1, 0, 0`},
+			`cp.async {space=shared space2=global ndst=0} [%r1], [%rd1], 16, 8`},
 		{`cp.async.commit_group;`,
-			`nop {ndst=0}`},
+			`cp.async.commit_group {ndst=0}`},
 		{`cp.async.wait_group 1;`,
-			`nop {ndst=0}`},
+			`cp.async.wait_group {ndst=0} 1`},
+		{`cp.async.wait_all;`,
+			`cp.async.wait_group {ndst=0}`},
+		{`cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16, %r2, %rd2;`,
+			`cp.async {space=shared space2=global ndst=0} [%r1], [%rd1], 16, %r2`},
 		{`cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3];`,
 			`cp.async.bulk {space=shared::cluster space2=global ndst=0} [%r1], [%rd1], %r2, [%r3]`},
 		{`cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes.L2::cache_hint [dyn], [%rd1], 256, [sbuf], %rd2;`,

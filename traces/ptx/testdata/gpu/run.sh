@@ -3,7 +3,7 @@
 # collects its PTX, results, SASS and log in directory $1.
 out=$(realpath -m "${1:-out}")
 shift
-files=${*:-conf_int conf_int64 conf_f32 conf_f64 conf_f16 conf_misc conf_ctl lib_barrier lib_ptx lib_cg}
+files=${*:-conf_int conf_int64 conf_f32 conf_f64 conf_f16 conf_misc conf_ctl conf_probe lib_barrier lib_ptx lib_cg}
 mkdir -p "$out"
 cd "$(dirname "$0")"
 one() {
