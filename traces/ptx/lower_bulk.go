@@ -135,8 +135,8 @@ func (l *lowerer) tensor(in *Instr, m *mods) error {
 	return l.tensorLoad(in, x)
 }
 
-// tensorLoad converts [dst], [tmap, {c...}], [mbar][, ctaMask][, im2col
-// offsets][, policy]: destination, map, coordinates, barrier, then the
+// tensorLoad converts [dst], [tmap, {c...}], [mbar][, im2col offsets][,
+// ctaMask][, policy]: destination, map, coordinates, barrier, then the
 // optional operands in the order isa documents (mask before offsets).
 func (l *lowerer) tensorLoad(in *Instr, x isa.Instr) error {
 	ops := in.Operands
@@ -156,16 +156,29 @@ func (l *lowerer) tensorLoad(in *Instr, x isa.Instr) error {
 		return err
 	}
 	x.Ops = append(append([]isa.Operand{d, tm}, coords...), mb)
-	rest := ops[3:]
-	var offsets []isa.Operand
+	rest, err := l.tensorExtras(in, &x, ops[3:])
+	if err != nil {
+		return err
+	}
+	x.Ops = append(x.Ops, rest...)
+	l.emit(x)
+	return nil
+}
+
+// tensorExtras converts the optional operands of a tensor load: it
+// appends the multicast mask to x and returns the im2col offsets and the
+// cache policy, which follow it.
+func (l *lowerer) tensorExtras(in *Instr, x *isa.Instr, rest []Operand) ([]isa.Operand, error) {
+	var out []isa.Operand
 	if x.Flags.Has(isa.FIm2col) {
 		if len(rest) == 0 {
-			return l.errf("im2col tensor copy needs its offsets")
+			return nil, l.errf("im2col tensor copy needs its offsets")
 		}
-		if offsets, err = l.vectorVals(rest[0]); err != nil {
-			return err
+		offsets, err := l.vectorVals(rest[0])
+		if err != nil {
+			return nil, err
 		}
-		rest = rest[1:]
+		out, rest = offsets, rest[1:]
 	}
 	want := 0
 	if x.Flags.Has(isa.FMulticast) {
@@ -175,25 +188,24 @@ func (l *lowerer) tensorLoad(in *Instr, x isa.Instr) error {
 		want++
 	}
 	if len(rest) != want {
-		return l.errf("bad operand count for %s", in.Opcode())
+		return nil, l.errf("bad operand count for %s", in.Opcode())
 	}
-	if x.Flags.Has(isa.FMulticast) {
-		v, err := l.val(rest[0], isa.U32)
-		if err != nil {
-			return err
+	for i, o := range rest {
+		t := isa.B64
+		if i == 0 && x.Flags.Has(isa.FMulticast) {
+			t = isa.U32
 		}
-		x.Ops, rest = append(x.Ops, v), rest[1:]
-	}
-	x.Ops = append(x.Ops, offsets...)
-	for _, o := range rest {
-		v, err := l.val(o, isa.B64)
+		v, err := l.val(o, t)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		x.Ops = append(x.Ops, v)
+		if t == isa.U32 {
+			x.Ops = append(x.Ops, v)
+		} else {
+			out = append(out, v)
+		}
 	}
-	l.emit(x)
-	return nil
+	return out, nil
 }
 
 // tensorStore converts [tmap, {c...}], [src][, policy].

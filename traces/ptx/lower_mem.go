@@ -8,35 +8,11 @@ import (
 // memory-ordering qualifiers and cache hints (kept as FCacheHint with the
 // policy operand last; they change no result).
 func (l *lowerer) loadStore(in *Instr, m *mods) error {
-	store := in.Op == "st"
-	x := isa.Instr{Op: isa.OpLd}
-	if store {
-		x.Op = isa.OpSt
-	}
-	x.Sem, x.Scope = semScope(m)
-	if x.Sem == isa.SemVolatile {
-		x.Flags |= isa.FVolatile
-	}
-	x.Space, _ = space(m)
-	if cacheHints(m) {
-		x.Flags |= isa.FCacheHint
-	}
-	if !store && m.take("nc") {
-		x.Flags |= isa.FNoncoherent
-	}
-	if in.Op == "ldu" {
-		m.take("unified")
-	}
-	n := vec(m)
-	x.Vec = uint8(n)
-	t, err := l.typ(m)
+	x, err := l.memMods(in, m)
 	if err != nil {
 		return err
 	}
-	if t == isa.Pred || t == isa.B128 {
-		return l.unsupported("%s of .%s", in.Op, t)
-	}
-	x.Type = t
+	store := x.Op == isa.OpSt
 	want := 2
 	if x.Flags.Has(isa.FCacheHint) {
 		want = 3
@@ -50,22 +26,15 @@ func (l *lowerer) loadStore(in *Instr, m *mods) error {
 	}
 	if x.Space == isa.ParamSpace {
 		if e, off, ok := l.slotOf(addr); ok {
-			return l.slotAccess(in, e.slot, off, x, data)
+			return l.slotAccess(e.slot, off, x, data)
 		}
 	}
 	a, err := l.mem(addr, x.Space)
 	if err != nil {
 		return err
 	}
-	vals, err := l.dataOperands(data, t, n, store)
-	if err != nil {
+	if err := l.memData(&x, a, data); err != nil {
 		return err
-	}
-	if store {
-		x.Ops = append([]isa.Operand{a}, vals...)
-	} else {
-		x.NDst = uint8(n)
-		x.Ops = append(vals, a)
 	}
 	if want == 3 {
 		p, err := l.val(in.Operands[2], isa.B64)
@@ -75,6 +44,55 @@ func (l *lowerer) loadStore(in *Instr, m *mods) error {
 		x.Ops = append(x.Ops, p)
 	}
 	l.emit(x)
+	return nil
+}
+
+// memMods reads the modifiers of ld/ldu/st into an instruction.
+func (l *lowerer) memMods(in *Instr, m *mods) (isa.Instr, error) {
+	x := isa.Instr{Op: isa.OpLd}
+	if in.Op == "st" {
+		x.Op = isa.OpSt
+	}
+	x.Sem, x.Scope = semScope(m)
+	if x.Sem == isa.SemVolatile {
+		x.Flags |= isa.FVolatile
+	}
+	x.Space, _ = space(m)
+	if cacheHints(m) {
+		x.Flags |= isa.FCacheHint
+	}
+	if x.Op == isa.OpLd && m.take("nc") {
+		x.Flags |= isa.FNoncoherent
+	}
+	if in.Op == "ldu" {
+		m.take("unified")
+	}
+	x.Vec = uint8(vec(m))
+	t, err := l.typ(m)
+	if err != nil {
+		return x, err
+	}
+	if t == isa.Pred || t == isa.B128 {
+		return x, l.unsupported("%s of .%s", in.Op, t)
+	}
+	x.Type = t
+	return x, nil
+}
+
+// memData adds the address a and the data operands (destinations of a
+// load, sources of a store) to x in isa's order.
+func (l *lowerer) memData(x *isa.Instr, a isa.Operand, data Operand) error {
+	store := x.Op == isa.OpSt
+	vals, err := l.dataOperands(data, x.Type, int(x.Vec), store)
+	if err != nil {
+		return err
+	}
+	if store {
+		x.Ops = append([]isa.Operand{a}, vals...)
+	} else {
+		x.NDst = x.Vec
+		x.Ops = append(vals, a)
+	}
 	return nil
 }
 
@@ -123,30 +141,20 @@ func (l *lowerer) slotOf(o Operand) (*entity, int64, bool) {
 
 // slotAccess lowers ld.param/st.param on a call slot: register moves for
 // scalar slots, local-memory accesses for byte-array slots.
-func (l *lowerer) slotAccess(in *Instr, s *slot, off int64, x isa.Instr, data Operand) error {
-	store := x.Op == isa.OpSt
-	n := int(x.Vec)
+func (l *lowerer) slotAccess(s *slot, off int64, x isa.Instr, data Operand) error {
 	if s.mem {
-		if off < 0 || uint64(off)+uint64(x.Type.Bytes()*n) > s.size {
+		if off < 0 || uint64(off)+uint64(x.Type.Bytes()*int(x.Vec)) > s.size {
 			return l.errf("access at offset %d is outside parameter %s (%d bytes)", off, s.decl.Name, s.size)
 		}
 		x.Space = isa.Local
-		vals, err := l.dataOperands(data, x.Type, n, store)
-		if err != nil {
+		if err := l.memData(&x, isa.Addr(-1, int64(s.off)+off), data); err != nil {
 			return err
-		}
-		a := isa.Addr(-1, int64(s.off)+off)
-		if store {
-			x.Ops = append([]isa.Operand{a}, vals...)
-		} else {
-			x.NDst = uint8(n)
-			x.Ops = append(vals, a)
 		}
 		l.emit(x)
 		return nil
 	}
-	if off != 0 || n != 1 || uint64(x.Type.Bytes()) > s.size {
-		return l.unsupported("access to scalar parameter %s at offset %d with .v%d.%s", s.decl.Name, off, n, x.Type)
+	if off != 0 || x.Vec != 1 || uint64(x.Type.Bytes()) > s.size {
+		return l.unsupported("access to scalar parameter %s at offset %d with .v%d.%s", s.decl.Name, off, x.Vec, x.Type)
 	}
 	if s.reg < 0 {
 		r, err := l.newReg(s.decl.Name)
@@ -156,7 +164,7 @@ func (l *lowerer) slotAccess(in *Instr, s *slot, off int64, x isa.Instr, data Op
 		s.reg = r
 	}
 	sr := isa.R(int(s.reg))
-	if store {
+	if x.Op == isa.OpSt {
 		v, err := l.val(data, x.Type)
 		if err != nil {
 			return err
@@ -168,15 +176,21 @@ func (l *lowerer) slotAccess(in *Instr, s *slot, off int64, x isa.Instr, data Op
 	if err != nil {
 		return err
 	}
-	mv := isa.Instr{Op: isa.OpMov, Type: x.Type, NDst: 1, Ops: []isa.Operand{d, sr}}
-	if x.Type.Bits() < 32 { // narrow loads extend like memory loads do
-		mv = isa.Instr{Op: isa.OpCvt, Type: isa.U64, Type2: x.Type, NDst: 1, Ops: []isa.Operand{d, sr}}
-		if x.Type.Signed() {
-			mv.Type = isa.S64
-		}
-	}
-	l.emit(mv)
+	l.emit(slotLoad(x.Type, d, sr))
 	return nil
+}
+
+// slotLoad reads a scalar slot like a memory load would: narrow types are
+// extended (signed ones with their sign).
+func slotLoad(t isa.Type, d, sr isa.Operand) isa.Instr {
+	if t.Bits() >= 32 {
+		return isa.Instr{Op: isa.OpMov, Type: t, NDst: 1, Ops: []isa.Operand{d, sr}}
+	}
+	ext := isa.U64
+	if t.Signed() {
+		ext = isa.S64
+	}
+	return isa.Instr{Op: isa.OpCvt, Type: ext, Type2: t, NDst: 1, Ops: []isa.Operand{d, sr}}
 }
 
 // atomOps maps atom/red operations to isa.AtomOp.

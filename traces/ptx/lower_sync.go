@@ -153,26 +153,12 @@ func (l *lowerer) match(in *Instr, m *mods) error {
 		return err
 	}
 	x := isa.Instr{Op: isa.OpMatch, Type: t, NDst: 1}
-	dOp, pOp := in.Operands[0], Operand(nil)
-	if p, ok := dOp.(*Pair); ok {
-		if mode != "all" {
-			return l.errf("match.any has no predicate destination")
-		}
-		dOp, pOp = p.A, p.B
-	}
 	if mode == "all" {
 		x.Mode = matchAll
 	}
-	d, err := l.dst(dOp)
+	d, p, err := l.matchDsts(in.Operands[0], mode == "all")
 	if err != nil {
 		return err
-	}
-	if d.Kind == isa.KSink {
-		tmp, err := l.temp()
-		if err != nil {
-			return err
-		}
-		d = isa.R(int(tmp))
 	}
 	a, err := l.val(in.Operands[1], t)
 	if err != nil {
@@ -184,15 +170,29 @@ func (l *lowerer) match(in *Instr, m *mods) error {
 	}
 	x.Ops = []isa.Operand{d, a, mask}
 	l.emit(x)
-	if pOp == nil {
-		return nil
+	if p.Kind != isa.KNone {
+		l.emit(isa.Instr{Op: isa.OpSetp, Type: isa.U32, Cmp: isa.CmpNe, NDst: 1, Ops: []isa.Operand{p, d, isa.Imm(0)}})
 	}
-	p, err := l.pdst(pOp)
-	if err != nil {
-		return err
-	}
-	l.emit(isa.Instr{Op: isa.OpSetp, Type: isa.U32, Cmp: isa.CmpNe, NDst: 1, Ops: []isa.Operand{p, d, isa.Imm(0)}})
 	return nil
+}
+
+// matchDsts converts match's d or d|p (p only for match.all); a sink d
+// becomes a scratch register.
+func (l *lowerer) matchDsts(o Operand, all bool) (d, p isa.Operand, err error) {
+	if pr, ok := o.(*Pair); ok {
+		if !all {
+			return d, p, l.errf("match.any has no predicate destination")
+		}
+		if p, err = l.pdst(pr.B); err != nil {
+			return d, p, err
+		}
+		o = pr.A
+	}
+	if d, err = l.dst(o); err != nil || d.Kind != isa.KSink {
+		return d, p, err
+	}
+	tmp, err := l.temp()
+	return isa.R(int(tmp)), p, err
 }
 
 // redux lowers redux.sync.op.type d, a, membermask.
