@@ -101,8 +101,23 @@ func lowerEntry(m *Module, md *moduleData, f *Func) (*isa.Program, error) {
 	}
 	l.pos = l.isaPos(f.Body.Pos)
 	l.guard = isa.Operand{}
-	l.emit(isa.Instr{Op: isa.OpExit}) // falling off the end of a kernel exits
+	if l.fallsThrough() {
+		l.emit(isa.Instr{Op: isa.OpExit}) // falling off the end of a kernel exits
+	}
 	return l.finish()
+}
+
+// fallsThrough reports whether control can reach the end of the lowered
+// kernel: the last instruction does not end the thread unconditionally, or
+// a label points past it.
+func (l *lowerer) fallsThrough() bool {
+	n := len(l.prog.Instrs)
+	for _, lb := range l.labels {
+		if lb.at == int32(n) {
+			return true
+		}
+	}
+	return n == 0 || !l.prog.Instrs[n-1].Op.Ends() || l.prog.Instrs[n-1].Guard.Kind != isa.KNone
 }
 
 // entryAttrs applies .reqntid (the block shape the kernel requires).

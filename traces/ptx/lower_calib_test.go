@@ -69,7 +69,7 @@ func TestCalibrationLowersEveryEntry(t *testing.T) {
 			t.Errorf("%s: %d kernels, want %d", f.name, len(ps), f.entries)
 		}
 		for name, p := range ps {
-			if p.Instrs[len(p.Instrs)-1].Op != isa.OpExit {
+			if last := p.Instrs[len(p.Instrs)-1]; last.Op != isa.OpExit || last.Guard.Kind != isa.KNone {
 				t.Errorf("%s: does not end with exit", name)
 			}
 			for i := range p.Instrs {

@@ -107,7 +107,7 @@ func TestLowerCallShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := render(ps[0])
-	want := "mov.b32 p0, %r1; @!%p bra {ndst=0} -> 4; mov.b32 %x, p0; mov.b32 r0, %x; mov.b32 %r2, r0; exit {ndst=0}"
+	want := "mov.b32 p0, %r1; @!%p bra {ndst=0} -> 4; mov.b32 %x, p0; mov.b32 r0, %x; mov.b32 %r2, r0"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}

@@ -2,6 +2,8 @@ package ptx
 
 import (
 	"regexp"
+
+	"github.com/smsim/smsim/isa"
 	"strings"
 	"testing"
 )
@@ -48,8 +50,9 @@ func FuzzCompile(f *testing.F) {
 			return
 		}
 		for _, p := range ps {
-			if len(p.Instrs) == 0 || p.Instrs[len(p.Instrs)-1].Op.String() != "exit" {
-				t.Fatalf("%s does not end with exit", p.Name)
+			last := p.Instrs[len(p.Instrs)-1]
+			if !last.Op.Ends() || last.Guard.Kind != isa.KNone {
+				t.Fatalf("%s can run past its last instruction %s", p.Name, &last)
 			}
 		}
 	})

@@ -8,11 +8,14 @@ import (
 // memory-ordering qualifiers and cache hints (kept as FCacheHint with the
 // policy operand last; they change no result).
 func (l *lowerer) loadStore(in *Instr, m *mods) error {
+	if in.Op == "st" && m.take("async") {
+		return l.asyncStore(in, m)
+	}
 	x, err := l.memMods(in, m)
 	if err != nil {
 		return err
 	}
-	store := x.Op == isa.OpSt
+	store := x.Op == isa.OpSt || x.Op == isa.OpRed
 	want := 2
 	if x.Flags.Has(isa.FCacheHint) {
 		want = 3
@@ -82,7 +85,7 @@ func (l *lowerer) memMods(in *Instr, m *mods) (isa.Instr, error) {
 // memData adds the address a and the data operands (destinations of a
 // load, sources of a store) to x in isa's order.
 func (l *lowerer) memData(x *isa.Instr, a isa.Operand, data Operand) error {
-	store := x.Op == isa.OpSt
+	store := x.Op == isa.OpSt || x.Op == isa.OpRed
 	vals, err := l.dataOperands(data, x.Type, int(x.Vec), store)
 	if err != nil {
 		return err
@@ -199,6 +202,9 @@ var atomOps = map[string]isa.AtomOp{"add": isa.AtomAdd, "min": isa.AtomMin, "max
 
 // atomic lowers atom and red.
 func (l *lowerer) atomic(in *Instr, m *mods) error {
+	if m.take("async") {
+		return l.asyncStore(in, m)
+	}
 	red := in.Op == "red"
 	x := isa.Instr{Op: isa.OpAtom}
 	if red {
@@ -206,12 +212,7 @@ func (l *lowerer) atomic(in *Instr, m *mods) error {
 	}
 	x.Sem, x.Scope = semScope(m)
 	x.Space, _ = space(m)
-	for name, op := range atomOps {
-		if m.take(name) {
-			x.Atom = op
-			break
-		}
-	}
+	x.Atom = atomOf(m)
 	if x.Atom == isa.AtomNone {
 		return l.unsupported("missing operation")
 	}
