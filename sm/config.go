@@ -51,11 +51,16 @@ type Config struct {
 	SyncsResult       int // update applied (or phase found complete) -> token/predicate usable by the issuing warp
 	SyncsQueue        int // barrier updates that may wait for the unit before issue stalls
 	SyncsCheck        int // try_wait: issue -> phase check
-	SyncsVisibility   int // a phase completed by one warp is seen by other warps' checks this much later
+	SyncsVisibility   int // a phase completed by one warp reaches other warps' try_wait checks this much later
+	SyncsPollVisible  int // ... and other warps' test_wait polls this much later
 	TestWaitLatency   int // test_wait: issue -> predicate; the warp does not issue meanwhile
 	TryWaitTimeout    int // try_wait without hint on an incomplete phase: cycles until it returns false
 	TryWaitHintCycles int // try_wait with a suspend-time hint: cycles until false (measured the same for all hints)
 	TryWaitWake       int // phase completion -> suspended try_wait resumes with true
+
+	// DivergeCycles is what a branch that splits a warp's lanes costs beyond
+	// an ordinary branch (setting up the reconvergence point).
+	DivergeCycles int
 
 	// CTA barrier (bar.sync).
 	BarLatency int // last arrival -> release
@@ -176,11 +181,13 @@ func (c *Config) Params() []Param {
 		intParam("syncs.result", "cycles", "update applied (or phase found complete) to token/predicate usable", &c.SyncsResult),
 		intParam("syncs.queue", "updates", "barrier updates waiting for the unit before issue stalls", &c.SyncsQueue),
 		intParam("syncs.check", "cycles", "try_wait issue to phase check", &c.SyncsCheck),
-		intParam("syncs.visibility", "cycles", "a completion reaches other warps' checks this much later", &c.SyncsVisibility),
+		intParam("syncs.visibility", "cycles", "a completion reaches other warps' try_wait this much later", &c.SyncsVisibility),
+		intParam("syncs.poll_visibility", "cycles", "a completion reaches other warps' test_wait polls this much later", &c.SyncsPollVisible),
 		intParam("syncs.test_wait", "cycles", "test_wait issue to predicate (the warp waits)", &c.TestWaitLatency),
 		intParam("syncs.try_wait_timeout", "cycles", "try_wait (no hint) on an incomplete phase: time until false", &c.TryWaitTimeout),
 		intParam("syncs.try_wait_hint_timeout", "cycles", "try_wait with suspend-time hint: time until false", &c.TryWaitHintCycles),
 		intParam("syncs.try_wait_wake", "cycles", "phase completion to suspended try_wait resuming", &c.TryWaitWake),
+		intParam("branch.diverge", "cycles", "extra cost of a branch that splits the warp", &c.DivergeCycles),
 		intParam("bar.latency", "cycles", "bar.sync last arrival to release", &c.BarLatency),
 		intParam("bar.per_warp", "cycles", "bar.sync cycles per warp arrival", &c.BarPerWarp),
 		intParam("mem.line_bytes", "bytes", "cache line", &c.Mem.LineBytes),

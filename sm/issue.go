@@ -65,7 +65,11 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 	}
 	switch in.Op {
 	case isa.OpBra:
+		all := w.Current().Mask
 		w.Branch(in, mask)
+		if mask != 0 && mask != all {
+			lat += sim.Cycle(s.cfg.DivergeCycles) // the paths split: reconvergence bookkeeping (BSSY/BSYNC)
+		}
 		wc.busyUntil = now + lat
 		return nil
 	case isa.OpExit, isa.OpRet:

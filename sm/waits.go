@@ -36,7 +36,11 @@ func (s *SM) awaited(now sim.Cycle, viewer int, b *barrier, in *isa.Instr, v uin
 		return
 	}
 	st := b.mb.State()
-	if phase == st.Phase-1 && b.completer != viewer && now < b.completedAt+sim.Cycle(s.cfg.SyncsVisibility) {
+	vis := sim.Cycle(s.cfg.SyncsVisibility)
+	if in.Op == isa.OpMbarTestWait {
+		vis = sim.Cycle(s.cfg.SyncsPollVisible)
+	}
+	if phase == st.Phase-1 && b.completer != viewer && now < b.completedAt+vis {
 		return st.Phase - 1, false, true, nil // the latest completion has not reached this warp yet
 	}
 	return

@@ -144,6 +144,10 @@ func runCalibrate(o *calibrateOptions, stdout, stderr io.Writer) error {
 		}
 	}
 	nm.InitialVertices = simplex
+	nm.InitialValues = make([]float64, len(simplex))
+	for i, v := range simplex {
+		nm.InitialValues[i] = eval(v)
+	}
 	res, err := optimize.Minimize(optimize.Problem{Func: eval}, init,
 		&optimize.Settings{FuncEvaluations: o.evals, Converger: &optimize.FunctionConverge{Absolute: 1e-3, Iterations: 60}}, nm)
 	if err != nil && res == nil {
