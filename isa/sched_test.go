@@ -50,3 +50,38 @@ func opsOf(p *Program) []Op {
 	}
 	return out
 }
+
+func TestIfConvertTurnsASkipOfOneInstructionIntoPredication(t *testing.T) {
+	arrive := Instr{Op: OpMbarArrive, NDst: 1, Ops: []Operand{Sink(), Addr(-1, 0)}, Class: ClassSyncs}
+	p := &Program{Instrs: []Instr{
+		aluI(1, 1),
+		{Op: OpBra, Guard: P(0), Target: 3},
+		arrive,
+		{Op: OpBarWarpSync, Ops: []Operand{Imm(0xffffffff)}},
+		{Op: OpBra, Guard: P(1), Target: 0},
+		{Op: OpExit},
+	}}
+	IfConvert(p)
+	if got := opsOf(p); len(got) != 5 || got[1] != OpMbarArrive {
+		t.Fatalf("got %v, want the branch removed", got)
+	}
+	if g := p.Instrs[1].Guard; g.Kind != KPred || g.Reg != 0 || !g.Neg {
+		t.Errorf("got guard %+v, want @!p0", g)
+	}
+	if p.Instrs[3].Target != 0 {
+		t.Errorf("loop branch target %d, want 0", p.Instrs[3].Target)
+	}
+}
+
+func TestIfConvertLeavesLongerAndTargetedBlocksAlone(t *testing.T) {
+	p := &Program{Instrs: []Instr{
+		{Op: OpBra, Guard: P(0), Target: 3},
+		aluI(1, 1),
+		aluI(2, 2),
+		{Op: OpExit},
+	}}
+	IfConvert(p)
+	if len(p.Instrs) != 4 {
+		t.Errorf("a two-instruction block was converted: %v", opsOf(p))
+	}
+}

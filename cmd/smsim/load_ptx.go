@@ -5,14 +5,15 @@ import (
 	"github.com/smsim/smsim/traces/ptx"
 )
 
-// compilePTX parses a PTX file, lowers every entry, and schedules clock
-// reads as ptxas does (isa.HoistClockReads).
+// compilePTX parses a PTX file, lowers every entry, and applies what ptxas
+// does to such code that decides timing (isa.IfConvert, isa.HoistClockReads).
 func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 	ps, err := ptx.Compile(path, src)
 	if err != nil {
 		return nil, err
 	}
 	for _, p := range ps {
+		isa.IfConvert(p)
 		isa.HoistClockReads(p)
 	}
 	return ps, nil
