@@ -226,10 +226,11 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 			if in.Op == isa.OpMbarTestWait {
 				lat = s.cfg.TestWaitLatency
 			}
-			// A thread's check never overtakes its own earlier updates.
-			op.at = max(now+sim.Cycle(lat), wc.lastUpdate)
+			// A thread's check never overtakes its own earlier updates, and
+			// takes a slot of the unit like an update.
+			op.at = s.slots.reserve(max(now+sim.Cycle(lat), wc.lastUpdate), s.cfg.SyncsInterval)
 		} else {
-			op.at = s.syncs.schedule(now, &s.cfg)
+			op.at = s.syncs.schedule(now, &s.cfg, &s.slots)
 			wc.lastUpdate = op.at
 		}
 		last = op.at

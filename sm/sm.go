@@ -56,6 +56,7 @@ type SM struct {
 	sched    []scheduler
 	syncs    syncsUnit // barrier updates
 	checks   checkPool // phase checks of waits
+	slots    slotCalendar
 	start    sim.Cycle
 	err      error
 	done     bool
@@ -140,7 +141,7 @@ func (s *SM) begin(l *Launch) error {
 		s.sched[i].last = -1
 		s.sched[i].pipeFree = make([]sim.Cycle, isa.NumClasses)
 	}
-	s.syncs, s.checks = syncsUnit{}, checkPool{}
+	s.syncs, s.checks, s.slots = syncsUnit{}, checkPool{}, slotCalendar{}
 	s.stats = Stats{}
 	s.barList = nil
 	s.retired, s.warnings = nil, nil

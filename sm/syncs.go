@@ -62,14 +62,43 @@ func (u *syncsUnit) pop() *syncsOp {
 	return op
 }
 
-// schedule returns the cycle at which an operation issued at now is applied.
-func (u *syncsUnit) schedule(now sim.Cycle, c *Config) sim.Cycle {
+// schedule returns the cycle at which an update issued at now is applied:
+// SyncsLatency later, in the first free slot of the unit, and never before
+// an earlier update (updates are applied in order).
+func (u *syncsUnit) schedule(now sim.Cycle, c *Config, slots *slotCalendar) sim.Cycle {
 	at := now + sim.Cycle(c.SyncsLatency)
 	if u.free > at {
 		at = u.free
 	}
-	u.free = at + sim.Cycle(c.SyncsInterval)
+	at = slots.reserve(at, c.SyncsInterval)
+	u.free = at + 1
 	return at
+}
+
+// slotCalendar tracks which cycles of the barrier unit are taken: updates
+// and phase checks share its throughput (one operation per SyncsInterval),
+// but checks, having a shorter latency, fill slots between updates that were
+// scheduled further ahead.
+type slotCalendar struct {
+	taken [1024]sim.Cycle // slot s%1024 is taken if taken[...] == s+1
+}
+
+// reserve takes the first free slot at or after cycle at and returns its cycle.
+func (c *slotCalendar) reserve(at sim.Cycle, interval int) sim.Cycle {
+	if interval <= 1 {
+		interval = 1
+	}
+	iv := sim.Cycle(interval)
+	s := (at + iv - 1) / iv
+	for k := 0; k < len(c.taken); k++ {
+		i := s % sim.Cycle(len(c.taken))
+		if c.taken[i] != s+1 {
+			c.taken[i] = s + 1
+			return s * iv
+		}
+		s++
+	}
+	return s * iv // more than a calendar's worth booked ahead: beyond it, no contention is modelled
 }
 
 type syncsHandler struct{ s *SM }
