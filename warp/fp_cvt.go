@@ -21,6 +21,8 @@ const (
 func cvtFloat(in *isa.Instr, a, b uint64) uint64 {
 	dt, st := in.Type, in.Type2
 	switch {
+	case in.Mode != 0:
+		return cvtFP8(in, a, b)
 	case dt == isa.TF32: // cvt.rna.tf32.f32: round the mantissa to 10 bits, ties away
 		return (a + 0x1000) & 0xffffe000
 	case dt == isa.F16x2 || dt == isa.BF16x2:

@@ -133,7 +133,7 @@ func (w *Warp) floatCompare(in *isa.Instr, mask uint32, now uint64) {
 		c = w.PredOperand(in.Src(2))
 	}
 	if in.Op == isa.OpSet {
-		w.setResult(in, mask, combine(in.Bool, lo, c))
+		w.setResult(in, mask, combine(in.Bool, lo, c), combine(in.Bool, hi, c))
 		return
 	}
 	second := combine(in.Bool, ^lo, c)
@@ -153,18 +153,32 @@ func (w *Warp) setPredDst(d *isa.Operand, mask, v uint32) {
 	}
 }
 
-// setResult writes set's destination: 1.0f or all ones where res is set.
-func (w *Warp) setResult(in *isa.Instr, mask, res uint32) {
+// setResult writes set's destination where res (the low halves of a
+// packed comparison) and hi (its high halves) are set: all ones of the
+// destination type, or 1.0 of a float destination; a packed comparison
+// sets each half of the destination.
+func (w *Warp) setResult(in *isa.Instr, mask, res, hi uint32) {
 	dt := in.Type2
+	one := widthMask(dt)
+	switch dt {
+	case isa.F32:
+		one = uint64(math.Float32bits(1))
+	case isa.F16, isa.F16x2:
+		one = 0x3c00
+	case isa.BF16, isa.BF16x2:
+		one = 0x3f80
+	}
+	packed := in.Type == isa.F16x2 || in.Type == isa.BF16x2
+	if packed && (dt == isa.U32 || dt == isa.S32) {
+		one = 0xffff
+	}
 	var r Vec
 	for l := range r {
-		if res>>l&1 == 0 {
-			continue
+		if res>>l&1 != 0 {
+			r[l] = one
 		}
-		if dt == isa.F32 {
-			r[l] = uint64(math.Float32bits(1))
-		} else {
-			r[l] = widthMask(dt)
+		if packed && hi>>l&1 != 0 {
+			r[l] |= one << 16
 		}
 	}
 	w.Write(in.Dst(0), mask, &r, dt)

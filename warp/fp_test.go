@@ -151,3 +151,30 @@ func TestIntegerExtensions(t *testing.T) {
 		t.Errorf("dp2a.hi = %d", int32(got))
 	}
 }
+
+func TestFP8(t *testing.T) {
+	cv := func(dt, st isa.Type, mode uint8) *isa.Instr {
+		return &isa.Instr{Op: isa.OpCvt, Type: dt, Type2: st, Rnd: isa.RN, Flags: isa.FSat, Mode: mode}
+	}
+	tests := []struct {
+		name string
+		in   *isa.Instr
+		a, b uint64
+		want uint64
+	}{
+		{"e4m3 pair of 1 and -2: first source high", cv(isa.B16, isa.F32, Cvt8E4M3), f32b(1), f32b(-2), 0x38c0},
+		{"e4m3 saturates", cv(isa.B16, isa.F32, Cvt8E4M3), f32b(1000), f32b(float32(math.Inf(-1))), 0x7efe},
+		{"e4m3 NaN", cv(isa.B16, isa.F32, Cvt8E4M3), 0x7fc00000, 0, 0x7f00},
+		{"e4m3 smallest subnormal", cv(isa.B16, isa.F32, Cvt8E4M3), 0, f32b(0x1p-9), 0x0001},
+		{"e5m2 saturates infinity", cv(isa.B16, isa.F32, Cvt8E5M2), f32b(float32(math.Inf(1))), f32b(0.5), 0x7b38},
+		{"e4m3 relu", cv(isa.B16, isa.F32, Cvt8E4M3|Cvt8Relu), f32b(-1), f32b(1), 0x0038},
+		{"e4m3 pair to f16x2", cv(isa.F16x2, isa.B16, Cvt8E4M3), 0x38c0, 0, 0x3c00c000},
+		{"e5m2 infinity to f16", cv(isa.F16x2, isa.B16, Cvt8E5M2), 0x007c, 0, 0x00007c00},
+		{"f16x2 to e4m3: low half to low byte", cv(isa.B16, isa.F16x2, Cvt8E4M3), 0x3c00c000, 0, 0x38c0},
+	}
+	for _, tt := range tests {
+		if got := cvtFloat(tt.in, tt.a, tt.b); got != tt.want {
+			t.Errorf("%s: got %#x, want %#x", tt.name, got, tt.want)
+		}
+	}
+}

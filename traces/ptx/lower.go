@@ -56,13 +56,15 @@ type lowerer struct {
 	planned       bool                // shared memory is laid out; dynBase is final
 	dynBase       uint64              // offset of the dynamic (extern) shared region
 	dynName       string              // name of the first extern shared array
-	local         map[*VarDecl]uint64 // local variables (stack) placed so far
+	local         map[localKey]uint64 // local variables (stack) placed so far
 	localBytes    uint64
 	labels        []*label // every label, by id
 	branchFix     []branchRef
 	calls         []*Func // inlining stack
 	rets          []*label
 	barRedScratch uint64 // shared offset of the bar.red scratch words
+	pool          regPool
+	recLimit      map[*Func]int // how deep each recursive function may be inlined
 }
 
 // branchRef is a branch whose target is a label.
@@ -82,7 +84,7 @@ func lowerEntry(m *Module, md *moduleData, f *Func) (*isa.Program, error) {
 	l := &lowerer{
 		mod: m, md: md,
 		prog:   &isa.Program{Name: f.Name, File: m.File},
-		shared: map[*VarDecl]uint64{}, local: map[*VarDecl]uint64{},
+		shared: map[*VarDecl]uint64{}, local: map[localKey]uint64{}, recLimit: map[*Func]int{},
 	}
 	l.root = l.moduleScope()
 	if err := l.planShared(f); err != nil {

@@ -15,7 +15,9 @@ type binding struct {
 // call inlines a direct call of a device function. Arguments and results
 // passed through .param variables share the caller's slots; register
 // arguments and results are copied. `ret` inside the callee branches to the
-// end of the inlined body. Recursion cannot be inlined and is an error.
+// end of the inlined body. A recursive function is inlined as many levels
+// deep as recursionLimit allows; a call past that traps at run time. The
+// callee's registers are recycled once the call is lowered.
 func (l *lowerer) call(in *Instr, m *mods) error {
 	m.take("uni")
 	rets, fnOp, args, err := l.callParts(in)
@@ -26,14 +28,50 @@ func (l *lowerer) call(in *Instr, m *mods) error {
 	if err != nil {
 		return err
 	}
+	lim := l.recursionLimit(fn)
+	if lim > 0 && (l.active(fn) >= lim || len(l.calls) > maxCallDepth) {
+		l.emit(isa.Instr{Op: isa.OpTrap}) // recursion deeper than inlined: stop here
+		return nil
+	}
+	if len(l.calls) > maxCallDepth {
+		return l.errf("calls nest deeper than %d levels at %s", maxCallDepth, fn.Name)
+	}
 	callSc := l.sc
-	cs := newLScope(l.root)
 	var skip *label
 	if l.guard.Kind != isa.KNone {
 		skip = l.newLabel("call skip")
 		l.branch(skip, negated(l.guard), false)
 		l.guard = isa.Operand{}
 	}
+	if err := l.inline(fn, args, rets); err != nil {
+		return err
+	}
+	l.sc = callSc
+	if skip != nil {
+		l.place(skip)
+	}
+	return nil
+}
+
+// active counts the activations of fn on the inlining stack.
+func (l *lowerer) active(fn *Func) int {
+	n := 0
+	for _, c := range l.calls {
+		if c == fn {
+			n++
+		}
+	}
+	return n
+}
+
+// inline lowers fn's body in place of a call with the given arguments and
+// results, then recycles the registers the body used.
+func (l *lowerer) inline(fn *Func, args, rets *List) error {
+	if err := l.slotRegs(args, rets); err != nil {
+		return err
+	}
+	mark := l.pool.mark()
+	cs := newLScope(l.root)
 	if err := l.bindArgs(fn, cs, args); err != nil {
 		return err
 	}
@@ -44,25 +82,42 @@ func (l *lowerer) call(in *Instr, m *mods) error {
 	ret := l.newLabel("return from " + fn.Name)
 	l.calls = append(l.calls, fn)
 	l.rets = append(l.rets, ret)
-	cur, pos := l.cur, l.pos
+	cur, pos, sc := l.cur, l.pos, l.sc
 	err = l.block(fn.Body, cs)
 	l.calls, l.rets = l.calls[:len(l.calls)-1], l.rets[:len(l.rets)-1]
 	if err != nil {
 		return err
 	}
-	l.cur, l.pos, l.sc, l.guard = cur, pos, callSc, isa.Operand{}
+	l.cur, l.pos, l.sc, l.guard = cur, pos, sc, isa.Operand{}
 	l.dropTrailingBranch(ret)
 	l.place(ret)
 	for _, b := range post {
 		l.emit(isa.Instr{Op: isa.OpMov, Type: b.typ, NDst: 1, Ops: []isa.Operand{b.dst, isa.R(int(b.src))}})
 	}
-	if skip != nil {
-		l.place(skip)
+	l.pool.release(mark)
+	return nil
+}
+
+// slotRegs gives the caller's scalar argument and result slots their
+// registers before the callee runs, so that they outlive its registers.
+func (l *lowerer) slotRegs(lists ...*List) error {
+	for _, x := range lists {
+		for _, o := range listElems(x) {
+			s, ok := o.(*Sym)
+			if !ok {
+				continue
+			}
+			if e, _ := l.sc.lookup(s.Name); e != nil && e.kind == entSlot && !e.slot.mem {
+				if _, err := l.formalReg(e); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	return nil
 }
 
-// callee resolves the called function and checks that it can be inlined.
+// callee resolves the called function and checks that it has a body.
 func (l *lowerer) callee(o Operand) (*Func, error) {
 	s, ok := o.(*Sym)
 	if !ok {
@@ -78,14 +133,6 @@ func (l *lowerer) callee(o Operand) (*Func, error) {
 	fn := e.fn
 	if fn.Body == nil {
 		return nil, l.unsupported("call of %s, which has no body here (external function)", s.Name)
-	}
-	for _, c := range l.calls {
-		if c == fn {
-			return nil, l.errf("recursive call of %s cannot be inlined", fn.Name)
-		}
-	}
-	if len(l.calls) > maxCallDepth {
-		return nil, l.errf("calls nest deeper than %d levels at %s", maxCallDepth, fn.Name)
 	}
 	return fn, nil
 }

@@ -107,11 +107,13 @@ func (l *lowerer) set(in *Instr, m *mods) error {
 	if err != nil {
 		return err
 	}
-	if dt != isa.U32 && dt != isa.S32 && dt != isa.F32 {
-		return l.unsupported("set with destination type .%s", dt)
+	packed := st == isa.F16x2 || st == isa.BF16x2
+	okDst := dt == isa.U32 || dt == isa.S32 || dt == isa.F16x2 || dt == isa.BF16x2
+	if !packed {
+		okDst = dt == isa.U32 || dt == isa.S32 || dt == isa.F32 || dt == isa.F16 || dt == isa.BF16
 	}
-	if st == isa.F16x2 || st == isa.BF16x2 {
-		return l.unsupported("packed set.%s", st)
+	if !okDst {
+		return l.unsupported("set.%s with comparison type .%s", dt, st)
 	}
 	x.Type, x.Type2 = st, dt
 	if dt == isa.F32 {

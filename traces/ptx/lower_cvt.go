@@ -7,6 +7,9 @@ import (
 // cvt lowers conversions between integer and floating-point types,
 // including the two-source packed forms cvt.rn.f16x2.f32 d, a, b.
 func (l *lowerer) cvt(in *Instr, m *mods) error {
+	if mode, dest := fp8Pair(in); mode != 0 {
+		return l.cvtFP8(in, m, mode, dest)
+	}
 	x := isa.Instr{Op: isa.OpCvt, NDst: 1, Rnd: rounding(m)}
 	if m.take("ftz") {
 		x.Flags |= isa.FFtz

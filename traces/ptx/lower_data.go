@@ -265,9 +265,18 @@ func (l *lowerer) dynShared(d *VarDecl) (*entity, error) {
 	return &entity{kind: entVar, decl: d, space: isa.Shared, dynamic: true, addr: l.dynBase}, nil
 }
 
+// localKey names a .local variable of one activation: inlined copies of a
+// function share its locals, except that each level of a recursion (which
+// can be live at once) has its own.
+type localKey struct {
+	d     *VarDecl
+	depth int
+}
+
 // placeLocal gives a .local variable its offset in the thread's stack.
 func (l *lowerer) placeLocal(d *VarDecl) (uint64, error) {
-	if off, ok := l.local[d]; ok {
+	key := localKey{d, l.recursionDepth()}
+	if off, ok := l.local[key]; ok {
 		return off, nil
 	}
 	size, err := varSize(d)
@@ -275,7 +284,7 @@ func (l *lowerer) placeLocal(d *VarDecl) (uint64, error) {
 		return 0, err
 	}
 	off := l.allocLocal(size, uint64(varAlign(d)))
-	l.local[d] = off
+	l.local[key] = off
 	return off, nil
 }
 

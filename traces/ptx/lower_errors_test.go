@@ -53,10 +53,6 @@ func TestLowerErrors(t *testing.T) {
 
 func TestLowerCallErrors(t *testing.T) {
 	tests := []struct{ name, src, want string }{
-		{"recursion", ".func f()\n{\n\tcall f;\n\tret;\n}\n.entry k()\n{\n\tcall f;\n\tret;\n}\n",
-			"t.ptx:6:2: recursive call of f cannot be inlined"},
-		{"mutual recursion", ".func g();\n.func f()\n{\n\tcall g;\n}\n.func g()\n{\n\tcall f;\n}\n.entry k()\n{\n\tcall f;\n}\n",
-			"t.ptx:11:2: recursive call of f cannot be inlined"},
 		{"external function", ".extern .func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);\n.entry k()\n{\n\tcall.uni (r), vprintf, (a, b);\n}\n",
 			"t.ptx:7:2: unsupported instruction call.uni (call of vprintf, which has no body here (external function))"},
 		{"argument count", ".func f(.param .b32 a)\n{\n\tret;\n}\n.entry k()\n{\n\tcall f;\n}\n",

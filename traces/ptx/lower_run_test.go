@@ -6,7 +6,17 @@ import (
 	"testing"
 
 	"github.com/smsim/smsim/traces/ptx"
+	"github.com/smsim/smsim/warp"
 )
+
+// TestFP8ModesAgree pins the FP8 cvt modes the lowering writes (it may not
+// import warp) to warp's definitions.
+func TestFP8ModesAgree(t *testing.T) {
+	if ptx.Cvt8E4M3 != warp.Cvt8E4M3 || ptx.Cvt8E5M2 != warp.Cvt8E5M2 || ptx.Cvt8Relu != warp.Cvt8Relu {
+		t.Errorf("ptx FP8 modes %d %d %d, warp %d %d %d", ptx.Cvt8E4M3, ptx.Cvt8E5M2, ptx.Cvt8Relu,
+			warp.Cvt8E4M3, warp.Cvt8E5M2, warp.Cvt8Relu)
+	}
+}
 
 const runHeader = ".version 9.0\n.target sm_90a\n.address_size 64\n"
 
@@ -265,5 +275,77 @@ func TestRunMapaOtherRankTraps(t *testing.T) {
 	_, err = runKernel(ps[0], 32, 4, 0)
 	if err == nil || !strings.Contains(err.Error(), "run.ptx:10:") || !strings.Contains(err.Error(), "trap") {
 		t.Fatalf("got %v, want a trap at run.ptx:10", err)
+	}
+}
+
+// TestRunRecursion checks recursive functions: inlined as deep as the
+// budget allows (enough for fib(12) here), and a call past that depth
+// traps at run time, at the call.
+func TestRunRecursion(t *testing.T) {
+	src := `
+.func (.param .b32 r) fib(.param .b32 n)
+{
+	.reg .pred %p;
+	.reg .b32 %a<6>;
+	ld.param.u32 %a1, [n];
+	setp.lt.u32 %p, %a1, 2;
+	@%p bra DONE;
+	add.s32 %a2, %a1, -1;
+	{
+	.param .b32 q;
+	.param .b32 s;
+	st.param.b32 [q], %a2;
+	call.uni (s), fib, (q);
+	ld.param.b32 %a3, [s];
+	}
+	add.s32 %a4, %a1, -2;
+	{
+	.param .b32 q;
+	.param .b32 s;
+	st.param.b32 [q], %a4;
+	call.uni (s), fib, (q);
+	ld.param.b32 %a5, [s];
+	}
+	add.s32 %a1, %a3, %a5;
+DONE:
+	st.param.b32 [r], %a1;
+	ret;
+}
+.visible .entry k(.param .u64 k_out)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+` + storeTid + `
+	and.b32 %r2, %r1, 15;
+	min.u32 %r2, %r2, 12;
+	{
+	.param .b32 q;
+	.param .b32 s;
+	st.param.b32 [q], %r2;
+	call.uni (s), fib, (q);
+	ld.param.b32 %r3, [s];
+	}
+	st.global.u32 [%rd1], %r3;
+	ret;
+}
+`
+	got := runPTX(t, src, 32, 32)
+	fib := []uint32{0, 1}
+	for len(fib) < 13 {
+		fib = append(fib, fib[len(fib)-1]+fib[len(fib)-2])
+	}
+	for tid, g := range got {
+		if w := fib[min(tid&15, 12)]; g != w {
+			t.Errorf("thread %d: fib = %d, want %d", tid, g, w)
+		}
+	}
+	deep := strings.Replace(src, "min.u32 %r2, %r2, 12;", "mov.u32 %r2, 40;", 1)
+	ps, err := ptx.Compile("run.ptx", []byte(runHeader+deep))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runKernel(ps[0], 32, 128, 0); err == nil || !strings.Contains(err.Error(), "trap") {
+		t.Errorf("recursion past the inlined depth: got %v, want a trap", err)
 	}
 }

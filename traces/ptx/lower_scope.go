@@ -192,21 +192,9 @@ func (l *lowerer) regOf(e *entity, i int, name string) (int32, error) {
 	if r, ok := e.idx[i]; ok {
 		return r, nil
 	}
-	var r int32
-	if e.pred {
-		if l.prog.NumPreds >= maxRegs {
-			return 0, l.errf("kernel uses more than %d predicate registers", maxRegs)
-		}
-		r = int32(l.prog.NumPreds)
-		l.prog.NumPreds++
-		l.prog.PredNames = append(l.prog.PredNames, name)
-	} else {
-		if l.prog.NumRegs >= maxRegs {
-			return 0, l.errf("kernel uses more than %d registers", maxRegs)
-		}
-		r = int32(l.prog.NumRegs)
-		l.prog.NumRegs++
-		l.prog.RegNames = append(l.prog.RegNames, name)
+	r, err := l.allocReg(e.pred, name, true)
+	if err != nil {
+		return 0, err
 	}
 	e.idx[i] = r
 	return r, nil
@@ -214,8 +202,7 @@ func (l *lowerer) regOf(e *entity, i int, name string) (int32, error) {
 
 // newReg allocates an anonymous general register.
 func (l *lowerer) newReg(name string) (int32, error) {
-	e := &entity{kind: entReg, idx: map[int]int32{}}
-	return l.regOf(e, 0, name)
+	return l.allocReg(false, name, true)
 }
 
 // temp returns a scratch general register for the current instruction.
@@ -224,7 +211,7 @@ func (l *lowerer) temp() (int32, error) {
 		l.ntemp++
 		return l.temps[l.ntemp-1], nil
 	}
-	r, err := l.newReg("%tmp" + strconv.Itoa(len(l.temps)))
+	r, err := l.allocReg(false, "%tmp"+strconv.Itoa(len(l.temps)), false)
 	if err != nil {
 		return 0, err
 	}
@@ -239,8 +226,7 @@ func (l *lowerer) ptemp() (int32, error) {
 		l.nptemp++
 		return l.ptemps[l.nptemp-1], nil
 	}
-	e := &entity{kind: entReg, pred: true, idx: map[int]int32{}}
-	r, err := l.regOf(e, 0, "%ptmp"+strconv.Itoa(len(l.ptemps)))
+	r, err := l.allocReg(true, "%ptmp"+strconv.Itoa(len(l.ptemps)), false)
 	if err != nil {
 		return 0, err
 	}
