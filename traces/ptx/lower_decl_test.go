@@ -112,3 +112,27 @@ func TestLowerCallShape(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+func TestLowerSpecialRegisters(t *testing.T) {
+	for s := isa.Special(1); s <= isa.SPM; s++ {
+		name := s.String()
+		switch s {
+		case isa.SEnvReg:
+			name = "%envreg3"
+		case isa.SPM:
+			name = "%pm2"
+		}
+		p := lowerSnippet(t, "\tmov.u32 %r1, "+name+";")
+		if op := p.Instrs[0].Ops[1]; op.Kind != isa.KSpecial || op.Special != s || p.Instrs[0].Class != isa.ClassSpecial {
+			t.Errorf("mov of %s = %s", name, &p.Instrs[0])
+		}
+	}
+}
+
+func TestLowerVectorRegisters(t *testing.T) {
+	p := lowerSnippet(t, "\t.reg .v4 .f32 v;\n\tld.global.v4.f32 v, [%rd1];\n\tadd.f32 %f1, v.y, v.w;")
+	ld, add := &p.Instrs[0], &p.Instrs[1]
+	if ld.NDst != 4 || ld.Ops[1] != add.Ops[1] || ld.Ops[3] != add.Ops[2] {
+		t.Errorf("ld %s / add %s: the add must read elements 1 and 3 of the load", ld, add)
+	}
+}

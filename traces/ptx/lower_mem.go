@@ -106,6 +106,9 @@ func (l *lowerer) dataOperands(o Operand, t isa.Type, n int, store bool) ([]isa.
 	if v, ok := o.(*Vector); ok {
 		elems = v.Elems
 	}
+	if r, ok := o.(*Reg); ok && n > 1 && !r.Special && r.Comp == "" {
+		return l.vectorReg(r, n)
+	}
 	if len(elems) != n {
 		return nil, l.errf("%s has .v%d but %d data operands", l.cur.Opcode(), n, len(elems))
 	}
@@ -120,6 +123,24 @@ func (l *lowerer) dataOperands(o Operand, t isa.Type, n int, store bool) ([]isa.
 		if err != nil {
 			return nil, err
 		}
+	}
+	return out, nil
+}
+
+// vectorReg expands a vector register (.reg .v4 .f32 v) used whole as the
+// data of a vector load or store into its n elements.
+func (l *lowerer) vectorReg(r *Reg, n int) ([]isa.Operand, error) {
+	e, i := l.sc.lookup(r.Name)
+	if e == nil || e.kind != entReg || e.decl.Vec != n || e.pred {
+		return nil, l.errf("%s has .v%d but %s is not a .v%d register", l.cur.Opcode(), n, r.Name, n)
+	}
+	out := make([]isa.Operand, n)
+	for c := range out {
+		reg, err := l.regOf(e, i*n+c, r.Name+"."+"xyzw"[c:c+1])
+		if err != nil {
+			return nil, err
+		}
+		out[c] = isa.R(int(reg))
 	}
 	return out, nil
 }
