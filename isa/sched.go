@@ -78,15 +78,18 @@ func movable(in *Instr, dst Operand) bool {
 }
 
 // IfConvert models ptxas's if-conversion of short forward branches: a
-// conditional branch that skips exactly one instruction
+// conditional branch that skips one instruction, possibly preceded by moves
+// of constants (which ptxas materialises outside the branch),
 //
-//	@p bra L;  X;  L:
+//	@p bra L;  [mov r, const;]...  X;  L:
 //
-// becomes the predicated instruction @!p X, so the warp does not diverge
-// (what the H200's lane-serial arrive loop measured: ~7.5 cycles per lane,
-// microbench.csv arrive_wait_loop divergent32). Only a plain, unguarded,
-// non-control instruction X that no other branch targets is converted.
-// Branch targets are renumbered and reconvergence points recomputed.
+// becomes predicated instructions @!p ..., so the warp does not diverge.
+// The H200 measured it: lane-serial arrives cost ~7.5 cycles per lane
+// (microbench.csv arrive_wait_loop divergent32), and an elected arrive with a
+// count operand costs no more than one without (elected_arrive32 against
+// elected_count1). Only plain, unguarded, non-control instructions that no
+// other branch targets are converted. Branch targets are renumbered and
+// reconvergence points recomputed.
 func IfConvert(p *Program) {
 	for i := range p.Instrs {
 		if p.Instrs[i].Op == OpBrx {
@@ -99,9 +102,11 @@ func IfConvert(p *Program) {
 			return
 		}
 		br := p.Instrs[i]
-		x := &p.Instrs[i+1]
-		x.Guard = br.Guard
-		x.Guard.Neg = !x.Guard.Neg
+		for k := i + 1; k < int(br.Target); k++ {
+			x := &p.Instrs[k]
+			x.Guard = br.Guard
+			x.Guard.Neg = !x.Guard.Neg
+		}
 		p.Instrs = append(p.Instrs[:i], p.Instrs[i+1:]...)
 		for k := range p.Instrs {
 			if in := &p.Instrs[k]; in.Op == OpBra && int(in.Target) > i {
@@ -122,15 +127,26 @@ func findSkip(p *Program) int {
 	}
 	for i := 0; i+2 < len(p.Instrs); i++ {
 		br := &p.Instrs[i]
-		if br.Op != OpBra || br.Guard.Kind != KPred || int(br.Target) != i+2 {
+		end := int(br.Target)
+		if br.Op != OpBra || br.Guard.Kind != KPred || end <= i+1 || end > len(p.Instrs) {
 			continue
 		}
-		x := &p.Instrs[i+1]
-		if x.Guard.Kind != KNone || x.Op.IsBranch() || x.Op.Ends() || x.Op == OpCall || x.Op == OpBarSync ||
-			x.Op == OpBarWarpSync || targeted[i+1] > 0 {
-			continue
+		ok := true
+		for k := i + 1; k < end && ok; k++ {
+			x := &p.Instrs[k]
+			plain := x.Guard.Kind == KNone && !x.Op.IsBranch() && !x.Op.Ends() && x.Op != OpCall &&
+				x.Op != OpBarSync && x.Op != OpBarWarpSync && targeted[k] == 0
+			ok = plain && (k == end-1 || isConstMov(x))
 		}
-		return i
+		if ok {
+			return i
+		}
 	}
 	return -1
+}
+
+// isConstMov reports a move of an immediate or symbol address into a register.
+func isConstMov(in *Instr) bool {
+	return in.Op == OpMov && len(in.Ops) == 2 && in.Ops[0].Kind == KReg &&
+		(in.Ops[1].Kind == KImm || (in.Ops[1].Kind == KAddr && in.Ops[1].Reg < 0))
 }
