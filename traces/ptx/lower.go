@@ -9,6 +9,7 @@ import (
 // Limits that keep a hostile or runaway input from exhausting memory.
 const (
 	maxInstrs    = 1 << 20 // instructions per lowered kernel (inlining included)
+	maxModule    = 1 << 21 // instructions of all the kernels of a module
 	maxRegs      = 1 << 16 // general or predicate registers per kernel
 	maxCallDepth = 32      // nested inlined calls
 )
@@ -28,10 +29,14 @@ func Compile(filename string, src []byte) ([]*isa.Program, error) {
 		return nil, err
 	}
 	var out []*isa.Program
+	total := 0
 	for _, f := range m.Entries() {
 		p, err := lowerEntry(m, md, f)
 		if err != nil {
 			return nil, err
+		}
+		if total += len(p.Instrs); total > maxModule {
+			return nil, errAt(f.Pos, "the module's kernels have more than %d instructions after inlining", maxModule)
 		}
 		out = append(out, p)
 	}
