@@ -51,6 +51,7 @@ type Config struct {
 	SyncsResult       int // update applied (or phase found complete) -> token/predicate usable by the issuing warp
 	SyncsQueue        int // barrier updates that may wait for the unit before issue stalls
 	SyncsCheck        int // try_wait: issue -> phase check
+	SyncsCheckCost    int // barrier-unit cycles one phase check takes
 	SyncsVisibility   int // a phase completed by one warp reaches other warps' try_wait checks this much later
 	SyncsPollVisible  int // ... and other warps' test_wait polls this much later
 	TestWaitLatency   int // test_wait: issue -> predicate; the warp does not issue meanwhile
@@ -84,18 +85,18 @@ func DefaultConfig() Config {
 		Name: "h200", ClockMHz: 1980,
 		Schedulers: 4, MaxWarps: 64, MaxCTAs: 32, MaxThreads: 2048,
 		Policy: GTO, Smem: sharedmem.DefaultConfig(),
-		SyncsLatency: 18, SyncsInterval: 2, SyncsWarpInterval: 5, SyncsResult: 6, SyncsQueue: 16, SyncsCheck: 6,
-		SyncsVisibility: 0,
-		TestWaitLatency: 8, TryWaitTimeout: 33, TryWaitHintCycles: 7838, TryWaitWake: 40,
+		SyncsLatency: 34, SyncsInterval: 2, SyncsWarpInterval: 5, SyncsResult: 8, SyncsQueue: 16, SyncsCheck: 6,
+		SyncsCheckCost: 1, SyncsVisibility: 13, SyncsPollVisible: 72, DivergeCycles: 9,
+		TestWaitLatency: 6, TryWaitTimeout: 24, TryWaitHintCycles: 7838, TryWaitWake: 40,
 		BarLatency: 13, BarPerWarp: 2,
 		Mem: memory.DefaultConfig(), GlobalPerLine: 2, TMA: tma.DefaultConfig(),
 		NanosleepMin: 0, WatchdogIdle: 2_000_000,
 	}
 	lat := map[isa.Class]int{
 		isa.ClassALU: 4, isa.ClassIMAD: 4, isa.ClassFMA: 4, isa.ClassFP64: 8, isa.ClassSFU: 17,
-		isa.ClassConv: 11, isa.ClassDiv: 40, isa.ClassSpecial: 2, isa.ClassBranch: 2, isa.ClassShared: 23,
+		isa.ClassConv: 11, isa.ClassDiv: 40, isa.ClassSpecial: 2, isa.ClassBranch: 4, isa.ClassShared: 23,
 		isa.ClassGlobal: 0, isa.ClassLocal: 0, isa.ClassConst: 4, isa.ClassParam: 4, isa.ClassSyncs: 0,
-		isa.ClassBar: 0, isa.ClassWarpSync: 4, isa.ClassFence: 8, isa.ClassTMA: 4, isa.ClassSleep: 0,
+		isa.ClassBar: 0, isa.ClassWarpSync: 6, isa.ClassFence: 8, isa.ClassTMA: 4, isa.ClassSleep: 0,
 		isa.ClassCompute: 4, isa.ClassDelay: 0,
 	}
 	ivl := map[isa.Class]int{
@@ -181,6 +182,7 @@ func (c *Config) Params() []Param {
 		intParam("syncs.result", "cycles", "update applied (or phase found complete) to token/predicate usable", &c.SyncsResult),
 		intParam("syncs.queue", "updates", "barrier updates waiting for the unit before issue stalls", &c.SyncsQueue),
 		intParam("syncs.check", "cycles", "try_wait issue to phase check", &c.SyncsCheck),
+		intParam("syncs.check_cost", "cycles", "barrier-unit cycles one phase check takes", &c.SyncsCheckCost),
 		intParam("syncs.visibility", "cycles", "a completion reaches other warps' try_wait this much later", &c.SyncsVisibility),
 		intParam("syncs.poll_visibility", "cycles", "a completion reaches other warps' test_wait polls this much later", &c.SyncsPollVisible),
 		intParam("syncs.test_wait", "cycles", "test_wait issue to predicate (the warp waits)", &c.TestWaitLatency),

@@ -228,7 +228,7 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 			}
 			// A thread's check never overtakes its own earlier updates, and
 			// takes a slot of the unit like an update.
-			op.at = s.slots.reserve(max(now+sim.Cycle(lat), wc.lastUpdate), s.cfg.SyncsInterval)
+			op.at = s.slots.reserve(max(now+sim.Cycle(lat), wc.lastUpdate), s.cfg.SyncsCheckCost)
 		} else {
 			op.at = s.syncs.schedule(now, &s.cfg, &s.slots)
 			wc.lastUpdate = op.at

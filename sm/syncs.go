@@ -75,30 +75,34 @@ func (u *syncsUnit) schedule(now sim.Cycle, c *Config, slots *slotCalendar) sim.
 	return at
 }
 
-// slotCalendar tracks which cycles of the barrier unit are taken: updates
-// and phase checks share its throughput (one operation per SyncsInterval),
-// but checks, having a shorter latency, fill slots between updates that were
-// scheduled further ahead.
+// slotCalendar tracks which cycles of the barrier unit are busy: updates
+// (SyncsInterval cycles each) and phase checks (SyncsCheckCost cycles each)
+// share its throughput, and checks, having a shorter latency, fill the gaps
+// between updates that were scheduled further ahead.
 type slotCalendar struct {
-	taken [1024]sim.Cycle // slot s%1024 is taken if taken[...] == s+1
+	busy [4096]sim.Cycle // cycle c is busy if busy[c%len] == c+1
 }
 
-// reserve takes the first free slot at or after cycle at and returns its cycle.
-func (c *slotCalendar) reserve(at sim.Cycle, interval int) sim.Cycle {
-	if interval <= 1 {
-		interval = 1
-	}
-	iv := sim.Cycle(interval)
-	s := (at + iv - 1) / iv
-	for k := 0; k < len(c.taken); k++ {
-		i := s % sim.Cycle(len(c.taken))
-		if c.taken[i] != s+1 {
-			c.taken[i] = s + 1
-			return s * iv
+// reserve books cost consecutive free cycles starting at or after at and
+// returns the first of them. cost 0 books nothing.
+func (c *slotCalendar) reserve(at sim.Cycle, cost int) sim.Cycle {
+	n := sim.Cycle(len(c.busy))
+	for start := at; start < at+n; start++ {
+		ok := true
+		for k := sim.Cycle(0); k < sim.Cycle(cost); k++ {
+			if c.busy[(start+k)%n] == start+k+1 {
+				ok = false
+				break
+			}
 		}
-		s++
+		if ok {
+			for k := sim.Cycle(0); k < sim.Cycle(cost); k++ {
+				c.busy[(start+k)%n] = start + k + 1
+			}
+			return start
+		}
 	}
-	return s * iv // more than a calendar's worth booked ahead: beyond it, no contention is modelled
+	return at + n // more than a calendar's worth booked ahead: beyond it, no contention is modelled
 }
 
 type syncsHandler struct{ s *SM }
