@@ -82,9 +82,9 @@ func approx(op isa.Op, x float64) float64 {
 	case isa.OpRsqrt:
 		return 1 / math.Sqrt(x)
 	case isa.OpSin:
-		return math.Sin(x)
+		return math.Sin(2 * math.Pi * turns(x))
 	case isa.OpCos:
-		return math.Cos(x)
+		return math.Cos(2 * math.Pi * turns(x))
 	case isa.OpLg2:
 		return math.Log2(x)
 	case isa.OpEx2:
@@ -93,6 +93,14 @@ func approx(op isa.Op, x float64) float64 {
 		return math.Tanh(x)
 	}
 	return math.NaN()
+}
+
+// turns is the argument of sin/cos.approx in turns, as the hardware forms
+// it: x times 1/(2 pi) in single precision, rounded toward zero, so that a
+// large argument (a whole number of turns) gives sin 0 and cos 1.
+func turns(x float64) float64 {
+	t := fmtF32.round(x*float64(float32(1/(2*math.Pi))), isa.RZ)
+	return math.Copysign(t-math.Trunc(t), t)
 }
 
 // sat01 clamps to [0, 1] (.sat); -0 becomes +0.

@@ -178,3 +178,14 @@ func TestFP8(t *testing.T) {
 		}
 	}
 }
+
+func TestApproxSinOfWholeTurns(t *testing.T) {
+	o := fop{op: isa.OpSin, flags: isa.FApprox}
+	if got := o.narrow(&fmtF32, f32b(-5.4e11), 0, 0); got != 0x80000000 {
+		t.Errorf("sin.approx(-5.4e11) = %#x, want -0 (a whole number of turns)", got)
+	}
+	o.op = isa.OpCos
+	if got := o.narrow(&fmtF32, f32b(3e12), 0, 0); got != f32b(1) {
+		t.Errorf("cos.approx(3e12) = %#x, want 1", got)
+	}
+}
