@@ -22,6 +22,9 @@ type recipe struct {
 	// launches is how many times the kernel runs (memory and caches kept);
 	// the last launch's out buffer is read. 0 means 1.
 	launches int
+	// warm names buffer parameters the host code wrote right before the
+	// launch (cudaMemcpy), so they start resident in L2.
+	warm []string
 }
 
 // rowFn computes one CSV row's value from the kernel's out buffer.

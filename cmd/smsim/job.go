@@ -30,6 +30,7 @@ type job struct {
 	dumps     []dumpSpec
 	observer  sm.Observer
 	prep      func(*memory.Global, *params) error // writes inputs before the first launch
+	warm      []string                            // buffer parameters the host just wrote: resident in L2 at the start
 }
 
 // outcome is what a job produced.
@@ -63,6 +64,11 @@ func execute(j *job) (*outcome, error) {
 	h, err := memory.NewHierarchy(j.cfg.Mem)
 	if err != nil {
 		return nil, &inputError{err: err}
+	}
+	for _, name := range j.warm {
+		if b, ok := ps.bufs[name]; ok {
+			h.Warm(b.addr, b.size)
+		}
 	}
 	eng := sim.New()
 	s, err := sm.New(j.cfg, eng, gm, h)

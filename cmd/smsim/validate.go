@@ -254,7 +254,7 @@ func runRecipe(sources *sourceCache, r recipe, cfg sm.Config) ([]float64, launch
 	}
 	outIdx := strconv.Itoa(len(r.args) - 1)
 	j := &job{src: src, prog: prog, cfg: cfg, block: [3]int{r.block, 1, 1}, grid: [3]int{1, 1, 1}, smem: r.smem,
-		args: r.args, launches: max(r.launches, 1), maxCycles: 2_000_000_000, prep: r.prep,
+		args: r.args, launches: max(r.launches, 1), maxCycles: 2_000_000_000, prep: r.prep, warm: r.warm,
 		dumps: []dumpSpec{{name: outIdx, typ: "i64", count: r.outLen}}}
 	start := time.Now()
 	out, err := execute(j)
