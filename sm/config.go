@@ -59,6 +59,11 @@ type Config struct {
 	TryWaitHintCycles int // try_wait with a suspend-time hint: cycles until false (measured the same for all hints)
 	TryWaitWake       int // phase completion -> suspended try_wait resumes with true
 
+	// PredLatency is when a predicate written by setp can be used (by a
+	// branch or a guard): the predicate file is read earlier in the pipe
+	// than general registers.
+	PredLatency int
+
 	// DivergeCycles is what a branch that splits a warp's lanes costs beyond
 	// an ordinary branch (setting up the reconvergence point).
 	DivergeCycles int
@@ -86,7 +91,7 @@ func DefaultConfig() Config {
 		Schedulers: 4, MaxWarps: 64, MaxCTAs: 32, MaxThreads: 2048,
 		Policy: GTO, Smem: sharedmem.DefaultConfig(),
 		SyncsLatency: 34, SyncsInterval: 2, SyncsWarpInterval: 5, SyncsResult: 8, SyncsQueue: 16, SyncsCheck: 6,
-		SyncsCheckCost: 1, SyncsVisibility: 13, SyncsPollVisible: 72, DivergeCycles: 9,
+		SyncsCheckCost: 1, SyncsVisibility: 13, SyncsPollVisible: 72, DivergeCycles: 9, PredLatency: 4,
 		TestWaitLatency: 6, TryWaitTimeout: 24, TryWaitHintCycles: 7838, TryWaitWake: 40,
 		BarLatency: 13, BarPerWarp: 2,
 		Mem: memory.DefaultConfig(), GlobalPerLine: 2, TMA: tma.DefaultConfig(),
@@ -189,6 +194,7 @@ func (c *Config) Params() []Param {
 		intParam("syncs.try_wait_timeout", "cycles", "try_wait (no hint) on an incomplete phase: time until false", &c.TryWaitTimeout),
 		intParam("syncs.try_wait_hint_timeout", "cycles", "try_wait with suspend-time hint: time until false", &c.TryWaitHintCycles),
 		intParam("syncs.try_wait_wake", "cycles", "phase completion to suspended try_wait resuming", &c.TryWaitWake),
+		intParam("latency.pred", "cycles", "setp to a guard or branch that reads its predicate", &c.PredLatency),
 		intParam("branch.diverge", "cycles", "extra cost of a branch that splits the warp", &c.DivergeCycles),
 		intParam("bar.latency", "cycles", "bar.sync last arrival to release", &c.BarLatency),
 		intParam("bar.per_warp", "cycles", "bar.sync cycles per warp arrival", &c.BarPerWarp),

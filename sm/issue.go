@@ -111,8 +111,12 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 	if err := w.ExecALU(in, mask, uint64(now-s.start)); err != nil {
 		return s.diag(wc, in, DiagInput, "unsupported", mask, err.Error())
 	}
-	why := ReasonWait
-	s.dstReady(wc, in, now+lat, why)
+	s.dstReady(wc, in, now+lat, ReasonWait)
+	if in.Op == isa.OpSetp { // predicates are ready sooner than general registers
+		for i := 0; i < int(in.NDst); i++ {
+			s.setReady(wc, in.Dst(i), now+sim.Cycle(s.cfg.PredLatency), ReasonWait)
+		}
+	}
 	w.Advance()
 	return nil
 }
