@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 	"os"
 	"path/filepath"
 	"testing"
@@ -28,6 +31,62 @@ type cudaCase struct {
 		Count  int    `json:"count"`
 		Values []any  `json:"values"`
 	} `json:"dumps"`
+}
+
+// approxSlots names the outputs of a case that come from MUFU approximations
+// (rcp/sqrt/ex2/lg2/sin/cos .approx, __fdividef): NVIDIA does not publish the
+// unit's tables, so smsim computes them correctly rounded and they may differ
+// from the H200 in the last bits. They are compared within a few ulp; every
+// other output is compared bit for bit.
+type approxSlots struct {
+	stride int
+	slots  []int // nil: every output
+	loose  []int // slots of tanh.approx, whose hardware error is ~2^-11 relative
+}
+
+func (a approxSlots) covers(i int) bool {
+	if a.slots == nil {
+		return true
+	}
+	for _, s := range a.slots {
+		if i%a.stride == s {
+			return true
+		}
+	}
+	return false
+}
+
+var approximate = map[string]approxSlots{
+	"mix_float_tame_64":    {stride: 48, slots: []int{5}}, // r[5] = __fdividef(x, y)
+	"mix_float_rawbits_64": {stride: 48, slots: []int{5}},
+	"mix_mufu_64":          {stride: 12, loose: []int{10}}, // every output is a MUFU approximation; r[10] is tanh.approx
+}
+
+// tolerance is the relative error allowed for output i.
+func (a approxSlots) tolerance(i int) float64 {
+	for _, s := range a.loose {
+		if i%a.stride == s {
+			return 0x1p-10
+		}
+	}
+	return 0x1p-20
+}
+
+// closeF32 compares two hex-dumped f32 words within a relative error (or an
+// absolute error of 2^-21 near zero, where sin/cos approximations are
+// specified absolutely).
+func closeF32(got, want any, rel float64) bool {
+	g, err1 := strconv.ParseUint(strings.TrimPrefix(fmt.Sprint(got), "0x"), 16, 32)
+	w, err2 := strconv.ParseUint(strings.TrimPrefix(fmt.Sprint(want), "0x"), 16, 32)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	fg, fw := math.Float32frombits(uint32(g)), math.Float32frombits(uint32(w))
+	if math.IsNaN(float64(fg)) || math.IsNaN(float64(fw)) || math.IsInf(float64(fg), 0) || math.IsInf(float64(fw), 0) {
+		return g == w
+	}
+	diff := math.Abs(float64(fg) - float64(fw))
+	return diff <= rel*math.Abs(float64(fw)) || diff <= 0x1p-21
 }
 
 func loadManifest(t *testing.T) []cudaCase {
@@ -89,6 +148,9 @@ func TestCUDAKernelsMatchTheH200(t *testing.T) {
 				}
 				bad := 0
 				for i := range got {
+					if ap, ok := approximate[c.Name]; ok && ap.covers(i) && closeF32(got[i], d.Values[i], ap.tolerance(i)) {
+						continue
+					}
 					if fmt.Sprint(got[i]) != fmt.Sprint(d.Values[i]) {
 						if bad < 5 {
 							t.Errorf("param %s[%d] (%s): got %v, want %v", d.Param, i, d.Type, got[i], d.Values[i])
