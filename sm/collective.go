@@ -146,6 +146,11 @@ func (s *SM) shuffle(wc *wctx, in *isa.Instr, mask uint32, t uint64) {
 func (s *SM) matchRedux(wc *wctx, in *isa.Instr, mask uint32, t uint64) {
 	w := wc.w
 	a := *w.Operand(in.Src(0), 0, mask, t)
+	if in.Type.Bits() == 32 { // compare only the operand's width
+		for l := range a {
+			a[l] &= 0xffffffff
+		}
+	}
 	var r warp.Vec
 	if in.Op == isa.OpMatch {
 		for l := 0; l < warp.Lanes; l++ {

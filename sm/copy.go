@@ -148,6 +148,9 @@ func (s *SM) copyRequest(wc *wctx, in *isa.Instr, l int, t uint64) (CopyRequest,
 		r.Mbar, err = smem(val(3), isa.Shared)
 		return r, err
 	case isa.OpBulkTensor:
+		if in.Flags.Has(isa.FIm2col) {
+			return r, s.diag(wc, in, DiagInput, "unsupported", 1<<l, "cp.async.bulk.tensor .im2col is not supported by the simulator")
+		}
 		r.Dim = int(in.Dim)
 		mapIdx, coord0 := 1, 2
 		if in.Flags.Has(isa.FStore) {

@@ -323,6 +323,9 @@ func (s *SM) atomic(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l int, b 
 		y = wc.w.Operand(&in.Ops[src+1], 2, 1<<l, t)[l]
 	}
 	nv := atomOp(in.Atom, in.Type, old, x, y)
+	if in.Atom == isa.AtomAdd && in.Type == isa.F32 {
+		nv = atomAddF32(old, x, sp != isa.Shared)
+	}
 	putN(b, nv, n)
 	if err := s.memWrite(wc, in, sp, off, l, b); err != nil {
 		return err
@@ -331,6 +334,31 @@ func (s *SM) atomic(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l int, b 
 		wc.w.Reg(in.Ops[0].Reg)[l] = old
 	}
 	return nil
+}
+
+// atomAddF32 is an f32 atomic add as the H200 computes it (measured,
+// traces/ptx/testdata/gpu): the global-memory unit flushes subnormal inputs
+// and results to zero, and both units return the canonical NaN 0x7fffffff.
+func atomAddF32(old, x uint64, flush bool) uint64 {
+	a, b := math.Float32frombits(uint32(old)), math.Float32frombits(uint32(x))
+	if flush {
+		a, b = ftz32(a), ftz32(b)
+	}
+	r := a + b
+	if r != r {
+		return 0x7fffffff
+	}
+	if flush {
+		r = ftz32(r)
+	}
+	return uint64(math.Float32bits(r))
+}
+
+func ftz32(f float32) float32 {
+	if f != 0 && math.Abs(float64(f)) < 0x1p-126 {
+		return float32(math.Copysign(0, float64(f)))
+	}
+	return f
 }
 
 func atomOp(op isa.AtomOp, t isa.Type, old, x, y uint64) uint64 {
