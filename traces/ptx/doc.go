@@ -1,10 +1,13 @@
-// Package ptx parses PTX assembly, as written by `nvcc -ptx` for sm_90a
-// (CUDA 12/13, PTX ISA up to 9.x), into a syntax tree.
+// Package ptx is smsim's PTX frontend, for PTX as written by `nvcc -ptx`
+// for sm_90a (CUDA 12/13, PTX ISA up to 9.x): Parse builds a syntax tree,
+// and Compile lowers every kernel entry to the isa program representation
+// (lower*.go: registers, state spaces and the address map, inlined calls,
+// every instruction form with its exact semantics, or an error naming the
+// instruction and its line — nothing is skipped).
 //
-// The package does syntax only: it accepts what nvcc, inline asm and
-// libcu++ (cuda::barrier, cuda::ptx, cooperative_groups,
-// cuda::memcpy_async) emit, records every node's position, and leaves all
-// meaning to a later lowering step. Parse never panics; on malformed input
+// The parser accepts what nvcc, inline asm and libcu++ (cuda::barrier,
+// cuda::ptx, cooperative_groups, cuda::memcpy_async) emit and records every
+// node's position. Parse never panics; on malformed input
 // it returns an *Error whose Error() is one line "FILE:LINE:COL: message"
 // (LINE and COL are 1-based, COL counts bytes), where the message says what
 // was expected and what was found.
