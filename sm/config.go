@@ -90,18 +90,18 @@ func DefaultConfig() Config {
 		Name: "h200", ClockMHz: 1980,
 		Schedulers: 4, MaxWarps: 64, MaxCTAs: 32, MaxThreads: 2048,
 		Policy: GTO, Smem: sharedmem.DefaultConfig(),
-		SyncsLatency: 34, SyncsInterval: 2, SyncsWarpInterval: 5, SyncsResult: 8, SyncsQueue: 16, SyncsCheck: 6,
-		SyncsCheckCost: 1, SyncsVisibility: 13, SyncsPollVisible: 72, DivergeCycles: 9, PredLatency: 4,
-		TestWaitLatency: 6, TryWaitTimeout: 24, TryWaitHintCycles: 7838, TryWaitWake: 40,
+		SyncsLatency: 36, SyncsInterval: 2, SyncsWarpInterval: 5, SyncsResult: 8, SyncsQueue: 16, SyncsCheck: 7,
+		SyncsCheckCost: 1, SyncsVisibility: 13, SyncsPollVisible: 75, DivergeCycles: 9, PredLatency: 2,
+		TestWaitLatency: 7, TryWaitTimeout: 25, TryWaitHintCycles: 7838, TryWaitWake: 42,
 		BarLatency: 13, BarPerWarp: 2,
 		Mem: memory.DefaultConfig(), GlobalPerLine: 2, TMA: tma.DefaultConfig(),
 		NanosleepMin: 0, WatchdogIdle: 2_000_000,
 	}
 	lat := map[isa.Class]int{
 		isa.ClassALU: 4, isa.ClassIMAD: 4, isa.ClassFMA: 4, isa.ClassFP64: 8, isa.ClassSFU: 17,
-		isa.ClassConv: 11, isa.ClassDiv: 40, isa.ClassSpecial: 2, isa.ClassBranch: 4, isa.ClassShared: 23,
+		isa.ClassConv: 11, isa.ClassDiv: 40, isa.ClassSpecial: 2, isa.ClassBranch: 3, isa.ClassShared: 23,
 		isa.ClassGlobal: 0, isa.ClassLocal: 0, isa.ClassConst: 4, isa.ClassParam: 4, isa.ClassSyncs: 0,
-		isa.ClassBar: 0, isa.ClassWarpSync: 6, isa.ClassFence: 8, isa.ClassTMA: 4, isa.ClassSleep: 0,
+		isa.ClassBar: 0, isa.ClassWarpSync: 7, isa.ClassFence: 8, isa.ClassTMA: 4, isa.ClassSleep: 0,
 		isa.ClassCompute: 4, isa.ClassDelay: 0,
 	}
 	ivl := map[isa.Class]int{
