@@ -112,6 +112,7 @@ func newConfigCmd(stdout io.Writer) *cobra.Command {
 		},
 	})
 	var sets []string
+	var markdown bool
 	show := &cobra.Command{
 		Use:   "show [NAME|FILE]",
 		Short: "Print every key of a configuration as 'key = value  # unit: meaning' (a loadable file)",
@@ -125,6 +126,14 @@ func newConfigCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if markdown {
+				fmt.Fprintln(stdout, "| key | value | unit | meaning | source |")
+				fmt.Fprintln(stdout, "| --- | ---: | --- | --- | --- |")
+				for _, p := range cfg.Params() {
+					fmt.Fprintf(stdout, "| `%s` | %s | %s | %s | %s |\n", p.Key, p.Value(), p.Unit, p.Doc, sm.Source(p.Key))
+				}
+				return nil
+			}
 			fmt.Fprintf(stdout, "# smsim machine configuration; load with --config FILE, override with --set KEY=VALUE\nname = %s\n", cfg.Name)
 			for _, p := range cfg.Params() {
 				fmt.Fprintf(stdout, "%-28s = %-10s # %s: %s\n", p.Key, p.Value(), p.Unit, p.Doc)
@@ -134,6 +143,7 @@ func newConfigCmd(stdout io.Writer) *cobra.Command {
 		ValidArgsFunction: configCompletion,
 	}
 	show.Flags().StringArrayVar(&sets, "set", nil, "override a key before printing: KEY=VALUE")
+	show.Flags().BoolVar(&markdown, "markdown", false, "print a Markdown table with each key's source (as docs/model.md has it)")
 	c.AddCommand(show)
 	return c
 }

@@ -1,0 +1,60 @@
+package sm
+
+import "strings"
+
+// Where each parameter of the h200 configuration comes from. "fit" means
+// `smsim calibrate` chose it against the named rows of calibration/h200
+// (docs/model.md gives the commands); "measured" that a row measures it
+// directly; "assumed" that no measurement constrains it.
+func sourcePrefixes() []struct{ prefix, source string } {
+	return []struct{ prefix, source string }{
+	{"syncs.try_wait_hint_timeout", "measured: probe.csv try_wait_incomplete_phase hint_ns* (7838 for every hint)"},
+	{"syncs.try_wait_timeout", "fit: probe.csv try_wait_incomplete_phase hint_ns0 (33 cycles until false) and the arrive/wait rows"},
+	{"syncs.test_wait", "fit: probe.csv test_wait_incomplete_phase (8) and latency arrive_to_complete_test_wait"},
+	{"syncs.interval", "measured: probe.csv arrive_throughput converged_warps16/32 (2.04 cycles per update, saturated)"},
+	{"syncs.warp_interval", "measured: microbench.csv latency arrive_issue_interval_64_back_to_back (5.08)"},
+	{"syncs.queue", "assumed: no row constrains it beyond the saturated arrive throughput"},
+	{"syncs.", "fit: microbench.csv arrive_wait_loop, latency single_thread, wake_latency"},
+	{"branch.diverge", "fit: microbench.csv arrive_wait_loop divergent2 (105 vs 66 converged)"},
+	{"bar.", "fit: probe.csv syncthreads_loop (14.87 + ~2 per warp)"},
+	{"latency.special", "measured: latency clock_read_overhead, latency_chain clock64_back_to_back (2)"},
+	{"interval.special", "measured: two back-to-back clock reads are 2 cycles apart"},
+	{"latency.alu", "measured: pipeline.csv latency_chain lop3/shf/prmt (4.16-4.18)"},
+	{"latency.imad", "measured: latency_chain imad_u32 (4.16)"},
+	{"latency.fma", "measured: latency_chain ffma_f32 (4.19), probe.csv alu_chain fma_f32"},
+	{"latency.fp64", "measured: latency_chain dfma_f64 (8.15), probe.csv alu_chain fma_f64 (8.72)"},
+	{"latency.sfu", "measured: latency_chain mufu_rsqrt/ex2 (17.0), popc_b32 (17.04)"},
+	{"latency.conv", "measured: latency_chain f2i_i2f_pair (23.13 per pair)"},
+	{"latency.shared", "measured: latency_chain smem_ld_chain (23.26)"},
+	{"latency.branch", "fit: arrive_wait_loop and probe.csv alu_chain loops"},
+	{"latency.pred", "fit: probe.csv alu_chain loops (setp feeding a branch)"},
+	{"latency.warpsync", "fit: arrive_wait_loop divergent32, elected_*"},
+	{"latency.", "assumed: typical Hopper latency for the class; no row isolates it"},
+	{"interval.", "assumed: issue interval of the class's pipe (16 or 32 lanes per sub-partition)"},
+	{"mem.l1_hit", "measured: latency_chain ldg_u64_chain_l1_hit (32.04)"},
+	{"mem.l1_miss", "measured: probe.csv global_load_chain 2 MiB/16 MiB (370-374 with address arithmetic) minus mem.l2"},
+	{"mem.l2", "fit: microbench.csv bulk_copy_latency and tensor2d_copy_latency l2hit rows"},
+	{"mem.dram", "fit: microbench.csv bulk_copy_latency/tensor2d dram rows; probe.csv global_load_chain 1 GiB"},
+	{"mem.tlb", "assumed: 2 MiB pages x 32 entries (64 MiB reach: the 16 MiB chase sees no misses), 100-cycle walk"},
+	{"mem.", "assumed or from the H200's documentation (line and sector sizes, 60 MiB L2, L1 carve-out)"},
+	{"tma.issue_interval", "fit: microbench.csv bulk_copy_bandwidth_one_sm chunk1024/4096 rows"},
+	{"tma.", "fit: microbench.csv bulk_copy_latency, bulk_copy_bandwidth_one_sm, tensor2d_copy_latency"},
+	{"smem.conflict_cycles", "measured: probe.csv smem_load_chain (+2 cycles per extra conflicting address)"},
+	{"smem.", "the H200's documentation (228 KiB per SM, 227 KiB per block, 32 banks of 4 bytes)"},
+	{"clock_mhz", "measured: microbench device row (1979.6 MHz under load)"},
+	{"sched.", "the H200's documentation (4 sub-partitions); GTO assumed"},
+	{"limit.", "the H200's documentation (64 warps, 32 CTAs, 2048 threads per SM)"},
+	{"watchdog.", "a tool setting, not a hardware parameter"},
+	{"nanosleep.", "assumed"},
+	}
+}
+
+// Source says where the value of configuration key comes from.
+func Source(key string) string {
+	for _, s := range sourcePrefixes() {
+		if strings.HasPrefix(key, s.prefix) {
+			return s.source
+		}
+	}
+	return "assumed"
+}
