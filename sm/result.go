@@ -169,22 +169,23 @@ func (s *SM) watchdog(now sim.Cycle) error {
 	if now-s.lastProg < sim.Cycle(s.cfg.WatchdogIdle) || s.inFlight() {
 		return nil
 	}
+	// Every live warp must be waiting on a barrier phase it saw incomplete
+	// (spinning, possibly with nanosleep back-off); a warp doing anything
+	// else, sleeping included, may still make progress.
+	live := 0
 	for _, wc := range s.warps {
-		if wc != nil && len(wc.openWaits) == 0 && !wc.sleeping() {
+		if wc == nil {
+			continue
+		}
+		live++
+		if len(wc.openWaits) == 0 {
 			return nil
 		}
+	}
+	if live == 0 {
+		return nil
 	}
 	head := fmt.Sprintf("%%d warps spin on barrier phases and no barrier made progress for %d cycles (watchdog.spin_cycles)",
 		now-s.lastProg)
 	return s.stuck(DiagLivelock, "livelock", head)
-}
-
-func (wc *wctx) sleeping() bool {
-	for i := range wc.w.Splits() {
-		sp := wc.w.Split(i)
-		if sp.State == warp.Blocked && sp.WaitKind&0xf == waitSleep {
-			return true
-		}
-	}
-	return false
 }

@@ -1,15 +1,15 @@
 package main
 
 import (
+	"os"
 	"testing"
 
-	"github.com/smsim/smsim/sm"
 )
 
 // benchRun simulates one kernel per iteration through the whole pipeline
 // (arguments, machine, SM, TMA) and reports the simulator's speed: warp
 // instructions and simulated cycles per host second.
-func benchRun(b *testing.B, path string) {
+func benchRun(b *testing.B, path string, sets ...string) {
 	src, err := loadSource(path)
 	if err != nil {
 		b.Fatal(err)
@@ -19,7 +19,11 @@ func benchRun(b *testing.B, path string) {
 	b.ResetTimer()
 	var instrs, cycles uint64
 	for i := 0; i < b.N; i++ {
-		j := &job{src: src, prog: prog, cfg: sm.DefaultConfig(), block: prog.Block, grid: [3]int{1, 1, 1}, launches: 1}
+		cfg, err := loadConfig("h200", sets)
+		if err != nil {
+			b.Fatal(err)
+		}
+		j := &job{src: src, prog: prog, cfg: cfg, block: prog.Block, grid: [3]int{1, 1, 1}, launches: 1}
 		out, err := execute(j)
 		if err == nil {
 			err = out.runErr
@@ -43,3 +47,56 @@ func BenchmarkBarrierBound(b *testing.B) { benchRun(b, "testdata/bench_barrier.s
 
 // BenchmarkTMAPipeline: a 4-stage warp-specialised TMA pipeline.
 func BenchmarkTMAPipeline(b *testing.B) { benchRun(b, "../../examples/tma_pipeline.sms") }
+
+// Idle cycles cost nothing: a kernel that waits ten million cycles on one
+// nanosleep takes a handful of scheduler ticks, and one that waits millions
+// of cycles on one copy ticks only when its try_wait loop (hint: 7838
+// cycles per try) comes round. (A deterministic stand-in for "finishes in
+// under 10 ms", which the benchmarks below measure: tick counts, not
+// timings, so the test cannot flake.)
+func TestIdleCyclesCostNothing(t *testing.T) {
+	for _, tc := range []struct {
+		file      string
+		sets      []string
+		minCycles uint64
+	}{
+		{"testdata/bench_sleep.sms", nil, 10_000_000},
+		{"testdata/bench_copywait.sms", []string{"mem.l2_bytes_per_cycle=1", "mem.l2=5000000"}, 5_000_000},
+	} {
+		r, err := simulate(t, mustRead(t, tc.file), setFlags(tc.sets)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Cycles < tc.minCycles {
+			t.Fatalf("%s: %d cycles, want at least %d", tc.file, r.Cycles, tc.minCycles)
+		}
+		if r.Sim.Ticks > r.Cycles/1000 {
+			t.Errorf("%s: %d scheduler ticks for %d cycles, want at most one per thousand cycles", tc.file, r.Sim.Ticks, r.Cycles)
+		}
+	}
+}
+
+// BenchmarkIdleTenMillionCycles: host time of a ten-million-cycle nanosleep.
+func BenchmarkIdleTenMillionCycles(b *testing.B) { benchRun(b, "testdata/bench_sleep.sms") }
+
+// BenchmarkIdleCopyWait: host time of a warp waiting ten million cycles on one copy.
+func BenchmarkIdleCopyWait(b *testing.B) {
+	benchRun(b, "testdata/bench_copywait.sms", "mem.l2_bytes_per_cycle=1", "mem.l2=10000000")
+}
+
+func setFlags(sets []string) []string {
+	var f []string
+	for _, s := range sets {
+		f = append(f, "--set", s)
+	}
+	return f
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
