@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"testing"
-
 )
 
 // benchRun simulates one kernel per iteration through the whole pipeline
