@@ -56,6 +56,14 @@ func (c *Clocked) Handle(now Cycle, gen uint64) error {
 	if err != nil {
 		return err
 	}
+	// Busy every cycle and nothing else due: tick on without the queue.
+	for next == now+1 && c.eng.StepTo(next) {
+		now = next
+		c.ticks++
+		if next, err = c.t.Tick(now); err != nil {
+			return err
+		}
+	}
 	if next != Never {
 		if next <= now {
 			next = now + 1

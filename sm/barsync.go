@@ -38,8 +38,11 @@ func (s *SM) execBarSync(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) er
 		}
 	}
 	bs.expect = expect
-	// The barrier unit takes one warp arrival every BarPerWarp cycles.
-	at := now
+	// bar.sync orders the warp's earlier memory operations, barrier
+	// updates included (an mbarrier.init before __syncthreads is visible
+	// after it), so the arrival counts once they are applied. The barrier
+	// unit takes one warp arrival every BarPerWarp cycles.
+	at := max(now, wc.lastUpdate)
 	if bs.free > at {
 		at = bs.free
 	}
