@@ -117,6 +117,10 @@ func (w *Warp) binary(in *isa.Instr, mask uint32, now uint64, r *Vec) {
 		}
 		return
 	}
+	if bo := in.Src(1); bo.Kind == isa.KImm && !t.Float() && in.Flags&(isa.FCarryIn|isa.FCC|isa.FSat) == 0 &&
+		binaryImm(in.Op, a, bo.Imm, r) {
+		return
+	}
 	b := w.Operand(in.Src(1), 1, mask, now)
 	if t.Float() {
 		w.floatBinary(in, a, b, r)
@@ -205,6 +209,37 @@ func (w *Warp) binary(in *isa.Instr, mask uint32, now uint64, r *Vec) {
 			r[l] = divRem(in.Op, ival(a[l], t), ival(b[l], t), t)
 		}
 	}
+}
+
+// binaryImm is the fast path of the commonest integer operations with an
+// immediate second operand (no staging of the immediate into a vector). It
+// reports whether it handled the operation.
+func binaryImm(op isa.Op, a *Vec, imm uint64, r *Vec) bool {
+	switch op {
+	case isa.OpAdd:
+		for l := range r {
+			r[l] = a[l] + imm
+		}
+	case isa.OpSub:
+		for l := range r {
+			r[l] = a[l] - imm
+		}
+	case isa.OpAnd:
+		for l := range r {
+			r[l] = a[l] & imm
+		}
+	case isa.OpOr:
+		for l := range r {
+			r[l] = a[l] | imm
+		}
+	case isa.OpXor:
+		for l := range r {
+			r[l] = a[l] ^ imm
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 func sat32(v int64) uint64 {

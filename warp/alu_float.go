@@ -140,6 +140,12 @@ func (w *Warp) mulAdd(in *isa.Instr, mask uint32, now uint64, r *Vec) {
 	is24 := in.Op == isa.OpMul24 || in.Op == isa.OpMad24
 	if !hi && !is24 && !in.Flags.Has(isa.FWide) {
 		// .lo: the low bits of the product do not depend on extension.
+		if bo := in.Src(1); bo.Kind == isa.KImm && c == nil {
+			for l := range r {
+				r[l] = a[l] * bo.Imm
+			}
+			return
+		}
 		if c == nil {
 			for l := range r {
 				r[l] = a[l] * b[l]
