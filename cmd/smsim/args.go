@@ -40,7 +40,7 @@ func buildParams(p *isa.Program, args []string, gm *memory.Global) (*params, err
 		if named && !strings.Contains(name, ":") {
 			_, i, ok := p.Param(name)
 			if !ok {
-				return nil, &usageError{msg: fmt.Sprintf("--arg %s: kernel %s has no parameter %q (%s)", a, p.Name, name, paramList(p))}
+				return nil, &usageError{msg: fmt.Sprintf("--arg %q: kernel %s has no parameter %q (%s)", a, p.Name, name, paramList(p))}
 			}
 			vals[i], have[i] = v, true
 			continue
@@ -49,7 +49,7 @@ func buildParams(p *isa.Program, args []string, gm *memory.Global) (*params, err
 			pos++
 		}
 		if pos >= len(have) {
-			return nil, &usageError{msg: fmt.Sprintf("--arg %s: kernel %s takes only %d parameters (%s)", a, p.Name, len(p.Params), paramList(p))}
+			return nil, &usageError{msg: fmt.Sprintf("--arg %q: kernel %s takes only %d parameters (%s)", a, p.Name, len(p.Params), paramList(p))}
 		}
 		vals[pos], have[pos] = a, true
 		pos++
@@ -71,7 +71,7 @@ func buildParams(p *isa.Program, args []string, gm *memory.Global) (*params, err
 				continue
 			}
 			if err := out.set(p, i, q, vals[i], gm); err != nil {
-				return nil, &inputError{err: fmt.Errorf("--arg %s=%s: %w", q.Name, vals[i], err)}
+				return nil, &inputError{err: fmt.Errorf("--arg %s=%q: %w", q.Name, vals[i], err)}
 			}
 		}
 	}
