@@ -90,9 +90,9 @@ func DefaultConfig() Config {
 		Name: "h200", ClockMHz: 1980,
 		Schedulers: 4, MaxWarps: 64, MaxCTAs: 32, MaxThreads: 2048,
 		Policy: GTO, Smem: sharedmem.DefaultConfig(),
-		SyncsLatency: 35, SyncsInterval: 2, SyncsWarpInterval: 5, SyncsResult: 8, SyncsQueue: 16, SyncsCheck: 7,
-		SyncsCheckCost: 1, SyncsVisibility: 13, SyncsPollVisible: 84, DivergeCycles: 9, PredLatency: 3,
-		TestWaitLatency: 7, TryWaitTimeout: 25, TryWaitHintCycles: 7838, TryWaitWake: 42,
+		SyncsLatency: 36, SyncsInterval: 2, SyncsWarpInterval: 5, SyncsResult: 7, SyncsQueue: 16, SyncsCheck: 7,
+		SyncsCheckCost: 1, SyncsVisibility: 14, SyncsPollVisible: 84, DivergeCycles: 9, PredLatency: 3,
+		TestWaitLatency: 7, TryWaitTimeout: 25, TryWaitHintCycles: 7838, TryWaitWake: 44,
 		BarLatency: 13, BarPerWarp: 2,
 		Mem: memory.DefaultConfig(), GlobalPerLine: 2, TMA: tma.DefaultConfig(),
 		NanosleepMin: 0, WatchdogIdle: 2_000_000,
@@ -122,12 +122,13 @@ func DefaultConfig() Config {
 	// unit's timing, fitted with `smsim calibrate` to microbench.csv's
 	// bulk-copy and tensor-copy rows (docs/model.md); an L2-hit load stays
 	// at 362 cycles (L1 miss path + L2 round trip).
-	c.Mem.L2Cycles = 258
+	c.Mem.L2Cycles = 257
 	c.Mem.L1MissCycles = 362 - c.Mem.L2Cycles
 	c.Mem.DRAMCycles = 335
 	c.Mem.L2BytesPerCycle = 105
 	c.Mem.DRAMBytesPerCycle = 87
-	c.TMA.CompletionLatency = 21
+	c.TMA.CompletionLatency = 22
+	c.TMA.SetupCycles = 27
 	c.TMA.DescriptorCycles = 8
 	c.TMA.RowCycles = 0
 	c.TMA.TensorDRAMCycles = 362
