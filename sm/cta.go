@@ -1,6 +1,7 @@
 package sm
 
 import (
+	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sharedmem"
 	"github.com/smsim/smsim/sim"
 	"github.com/smsim/smsim/warp"
@@ -40,6 +41,8 @@ type wctx struct {
 	lastUpdate  sim.Cycle // when the warp's latest barrier update is applied
 	busyUntil   sim.Cycle // OpCompute repetition / OpDelay
 	checkAt     sim.Cycle // the scheduler need not look at the warp before this cycle
+	readyDeps   bool      // operands ready when last looked at; only the pipe (curClass) can hold it
+	curClass    isa.Class
 	computeLeft int
 
 	acctAt    sim.Cycle // cycles before this are accounted

@@ -56,6 +56,26 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 			}
 			continue
 		}
+		if wc.readyDeps {
+			// Ready since it was last looked at and not picked: only its
+			// pipe can have become busy. Its reason (not_selected) stands.
+			if pf := sc.pipeFree[wc.curClass]; pf > now {
+				s.account(wc, now)
+				wc.reason, wc.checkAt = throttleReason(wc.curClass), pf
+				if pf < next {
+					next = pf
+				}
+				continue
+			}
+			wc.checkAt = now + 1
+			if wc.slot == sc.last {
+				lastOK = true
+			}
+			if pick == nil || s.prefer(sc, wc, pick) {
+				pick = wc
+			}
+			continue
+		}
 		s.account(wc, now)
 		sp := wc.w.Current()
 		if sp == nil {
@@ -74,6 +94,9 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 		}
 		wc.checkAt = now + 1
 		wc.reason = ReasonNotSelected
+		if in := &s.prog.Instrs[sp.PC]; in.Class != isa.ClassSyncs {
+			wc.readyDeps, wc.curClass = true, in.Class
+		}
 		if wc.slot == sc.last {
 			lastOK = true
 		}
@@ -88,8 +111,10 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 		return next
 	}
 	sc.last = pick.slot
+	s.account(pick, now)
 	pick.reason = ReasonSelected
 	pick.checkAt = now + 1
+	pick.readyDeps = false
 	s.issue(now, pick)
 	// The issue cycle is "selected"; the SM ticks again at now+1, where the
 	// warp is looked at again (checkAt) and gets the reason of its next wait.
