@@ -116,12 +116,34 @@ func cmpLanes(op isa.CmpOp, a, b *Vec, e ext) uint32 {
 	return res
 }
 
+// cmpLanesImm compares every lane's integer with an immediate.
+func cmpLanesImm(op isa.CmpOp, a *Vec, imm uint64, e ext) uint32 {
+	var res uint32
+	y := e.of(imm)
+	for l := 0; l < Lanes; l++ {
+		if cmpInt(op, e.of(a[l]), y, e.signed) {
+			res |= 1 << l
+		}
+	}
+	return res
+}
+
 // compare executes setp (one or two predicate results) and set.
 func (w *Warp) compare(in *isa.Instr, mask uint32, now uint64) error {
 	t := in.Type
 	a := w.Operand(in.Src(0), 0, mask, now)
-	b := w.Operand(in.Src(1), 1, mask, now)
 	var res uint32
+	if bo := in.Src(1); bo.Kind == isa.KImm && !t.Float() && in.NDst == 1 && in.Op == isa.OpSetp {
+		res = cmpLanesImm(in.Cmp, a, bo.Imm, extOf(t))
+		if in.Bool != isa.BoolNone {
+			res = combine(in.Bool, res, w.PredOperand(in.Src(2)))
+		}
+		if d := in.Dst(0); d.Kind == isa.KPred {
+			w.SetPred(d.Reg, mask, res)
+		}
+		return nil
+	}
+	b := w.Operand(in.Src(1), 1, mask, now)
 	if t.Float() {
 		for l := 0; l < Lanes; l++ {
 			if cmpFloat(in.Cmp, fval(a[l], t), fval(b[l], t)) {

@@ -114,6 +114,9 @@ func fminmax(x, y float64, min, nan bool) float64 {
 func (w *Warp) mulAdd(in *isa.Instr, mask uint32, now uint64, r *Vec) {
 	t := in.Type
 	a := w.Operand(in.Src(0), 0, mask, now)
+	if mulAddImm(in, a, r) {
+		return
+	}
 	b := w.Operand(in.Src(1), 1, mask, now)
 	var c *Vec
 	if in.Op == isa.OpMad || in.Op == isa.OpFma || in.Op == isa.OpMad24 {
@@ -174,6 +177,30 @@ func (w *Warp) mulAdd(in *isa.Instr, mask uint32, now uint64, r *Vec) {
 		}
 		r[l] = p
 	}
+}
+
+// mulAddImm is the fast path of integer mul.lo / mad.lo with immediate
+// multiplier (and addend): the low bits of the product do not depend on
+// extension, and the immediates need no staging.
+func mulAddImm(in *isa.Instr, a, r *Vec) bool {
+	if in.Type.Float() || in.Flags&(isa.FHi|isa.FWide|isa.FSat|isa.FCC|isa.FCarryIn) != 0 ||
+		(in.Op != isa.OpMul && in.Op != isa.OpMad) || in.Src(1).Kind != isa.KImm {
+		return false
+	}
+	m := in.Src(1).Imm
+	if in.Op == isa.OpMul {
+		for l := range r {
+			r[l] = a[l] * m
+		}
+		return true
+	}
+	if c := in.Src(2); c.Kind == isa.KImm {
+		for l := range r {
+			r[l] = a[l]*m + c.Imm
+		}
+		return true
+	}
+	return false
 }
 
 func t24(t isa.Type) isa.Type {
