@@ -226,9 +226,16 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 			if in.Op == isa.OpMbarTestWait {
 				lat = s.cfg.TestWaitLatency
 			}
-			// A thread's check never overtakes its own earlier updates, and
-			// takes a slot of the unit like an update.
-			op.at = s.slots.reserve(max(now+sim.Cycle(lat), wc.lastUpdate), s.cfg.SyncsCheckCost)
+			// The unit is one FIFO: a check comes after every update issued
+			// before it (whichever warp issued it), sooner when the unit is
+			// idle (its own latency), and takes a slot like an update.
+			// A warp already waiting on the barrier is registered with the
+			// unit: its repeated polls take no further slots.
+			cost := s.cfg.SyncsCheckCost
+			if wc.waitsOn(gs[k].addr) {
+				cost = 0
+			}
+			op.at = s.slots.reserve(max(now+sim.Cycle(lat), wc.lastUpdate, s.syncs.free), cost)
 		} else {
 			op.at = s.syncs.schedule(now, &s.cfg, &s.slots)
 			wc.lastUpdate = op.at

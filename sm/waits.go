@@ -16,6 +16,17 @@ type openWait struct {
 	since sim.Cycle
 }
 
+// waitsOn reports whether the warp is waiting on (has seen open) a phase of
+// the barrier at shared offset addr.
+func (wc *wctx) waitsOn(addr uint32) bool {
+	for i := range wc.openWaits {
+		if wc.openWaits[i].b.addr == addr {
+			return true
+		}
+	}
+	return false
+}
+
 // tryRec is a try_wait in progress for one split.
 type tryRec struct {
 	ticket uint64
