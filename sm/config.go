@@ -122,16 +122,17 @@ func DefaultConfig() Config {
 	// unit's timing, fitted with `smsim calibrate` to microbench.csv's
 	// bulk-copy and tensor-copy rows (docs/model.md); an L2-hit load stays
 	// at 362 cycles (L1 miss path + L2 round trip).
-	c.Mem.L2Cycles = 257
+	c.Mem.L2Cycles = 259
 	c.Mem.L1MissCycles = 362 - c.Mem.L2Cycles
-	c.Mem.DRAMCycles = 335
-	c.Mem.L2BytesPerCycle = 105
-	c.Mem.DRAMBytesPerCycle = 87
+	c.Mem.DRAMCycles = 345
+	c.Mem.L2BytesPerCycle = 110
+	c.Mem.DRAMBytesPerCycle = 88
+	c.TMA.RequestBytesPerCycle = 261
 	c.TMA.CompletionLatency = 22
-	c.TMA.SetupCycles = 27
+	c.TMA.SetupCycles = 28
 	c.TMA.DescriptorCycles = 8
 	c.TMA.RowCycles = 0
-	c.TMA.TensorDRAMCycles = 362
+	c.TMA.TensorDRAMCycles = 369
 	for k, v := range ivl {
 		c.Interval[k] = v
 	}
