@@ -85,7 +85,7 @@ const (
 	OpCall // call function Aux (inlined by frontends that can; see Program.Funcs)
 	OpRet
 	OpExit
-	OpTrap
+	OpTrap // Mode says why a frontend inserted it (TrapUser: the program's own trap)
 	OpBrkpt
 
 	// Synchronisation.
@@ -176,6 +176,13 @@ var opNames = [...]string{
 	OpBulkWait: "cp.async.bulk.wait_group", OpTensormapReplace: "tensormap.replace",
 	OpCompute: "compute", OpDelay: "delay",
 }
+
+// Reasons a frontend inserts a trap (Instr.Mode of OpTrap).
+const (
+	TrapUser      = 0 // the program's trap instruction
+	TrapRecursion = 1 // a call nested deeper than the frontend inlines
+	TrapCluster   = 2 // an address of another CTA of the cluster (mapa): clusters of one CTA only
+)
 
 // String is the PTX-like name of the opcode.
 func (o Op) String() string {

@@ -136,6 +136,9 @@ func (s *SM) copyRequest(wc *wctx, in *isa.Instr, l int, t uint64) (CopyRequest,
 	var err error
 	switch in.Op {
 	case isa.OpBulkCopy:
+		if err := s.multicastToSelf(wc, in, l, val(in.NSrc()-1)); err != nil {
+			return r, err
+		}
 		if in.Space == isa.Global { // shared -> global store
 			r.Kind, r.Global, r.Size = CopyBulkStore, val(0), uint32(val(2))
 			r.Shared, err = smem(val(1), in.Space2)
@@ -148,6 +151,9 @@ func (s *SM) copyRequest(wc *wctx, in *isa.Instr, l int, t uint64) (CopyRequest,
 		r.Mbar, err = smem(val(3), isa.Shared)
 		return r, err
 	case isa.OpBulkTensor:
+		if err := s.multicastToSelf(wc, in, l, val(in.NSrc()-1)); err != nil {
+			return r, err
+		}
 		if in.Flags.Has(isa.FIm2col) {
 			return r, s.diag(wc, in, DiagInput, "unsupported", 1<<l, "cp.async.bulk.tensor .im2col is not supported by the simulator")
 		}
@@ -181,6 +187,19 @@ func (s *SM) copyRequest(wc *wctx, in *isa.Instr, l int, t uint64) (CopyRequest,
 		return r, nil
 	}
 	return r, s.diag(wc, in, DiagInput, "unsupported", 1<<l, fmt.Sprintf("instruction %s is not supported", in.Op))
+}
+
+// multicastToSelf checks a multicast copy's CTA mask (its last operand): in
+// a cluster of one the only destination is this CTA (rank 0, bit 0).
+func (s *SM) multicastToSelf(wc *wctx, in *isa.Instr, l int, mask uint64) error {
+	if !in.Flags.Has(isa.FMulticast) {
+		return nil
+	}
+	if m := mask & 0xffff; m != 1 {
+		return s.diag(wc, in, DiagInput, "cluster", 1<<l, fmt.Sprintf(
+			"multicast to CTA mask 0x%04x: smsim simulates one SM, whose CTAs are clusters of one (only mask 0x0001) [§4 #46]", m))
+	}
+	return nil
 }
 
 // readMap fetches a 128-byte tensor map from param, const or global memory.

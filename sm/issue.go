@@ -77,6 +77,13 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 		s.exitLanes(now, wc, mask)
 		return nil
 	case isa.OpTrap, isa.OpBrkpt:
+		switch in.Mode {
+		case isa.TrapCluster:
+			return s.diag(wc, in, DiagInput, "cluster", mask,
+				"mapa names another CTA of the cluster: smsim simulates one SM, whose CTAs are clusters of one [§4 #16]")
+		case isa.TrapRecursion:
+			return s.diag(wc, in, DiagInput, "recursion", mask, "a call nested deeper than the PTX frontend inlines")
+		}
 		return s.diag(wc, in, DiagMisuse, "trap", mask, "the kernel executed trap")
 	case isa.OpLd, isa.OpSt, isa.OpAtom, isa.OpRed:
 		return s.execMemory(now, wc, in, mask)

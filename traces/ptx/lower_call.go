@@ -30,7 +30,7 @@ func (l *lowerer) call(in *Instr, m *mods) error {
 	}
 	lim := l.recursionLimit(fn)
 	if lim > 0 && (l.active(fn) >= lim || len(l.calls) > maxCallDepth) {
-		l.emit(isa.Instr{Op: isa.OpTrap}) // recursion deeper than inlined: stop here
+		l.emit(isa.Instr{Op: isa.OpTrap, Mode: isa.TrapRecursion}) // recursion deeper than inlined: stop here
 		return nil
 	}
 	if len(l.calls) > maxCallDepth {

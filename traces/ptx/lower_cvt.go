@@ -238,7 +238,7 @@ func (l *lowerer) mapa(in *Instr, m *mods) error {
 		x.Ops = append(x.Ops, l.guard)
 	}
 	l.emitUnguarded(x)
-	l.emitUnguarded(isa.Instr{Op: isa.OpTrap, Guard: isa.P(int(q))})
+	l.emitUnguarded(isa.Instr{Op: isa.OpTrap, Mode: isa.TrapCluster, Guard: isa.P(int(q))})
 	l.emit(isa.Instr{Op: isa.OpMov, Type: t, NDst: 1, Ops: []isa.Operand{d, a}})
 	return nil
 }

@@ -273,8 +273,8 @@ func TestRunMapaOtherRankTraps(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = runKernel(ps[0], 32, 4, 0)
-	if err == nil || !strings.Contains(err.Error(), "run.ptx:10:") || !strings.Contains(err.Error(), "trap") {
-		t.Fatalf("got %v, want a trap at run.ptx:10", err)
+	if err == nil || !strings.Contains(err.Error(), "run.ptx:10:") || !strings.Contains(err.Error(), "another CTA of the cluster") {
+		t.Fatalf("got %v, want the cluster diagnostic at run.ptx:10", err)
 	}
 }
 
@@ -345,7 +345,7 @@ DONE:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runKernel(ps[0], 32, 128, 0); err == nil || !strings.Contains(err.Error(), "trap") {
-		t.Errorf("recursion past the inlined depth: got %v, want a trap", err)
+	if _, err := runKernel(ps[0], 32, 128, 0); err == nil || !strings.Contains(err.Error(), "nested deeper than the PTX frontend inlines") {
+		t.Errorf("recursion past the inlined depth: got %v, want the recursion diagnostic", err)
 	}
 }
