@@ -63,6 +63,7 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 		for l := 0; l < warp.Lanes; l++ {
 			if mask>>l&1 != 0 {
 				s.copy.Commit(s.threadID(wc, l))
+				s.commits[s.threadID(wc, l)]++
 			}
 		}
 		wc.w.Advance()
@@ -75,6 +76,7 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 				if r := s.copy.WaitGroup(now, s.threadID(wc, l), n, in.Flags.Has(isa.FRead)); r > ready {
 					ready = r
 				}
+				s.bulkWaited(s.threadID(wc, l), n)
 			}
 		}
 		if ready > now {
@@ -92,11 +94,18 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 		if err != nil {
 			return err
 		}
+		if r.Kind == CopyBulkStore || r.Kind == CopyTensorStore {
+			if err := s.storeReadsUnfenced(wc, in, r, l); err != nil {
+				return err
+			}
+			s.noteStoreSource(r)
+		}
 		if err := s.copy.Issue(now, r); err != nil {
 			d := s.diag(wc, in, DiagMisuse, "bulk-copy", 1<<l, err.Error())
 			return d
 		}
 		if r.Kind == CopyBulkLoad || r.Kind == CopyTensorLoad {
+			s.noteLanding(r)
 			s.copyIssued[r.ID] = copyInfo{at: uint64(now - s.start), bytes: int(r.Size), mbar: r.Mbar, in: in, warp: wc.slot, cta: wc.c.id}
 		}
 	}
@@ -212,6 +221,12 @@ func (s *SM) readMap(wc *wctx, in *isa.Instr, addr uint64, l int) ([]byte, error
 	if err := s.memRead(wc, in, sp, off, l, b); err != nil {
 		return nil, err
 	}
+	if sp == isa.Global {
+		if err := s.staleMap(wc, in, off, l); err != nil {
+			return nil, err
+		}
+		s.noteMapUse(off)
+	}
 	return b, nil
 }
 
@@ -219,6 +234,7 @@ func (s *SM) readMap(wc *wctx, in *isa.Instr, addr uint64, l int) ([]byte, error
 func (s *SM) CompleteTx(now sim.Cycle, ctaID int, mbar uint32, bytes uint32, id uint64) error {
 	ci, known := s.copyIssued[id]
 	delete(s.copyIssued, id)
+	delete(s.landing, id)
 	if s.obs != nil && known {
 		s.obs.Copy(id, int(bytes), ci.at, uint64(now-s.start), s.barrierName(ci.mbar))
 	}

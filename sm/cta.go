@@ -18,7 +18,11 @@ type cta struct {
 	threads int
 	bars    map[uint32]*barrier
 	bsync   [16]barSync
-	started sim.Cycle
+	// unfenced marks 16-byte granules of shared memory written by ordinary
+	// stores since the last fence.proxy.async (the hazard checker).
+	unfenced    []uint64
+	anyUnfenced bool
+	started     sim.Cycle
 }
 
 // wctx is the SM's view of one resident warp: the architectural warp plus
@@ -87,7 +91,8 @@ func (s *SM) fits(nw, threads, smem int) bool {
 
 func (s *SM) startCTA(now sim.Cycle, id, nw, threads, smem int) error {
 	l := s.launch
-	c := &cta{id: id, threads: threads, smem: sharedmem.New(uint32(smem)), bars: map[uint32]*barrier{}, started: now}
+	c := &cta{id: id, threads: threads, smem: sharedmem.New(uint32(smem)), bars: map[uint32]*barrier{}, started: now,
+		unfenced: make([]uint64, (smem/16+63)/64)}
 	c.idx = [3]uint32{uint32(id % l.Grid[0]), uint32(id / l.Grid[0] % l.Grid[1]), uint32(id / (l.Grid[0] * l.Grid[1]))}
 	if s.prog.LocalBytes > 0 {
 		c.local = make([]byte, s.prog.LocalBytes*nw*warp.Lanes)

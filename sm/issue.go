@@ -104,6 +104,14 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 		w.Advance()
 		return nil
 	case isa.OpFence:
+		if in.Flags.Has(isa.FProxyAsync) {
+			wc.c.fenceProxy()
+		}
+		if in.Flags.Has(isa.FProxyTensormap) {
+			for m := range s.mapUse {
+				s.mapUse[m] = false
+			}
+		}
 		wc.busyUntil = now + lat
 		w.Advance()
 		return nil

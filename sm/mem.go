@@ -227,6 +227,9 @@ func (s *SM) memRead(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l int, b
 		if err := s.sharedCheck(wc, in, off, n, l); err != nil {
 			return err
 		}
+		if err := s.readsLanding(wc, in, off, n, l); err != nil {
+			return err
+		}
 		_ = wc.c.smem.Read(uint32(off), b)
 	case isa.ParamSpace:
 		p := s.launch.Params
@@ -256,6 +259,12 @@ func (s *SM) memWrite(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l int, 
 		if err := s.sharedCheck(wc, in, off, n, l); err != nil {
 			return err
 		}
+		if len(s.storeSrc) > 0 {
+			if err := s.overwritesStoreSource(wc, in, off, n, l); err != nil {
+				return err
+			}
+		}
+		wc.c.markGeneric(off, n)
 		_ = wc.c.smem.Write(uint32(off), b)
 	case isa.Local:
 		base, err := s.localBase(wc, in, off, n, l)
@@ -266,6 +275,9 @@ func (s *SM) memWrite(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l int, 
 	case isa.ParamSpace, isa.Const:
 		return s.diag(wc, in, DiagMisuse, "read-only-space", 1<<l, fmt.Sprintf("store to read-only %s space", sp))
 	default:
+		if len(s.mapUse) > 0 {
+			s.globalWrite(off, n)
+		}
 		return s.globalErr(wc, in, l, s.gmem.Write(off, b))
 	}
 	return nil

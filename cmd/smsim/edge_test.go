@@ -370,3 +370,288 @@ func TestEdge55_PhaseExpectingTwoMiBIsMisuse(t *testing.T) {
 	_, err := simulate(t, "kernel edge\nblock 32\nbarrier bar\nif lane == 0 {\n    init bar, 1\n    arrive.expect_tx bar, 2097152\n}\n")
 	wantDiag(t, err, sm.DiagMisuse, "tx-count-out-of-range", "k.sms:6:", "barrier bar phase 0")
 }
+
+// §4 C27: slices of a stage landing before the local producer's expectation
+// leave the tx-count negative; the phase completes only when every slice and
+// the local arrival (with the whole stage's bytes) are in. (Peers' multicast
+// slices are modelled as copies issued before the expectation: smsim runs one
+// CTA per cluster.)
+func TestEdge27_SlicesBeforeTheExpectationCompleteOnlyWhenAllAreIn(t *testing.T) {
+	r := mustSim(t, `kernel edge
+block 32
+barrier bar
+shared buf[8192] align 128
+global src[8192] seq
+if lane == 0 {
+    init bar, 1
+    copy.bulk [buf], [src], 4096, bar
+    copy.bulk [buf + 4096], [src + 4096], 4096, bar
+    delay 3000
+    arrive.expect_tx bar, 8192
+}
+wait bar parity 0
+`)
+	b := barrierNamed(t, r, "bar")
+	if len(b.Phases) != 1 || b.Phases[0].TxBytes != 8192 || b.Phases[0].CompletedBy != "arrivals" {
+		t.Fatalf("got %+v, want one phase of 8192 bytes completed by the late arrival", b.Phases)
+	}
+	if b.Phases[0].Completed < 3000 {
+		t.Errorf("phase completed at %d, before the expectation", b.Phases[0].Completed)
+	}
+}
+
+// §4 F46: multicast to other CTAs of the cluster: smsim simulates one SM, whose
+// CTAs are clusters of one, and says so instead of dropping the copy.
+func TestEdge46_MulticastBeyondThisCTAIsRefusedClearly(t *testing.T) {
+	ptx := `.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry mc(.param .u64 src)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<3>;
+	.reg .b16 %h<2>;
+	.shared .align 128 .b8 buf[256];
+	.shared .align 8 .b64 bar;
+	ld.param.u64 %rd1, [src];
+	mov.u32 %r1, buf;
+	mov.u32 %r2, bar;
+	mbarrier.init.shared::cta.b64 [%r2], 1;
+	mov.b16 %h1, 5;
+	cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1], 256, [%r2], %h1;
+	ret;
+}
+`
+	p := writeFile(t, "mc.ptx", ptx)
+	code, _, errs := cli(t, "run", p, "-a", "buf:256")
+	if code != exitInput || !strings.Contains(errs, "mc.ptx:16:") || !strings.Contains(errs, "clusters of one") {
+		t.Errorf("got exit %d, stderr %q; want an input error at mc.ptx:16 about clusters", code, errs)
+	}
+}
+
+// §4 F48: reading a bulk copy's destination before its barrier phase
+// completed sees stale data: reported.
+func TestEdge48_ReadOfACopyDestinationBeforeTheWaitIsReported(t *testing.T) {
+	_, err := simulate(t, `kernel edge
+block 32
+barrier bar
+shared buf[4096]
+global src[4096] seq
+if lane == 0 {
+    init bar, 1
+    arrive.expect_tx bar, 4096
+    copy.bulk [buf], [src], 4096, bar
+}
+let v = ld.shared [buf + lane * 4]
+wait bar parity 0
+`)
+	wantDiag(t, err, sm.DiagMisuse, "read-during-copy", "k.sms:11:", "[§4 #48]")
+}
+
+// §4 F49: ordinary stores into shared memory, then a bulk store of it without
+// fence.proxy.async: reported; with the fence it runs.
+func TestEdge49_BulkStoreWithoutProxyFenceIsReported(t *testing.T) {
+	src := `kernel edge
+block 32
+shared buf[128] align 128
+global dst[128] zero
+st.shared [buf + lane * 4], lane
+FENCE
+syncwarp
+if lane == 0 {
+    store.bulk [dst], [buf], 128
+    commit_group
+    wait_group 0
+}
+`
+	_, err := simulate(t, strings.Replace(src, "FENCE", "", 1))
+	wantDiag(t, err, sm.DiagMisuse, "store-without-proxy-fence", "k.sms:9:", "[§4 #49]")
+	r := mustSim(t, strings.Replace(src, "FENCE", "fence.proxy.async", 1), "--dump", "dst:u32:4")
+	if got := r.Dumps["dst"]; got[3] != uint32(3) {
+		t.Errorf("with the fence: got %v, want the lanes' values", got)
+	}
+}
+
+// §4 F54: a CTA exits while a copy still lands in its shared memory and on
+// its barrier (catalogue row 14, the single-CTA form of a peer multicasting
+// into an exited CTA).
+func TestEdge54_CTAExitWithACopyStillLandingIsMisuse(t *testing.T) {
+	TestCatalogue14_CTAExitsWithACopyInFlight(t)
+}
+
+// §4 B16: an arrive through a .shared::cluster address that mapa made for
+// this CTA's own rank decrements this CTA's barrier; an address of another
+// CTA of the cluster is refused clearly (one CTA per cluster here).
+func TestEdge16_RemoteArriveThroughMapa(t *testing.T) {
+	ptx := `.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry remote(.param .u32 rank, .param .u64 out)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	.shared .align 8 .b64 bar;
+	ld.param.u32 %r5, [rank];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, bar;
+	mbarrier.init.shared::cta.b64 [%r1], 1;
+	mapa.shared::cluster.u32 %r2, %r1, %r5;
+	mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r2];
+	mbarrier.test_wait.parity.shared::cta.b64 %p1, [%r1], 0;
+	selp.u32 %r3, 1, 0, %p1;
+	st.global.u32 [%rd2], %r3;
+	ret;
+}
+`
+	p := writeFile(t, "remote.ptx", ptx)
+	code, out, errs := cli(t, "run", p, "-b", "1", "-a", "0", "-a", "buf:4", "--dump", "1:u32:1", "-o", "json")
+	if code != 0 || !strings.Contains(out, `"1": [`) {
+		t.Fatalf("own rank: exit %d, %s %s", code, errs, out)
+	}
+	if !strings.Contains(strings.ReplaceAll(out, " ", ""), "\"1\":[\n1\n]") {
+		t.Errorf("own rank: the remote arrive did not complete the phase: %s", out)
+	}
+	code, _, errs = cli(t, "run", p, "-b", "1", "-a", "1", "-a", "buf:4")
+	if code != exitInput || !strings.Contains(errs, "remote.ptx:14:") || !strings.Contains(errs, "another CTA of the cluster") {
+		t.Errorf("rank 1: got exit %d, %q; want the cluster diagnostic at the mapa", code, errs)
+	}
+}
+
+// §4 D35: writes made before a releasing arrive are visible after the
+// acquire wait that sees the phase complete. (smsim performs every access in
+// one order, so release/acquire hold; flagging reads after a .relaxed wait,
+// the spec's optional checker, is not modelled.)
+func TestEdge35_WritesBeforeTheArriveAreVisibleAfterTheWait(t *testing.T) {
+	r := mustSim(t, `kernel edge
+block 64
+barrier bar
+shared data[4]
+global out[4] zero
+if tid == 0 {
+    init bar, 64
+}
+syncthreads
+if warp == 0 {
+    if lane == 0 {
+        st.shared [data], 1234
+    }
+}
+arrive bar
+wait bar parity 0
+if tid == 63 {
+    let v = ld.shared [data]
+    st.global [out], v
+}
+`, "--dump", "out:u32:1")
+	if got := r.Dumps["out"]; got[0] != uint32(1234) {
+		t.Errorf("got %v, want [1234]", got)
+	}
+}
+
+// §4 F47: a shared::cta -> shared::cluster bulk copy must target another CTA;
+// with one CTA per cluster there is none, and the PTX frontend says so at
+// the instruction rather than running it.
+func TestEdge47_SharedToSharedClusterCopyIsRefused(t *testing.T) {
+	ptx := `.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry s2s()
+{
+	.reg .b32 %r<4>;
+	.shared .align 128 .b8 a[256];
+	.shared .align 128 .b8 b[256];
+	.shared .align 8 .b64 bar;
+	mov.u32 %r1, a;
+	mov.u32 %r2, b;
+	mov.u32 %r3, bar;
+	cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r2], [%r1], 256, [%r3];
+	ret;
+}
+`
+	p := writeFile(t, "s2s.ptx", ptx)
+	code, _, errs := cli(t, "run", p, "-b", "1")
+	if code == 0 || !strings.Contains(errs, "s2s.ptx:13:") {
+		t.Errorf("got exit %d, %q; want an error at s2s.ptx:13", code, errs)
+	}
+}
+
+// §4 F50: overwriting a bulk store's source before wait_group.read covers
+// it is reported; after the wait it is fine.
+func TestEdge50_OverwritingAStoreSourceBeforeWaitGroupReadIsReported(t *testing.T) {
+	src := `kernel edge
+block 32
+shared buf[128] align 128
+global dst[128] zero
+st.shared [buf + lane * 4], lane
+fence.proxy.async
+syncwarp
+if lane == 0 {
+    store.bulk [dst], [buf], 128
+    commit_group
+    WAIT
+    st.shared [buf], 99
+}
+`
+	_, err := simulate(t, strings.Replace(src, "WAIT", "", 1))
+	wantDiag(t, err, sm.DiagMisuse, "overwrite-store-source", "k.sms:12:", "[§4 #50]")
+	mustSim(t, strings.Replace(src, "WAIT", "wait_group.read 0", 1))
+}
+
+// §4 F52: a tensor map in global memory rewritten by ordinary stores after a
+// use, and used again without fence.proxy.tensormap, is reported; with the
+// fence it runs.
+func TestEdge52_RewrittenTensorMapWithoutFenceIsReported(t *testing.T) {
+	ptx := `.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry remap(.param .align 64 .b8 m[128], .param .u64 g)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<12>;
+	.shared .align 128 .b8 tile[2048];
+	.shared .align 8 .b64 bar;
+	ld.param.u64 %rd1, [g];
+	mov.u32 %r7, 0;
+COPY:
+	cvt.u64.u32 %rd2, %r7;
+	ld.param.u64 %rd3, [m];
+	mov.b64 %rd4, m;
+	add.u64 %rd5, %rd4, %rd2;
+	ld.param.u64 %rd6, [%rd5];
+	add.u64 %rd7, %rd1, %rd2;
+	st.global.u64 [%rd7], %rd6;
+	add.u32 %r7, %r7, 8;
+	setp.lt.u32 %p1, %r7, 128;
+	@%p1 bra COPY;
+	mov.u32 %r1, tile;
+	mov.u32 %r2, bar;
+	mbarrier.init.shared::cta.b64 [%r2], 1;
+	mov.u32 %r3, 0;
+	mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 2048;
+	cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r3, %r3}], [%r2];
+W1:
+	mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r2], 0;
+	@!%p1 bra W1;
+	st.global.u64 [%rd1+64], %rd6;
+	FENCE
+	mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 2048;
+	cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r3, %r3}], [%r2];
+W2:
+	mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r2], 1;
+	@!%p1 bra W2;
+	ret;
+}
+`
+	args := []string{"-b", "1", "-a", "tensormap:f16,64x64,box=32x32", "-a", "buf:128"}
+	p := writeFile(t, "remap.ptx", strings.Replace(ptx, "FENCE", "", 1))
+	code, _, errs := cli(t, append([]string{"run", p}, args...)...)
+	if code != exitMisuse || !strings.Contains(errs, "[§4 #52]") {
+		t.Errorf("without the fence: got exit %d, %q; want the stale-map diagnostic", code, errs)
+	}
+	p = writeFile(t, "remap2.ptx", strings.Replace(ptx, "FENCE", "fence.proxy.tensormap::generic.acquire.gpu [%rd1], 128;", 1))
+	if code, _, errs = cli(t, append([]string{"run", p}, args...)...); code != 0 {
+		t.Errorf("with the fence: exit %d, %q", code, errs)
+	}
+}

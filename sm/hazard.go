@@ -1,0 +1,176 @@
+package sm
+
+import (
+	"fmt"
+
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/tma"
+)
+
+// The proxy-hazard checker (mbarrier-semantics.md §2.6): bulk copies run in
+// the async proxy, ordinary loads and stores in the generic proxy.
+//
+//   - §4 #48: a generic read of shared bytes a bulk load is still writing
+//     (its barrier phase cannot have completed) sees stale or partial data.
+//   - §4 #49: a bulk store that reads shared bytes written by ordinary stores
+//     with no fence.proxy.async since may read stale data. smsim clears the
+//     marks when any thread of the CTA executes fence.proxy.async (the spec
+//     also wants a sync between that fence and the issue; that part is not
+//     checked), so correct programs are never flagged.
+//   - §4 #50: overwriting a bulk store's shared-memory source before the
+//     issuing thread's wait_group.read covering it.
+//   - §4 #52: a tensor map in global memory rewritten by ordinary stores
+//     after it was used, and used again without fence.proxy.tensormap.
+
+// landing is the shared range a bulk load in flight will write.
+type landing struct {
+	cta    int
+	lo, hi uint32
+}
+
+// noteLanding records the destination of a load in flight.
+func (s *SM) noteLanding(r CopyRequest) {
+	n := r.Size
+	if r.Kind == CopyTensorLoad {
+		m, err := tma.Decode(r.Map)
+		if err != nil {
+			return
+		}
+		n = m.BoxBytes()
+	}
+	s.landing[r.ID] = landing{cta: r.CTA, lo: r.Shared, hi: r.Shared + n}
+}
+
+// readsLanding reports a generic read of [off, off+n) that overlaps a load in flight.
+func (s *SM) readsLanding(wc *wctx, in *isa.Instr, off, n uint64, l int) error {
+	if len(s.landing) == 0 {
+		return nil
+	}
+	first, found := uint64(0), false
+	for id, ld := range s.landing { // the oldest overlapping copy, so the message is deterministic
+		if ld.cta == wc.c.id && off < uint64(ld.hi) && off+n > uint64(ld.lo) && (!found || id < first) {
+			first, found = id, true
+		}
+	}
+	if !found {
+		return nil
+	}
+	ld := s.landing[first]
+	return s.diag(wc, in, DiagMisuse, "read-during-copy", 1<<l, fmt.Sprintf(
+		"ld.shared at 0x%x reads bytes a bulk copy is still writing (shared [0x%x, 0x%x)): wait on its barrier first [§4 #48]",
+		off, ld.lo, ld.hi))
+}
+
+// markGeneric records an ordinary store to shared [off, off+n) (16-byte granules).
+func (c *cta) markGeneric(off, n uint64) {
+	for g := off / 16; g <= (off+n-1)/16 && g/64 < uint64(len(c.unfenced)); g++ {
+		c.unfenced[g/64] |= 1 << (g % 64)
+		c.anyUnfenced = true
+	}
+}
+
+// fenceProxy clears the marks: a fence.proxy.async made the writes visible to the async proxy.
+func (c *cta) fenceProxy() {
+	if c.anyUnfenced {
+		clear(c.unfenced)
+		c.anyUnfenced = false
+	}
+}
+
+// storeReadsUnfenced reports a bulk store whose source holds unfenced generic writes.
+func (s *SM) storeReadsUnfenced(wc *wctx, in *isa.Instr, r CopyRequest, l int) error {
+	c := wc.c
+	if !c.anyUnfenced {
+		return nil
+	}
+	n := uint64(r.Size)
+	if r.Kind == CopyTensorStore {
+		m, err := tma.Decode(r.Map)
+		if err != nil {
+			return nil
+		}
+		n = uint64(m.BoxBytes())
+	}
+	off := uint64(r.Shared)
+	for g := off / 16; n > 0 && g <= (off+n-1)/16 && g/64 < uint64(len(c.unfenced)); g++ {
+		if c.unfenced[g/64]>>(g%64)&1 != 0 {
+			return s.diag(wc, in, DiagMisuse, "store-without-proxy-fence", 1<<l, fmt.Sprintf(
+				"bulk store reads shared [0x%x, 0x%x), written by ordinary stores with no fence.proxy.async since [§4 #49]",
+				off, off+n))
+		}
+	}
+	return nil
+}
+
+// storeSource is the shared range a bulk store has not finished reading.
+type storeSource struct {
+	cta    int
+	thread uint64
+	group  uint64 // the thread's bulk group (its commit count at issue)
+	lo, hi uint64
+}
+
+// noteStoreSource records a bulk store's source until the issuing thread waits for it.
+func (s *SM) noteStoreSource(r CopyRequest) {
+	n := uint64(r.Size)
+	if r.Kind == CopyTensorStore {
+		m, err := tma.Decode(r.Map)
+		if err != nil {
+			return
+		}
+		n = uint64(m.BoxBytes())
+	}
+	s.storeSrc = append(s.storeSrc, storeSource{cta: r.CTA, thread: r.Thread, group: s.commits[r.Thread],
+		lo: uint64(r.Shared), hi: uint64(r.Shared) + n})
+}
+
+// bulkWaited releases the sources of the thread's groups older than its newest n.
+func (s *SM) bulkWaited(thread uint64, n int) {
+	done := s.commits[thread] - min(uint64(n), s.commits[thread])
+	out := s.storeSrc[:0]
+	for _, x := range s.storeSrc {
+		if x.thread != thread || x.group >= done {
+			out = append(out, x)
+		}
+	}
+	s.storeSrc = out
+}
+
+// overwritesStoreSource reports an ordinary store into a pending store source.
+func (s *SM) overwritesStoreSource(wc *wctx, in *isa.Instr, off, n uint64, l int) error {
+	for _, x := range s.storeSrc {
+		if x.cta == wc.c.id && off < x.hi && off+n > x.lo {
+			return s.diag(wc, in, DiagMisuse, "overwrite-store-source", 1<<l, fmt.Sprintf(
+				"st.shared at 0x%x overwrites the source of a bulk store before cp.async.bulk.wait_group.read covers it [§4 #50]", off))
+		}
+	}
+	return nil
+}
+
+// noteMapUse records a tensor map read from global memory.
+func (s *SM) noteMapUse(addr uint64) {
+	if s.mapUse == nil {
+		s.mapUse = map[uint64]bool{}
+	}
+	if _, ok := s.mapUse[addr]; !ok {
+		s.mapUse[addr] = false
+	}
+}
+
+// globalWrite marks used tensor maps that an ordinary store overwrote.
+func (s *SM) globalWrite(addr, n uint64) {
+	for m := range s.mapUse {
+		if addr < m+128 && addr+n > m {
+			s.mapUse[m] = true
+		}
+	}
+}
+
+// staleMap reports a tensor map rewritten since its last use without a tensormap proxy fence.
+func (s *SM) staleMap(wc *wctx, in *isa.Instr, addr uint64, l int) error {
+	if s.mapUse[addr] {
+		return s.diag(wc, in, DiagMisuse, "stale-tensor-map", 1<<l, fmt.Sprintf(
+			"the tensor map at 0x%x was rewritten by ordinary stores and is used without fence.proxy.tensormap [§4 #52]", addr))
+	}
+	return nil
+}
