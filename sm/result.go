@@ -2,6 +2,7 @@ package sm
 
 import (
 	"fmt"
+	"math/bits"
 	"sort"
 
 	"github.com/smsim/smsim/sim"
@@ -86,8 +87,13 @@ func (s *SM) stuck(kind DiagKind, code, head string) *Diag {
 			line := fmt.Sprintf("warp %d (CTA %d, warp %d of the block) lanes %s: %s", wc.slot, wc.c.id, wc.w.InCTA,
 				LaneList(sp.Mask), s.splitWhat(wc, sp))
 			d.Detail = append(d.Detail, line)
-			if b := s.waitingOn(wc); b != nil && first == nil {
-				first = b
+			// The message points at the first barrier wait, else at the
+			// first blocked path (bar.sync, bar.warp.sync).
+			b := s.waitingOn(wc)
+			if b != nil && first == nil || d.Warp < 0 {
+				if b != nil {
+					first = b
+				}
 				d.Warp = wc.slot
 				d.Lanes = sp.Mask
 				if int(sp.PC) < len(s.prog.Instrs) {
@@ -104,7 +110,60 @@ func (s *SM) stuck(kind DiagKind, code, head string) *Diag {
 			first.name, st.Phase, st.Pending, st.Expected, st.Tx)
 		d.Detail = append(d.Detail, first.describe(s)...)
 	}
+	d.Detail = append(d.Detail, s.stuckHints(first)...)
 	return d
+}
+
+// stuckHints says what commonly causes the hang the waits show: a wait for a
+// fresh barrier's first phase (the wrong initial parity), bytes with no
+// arrival (expect_tx is not an arrive), bytes no copy will deliver, or
+// participants that exited without arrive_drop.
+func (s *SM) stuckHints(first *barrier) []string {
+	var out []string
+	seen := map[*barrier]bool{}
+	for _, wc := range s.warps {
+		if wc == nil {
+			continue
+		}
+		b := s.waitingOn(wc)
+		if b == nil || seen[b] || len(b.phases) == 0 {
+			continue
+		}
+		seen[b] = true
+		st, op := b.mb.State(), b.phases[len(b.phases)-1]
+		switch {
+		case st.Pending == st.Expected && op.TxBytes > 0:
+			out = append(out, fmt.Sprintf("hint: %d bytes completed on barrier %s phase %d but no thread arrived: expect_tx "+
+				"is not an arrival; the producer should use arrive.expect_tx (or also arrive)", op.TxBytes, b.name, st.Phase))
+		case st.Phase == 0 && st.Pending == st.Expected && b.recentN == 0 && op.TxBytes == 0 && st.Tx == 0:
+			out = append(out, fmt.Sprintf("hint: nothing has arrived on barrier %s since its init; if its waiters should pass "+
+				"first (a producer acquiring an empty stage), wait with parity 1: a fresh barrier counts the phase before "+
+				"phase 0 as complete [§5.7]", b.name))
+		}
+	}
+	if first == nil {
+		return out
+	}
+	st := first.mb.State()
+	live := 0
+	for _, wc := range first.c.warps {
+		for _, sp := range wc.w.Splits() {
+			live += bits.OnesCount32(sp.Mask)
+		}
+	}
+	switch {
+	case st.Pending == 0 && st.Tx > 0:
+		out = append(out, fmt.Sprintf("hint: every arrival on barrier %s is in but %d bytes are still expected and no copy "+
+			"in flight will deliver them: the expect_tx total must equal the bytes the copies deliver (a tensor copy "+
+			"credits its whole box)", first.name, st.Tx))
+	case st.Pending == 0 && st.Tx < 0:
+		out = append(out, fmt.Sprintf("hint: barrier %s received %d bytes more than expected: the phase completes only "+
+			"when the expectations catch up (expect_tx the copies' full size)", first.name, -st.Tx))
+	case uint64(st.Expected) > uint64(live):
+		out = append(out, fmt.Sprintf("hint: barrier %s expects %d arrivals a phase but only %d threads of its CTA are "+
+			"still running; a thread that stops taking part must leave with arrive_drop", first.name, st.Expected, live))
+	}
+	return out
 }
 
 // waitingOn returns the barrier a warp last saw incomplete, if any.
