@@ -192,23 +192,8 @@ func (l *lowerer) slct(in *Instr, m *mods) error {
 		return l.unsupported("slct with comparison type .%s", ct)
 	}
 	x.Type, x.Type2 = dt, ct
-	if err := l.nops(in, 4); err != nil {
+	if x.Ops, err = l.dstVals(in, dt, dt, ct); err != nil {
 		return err
-	}
-	for i, o := range in.Operands {
-		var v isa.Operand
-		switch i {
-		case 0:
-			v, err = l.dst(o)
-		case 3:
-			v, err = l.val(o, ct)
-		default:
-			v, err = l.val(o, dt)
-		}
-		if err != nil {
-			return err
-		}
-		x.Ops = append(x.Ops, v)
 	}
 	l.emit(x)
 	return nil

@@ -134,17 +134,11 @@ func (l *lowerer) cvta(in *Instr, m *mods) error {
 	if t == isa.U32 && !to && sp != isa.Global {
 		return l.unsupported("32-bit generic addresses")
 	}
-	if err := l.nops(in, 2); err != nil {
-		return err
-	}
-	d, err := l.dst(in.Operands[0])
+	ops, err := l.dstVals(in, t)
 	if err != nil {
 		return err
 	}
-	a, err := l.val(in.Operands[1], t)
-	if err != nil {
-		return err
-	}
+	d, a := ops[0], ops[1]
 	w := window(sp)
 	switch {
 	case w == 0:
@@ -213,21 +207,11 @@ func (l *lowerer) mapa(in *Instr, m *mods) error {
 	if err != nil {
 		return err
 	}
-	if err := l.nops(in, 3); err != nil {
-		return err
-	}
-	d, err := l.dst(in.Operands[0])
+	ops, err := l.dstVals(in, t, isa.U32)
 	if err != nil {
 		return err
 	}
-	a, err := l.val(in.Operands[1], t)
-	if err != nil {
-		return err
-	}
-	rank, err := l.val(in.Operands[2], isa.U32)
-	if err != nil {
-		return err
-	}
+	d, a, rank := ops[0], ops[1], ops[2]
 	q, err := l.ptemp()
 	if err != nil {
 		return err
@@ -250,16 +234,11 @@ func (l *lowerer) getctarank(in *Instr, m *mods) error {
 	if err != nil {
 		return err
 	}
-	if err := l.nops(in, 2); err != nil {
-		return err
-	}
-	d, err := l.dst(in.Operands[0])
+	ops, err := l.dstVals(in, t)
 	if err != nil {
 		return err
 	}
-	if _, err := l.val(in.Operands[1], t); err != nil {
-		return err
-	}
+	d := ops[0]
 	l.emit(isa.Instr{Op: isa.OpMov, Type: isa.U32, NDst: 1, Ops: []isa.Operand{d, isa.Spec(isa.SClusterCtaRank)}})
 	return nil
 }

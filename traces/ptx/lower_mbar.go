@@ -147,17 +147,10 @@ func (l *lowerer) pendingCount(in *Instr, m *mods) error {
 	if t, err := l.typ(m); err != nil || t != isa.B64 {
 		return l.unsupported("mbarrier.pending_count needs .b64")
 	}
-	if err := l.nops(in, 2); err != nil {
-		return err
-	}
-	d, err := l.dst(in.Operands[0])
+	ops, err := l.dstVals(in, isa.B64)
 	if err != nil {
 		return err
 	}
-	s, err := l.val(in.Operands[1], isa.B64)
-	if err != nil {
-		return err
-	}
-	l.emit(isa.Instr{Op: isa.OpMbarPendingCount, Type: isa.B64, NDst: 1, Ops: []isa.Operand{d, s}})
+	l.emit(isa.Instr{Op: isa.OpMbarPendingCount, Type: isa.B64, NDst: 1, Ops: ops})
 	return nil
 }

@@ -133,6 +133,28 @@ func (l *lowerer) dst(o Operand) (isa.Operand, error) {
 	return isa.Operand{}, errAt(o.Position(), "expected a destination register, found %s", o.String())
 }
 
+// dstVals checks that in has a destination and one source per type, and
+// lowers them: [dst, src1, ...].
+func (l *lowerer) dstVals(in *Instr, types ...isa.Type) ([]isa.Operand, error) {
+	if err := l.nops(in, 1+len(types)); err != nil {
+		return nil, err
+	}
+	d, err := l.dst(in.Operands[0])
+	if err != nil {
+		return nil, err
+	}
+	ops := make([]isa.Operand, 1, 1+len(types))
+	ops[0] = d
+	for i, t := range types {
+		v, err := l.val(in.Operands[1+i], t)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, v)
+	}
+	return ops, nil
+}
+
 // pdst converts a predicate destination (or the sink "_").
 func (l *lowerer) pdst(o Operand) (isa.Operand, error) {
 	switch x := o.(type) {

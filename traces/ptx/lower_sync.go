@@ -21,14 +21,11 @@ func (l *lowerer) collective(in *Instr, m *mods) error {
 		if _, err := l.typ(m); err != nil {
 			return err
 		}
-		if err := l.nops(in, 1); err != nil {
-			return err
-		}
-		d, err := l.dst(in.Operands[0])
+		ops, err := l.dstVals(in)
 		if err != nil {
 			return err
 		}
-		l.emit(isa.Instr{Op: isa.OpActivemask, Type: isa.B32, NDst: 1, Ops: []isa.Operand{d}})
+		l.emit(isa.Instr{Op: isa.OpActivemask, Type: isa.B32, NDst: 1, Ops: ops})
 		return nil
 	}
 	if !m.take("sync") {
@@ -210,22 +207,11 @@ func (l *lowerer) redux(in *Instr, m *mods) error {
 	if t.Bits() != 32 || t.Float() {
 		return l.unsupported("redux on .%s", t)
 	}
-	if err := l.nops(in, 3); err != nil {
-		return err
-	}
-	d, err := l.dst(in.Operands[0])
+	vs, err := l.dstVals(in, t, isa.B32)
 	if err != nil {
 		return err
 	}
-	a, err := l.val(in.Operands[1], t)
-	if err != nil {
-		return err
-	}
-	mask, err := l.val(in.Operands[2], isa.B32)
-	if err != nil {
-		return err
-	}
-	l.emit(isa.Instr{Op: isa.OpRedux, Type: t, Atom: ops[op], NDst: 1, Ops: []isa.Operand{d, a, mask}})
+	l.emit(isa.Instr{Op: isa.OpRedux, Type: t, Atom: ops[op], NDst: 1, Ops: vs})
 	return nil
 }
 

@@ -12,24 +12,14 @@ func (l *lowerer) packed16(in *Instr, m *mods, pt string) error {
 		return l.unsupported("%s on .%s", in.Op, pt)
 	}
 	relu := (op == isa.OpMin || op == isa.OpMax) && pt == "s16x2" && m.take("relu")
-	if err := l.nops(in, 3); err != nil {
+	ops, err := l.dstVals(in, isa.B32, isa.B32)
+	if err != nil {
 		return err
 	}
+	d, a, b := ops[0], ops[1], ops[2]
 	t := isa.U16
 	if pt == "s16x2" {
 		t = isa.S16
-	}
-	d, err := l.dst(in.Operands[0])
-	if err != nil {
-		return err
-	}
-	a, err := l.val(in.Operands[1], isa.B32)
-	if err != nil {
-		return err
-	}
-	b, err := l.val(in.Operands[2], isa.B32)
-	if err != nil {
-		return err
 	}
 	regs, err := l.temps4()
 	if err != nil {
