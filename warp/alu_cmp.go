@@ -82,33 +82,104 @@ func cmpFloat(op isa.CmpOp, x, y float64) bool {
 	return false
 }
 
-// cmpLanes compares integers of all lanes, one loop per comparison.
-func cmpLanes(op isa.CmpOp, a, b *Vec, e ext) uint32 {
-	var res uint32
-	signed := e.signed
+// An integer comparison in unsigned form: signed orders become unsigned ones
+// once both sides have the sign bit flipped (x ^ 1<<63), and the explicitly
+// unsigned lo/ls/hi/hs are lt/le/gt/ge without the flip.
+type ucmp uint8
+
+const (
+	uNone ucmp = iota
+	uEq
+	uNe
+	uLt
+	uLe
+	uGt
+	uGe
+)
+
+// unsignedForm returns the comparison and the bits to flip on both operands.
+func unsignedForm(op isa.CmpOp, signed bool) (ucmp, uint64) {
+	var flip uint64
+	if signed {
+		flip = 1 << 63
+	}
 	switch op {
 	case isa.CmpEq:
-		for l := 0; l < Lanes; l++ {
-			if e.of(a[l]) == e.of(b[l]) {
-				res |= 1 << l
-			}
-		}
+		return uEq, 0
 	case isa.CmpNe:
-		for l := 0; l < Lanes; l++ {
-			if e.of(a[l]) != e.of(b[l]) {
+		return uNe, 0
+	case isa.CmpLt:
+		return uLt, flip
+	case isa.CmpLe:
+		return uLe, flip
+	case isa.CmpGt:
+		return uGt, flip
+	case isa.CmpGe:
+		return uGe, flip
+	case isa.CmpLo:
+		return uLt, 0
+	case isa.CmpLs:
+		return uLe, 0
+	case isa.CmpHi:
+		return uGt, 0
+	case isa.CmpHs:
+		return uGe, 0
+	}
+	return uNone, 0
+}
+
+// extendLanes writes every lane of a, extended from the type's width and
+// flipped, to x: the switch on signedness is taken once, not per lane.
+func extendLanes(a *Vec, e ext, flip uint64, x *Vec) {
+	sh := e.shift
+	if e.signed {
+		for l := range x {
+			x[l] = uint64(int64(a[l]<<sh)>>sh) ^ flip
+		}
+		return
+	}
+	for l := range x {
+		x[l] = a[l]<<sh>>sh ^ flip
+	}
+}
+
+// cmpMask compares x[l] with y[l] (unsigned) in every lane, one loop per comparison.
+func cmpMask(u ucmp, x, y *Vec) uint32 {
+	var res uint32
+	switch u {
+	case uEq:
+		for l := range x {
+			if x[l] == y[l] {
 				res |= 1 << l
 			}
 		}
-	case isa.CmpLt, isa.CmpLo:
-		for l := 0; l < Lanes; l++ {
-			x, y := e.of(a[l]), e.of(b[l])
-			if (signed && op == isa.CmpLt && int64(x) < int64(y)) || ((!signed || op == isa.CmpLo) && x < y) {
+	case uNe:
+		for l := range x {
+			if x[l] != y[l] {
 				res |= 1 << l
 			}
 		}
-	default:
-		for l := 0; l < Lanes; l++ {
-			if cmpInt(op, e.of(a[l]), e.of(b[l]), signed) {
+	case uLt:
+		for l := range x {
+			if x[l] < y[l] {
+				res |= 1 << l
+			}
+		}
+	case uLe:
+		for l := range x {
+			if x[l] <= y[l] {
+				res |= 1 << l
+			}
+		}
+	case uGt:
+		for l := range x {
+			if x[l] > y[l] {
+				res |= 1 << l
+			}
+		}
+	case uGe:
+		for l := range x {
+			if x[l] >= y[l] {
 				res |= 1 << l
 			}
 		}
@@ -116,16 +187,71 @@ func cmpLanes(op isa.CmpOp, a, b *Vec, e ext) uint32 {
 	return res
 }
 
-// cmpLanesImm compares every lane's integer with an immediate.
-func cmpLanesImm(op isa.CmpOp, a *Vec, imm uint64, e ext) uint32 {
+// cmpMaskImm compares x[l] with y (unsigned) in every lane.
+func cmpMaskImm(u ucmp, x *Vec, y uint64) uint32 {
 	var res uint32
-	y := e.of(imm)
-	for l := 0; l < Lanes; l++ {
-		if cmpInt(op, e.of(a[l]), y, e.signed) {
-			res |= 1 << l
+	switch u {
+	case uEq:
+		for l := range x {
+			if x[l] == y {
+				res |= 1 << l
+			}
+		}
+	case uNe:
+		for l := range x {
+			if x[l] != y {
+				res |= 1 << l
+			}
+		}
+	case uLt:
+		for l := range x {
+			if x[l] < y {
+				res |= 1 << l
+			}
+		}
+	case uLe:
+		for l := range x {
+			if x[l] <= y {
+				res |= 1 << l
+			}
+		}
+	case uGt:
+		for l := range x {
+			if x[l] > y {
+				res |= 1 << l
+			}
+		}
+	case uGe:
+		for l := range x {
+			if x[l] >= y {
+				res |= 1 << l
+			}
 		}
 	}
 	return res
+}
+
+// cmpLanes compares integers of all lanes.
+func cmpLanes(op isa.CmpOp, a, b *Vec, e ext) uint32 {
+	u, flip := unsignedForm(op, e.signed)
+	if u == uNone {
+		return 0 // not an integer comparison (cmpInt is false for it too)
+	}
+	var x, y Vec
+	extendLanes(a, e, flip, &x)
+	extendLanes(b, e, flip, &y)
+	return cmpMask(u, &x, &y)
+}
+
+// cmpLanesImm compares every lane's integer with an immediate.
+func cmpLanesImm(op isa.CmpOp, a *Vec, imm uint64, e ext) uint32 {
+	u, flip := unsignedForm(op, e.signed)
+	if u == uNone {
+		return 0
+	}
+	var x Vec
+	extendLanes(a, e, flip, &x)
+	return cmpMaskImm(u, &x, e.of(imm)^flip)
 }
 
 // compare executes setp (one or two predicate results) and set.

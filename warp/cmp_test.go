@@ -1,0 +1,48 @@
+package warp
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/smsim/smsim/isa"
+)
+
+// The lane-parallel integer comparisons (unsigned form, sign bit flipped)
+// agree with the scalar definition for every comparison, integer type and
+// a mix of edge and random values.
+func TestLaneComparisonsMatchTheScalarDefinition(t *testing.T) {
+	ops := []isa.CmpOp{isa.CmpEq, isa.CmpNe, isa.CmpLt, isa.CmpLe, isa.CmpGt, isa.CmpGe,
+		isa.CmpLo, isa.CmpLs, isa.CmpHi, isa.CmpHs}
+	types := []isa.Type{isa.S8, isa.U8, isa.S16, isa.U16, isa.S32, isa.U32, isa.B32, isa.S64, isa.U64, isa.B64}
+	edges := []uint64{0, 1, 2, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff, 0x7fffffff, 0x80000000, 0xffffffff,
+		1 << 63, 1<<63 - 1, ^uint64(0), 0xdeadbeefcafebabe}
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, typ := range types {
+		e := extOf(typ)
+		for _, op := range ops {
+			for round := 0; round < 20; round++ {
+				var a, b Vec
+				for l := range a {
+					a[l], b[l] = r.Uint64(), r.Uint64()
+					if l < len(edges) {
+						a[l] = edges[l]
+						b[l] = edges[(l+round)%len(edges)]
+					}
+				}
+				imm := edges[round%len(edges)]
+				if round >= len(edges) {
+					imm = r.Uint64()
+				}
+				got, gotImm := cmpLanes(op, &a, &b, e), cmpLanesImm(op, &a, imm, e)
+				for l := range a {
+					want := cmpInt(op, e.of(a[l]), e.of(b[l]), e.signed)
+					wantImm := cmpInt(op, e.of(a[l]), e.of(imm), e.signed)
+					if got>>l&1 == 1 != want || gotImm>>l&1 == 1 != wantImm {
+						t.Fatalf("cmp %d on %s, lane %d: a=%#x b=%#x imm=%#x: got %t/%t, want %t/%t",
+							op, typ, l, a[l], b[l], imm, got>>l&1 == 1, gotImm>>l&1 == 1, want, wantImm)
+					}
+				}
+			}
+		}
+	}
+}
