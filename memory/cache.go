@@ -124,8 +124,3 @@ func (t *tlb) access(p uint64) bool {
 	t.page[victim], t.used[victim], t.last = key, t.clock, victim
 	return false
 }
-
-func (t *tlb) clear() {
-	clear(t.page)
-	clear(t.used)
-}
