@@ -94,18 +94,21 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 		if err != nil {
 			return err
 		}
-		if r.Kind == CopyBulkStore || r.Kind == CopyTensorStore {
-			if err := s.storeReadsUnfenced(wc, in, r, l); err != nil {
+		n, spanOK := sharedBytes(r)
+		if spanOK && (r.Kind == CopyBulkStore || r.Kind == CopyTensorStore) {
+			if err := s.storeReadsUnfenced(wc, in, r, n, l); err != nil {
 				return err
 			}
-			s.noteStoreSource(r)
+			s.noteStoreSource(r, n)
 		}
 		if err := s.copy.Issue(now, r); err != nil {
 			d := s.diag(wc, in, DiagMisuse, "bulk-copy", 1<<l, err.Error())
 			return d
 		}
 		if r.Kind == CopyBulkLoad || r.Kind == CopyTensorLoad {
-			s.noteLanding(r)
+			if spanOK {
+				s.noteLanding(r, n)
+			}
 			s.copyIssued[r.ID] = copyInfo{at: uint64(now - s.start), bytes: int(r.Size), mbar: r.Mbar, in: in, warp: wc.slot, cta: wc.c.id}
 		}
 	}

@@ -22,23 +22,28 @@ import (
 //   - §4 #52: a tensor map in global memory rewritten by ordinary stores
 //     after it was used, and used again without fence.proxy.tensormap.
 
+// sharedBytes is how many bytes of shared memory a copy writes (loads) or
+// reads (stores): its size, or a tensor copy's whole box.
+func sharedBytes(r CopyRequest) (uint64, bool) {
+	if r.Kind != CopyTensorLoad && r.Kind != CopyTensorStore {
+		return uint64(r.Size), true
+	}
+	m, err := tma.Decode(r.Map)
+	if err != nil {
+		return 0, false // the engine reports the bad map
+	}
+	return uint64(m.BoxBytes()), true
+}
+
 // landing is the shared range a bulk load in flight will write.
 type landing struct {
 	cta    int
 	lo, hi uint32
 }
 
-// noteLanding records the destination of a load in flight.
-func (s *SM) noteLanding(r CopyRequest) {
-	n := r.Size
-	if r.Kind == CopyTensorLoad {
-		m, err := tma.Decode(r.Map)
-		if err != nil {
-			return
-		}
-		n = m.BoxBytes()
-	}
-	s.landing[r.ID] = landing{cta: r.CTA, lo: r.Shared, hi: r.Shared + n}
+// noteLanding records the destination of a load in flight, n bytes long.
+func (s *SM) noteLanding(r CopyRequest, n uint64) {
+	s.landing[r.ID] = landing{cta: r.CTA, lo: r.Shared, hi: r.Shared + uint32(n)}
 }
 
 // readsLanding reports a generic read of [off, off+n) that overlaps a load in flight.
@@ -77,19 +82,11 @@ func (c *cta) fenceProxy() {
 	}
 }
 
-// storeReadsUnfenced reports a bulk store whose source holds unfenced generic writes.
-func (s *SM) storeReadsUnfenced(wc *wctx, in *isa.Instr, r CopyRequest, l int) error {
+// storeReadsUnfenced reports a bulk store whose n-byte source holds unfenced generic writes.
+func (s *SM) storeReadsUnfenced(wc *wctx, in *isa.Instr, r CopyRequest, n uint64, l int) error {
 	c := wc.c
 	if !c.anyUnfenced {
 		return nil
-	}
-	n := uint64(r.Size)
-	if r.Kind == CopyTensorStore {
-		m, err := tma.Decode(r.Map)
-		if err != nil {
-			return nil
-		}
-		n = uint64(m.BoxBytes())
 	}
 	off := uint64(r.Shared)
 	for g := off / 16; n > 0 && g <= (off+n-1)/16 && g/64 < uint64(len(c.unfenced)); g++ {
@@ -110,16 +107,8 @@ type storeSource struct {
 	lo, hi uint64
 }
 
-// noteStoreSource records a bulk store's source until the issuing thread waits for it.
-func (s *SM) noteStoreSource(r CopyRequest) {
-	n := uint64(r.Size)
-	if r.Kind == CopyTensorStore {
-		m, err := tma.Decode(r.Map)
-		if err != nil {
-			return
-		}
-		n = uint64(m.BoxBytes())
-	}
+// noteStoreSource records a bulk store's n-byte source until the issuing thread waits for it.
+func (s *SM) noteStoreSource(r CopyRequest, n uint64) {
 	s.storeSrc = append(s.storeSrc, storeSource{cta: r.CTA, thread: r.Thread, group: s.commits[r.Thread],
 		lo: uint64(r.Shared), hi: uint64(r.Shared) + n})
 }
