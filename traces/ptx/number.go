@@ -7,8 +7,8 @@ import (
 )
 
 // parseNumber parses a PTX number literal: decimal, 0x hex, 0b binary,
-// leading-0 octal (each with an optional U suffix), 0fXXXXXXXX (f32 bits),
-// 0dXXXXXXXXXXXXXXXX (f64 bits) or a decimal float. On failure it returns
+// leading-0 octal (each with an optional U suffix), 0fHHHHHHHH (f32 bits),
+// 0dHHHHHHHHHHHHHHHH (f64 bits) or a decimal float. On failure it returns
 // a non-empty message.
 func parseNumber(s string) (Imm, string) {
 	if len(s) >= 2 && s[0] == '0' {

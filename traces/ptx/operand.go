@@ -34,8 +34,8 @@ type ImmKind uint8
 // Immediate kinds.
 const (
 	ImmInt ImmKind = iota // integer literal: Int
-	ImmF32                // 0fXXXXXXXX: Bits holds the 32 IEEE bits
-	ImmF64                // 0dXXXXXXXXXXXXXXXX or decimal float: Bits holds the 64 IEEE bits
+	ImmF32                // 0fHHHHHHHH: Bits holds the 32 IEEE bits
+	ImmF64                // 0dHHHHHHHHHHHHHHHH or decimal float: Bits holds the 64 IEEE bits
 )
 
 // Imm is an immediate constant.
@@ -154,7 +154,7 @@ func (o *Reg) String() string {
 }
 
 // String renders the immediate as written in the source, or canonically
-// (decimal, 0fXXXXXXXX, 0dXXXXXXXXXXXXXXXX) when Text is empty.
+// (decimal, 0fHHHHHHHH, 0dHHHHHHHHHHHHHHHH) when Text is empty.
 func (o *Imm) String() string {
 	if o.Text != "" {
 		return o.Text
