@@ -6,43 +6,23 @@ import (
 	"github.com/smsim/smsim/isa"
 )
 
+// cmpInt compares two integers already extended to 64 bits.
 func cmpInt(op isa.CmpOp, x, y uint64, signed bool) bool {
-	switch op {
-	case isa.CmpEq:
+	u, flip := unsignedForm(op, signed)
+	x, y = x^flip, y^flip
+	switch u {
+	case uEq:
 		return x == y
-	case isa.CmpNe:
+	case uNe:
 		return x != y
-	case isa.CmpLo:
+	case uLt:
 		return x < y
-	case isa.CmpLs:
+	case uLe:
 		return x <= y
-	case isa.CmpHi:
+	case uGt:
 		return x > y
-	case isa.CmpHs:
+	case uGe:
 		return x >= y
-	}
-	a, b := int64(x), int64(y)
-	if !signed {
-		switch op {
-		case isa.CmpLt:
-			return x < y
-		case isa.CmpLe:
-			return x <= y
-		case isa.CmpGt:
-			return x > y
-		case isa.CmpGe:
-			return x >= y
-		}
-	}
-	switch op {
-	case isa.CmpLt:
-		return a < b
-	case isa.CmpLe:
-		return a <= b
-	case isa.CmpGt:
-		return a > b
-	case isa.CmpGe:
-		return a >= b
 	}
 	return false
 }
