@@ -53,6 +53,12 @@ func (l *lowerer) setp(in *Instr, m *mods) error {
 	if err := l.predPair(in.Operands[0], &x, t == isa.F16x2 || t == isa.BF16x2); err != nil {
 		return err
 	}
+	return l.emitCompare(in, x, t)
+}
+
+// emitCompare lowers a comparison's sources — a and b of type t, then the
+// predicate c of a .bool combination — into x, and emits it.
+func (l *lowerer) emitCompare(in *Instr, x isa.Instr, t isa.Type) error {
 	for _, o := range in.Operands[1:3] {
 		v, err := l.val(o, t)
 		if err != nil {
@@ -60,7 +66,7 @@ func (l *lowerer) setp(in *Instr, m *mods) error {
 		}
 		x.Ops = append(x.Ops, v)
 	}
-	if n == 4 {
+	if x.Bool != isa.BoolNone {
 		c, err := l.psrc(in.Operands[3])
 		if err != nil {
 			return err
@@ -131,22 +137,7 @@ func (l *lowerer) set(in *Instr, m *mods) error {
 		return err
 	}
 	x.Ops = append(x.Ops, d)
-	for _, o := range in.Operands[1:3] {
-		v, err := l.val(o, st)
-		if err != nil {
-			return err
-		}
-		x.Ops = append(x.Ops, v)
-	}
-	if n == 4 {
-		c, err := l.psrc(in.Operands[3])
-		if err != nil {
-			return err
-		}
-		x.Ops = append(x.Ops, c)
-	}
-	l.emit(x)
-	return nil
+	return l.emitCompare(in, x, st)
 }
 
 // selp lowers `selp.type d, a, b, c` (d = c ? a : b).
