@@ -237,7 +237,7 @@ func (s *SM) readMap(wc *wctx, in *isa.Instr, addr uint64, l int) ([]byte, error
 func (s *SM) CompleteTx(now sim.Cycle, ctaID int, mbar uint32, bytes uint32, id uint64) error {
 	ci, known := s.copyIssued[id]
 	delete(s.copyIssued, id)
-	delete(s.landing, id)
+	s.landed(id)
 	if s.obs != nil && known {
 		s.obs.Copy(id, int(bytes), ci.at, uint64(now-s.start), s.barrierName(ci.mbar))
 	}

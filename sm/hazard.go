@@ -37,33 +37,39 @@ func sharedBytes(r CopyRequest) (uint64, bool) {
 
 // landing is the shared range a bulk load in flight will write.
 type landing struct {
+	id     uint64
 	cta    int
 	lo, hi uint32
 }
 
 // noteLanding records the destination of a load in flight, n bytes long.
 func (s *SM) noteLanding(r CopyRequest, n uint64) {
-	s.landing[r.ID] = landing{cta: r.CTA, lo: r.Shared, hi: r.Shared + uint32(n)}
+	s.landing = append(s.landing, landing{id: r.ID, cta: r.CTA, lo: r.Shared, hi: r.Shared + uint32(n)})
 }
 
-// readsLanding reports a generic read of [off, off+n) that overlaps a load in flight.
-func (s *SM) readsLanding(wc *wctx, in *isa.Instr, off, n uint64, l int) error {
-	if len(s.landing) == 0 {
-		return nil
-	}
-	first, found := uint64(0), false
-	for id, ld := range s.landing { // the oldest overlapping copy, so the message is deterministic
-		if ld.cta == wc.c.id && off < uint64(ld.hi) && off+n > uint64(ld.lo) && (!found || id < first) {
-			first, found = id, true
+// landed forgets the load id once its bytes are in shared memory.
+func (s *SM) landed(id uint64) {
+	for i, ld := range s.landing {
+		if ld.id == id {
+			s.landing = append(s.landing[:i], s.landing[i+1:]...)
+			return
 		}
 	}
-	if !found {
-		return nil
+}
+
+// readsLanding reports a generic read of [off, off+n) that overlaps a load
+// in flight (the oldest such load: landings are kept in issue order). It runs
+// for every lane of every ld.shared while copies are in flight, so the
+// landings are a short slice, not a map.
+func (s *SM) readsLanding(wc *wctx, in *isa.Instr, off, n uint64, l int) error {
+	for _, ld := range s.landing {
+		if ld.cta == wc.c.id && off < uint64(ld.hi) && off+n > uint64(ld.lo) {
+			return s.diag(wc, in, DiagMisuse, "read-during-copy", 1<<l, fmt.Sprintf(
+				"ld.shared at 0x%x reads bytes a bulk copy is still writing (shared [0x%x, 0x%x)): wait on its barrier first [§4 #48]",
+				off, ld.lo, ld.hi))
+		}
 	}
-	ld := s.landing[first]
-	return s.diag(wc, in, DiagMisuse, "read-during-copy", 1<<l, fmt.Sprintf(
-		"ld.shared at 0x%x reads bytes a bulk copy is still writing (shared [0x%x, 0x%x)): wait on its barrier first [§4 #48]",
-		off, ld.lo, ld.hi))
+	return nil
 }
 
 // markGeneric records an ordinary store to shared [off, off+n) (16-byte granules).

@@ -70,10 +70,10 @@ type SM struct {
 	copyID     uint64
 	cpInFlight int // cp.async landings and asynchronous arrivals pending
 	copyIssued map[uint64]copyInfo
-	landing    map[uint64]landing // bulk loads in flight: the shared bytes they will write
-	storeSrc   []storeSource      // bulk-store sources not yet covered by a wait_group.read
-	commits    map[uint64]uint64  // bulk groups committed, by thread
-	mapUse     map[uint64]bool    // tensor maps read from global memory: rewritten since?
+	landing    []landing         // bulk loads in flight, in issue order: the shared bytes they will write
+	storeSrc   []storeSource     // bulk-store sources not yet covered by a wait_group.read
+	commits    map[uint64]uint64 // bulk groups committed, by thread
+	mapUse     map[uint64]bool   // tensor maps read from global memory: rewritten since?
 }
 
 // New builds an SM on eng with the given memory.
@@ -150,7 +150,7 @@ func (s *SM) begin(l *Launch) error {
 	s.barList = nil
 	s.retired, s.warnings = nil, nil
 	s.copyIssued = map[uint64]copyInfo{}
-	s.landing = map[uint64]landing{}
+	s.landing = s.landing[:0]
 	s.storeSrc, s.commits, s.mapUse = nil, map[uint64]uint64{}, nil
 	s.cpInFlight = 0
 	s.start = s.eng.Now()
