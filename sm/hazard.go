@@ -142,28 +142,47 @@ func (s *SM) overwritesStoreSource(wc *wctx, in *isa.Instr, off, n uint64, l int
 	return nil
 }
 
+// mapUse is a tensor map read from global memory, and whether ordinary
+// stores have rewritten it since (with no fence.proxy.tensormap).
+type mapUse struct {
+	addr      uint64
+	rewritten bool
+}
+
 // noteMapUse records a tensor map read from global memory.
 func (s *SM) noteMapUse(addr uint64) {
-	if s.mapUse == nil {
-		s.mapUse = map[uint64]bool{}
+	for _, m := range s.mapUse {
+		if m.addr == addr {
+			return
+		}
 	}
-	if _, ok := s.mapUse[addr]; !ok {
-		s.mapUse[addr] = false
+	s.mapUse = append(s.mapUse, mapUse{addr: addr})
+}
+
+// globalWrite marks used tensor maps that an ordinary store overwrote. It
+// runs for every lane of every global store once a map has been used, so the
+// maps are a short slice, not a map.
+func (s *SM) globalWrite(addr, n uint64) {
+	for i := range s.mapUse {
+		if m := &s.mapUse[i]; addr < m.addr+128 && addr+n > m.addr {
+			m.rewritten = true
+		}
 	}
 }
 
-// globalWrite marks used tensor maps that an ordinary store overwrote.
-func (s *SM) globalWrite(addr, n uint64) {
-	for m := range s.mapUse {
-		if addr < m+128 && addr+n > m {
-			s.mapUse[m] = true
-		}
+// tensormapFenced clears the marks: fence.proxy.tensormap orders the rewrites.
+func (s *SM) tensormapFenced() {
+	for i := range s.mapUse {
+		s.mapUse[i].rewritten = false
 	}
 }
 
 // staleMap reports a tensor map rewritten since its last use without a tensormap proxy fence.
 func (s *SM) staleMap(wc *wctx, in *isa.Instr, addr uint64, l int) error {
-	if s.mapUse[addr] {
+	for _, m := range s.mapUse {
+		if m.addr != addr || !m.rewritten {
+			continue
+		}
 		return s.diag(wc, in, DiagMisuse, "stale-tensor-map", 1<<l, fmt.Sprintf(
 			"the tensor map at 0x%x was rewritten by ordinary stores and is used without fence.proxy.tensormap [§4 #52]", addr))
 	}

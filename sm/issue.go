@@ -108,9 +108,7 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 			wc.c.fenceProxy()
 		}
 		if in.Flags.Has(isa.FProxyTensormap) {
-			for m := range s.mapUse {
-				s.mapUse[m] = false
-			}
+			s.tensormapFenced()
 		}
 		wc.busyUntil = now + lat
 		w.Advance()

@@ -73,7 +73,7 @@ type SM struct {
 	landing    []landing         // bulk loads in flight, in issue order: the shared bytes they will write
 	storeSrc   []storeSource     // bulk-store sources not yet covered by a wait_group.read
 	commits    map[uint64]uint64 // bulk groups committed, by thread
-	mapUse     map[uint64]bool   // tensor maps read from global memory: rewritten since?
+	mapUse     []mapUse          // tensor maps read from global memory: rewritten since?
 }
 
 // New builds an SM on eng with the given memory.
