@@ -10,35 +10,41 @@ type Class uint8
 
 // Timing classes. Comments name the SASS they correspond to on sm_90.
 const (
-	ClassNone     Class = iota
-	ClassALU            // IADD3, LOP3, ISETP, SEL, SHF, MOV, PRMT, ...: integer pipe
-	ClassIMAD           // IMAD, IMAD.WIDE, IMUL: the FMA-heavy integer multiply
-	ClassFMA            // FFMA, FADD, FMUL, HFMA2: fp32/fp16 pipe
-	ClassFP64           // DFMA, DADD, DMUL
-	ClassSFU            // MUFU (rcp, sqrt, sin, ex2, ...), and slow conversions (F2F.F64, I2F.F64)
-	ClassConv           // I2F, F2I, F2F (32-bit and narrower)
-	ClassDiv            // integer division/remainder and full-precision float division (a short sequence in SASS)
-	ClassSpecial        // S2R / S2UR / CS2R: special-register reads (%tid, %clock64)
-	ClassBranch         // BRA, BSSY, BSYNC, WARPSYNC, EXIT
-	ClassShared         // LDS/STS/ATOMS: shared memory through the MIO queue
-	ClassGlobal         // LDG/STG/ATOMG/RED through L1TEX
-	ClassLocal          // LDL/STL (stack)
-	ClassConst          // LDC / constant-bank operands
-	ClassParam          // kernel parameters (constant bank 0)
-	ClassSyncs          // SYNCS.*: mbarrier operations through the barrier unit
-	ClassBar            // BAR.SYNC / BAR.ARV: CTA barrier
-	ClassWarpSync       // WARPSYNC / VOTE / SHFL / MATCH / REDUX: warp-level
-	ClassFence          // MEMBAR / FENCE.VIEW.ASYNC
-	ClassTMA            // UBLKCP / UTMALDG / UTMASTG / UBLKRED issue
-	ClassSleep          // NANOSLEEP
-	ClassCompute        // .sms compute pseudo-op (FMA pipe)
-	ClassDelay          // .sms delay pseudo-op
+	ClassNone      Class = iota
+	ClassALU             // IADD3, LOP3, ISETP, SEL, SHF, MOV, PRMT, ...: integer pipe
+	ClassIMAD            // IMAD, IMAD.WIDE, IMUL: the FMA-heavy integer multiply
+	ClassFMA             // FFMA, FADD, FMUL, HFMA2: fp32/fp16 pipe
+	ClassFP64            // DFMA, DADD, DMUL
+	ClassSFU             // MUFU (rcp, sqrt, sin, ex2, ...), and slow conversions (F2F.F64, I2F.F64)
+	ClassConv            // I2F, F2I, F2F (32-bit and narrower)
+	ClassDiv             // f32 division (also div.approx: MUFU.RCP with range checks), IEEE square root and reciprocal
+	ClassDiv64           // IEEE f64 division, square root and reciprocal: a DFMA/MUFU.RCP64H sequence
+	ClassIDiv            // 32-bit integer division/remainder: no hardware divider; ~18 SASS instructions (I2F, MUFU.RCP, F2I, IMAD.HI, ...)
+	ClassIDivInv         // ClassIDiv whose divisor is loop-invariant: ptxas computes the reciprocal outside the loop
+	ClassIDiv64          // 64-bit integer division/remainder: a run-time test, then a 32-bit sequence or a subroutine
+	ClassIDiv64Inv       // ClassIDiv64 whose divisor is loop-invariant
+	ClassSpecial         // S2R / S2UR / CS2R: special-register reads (%tid, %clock64)
+	ClassBranch          // BRA, BSSY, BSYNC, WARPSYNC, EXIT
+	ClassShared          // LDS/STS/ATOMS: shared memory through the MIO queue
+	ClassGlobal          // LDG/STG/ATOMG/RED through L1TEX
+	ClassLocal           // LDL/STL (stack)
+	ClassConst           // LDC / constant-bank operands
+	ClassParam           // kernel parameters (constant bank 0)
+	ClassSyncs           // SYNCS.*: mbarrier operations through the barrier unit
+	ClassBar             // BAR.SYNC / BAR.ARV: CTA barrier
+	ClassWarpSync        // WARPSYNC / VOTE / SHFL / MATCH / REDUX: warp-level
+	ClassFence           // MEMBAR / FENCE.VIEW.ASYNC
+	ClassTMA             // UBLKCP / UTMALDG / UTMASTG / UBLKRED issue
+	ClassSleep           // NANOSLEEP
+	ClassCompute         // .sms compute pseudo-op (FMA pipe)
+	ClassDelay           // .sms delay pseudo-op
 	numClasses
 )
 
 var classNames = [...]string{
 	ClassNone: "none", ClassALU: "alu", ClassIMAD: "imad", ClassFMA: "fma", ClassFP64: "fp64", ClassSFU: "sfu",
-	ClassConv: "conv", ClassDiv: "div", ClassSpecial: "special", ClassBranch: "branch", ClassShared: "shared",
+	ClassConv: "conv", ClassDiv: "div", ClassDiv64: "div64", ClassIDiv: "idiv", ClassIDivInv: "idiv_inv",
+	ClassIDiv64: "idiv64", ClassIDiv64Inv: "idiv64_inv", ClassSpecial: "special", ClassBranch: "branch", ClassShared: "shared",
 	ClassGlobal: "global", ClassLocal: "local", ClassConst: "const", ClassParam: "param", ClassSyncs: "syncs",
 	ClassBar: "bar", ClassWarpSync: "warpsync", ClassFence: "fence", ClassTMA: "tma", ClassSleep: "sleep",
 	ClassCompute: "compute", ClassDelay: "delay",
@@ -80,12 +86,22 @@ func ClassOf(in *Instr) Class {
 	case OpFma:
 		return floatClass(in.Type)
 	case OpDiv, OpRem:
-		if in.Type.Float() && in.Flags.Has(FApprox) {
-			return ClassSFU
+		switch {
+		case in.Type == F64:
+			return ClassDiv64
+		case in.Type.Float():
+			return ClassDiv
+		case in.NSrc() >= 2 && in.Src(1).Kind == KImm:
+			return ClassIMAD // by a constant: a multiply-high and shifts (what nvcc and ptxas emit)
+		case in.Type.Bits() == 64:
+			return ClassIDiv64
 		}
-		return ClassDiv
+		return ClassIDiv
 	case OpRcp, OpSqrt, OpRsqrt, OpSin, OpCos, OpLg2, OpEx2, OpTanh:
-		if in.Type == F64 && !in.Flags.Has(FApprox) {
+		if (in.Op == OpRcp || in.Op == OpSqrt) && !in.Flags.Has(FApprox) {
+			if in.Type == F64 {
+				return ClassDiv64
+			}
 			return ClassDiv
 		}
 		return ClassSFU

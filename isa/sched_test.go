@@ -85,3 +85,63 @@ func TestIfConvertLeavesLongerAndTargetedBlocksAlone(t *testing.T) {
 		t.Errorf("a two-instruction block was converted: %v", opsOf(p))
 	}
 }
+
+func divI(typ Type, d, a, b int) Instr {
+	in := Instr{Op: OpRem, Type: typ, NDst: 1, Ops: []Operand{R(d), R(a), R(b)}}
+	in.Class = ClassOf(&in)
+	return in
+}
+
+func TestDivisionClassesFollowTypeAndForm(t *testing.T) {
+	tests := []struct {
+		in   Instr
+		want Class
+	}{
+		{Instr{Op: OpDiv, Type: U32}, ClassIDiv},
+		{Instr{Op: OpRem, Type: S32}, ClassIDiv},
+		{Instr{Op: OpDiv, Type: U64}, ClassIDiv64},
+		{Instr{Op: OpDiv, Type: F32, Rnd: RN}, ClassDiv},
+		{Instr{Op: OpDiv, Type: F32, Flags: FApprox}, ClassDiv},
+		{Instr{Op: OpDiv, Type: F64, Rnd: RN}, ClassDiv64},
+		{Instr{Op: OpSqrt, Type: F32, Rnd: RN}, ClassDiv},
+		{Instr{Op: OpSqrt, Type: F32, Flags: FApprox}, ClassSFU},
+		{Instr{Op: OpRcp, Type: F64, Rnd: RN}, ClassDiv64},
+		{Instr{Op: OpRem, Type: S64, NDst: 1, Ops: []Operand{R(1), R(2), Imm(2)}}, ClassIMAD},
+		{Instr{Op: OpRsqrt, Type: F32, Flags: FApprox}, ClassSFU},
+	}
+	for _, tc := range tests {
+		if got := ClassOf(&tc.in); got != tc.want {
+			t.Errorf("%v.%v (flags %v): class %v, want %v", tc.in.Op, tc.in.Type, tc.in.Flags, got, tc.want)
+		}
+	}
+}
+
+func TestHoistDivisorsOnlyForDivisorsTheLoopNeverWrites(t *testing.T) {
+	loopBack := func(target int) Instr {
+		return Instr{Op: OpBra, Guard: P(0), Target: int32(target), Class: ClassBranch}
+	}
+	tests := []struct {
+		name string
+		prog []Instr
+		at   int
+		want Class
+	}{
+		{"invariant divisor in a loop", []Instr{aluI(1, 1), divI(U32, 2, 1, 5), loopBack(0), {Op: OpExit}}, 1, ClassIDivInv},
+		{"64-bit invariant divisor", []Instr{aluI(1, 1), divI(U64, 2, 1, 5), loopBack(0), {Op: OpExit}}, 1, ClassIDiv64Inv},
+		{"divisor written in the loop", []Instr{aluI(5, 5), divI(U32, 2, 1, 5), loopBack(0), {Op: OpExit}}, 1, ClassIDiv},
+		{"divisor written after the division, in the loop", []Instr{divI(U32, 2, 1, 5), aluI(5, 2), loopBack(0), {Op: OpExit}}, 0, ClassIDiv},
+		{"no loop", []Instr{aluI(1, 1), divI(U32, 2, 1, 5), {Op: OpExit}}, 1, ClassIDiv},
+		{"a forward branch is not a loop", []Instr{{Op: OpBra, Guard: P(0), Target: 2}, divI(U32, 2, 1, 5), {Op: OpExit}}, 1, ClassIDiv},
+		{"innermost loop decides", []Instr{aluI(5, 5), aluI(1, 1), divI(U32, 2, 1, 5), loopBack(1), loopBack(0), {Op: OpExit}}, 2, ClassIDivInv},
+		{"a call in the loop may write anything", []Instr{{Op: OpCall}, divI(U32, 2, 1, 5), loopBack(0), {Op: OpExit}}, 1, ClassIDiv},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Program{Instrs: tc.prog}
+			HoistDivisors(p)
+			if got := p.Instrs[tc.at].Class; got != tc.want {
+				t.Errorf("class %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
