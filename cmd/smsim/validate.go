@@ -104,6 +104,10 @@ type metric struct {
 	WorstRow string  `json:"worst_row"`
 }
 
+// calibrationCSVs are the measured files validate compares against, in the
+// calibration folder or the repository's calibration/h200.
+var calibrationCSVs = []string{"microbench.csv", "probe.csv", "pipeline.csv", "latency2.csv", "membw.csv", "issue.csv"}
+
 var semanticRow = regexp.MustCompile(`^(semantics|semantics2)$|phase_completed|returned_true`)
 
 // validate runs every recipe whose rows appear in the measured CSVs.
@@ -115,7 +119,7 @@ func validate(dir string, cfg sm.Config, opts suiteOpts, jobs int, progress io.W
 	var measured []measuredRow
 	seen := map[string]bool{}
 	for _, d := range []string{dir, filepath.Join("calibration", "h200")} {
-		for _, name := range []string{"microbench.csv", "probe.csv", "pipeline.csv"} {
+		for _, name := range calibrationCSVs {
 			p := filepath.Join(d, name)
 			if _, err := os.Stat(p); err != nil || seen[name] {
 				continue
@@ -139,6 +143,7 @@ func validate(dir string, cfg sm.Config, opts suiteOpts, jobs int, progress io.W
 	}
 	recipes := append(microbenchRecipes(opts), probeRecipes()...)
 	recipes = append(recipes, extraRecipes(dir, opts)...)
+	recipes = append(recipes, moreRecipes(dir)...)
 	var todo []recipe
 	for _, r := range recipes {
 		for _, row := range r.rows {

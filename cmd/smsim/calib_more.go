@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// hasCalibrationFile reports whether the folder or the repository's
+// calibration folder holds name.
+func hasCalibrationFile(dir, name string) bool {
+	for _, d := range []string{dir, filepath.Join("calibration", "h200")} {
+		if _, err := os.Stat(filepath.Join(d, name)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// moreRecipes describes the rows of latency2.csv (division, square root and
+// local-memory chains), membw.csv (bulk-copy streaming against bytes in
+// flight) and issue.csv (the steps of a producer trip), as
+// calibration/h200/README.md says each row is made.
+func moreRecipes(dir string) []recipe {
+	var rs []recipe
+	if hasCalibrationFile(dir, "latency2.ptx") {
+		names := []string{"div_u32", "rem_u32", "div_s32", "rem_s32", "div_u64_32bit_values", "rem_u64_32bit_values",
+			"div_u64_64bit_dividend", "div_rn_f32", "sqrt_rn_f32", "div_rn_f64", "div_approx_f32",
+			"", // chain 11 (st.local + ld.local of one word): ptxas forwarded the store, so it measures nothing
+			"local_ld_chain"}
+		var rows []rowFn
+		for k, name := range names {
+			if name == "" {
+				continue
+			}
+			k := k
+			rows = append(rows, rowFn{"latency_chain2", name, "cycles_per_op", func(out []int64) float64 { return float64(out[k]) / 1024 }})
+		}
+		rs = append(rs, recipe{file: "latency2.ptx", kernel: "lat_chains2", block: 1,
+			args: []string{"1024", "2654435769", "12345", "buf:512"}, outLen: 16, rows: rows})
+	}
+	if hasCalibrationFile(dir, "membw.ptx") {
+		type ring struct{ chunk, k, nb int }
+		rings := []ring{{16384, 1, 1}, {16384, 1, 2}, {16384, 1, 4}, {16384, 1, 8}, {16384, 2, 2}, {16384, 2, 4},
+			{16384, 4, 1}, {16384, 4, 2}, {16384, 4, 3}, {4096, 4, 2}, {4096, 16, 1}, {4096, 16, 2},
+			{65536, 1, 1}, {65536, 1, 2}, {65536, 1, 3}, {32768, 2, 2}, {32768, 1, 4}}
+		for _, kernel := range []string{"bulk_ring", "bulk_ring2"} {
+			for _, g := range rings {
+				for _, l2 := range []bool{false, true} {
+					batches := max(16, (12<<20)/(g.chunk*g.k))
+					span, where, launches := 256<<20, "dram", 1 // a fresh run: L2 as cold as after the flush
+					if l2 {
+						batches, span, where, launches = batches/4, 2<<20, "l2", 2
+					}
+					bytes := float64(batches * g.k * g.chunk)
+					rs = append(rs, recipe{file: "membw.ptx", kernel: kernel, block: 1, smem: g.nb * g.k * g.chunk,
+						args: []string{fmt.Sprintf("buf:%d", span), fmt.Sprint(span), fmt.Sprint(g.chunk), fmt.Sprint(g.k),
+							fmt.Sprint(g.nb), fmt.Sprint(batches), "buf:64"},
+						outLen: 1, launches: launches,
+						rows: []rowFn{{kernel, fmt.Sprintf("chunk%d_k%d_slots%d_inflight%dKiB_%s", g.chunk, g.k, g.nb,
+							g.nb*g.k*g.chunk>>10, where), "bytes_per_cycle", func(out []int64) float64 { return bytes / float64(out[0]) }}}})
+				}
+			}
+		}
+	}
+	if hasCalibrationFile(dir, "issue.ptx") {
+		names := []string{"empty", "try_wait_done", "arrive_expect_tx", "bulk_copy_16B", "arrive_expect_tx_bulk_copy",
+			"try_wait_done_arrive_expect_tx", "try_wait_done_arrive_expect_tx_bulk_copy", "try_wait_done_arrive",
+			"arrive_expect_tx_bulk_copy_other_barrier"}
+		var rows []rowFn
+		for k, name := range names {
+			if name == "empty" {
+				continue // 0.04 cycles: ptxas removed the empty loop
+			}
+			k := k
+			rows = append(rows, rowFn{"issue_steps", name, "cycles_per_trip", func(out []int64) float64 { return float64(out[k]) / 256 }})
+		}
+		rs = append(rs, recipe{file: "issue.ptx", kernel: "issue_steps", block: 1, args: []string{"buf:4096", "256", "buf:512"},
+			outLen: 16, launches: 2, rows: rows})
+	}
+	return rs
+}
