@@ -46,6 +46,9 @@ type CopyEngine interface {
 	WaitGroup(now sim.Cycle, thread uint64, n int, read bool) sim.Cycle
 	// InFlight reports how many copies are in flight.
 	InFlight() int
+	// AcceptAt returns the first cycle at or after now at which the engine's
+	// request queue has room: the issuing warp is held until then.
+	AcceptAt(now sim.Cycle) sim.Cycle
 }
 
 func (s *SM) inFlight() bool {
@@ -86,10 +89,12 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 		wc.w.Advance()
 		return nil
 	}
+	accept := now // the warp is held until the engine's queue has taken its last request
 	for l := 0; l < warp.Lanes; l++ {
 		if mask>>l&1 == 0 {
 			continue
 		}
+		accept = max(accept, s.copy.AcceptAt(accept))
 		r, err := s.copyRequest(wc, in, l, t)
 		if err != nil {
 			return err
@@ -112,7 +117,7 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 			s.copyIssued[r.ID] = copyInfo{at: uint64(now - s.start), bytes: int(r.Size), mbar: r.Mbar, in: in, warp: wc.slot, cta: wc.c.id}
 		}
 	}
-	wc.busyUntil = now + sim.Cycle(s.cfg.Latency[isa.ClassTMA])
+	wc.busyUntil = max(now+sim.Cycle(s.cfg.Latency[isa.ClassTMA]), accept)
 	wc.w.Advance()
 	return nil
 }

@@ -22,6 +22,9 @@ func (s *SM) AttachTMA(gm tma.GlobalMem, path tma.MemPath) error {
 	return nil
 }
 
+// AcceptAt reports when the unit's request queue has room.
+func (c copyEngine) AcceptAt(now sim.Cycle) sim.Cycle { return c.u.AcceptAt(now) }
+
 // Issue hands one thread's copy to the unit.
 func (c copyEngine) Issue(now sim.Cycle, r CopyRequest) error {
 	switch r.Kind {
