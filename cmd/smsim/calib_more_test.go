@@ -1,0 +1,61 @@
+package main
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/smsim/smsim/sm"
+)
+
+// repoCalibration runs validate on this repository's calibration/h200 rows
+// that match only, and returns them by "bench,config,metric".
+func repoCalibration(t *testing.T, cfg sm.Config, only string) map[string]rowResult {
+	t.Helper()
+	v, err := validate(filepath.Join("..", "..", "calibration", "h200"), cfg, suiteOpts{only: only}, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]rowResult{}
+	for _, r := range v.Rows {
+		if r.Err != "" {
+			t.Fatalf("%s,%s: %s", r.Bench, r.Config, r.Err)
+		}
+		out[r.Bench+","+r.Config+","+r.Metric] = r
+	}
+	return out
+}
+
+// Back-to-back bulk copies from one thread fill the copy engine's queue; from
+// then on each copy holds the warp until the engine takes a request, one per
+// tma.issue_interval (issue.csv bulk_copy_16B runs 256 copies in a loop).
+func TestABulkCopyHoldsItsWarpWhileTheEngineQueueIsFull(t *testing.T) {
+	cfg := sm.DefaultConfig()
+	rows := repoCalibration(t, cfg, `issue\.csv:issue_steps,bulk_copy_16B,`)
+	r, ok := rows["issue_steps,bulk_copy_16B,cycles_per_trip"]
+	if !ok {
+		t.Fatal("no issue_steps bulk_copy_16B row")
+	}
+	if lo := 0.9 * float64(cfg.TMA.IssueInterval); r.Predicted < lo {
+		t.Errorf("%.1f cycles per copy trip, want at least %.1f (the engine's issue interval)", r.Predicted, lo)
+	}
+	cfg.TMA.IssueInterval = 2 * cfg.TMA.IssueInterval
+	slow := repoCalibration(t, cfg, `issue\.csv:issue_steps,bulk_copy_16B,`)["issue_steps,bulk_copy_16B,cycles_per_trip"]
+	if slow.Predicted < 1.8*r.Predicted {
+		t.Errorf("doubling tma.issue_interval: %.1f -> %.1f cycles per trip, want about twice", r.Predicted, slow.Predicted)
+	}
+}
+
+// The division classes reach the rows that measure them: a dependent
+// div.u32 chain and a rem.u32 by a loop-invariant divisor (latency2.csv).
+func TestDivisionChainsMatchTheH200(t *testing.T) {
+	rows := repoCalibration(t, sm.DefaultConfig(), `latency2\.csv:latency_chain2,(div_u32|rem_u32|rem_u64_32bit_values|div_rn_f32|div_rn_f64),`)
+	for _, k := range []string{"div_u32", "rem_u32", "rem_u64_32bit_values", "div_rn_f32", "div_rn_f64"} {
+		r, ok := rows["latency_chain2,"+k+",cycles_per_op"]
+		if !ok {
+			t.Fatalf("no latency_chain2 %s row", k)
+		}
+		if r.ErrorPct > 5 || r.ErrorPct < -5 {
+			t.Errorf("%s: predicted %.1f, measured %.1f (%+.1f %%)", k, r.Predicted, r.Measured, r.ErrorPct)
+		}
+	}
+}
