@@ -12,17 +12,8 @@
 #include <algorithm>
 #include <vector>
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-  fprintf(stderr, "CUDA error '%s' at line %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
+#include "bench.h"
 
-#define CHAIN(K, BODY)                                  \
-  {                                                     \
-    const long long t0 = clock64();                     \
-    for (int i = 0; i < iters; i += 16) {               \
-      for (int j = 0; j < 4; j++) { BODY }              \
-    }                                                   \
-    out[K] = clock64() - t0;                            \
-  }
 #define X4(S) S "\n\t" S "\n\t" S "\n\t" S
 
 // a: a run-time value near 2^31 (0x9e3779b9 on the host), b: a small one (12345).

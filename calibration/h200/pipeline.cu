@@ -12,31 +12,7 @@
 #include <string>
 #include <vector>
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-  fprintf(stderr, "CUDA error '%s' at line %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
-
-__device__ __forceinline__ uint32_t sa(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
-__device__ __forceinline__ void mb_init(uint64_t* b, uint32_t n) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(sa(b)), "r"(n) : "memory");
-}
-__device__ __forceinline__ void fence_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
-__device__ __forceinline__ void mb_arrive(uint64_t* b) {
-  asm volatile("{\n\t.reg .b64 st;\n\tmbarrier.arrive.shared::cta.b64 st, [%0];\n\t}" :: "r"(sa(b)) : "memory");
-}
-__device__ __forceinline__ void mb_arrive_tx(uint64_t* b, uint32_t tx) {
-  asm volatile("{\n\t.reg .b64 st;\n\tmbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], %1;\n\t}" :: "r"(sa(b)), "r"(tx) : "memory");
-}
-__device__ __forceinline__ bool mb_try(uint64_t* b, uint32_t par) {
-  uint32_t ok;
-  asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
-               : "=r"(ok) : "r"(sa(b)), "r"(par) : "memory");
-  return ok != 0;
-}
-__device__ __forceinline__ void mb_wait(uint64_t* b, uint32_t par) { while (!mb_try(b, par)) {} }
-__device__ __forceinline__ void bulk_g2s(void* dst, const void* src, uint32_t bytes, uint64_t* b) {
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
-               :: "r"(sa(dst)), "l"(src), "r"(bytes), "r"(sa(b)) : "memory");
-}
+#include "bench.h"
 
 // ---------------------------------------------------------------- Q1: warp-specialised bulk-copy pipeline
 // block = 32 * (1 + C): warp 0 lane 0 produces, warps 1..C consume every tile (each reads its share of the
@@ -98,14 +74,6 @@ extern "C" __global__ void pipe_bench(const uint8_t* __restrict__ src, uint32_t 
 // Each chain runs `iters` operations (iters a multiple of 16), 16 per loop trip, each operation's result feeding
 // the next; out[k] = clock64 after chain k - clock64 before it. Operand registers rotate among four run-time
 // values so that no two consecutive operations can be folded into one. out[32] = a sink.
-#define CHAIN(K, BODY)                                  \
-  {                                                     \
-    const long long t0 = clock64();                     \
-    for (int i = 0; i < iters; i += 16) {               \
-      for (int j = 0; j < 4; j++) { BODY }              \
-    }                                                   \
-    out[K] = clock64() - t0;                            \
-  }
 
 extern "C" __global__ void lat_chains(int iters, uint32_t a, uint32_t b, long long* out) {
   __shared__ uint32_t sbuf[64];

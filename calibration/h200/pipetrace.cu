@@ -16,36 +16,7 @@
 #include <string>
 #include <vector>
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-  fprintf(stderr, "CUDA error '%s' at line %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
-
-__device__ __forceinline__ uint32_t sa(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
-__device__ __forceinline__ void mb_init(uint64_t* b, uint32_t n) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(sa(b)), "r"(n) : "memory");
-}
-__device__ __forceinline__ void fence_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
-__device__ __forceinline__ void mb_arrive(uint64_t* b) {
-  asm volatile("{\n\t.reg .b64 st;\n\tmbarrier.arrive.shared::cta.b64 st, [%0];\n\t}" :: "r"(sa(b)) : "memory");
-}
-__device__ __forceinline__ void mb_arrive_tx(uint64_t* b, uint32_t tx) {
-  asm volatile("{\n\t.reg .b64 st;\n\tmbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], %1;\n\t}" :: "r"(sa(b)), "r"(tx) : "memory");
-}
-__device__ __forceinline__ bool mb_try(uint64_t* b, uint32_t par) {
-  uint32_t ok;
-  asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
-               : "=r"(ok) : "r"(sa(b)), "r"(par) : "memory");
-  return ok != 0;
-}
-__device__ __forceinline__ void mb_wait(uint64_t* b, uint32_t par) { while (!mb_try(b, par)) {} }
-__device__ __forceinline__ void bulk_g2s(void* dst, const void* src, uint32_t bytes, uint64_t* b) {
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
-               :: "r"(sa(dst)), "l"(src), "r"(bytes), "r"(sa(b)) : "memory");
-}
-__device__ __forceinline__ long long clk() {
-  long long c;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(c) :: "memory");
-  return c;
-}
+#include "bench.h"
 
 extern "C" __global__ void pipe_trace(const uint8_t* __restrict__ src, uint32_t span, uint32_t chunk, int stages, int fma_iters,
                                       int total, long long* ev, long long* out) {
