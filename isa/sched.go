@@ -162,9 +162,10 @@ func isConstMov(in *Instr) bool {
 //
 // A loop is the range from a backward branch's target to the branch, in
 // program order (nvcc emits loops that way); the innermost one that holds the
-// instruction decides. The divisor is invariant when it is an immediate or a
-// register that no instruction of that range writes; a range with a call is
-// never invariant. A division in no loop keeps its full latency.
+// instruction decides. The divisor is invariant when it is a register that no
+// instruction of that range writes; a range with a call is never invariant. A
+// division in no loop keeps its full latency. (A constant divisor is class
+// imad already: ClassOf.)
 func HoistDivisors(p *Program) {
 	for i := range p.Instrs {
 		in := &p.Instrs[i]
@@ -201,11 +202,7 @@ func innermostLoop(p *Program, i int) (lo, hi int) {
 
 // invariantIn reports whether no instruction in [lo, hi] can change o.
 func invariantIn(p *Program, o Operand, lo, hi int) bool {
-	switch o.Kind {
-	case KImm:
-		return true
-	case KReg:
-	default:
+	if o.Kind != KReg {
 		return false
 	}
 	for k := lo; k <= hi; k++ {

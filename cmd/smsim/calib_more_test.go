@@ -11,18 +11,7 @@ import (
 // that match only, and returns them by "bench,config,metric".
 func repoCalibration(t *testing.T, cfg sm.Config, only string) map[string]rowResult {
 	t.Helper()
-	v, err := validate(filepath.Join("..", "..", "calibration", "h200"), cfg, suiteOpts{only: only}, 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]rowResult{}
-	for _, r := range v.Rows {
-		if r.Err != "" {
-			t.Fatalf("%s,%s: %s", r.Bench, r.Config, r.Err)
-		}
-		out[r.Bench+","+r.Config+","+r.Metric] = r
-	}
-	return out
+	return rowsOf(t, filepath.Join("..", "..", "calibration", "h200"), cfg, suiteOpts{only: only})
 }
 
 // Back-to-back bulk copies from one thread fill the copy engine's queue; from

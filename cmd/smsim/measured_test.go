@@ -18,8 +18,15 @@ import (
 
 func validateRows(t *testing.T, only string) map[string]rowResult {
 	t.Helper()
-	v, err := validate(filepath.Join("..", "..", "..", "shared", "calibration", "h200"), sm.DefaultConfig(),
-		suiteOpts{quick: true, only: only}, runtime.NumCPU(), nil)
+	return rowsOf(t, filepath.Join("..", "..", "..", "shared", "calibration", "h200"), sm.DefaultConfig(),
+		suiteOpts{quick: true, only: only})
+}
+
+// rowsOf runs validate on dir with cfg and returns its rows by
+// "bench,config,metric"; a row that failed to run fails the test.
+func rowsOf(t *testing.T, dir string, cfg sm.Config, opts suiteOpts) map[string]rowResult {
+	t.Helper()
+	v, err := validate(dir, cfg, opts, runtime.NumCPU(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
