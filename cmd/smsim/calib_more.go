@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // hasCalibrationFile reports whether the folder or the repository's
@@ -19,7 +20,8 @@ func hasCalibrationFile(dir, name string) bool {
 
 // moreRecipes describes the rows of latency2.csv (division, square root and
 // local-memory chains), membw.csv (bulk-copy streaming against bytes in
-// flight) and issue.csv (the steps of a producer trip), as
+// flight), issue.csv (the steps of a producer trip) and steps.csv (each step
+// of a producer timed alone), as
 // calibration/h200/README.md says each row is made.
 func moreRecipes(dir string) []recipe {
 	var rs []recipe
@@ -77,6 +79,28 @@ func moreRecipes(dir string) []recipe {
 		}
 		rs = append(rs, recipe{file: "issue.ptx", kernel: "issue_steps", block: 1, args: []string{"buf:4096", "256", "buf:512"},
 			outLen: 16, launches: 2, rows: rows})
+	}
+	if hasCalibrationFile(dir, "steps.ptx") {
+		names := []string{"try_wait_done", "arrive_other_then_try_wait_done", "two_try_waits_done", "test_wait_done",
+			"arrive_then_try_wait_until_true", "bulk_copy_16B_issue", "bulk_copy_16B_x2_issue", "bulk_copy_16B_x8_issue",
+			"bulk_copy_4KiB_issue", "bulk_copy_4KiB_x8_issue", "arrive_expect_tx_bulk_copy_issue",
+			"try_wait_done_32_adds_before_branch"}
+		const reps = 33
+		var rows []rowFn
+		for k, name := range names {
+			if name == "try_wait_done_32_adds_before_branch" {
+				continue // 49 against try_wait_done's 47: the adds are off the branch's path in SASS; not a separate row
+			}
+			k := k
+			rows = append(rows, rowFn{"step_latency", name, "cycles", func(raw []int64) float64 {
+				v := append([]int64(nil), raw[k*reps:(k+1)*reps]...)
+				slices.Sort(v)
+				return float64(v[reps/2])
+			}})
+		}
+		rs = append(rs, recipe{file: "steps.ptx", kernel: "step_latency", block: 1,
+			args: []string{"buf:8192", fmt.Sprint(reps), "buf:512", fmt.Sprintf("buf:%d", len(names)*reps*8)},
+			outLen: len(names) * reps, launches: 2, rows: rows})
 	}
 	return rs
 }
