@@ -99,7 +99,7 @@ func moreRecipes(dir string) []recipe {
 			}})
 		}
 		rs = append(rs, recipe{file: "steps.ptx", kernel: "step_latency", block: 1,
-			args: []string{"buf:8192", fmt.Sprint(reps), "buf:512", fmt.Sprintf("buf:%d", len(names)*reps*8)},
+			args:   []string{"buf:8192", fmt.Sprint(reps), "buf:512", fmt.Sprintf("buf:%d", len(names)*reps*8)},
 			outLen: len(names) * reps, launches: 2, rows: rows})
 	}
 	return rs
