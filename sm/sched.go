@@ -10,9 +10,9 @@ import (
 
 // scheduler is one sub-partition's warp scheduler.
 type scheduler struct {
-	warps    []*wctx     // resident warps of this sub-partition, oldest first
-	last     int         // slot of the warp issued last (-1: none)
-	pipeFree []sim.Cycle // per timing class: next cycle the pipe accepts a warp instruction
+	warps    []*wctx                   // resident warps of this sub-partition, oldest first
+	last     int                       // slot of the warp issued last (-1: none)
+	pipeFree [isa.NumClasses]sim.Cycle // per timing class: next cycle the pipe accepts a warp instruction
 }
 
 // Tick runs one SM cycle. Stages run back to front: completions were
@@ -192,27 +192,42 @@ func (s *SM) computeDeps(wc *wctx, sp *warp.Split, in *isa.Instr) {
 	wc.depPC, wc.depSplit = sp.PC, wc.w.CurrentIndex()
 	var r sim.Cycle
 	why := ReasonWait
-	see := func(o *isa.Operand) {
-		idx := -1
-		switch o.Kind {
-		case isa.KReg:
-			idx = int(o.Reg)
-		case isa.KAddr:
-			if o.Reg >= 0 {
-				idx = int(o.Reg)
-			}
-		case isa.KPred:
-			idx = s.prog.NumRegs + int(o.Reg)
-		}
-		if idx >= 0 && wc.regReady[idx] > r {
+	for _, idx := range s.deps[sp.PC] {
+		if wc.regReady[idx] > r {
 			r, why = wc.regReady[idx], wc.regReason[idx]
 		}
 	}
-	see(&in.Guard)
-	for i := range in.Ops {
-		see(&in.Ops[i])
-	}
 	wc.depReady, wc.depReason = r, why
+}
+
+// scoreboardEntries lists, per instruction of p, the scoreboard entries
+// (general registers, then predicates after NumRegs) of its guard and
+// operands, sources and destinations alike, in operand order.
+func scoreboardEntries(p *isa.Program) [][]int32 {
+	deps := make([][]int32, len(p.Instrs))
+	var flat []int32
+	starts := make([]int, len(p.Instrs)+1)
+	for i := range p.Instrs {
+		in := &p.Instrs[i]
+		starts[i] = len(flat)
+		add := func(o *isa.Operand) {
+			switch {
+			case o.Kind == isa.KReg, o.Kind == isa.KAddr && o.Reg >= 0:
+				flat = append(flat, o.Reg)
+			case o.Kind == isa.KPred:
+				flat = append(flat, int32(p.NumRegs)+o.Reg)
+			}
+		}
+		add(&in.Guard)
+		for k := range in.Ops {
+			add(&in.Ops[k])
+		}
+	}
+	starts[len(p.Instrs)] = len(flat)
+	for i := range deps {
+		deps[i] = flat[starts[i]:starts[i+1]:starts[i+1]]
+	}
+	return deps
 }
 
 // blockedReason names what a warp with no runnable split waits for.

@@ -49,8 +49,9 @@ type SM struct {
 
 	launch   *Launch
 	prog     *isa.Program
-	ctas     []*cta // resident CTAs
-	nextCTA  int    // next CTA of the grid to start
+	deps     [][]int32 // per instruction: the scoreboard entries it reads or writes (computeDeps)
+	ctas     []*cta    // resident CTAs
+	nextCTA  int       // next CTA of the grid to start
 	totalCTA int
 	warps    []*wctx // resident warps by slot (nil when free)
 	sched    []scheduler
@@ -137,13 +138,13 @@ func (s *SM) begin(l *Launch) error {
 		return &Diag{Kind: DiagInput, Code: "no-program", Warp: -1, Phase: -1, Msg: "no program to launch"}
 	}
 	s.launch, s.prog = l, l.Prog
+	s.deps = scoreboardEntries(l.Prog)
 	s.ctas, s.nextCTA, s.done, s.err = nil, 0, false, nil
 	s.totalCTA = l.Grid[0] * l.Grid[1] * l.Grid[2]
 	s.warps = make([]*wctx, s.cfg.MaxWarps)
 	s.sched = make([]scheduler, s.cfg.Schedulers)
 	for i := range s.sched {
 		s.sched[i].last = -1
-		s.sched[i].pipeFree = make([]sim.Cycle, isa.NumClasses)
 	}
 	s.syncs, s.checks, s.slots = syncsUnit{}, checkPool{}, slotCalendar{}
 	s.stats = Stats{}

@@ -23,6 +23,9 @@ func (e *UnsupportedError) Error() string {
 // mask. Memory, barrier, control and warp-collective instructions are not
 // handled here.
 func (w *Warp) ExecALU(in *isa.Instr, mask uint32, now uint64) error {
+	if mask == FullMask && w.inPlace(in) {
+		return nil
+	}
 	if ok, err := w.execExact(in, mask, now); ok {
 		return err
 	}
@@ -75,6 +78,53 @@ func (w *Warp) ExecALU(in *isa.Instr, mask uint32, now uint64) error {
 	}
 	w.Write(in.Dst(0), mask, &r, t)
 	return nil
+}
+
+// inPlace is the fast path of the commonest integer instructions of a
+// converged warp: add/sub/and/or/xor with an immediate, and mul.lo/mad.lo
+// with an immediate multiplier, computed straight into the destination
+// register (lane l reads its sources before writing lane l, so a destination
+// that is also a source is safe). It reports whether it handled in.
+func (w *Warp) inPlace(in *isa.Instr) bool {
+	t := in.Type
+	if in.NDst != 1 || t.Float() || t == isa.Pred || in.Flags&(isa.FCarryIn|isa.FCC|isa.FSat|isa.FHi|isa.FWide) != 0 ||
+		len(in.Ops) < 3 || in.Ops[0].Kind != isa.KReg || in.Ops[1].Kind != isa.KReg || in.Ops[2].Kind != isa.KImm {
+		return false
+	}
+	r, a, imm := &w.regs[in.Ops[0].Reg], &w.regs[in.Ops[1].Reg], in.Ops[2].Imm
+	switch in.Op {
+	case isa.OpAdd, isa.OpSub, isa.OpAnd, isa.OpOr, isa.OpXor:
+		binaryImm(in.Op, a, imm, r)
+	case isa.OpMul:
+		for l := range r {
+			r[l] = a[l] * imm
+		}
+	case isa.OpMad:
+		if len(in.Ops) != 4 {
+			return false
+		}
+		switch c := in.Ops[3]; c.Kind {
+		case isa.KImm:
+			for l := range r {
+				r[l] = a[l]*imm + c.Imm
+			}
+		case isa.KReg:
+			cv := &w.regs[c.Reg]
+			for l := range r {
+				r[l] = a[l]*imm + cv[l]
+			}
+		default:
+			return false
+		}
+	default:
+		return false
+	}
+	if m := widthMask(t); m != ^uint64(0) {
+		for l := range r {
+			r[l] &= m
+		}
+	}
+	return true
 }
 
 func wideType(t isa.Type) isa.Type {

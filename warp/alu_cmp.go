@@ -167,43 +167,43 @@ func cmpMask(u ucmp, x, y *Vec) uint32 {
 	return res
 }
 
-// cmpMaskImm compares x[l] with y (unsigned) in every lane.
-func cmpMaskImm(u ucmp, x *Vec, y uint64) uint32 {
+// cmpMaskImm compares x[l]^flip with y (unsigned) in every lane.
+func cmpMaskImm(u ucmp, x *Vec, flip, y uint64) uint32 {
 	var res uint32
 	switch u {
 	case uEq:
 		for l := range x {
-			if x[l] == y {
+			if x[l]^flip == y {
 				res |= 1 << l
 			}
 		}
 	case uNe:
 		for l := range x {
-			if x[l] != y {
+			if x[l]^flip != y {
 				res |= 1 << l
 			}
 		}
 	case uLt:
 		for l := range x {
-			if x[l] < y {
+			if x[l]^flip < y {
 				res |= 1 << l
 			}
 		}
 	case uLe:
 		for l := range x {
-			if x[l] <= y {
+			if x[l]^flip <= y {
 				res |= 1 << l
 			}
 		}
 	case uGt:
 		for l := range x {
-			if x[l] > y {
+			if x[l]^flip > y {
 				res |= 1 << l
 			}
 		}
 	case uGe:
 		for l := range x {
-			if x[l] >= y {
+			if x[l]^flip >= y {
 				res |= 1 << l
 			}
 		}
@@ -229,9 +229,12 @@ func cmpLanesImm(op isa.CmpOp, a *Vec, imm uint64, e ext) uint32 {
 	if u == uNone {
 		return 0
 	}
+	if e.shift == 0 { // 64-bit: no extension, the flip is folded into the comparison
+		return cmpMaskImm(u, a, flip, imm^flip)
+	}
 	var x Vec
 	extendLanes(a, e, flip, &x)
-	return cmpMaskImm(u, &x, e.of(imm)^flip)
+	return cmpMaskImm(u, &x, 0, e.of(imm)^flip)
 }
 
 // compare executes setp (one or two predicate results) and set.

@@ -181,6 +181,10 @@ func (w *Warp) Write(d *isa.Operand, mask uint32, v *Vec, t isa.Type) {
 		r := &w.regs[d.Reg]
 		m := widthMask(t)
 		if mask == FullMask {
+			if m == ^uint64(0) {
+				*r = *v
+				return
+			}
 			for l := range r {
 				r[l] = v[l] & m
 			}
