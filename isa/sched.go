@@ -1,18 +1,24 @@
 package isa
 
 // HoistClockReads models how ptxas schedules clock reads (CS2R SR_CLOCKLO):
-// within a basic block it places a read of %clock/%clock64 as early as its
-// (absent) operands allow, ahead of the arithmetic that precedes it in the
-// PTX. The H200 measurements need it: `clock; try_wait; selp; setp; clock`
-// measured 2 cycles (microbench.csv, latency try_wait_on_completed_phase),
-// which only a second clock read issued right behind the try_wait explains.
+// within a basic block, an instruction that would stall on a result still in
+// flight from a barrier, memory or copy operation of the block lets a later
+// clock read issue ahead of it, in the stall. The H200 measurements need it:
+// `clock; try_wait; selp; setp; clock` measured 2 cycles (microbench.csv,
+// latency try_wait_on_completed_phase), which only a second clock read issued
+// right behind the try_wait explains. Arithmetic that waits on nothing keeps
+// its place before a clock read: the 2-D tensor-copy loop of microbench.cu
+// computes its tile coordinates (a division) before its first clock read in
+// the SASS the H200 ran, outside the timed window.
 //
 // A read moves up past instructions of arithmetic timing classes that do not
-// touch its destination register, and never past a branch target, a branch,
-// a memory, barrier, copy or synchronisation instruction, or another clock
-// read — so it never changes which clock value a program observes relative
-// to memory and barrier operations. Programs with indirect branches are left
-// as they are. Reconvergence points are recomputed.
+// touch its destination register and that wait, directly or through another
+// such instruction, on a barrier, memory or copy operation earlier in the
+// block; never past a branch target, a branch, a memory, barrier, copy or
+// synchronisation instruction, or another clock read — so it never changes
+// which clock value a program observes relative to memory and barrier
+// operations. Programs with indirect branches are left as they are.
+// Reconvergence points are recomputed.
 func HoistClockReads(p *Program) {
 	for i := range p.Instrs {
 		if p.Instrs[i].Op == OpBrx {
@@ -25,6 +31,7 @@ func HoistClockReads(p *Program) {
 			target[in.Target] = true
 		}
 	}
+	waits := waitingOnLongOps(p, target)
 	moved := false
 	for i := 1; i < len(p.Instrs); i++ {
 		if !isClockRead(&p.Instrs[i]) || target[i] {
@@ -32,20 +39,67 @@ func HoistClockReads(p *Program) {
 		}
 		dst := p.Instrs[i].Ops[0]
 		j := i
-		for j > 0 && !target[j] && movable(&p.Instrs[j-1], dst) {
+		for j > 0 && !target[j] && waits[j-1] && movable(&p.Instrs[j-1], dst) {
 			j--
 		}
 		if j == i {
 			continue
 		}
-		clk := p.Instrs[i]
+		clk, w := p.Instrs[i], waits[i]
 		copy(p.Instrs[j+1:i+1], p.Instrs[j:i])
-		p.Instrs[j] = clk
+		copy(waits[j+1:i+1], waits[j:i])
+		p.Instrs[j], waits[j] = clk, w
 		moved = true
 	}
 	if moved {
 		Reconverge(p, nil)
 	}
+}
+
+// waitingOnLongOps reports, per instruction, whether it reads a register
+// (or guard predicate) whose value comes, within the same basic block, from
+// a barrier, memory, copy or warp-collective operation — or from another
+// instruction that does: what would stall on a variable-latency result.
+func waitingOnLongOps(p *Program, target []bool) []bool {
+	waits := make([]bool, len(p.Instrs))
+	type reg struct {
+		kind Kind
+		n    int32
+	}
+	pending := map[reg]bool{} // register or predicate -> its value is still in flight
+	key := func(o Operand) reg {
+		if o.Kind == KAddr {
+			return reg{KReg, o.Reg} // an address reads a general register
+		}
+		return reg{o.Kind, o.Reg}
+	}
+	for k := range p.Instrs {
+		in := &p.Instrs[k]
+		if target[k] {
+			clear(pending)
+		}
+		w := in.Guard.Kind == KPred && pending[key(in.Guard)]
+		for d := int(in.NDst); d < len(in.Ops); d++ {
+			if o := in.Ops[d]; (o.Kind == KReg || o.Kind == KPred || o.Kind == KAddr && o.Reg >= 0) && pending[key(o)] {
+				w = true
+			}
+		}
+		waits[k] = w
+		long := false
+		switch in.Class {
+		case ClassSyncs, ClassShared, ClassGlobal, ClassLocal, ClassConst, ClassTMA, ClassWarpSync:
+			long = true
+		}
+		for d := 0; d < int(in.NDst); d++ {
+			if o := in.Ops[d]; o.Kind == KReg || o.Kind == KPred {
+				pending[key(o)] = long || w
+			}
+		}
+		if in.Op.IsBranch() {
+			clear(pending)
+		}
+	}
+	return waits
 }
 
 func isClockRead(in *Instr) bool {

@@ -12,20 +12,28 @@ func aluI(d, s int) Instr {
 
 func TestClockReadsMoveAboveIndependentArithmeticOnly(t *testing.T) {
 	tw := Instr{Op: OpMbarTryWait, NDst: 1, Ops: []Operand{P(0), Addr(-1, 0), Imm(0)}, Class: ClassSyncs}
+	selp := Instr{Op: OpSelp, Type: U32, NDst: 1, Ops: []Operand{R(1), Imm(1), Imm(0), P(0)}, Class: ClassALU}
+	ld := Instr{Op: OpLd, Space: Shared, NDst: 1, Ops: []Operand{R(2), Addr(5, 0)}, Class: ClassShared}
 	tests := []struct {
 		name string
 		prog []Instr
 		want []Op // the opcode sequence after scheduling
 	}{
-		{"clock passes selp and setp up to the try_wait",
-			[]Instr{clock(0), tw, aluI(1, 2), aluI(3, 1), clock(4), {Op: OpExit}},
-			[]Op{OpMov, OpMbarTryWait, OpMov, OpAdd, OpAdd, OpExit}},
+		{"clock passes selp and setp up to the try_wait they wait on",
+			[]Instr{clock(0), tw, selp, aluI(3, 1), clock(4), {Op: OpExit}},
+			[]Op{OpMov, OpMbarTryWait, OpMov, OpSelp, OpAdd, OpExit}},
+		{"clock passes arithmetic that waits on a load",
+			[]Instr{ld, aluI(3, 2), clock(4), {Op: OpExit}},
+			[]Op{OpLd, OpMov, OpAdd, OpExit}},
+		{"clock stays below arithmetic that waits on nothing",
+			[]Instr{tw, aluI(1, 2), aluI(3, 1), clock(4), {Op: OpExit}},
+			[]Op{OpMbarTryWait, OpAdd, OpAdd, OpMov, OpExit}},
 		{"clock stays below an instruction that writes its register",
-			[]Instr{aluI(4, 2), clock(4), {Op: OpExit}},
-			[]Op{OpAdd, OpMov, OpExit}},
-		{"clock moves to the start of its block, not above a branch target",
-			[]Instr{{Op: OpBra, Guard: P(0), Target: 2}, aluI(1, 1), aluI(2, 2), clock(4), {Op: OpExit}},
-			[]Op{OpBra, OpAdd, OpMov, OpAdd, OpExit}},
+			[]Instr{ld, aluI(4, 2), clock(4), {Op: OpExit}},
+			[]Op{OpLd, OpAdd, OpMov, OpExit}},
+		{"clock does not pass a branch target",
+			[]Instr{ld, {Op: OpBra, Guard: P(1), Target: 3}, aluI(3, 2), aluI(6, 2), clock(4), {Op: OpExit}},
+			[]Op{OpLd, OpBra, OpAdd, OpAdd, OpMov, OpExit}},
 		{"clock does not pass a store",
 			[]Instr{{Op: OpSt, Space: Global, Ops: []Operand{Addr(1, 0), R(2)}, Class: ClassGlobal}, clock(4), {Op: OpExit}},
 			[]Op{OpSt, OpMov, OpExit}},

@@ -131,10 +131,10 @@ func DefaultConfig() Config {
 	c.Mem.DRAMBytesPerCycle = 88
 	c.TMA.RequestBytesPerCycle = 261
 	c.TMA.CompletionLatency = 22
-	c.TMA.SetupCycles = 28
-	c.TMA.DescriptorCycles = 8
+	c.TMA.SetupCycles = 29
+	c.TMA.DescriptorCycles = 44
 	c.TMA.RowCycles = 0
-	c.TMA.TensorDRAMCycles = 369
+	c.TMA.TensorDRAMCycles = 380
 	for k, v := range ivl {
 		c.Interval[k] = v
 	}
