@@ -102,7 +102,7 @@ func DefaultConfig() Config {
 		isa.ClassConv: 11, isa.ClassDiv: 45, isa.ClassDiv64: 112, isa.ClassIDiv: 129, isa.ClassIDivInv: 62,
 		isa.ClassIDiv64: 316, isa.ClassIDiv64Inv: 266, isa.ClassSpecial: 2, isa.ClassBranch: 3, isa.ClassShared: 23,
 		isa.ClassGlobal: 0, isa.ClassLocal: 0, isa.ClassConst: 4, isa.ClassParam: 4, isa.ClassSyncs: 0,
-		isa.ClassBar: 0, isa.ClassWarpSync: 7, isa.ClassFence: 8, isa.ClassTMA: 4, isa.ClassSleep: 0,
+		isa.ClassBar: 0, isa.ClassWarpSync: 7, isa.ClassFence: 8, isa.ClassTMA: 52, isa.ClassSleep: 0,
 		isa.ClassCompute: 4, isa.ClassDelay: 0,
 	}
 	ivl := map[isa.Class]int{
@@ -126,12 +126,13 @@ func DefaultConfig() Config {
 	// at 362 cycles (L1 miss path + L2 round trip).
 	c.Mem.L2Cycles = 259
 	c.Mem.L1MissCycles = 362 - c.Mem.L2Cycles
-	c.Mem.DRAMCycles = 345
-	c.Mem.L2BytesPerCycle = 110
-	c.Mem.DRAMBytesPerCycle = 88
+	c.Mem.DRAMCycles = 348
+	c.Mem.L2BytesPerCycle = 108
+	c.Mem.DRAMBytesPerCycle = 81
 	c.TMA.RequestBytesPerCycle = 261
 	c.TMA.CompletionLatency = 22
-	c.TMA.SetupCycles = 29
+	c.TMA.SetupCycles = 28
+	c.TMA.IssueInterval = 74
 	c.TMA.DescriptorCycles = 44
 	c.TMA.RowCycles = 0
 	c.TMA.TensorDRAMCycles = 380

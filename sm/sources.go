@@ -37,6 +37,7 @@ func sourcePrefixes() []struct{ prefix, source string } {
 		{"latency.idiv", "measured: latency2.csv div_u32 (129.4), div_s32 (138.6)"},
 		{"interval.idiv", "counted: SASS instructions per operation in latency2.sass (div.u32 ~18, rem by an invariant divisor ~8)"},
 		{"interval.div", "counted: SASS instructions per operation in latency2.sass"},
+		{"latency.tma", "measured and fit: steps.csv (a copy holds its thread 44 cycles back to back, 81-85 before the next clock read); 52 fitted with smsim calibrate to microbench.csv's copy rows"},
 		{"latency.", "assumed: typical Hopper latency for the class; no row isolates it"},
 		{"interval.", "assumed: issue interval of the class's pipe (16 or 32 lanes per sub-partition)"},
 		{"mem.l1_hit", "measured: latency_chain ldg_u64_chain_l1_hit (32.04)"},
