@@ -95,6 +95,7 @@ const (
 	FIm2col                           // bulk tensor .im2col
 	FCacheHint                        // .L2::cache_hint: an extra policy operand
 	FFullRange                        // .full (div.full.f32)
+	FBypassL1                         // ld.global.cg/.cv, cp.async.cg: cached in L2 only
 )
 
 // Has reports whether all of f's bits are set in x.

@@ -27,14 +27,21 @@ type Config struct {
 	// L2-hit bulk copy (347 cycles) minus the TMA unit's own setup and
 	// completion and the kernel's mbarrier overhead (docs/tma.md).
 	L2Cycles int
-	// DRAMCycles is the extra latency of an L2 miss. DRAMCycles+TLBMissCycles
-	// is fitted to the 1 GiB chase (667.6 cycles, ~94 % L2 and TLB misses).
+	// DRAMCycles is the extra latency of an L2 miss for a load: measured as
+	// calibration/h200/gmem.csv dram_pages8 (664.7 cycles per load, every
+	// load an L2 miss in 8 translated pages) minus the L2-hit load latency.
 	DRAMCycles int
+	// StreamDRAMCycles is what a bulk read (Stream, the TMA unit's path)
+	// waits beyond DRAMCycles when its bytes come from DRAM: a 16 B bulk
+	// copy from DRAM takes 385 cycles longer than from L2 (microbench.csv
+	// bulk_copy_latency), a load 303. Fitted with the TMA parameters.
+	StreamDRAMCycles int
 
-	// TLB: fully associative, LRU. Reach = TLBEntries × TLBPageBytes. The
-	// values are assumed: 2 MiB pages (what the CUDA allocator maps), 32
-	// entries (64 MiB reach, so the 16 MiB chase sees no misses), 100 cycles
-	// per miss (a walk that hits in the GMMU's caches).
+	// TLB: fully associative, LRU. Reach = TLBEntries × TLBPageBytes. 2 MiB
+	// pages (what the CUDA allocator maps). gmem.csv bounds the rest: L2-hit
+	// ld.global.cg chases over 1 to 8192 pages (16 GiB) all take 283–308
+	// cycles, with no step, and DRAM chases with every load in a new page
+	// take 10 cycles more than within 8 pages: translation misses are cheap.
 	TLBPageBytes  int
 	TLBEntries    int
 	TLBMissCycles int
@@ -109,7 +116,7 @@ func (c Config) Validate() error {
 		name string
 		v    int
 	}{{"L1HitCycles", c.L1HitCycles}, {"L1MissCycles", c.L1MissCycles}, {"L2Cycles", c.L2Cycles},
-		{"DRAMCycles", c.DRAMCycles}, {"TLBMissCycles", c.TLBMissCycles}} {
+		{"DRAMCycles", c.DRAMCycles}, {"StreamDRAMCycles", c.StreamDRAMCycles}, {"TLBMissCycles", c.TLBMissCycles}} {
 		if f.v < 0 {
 			return fmt.Errorf("memory: %s %d must not be negative", f.name, f.v)
 		}

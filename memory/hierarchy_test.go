@@ -112,6 +112,46 @@ func TestAccessLatencyByLevel(t *testing.T) {
 	}
 }
 
+// An L1-bypassing load (ld.global.cg) costs the load pipeline plus the L2
+// round trip, allocates in L2 only, and leaves L1 as it was.
+func TestAccessL2BypassesL1(t *testing.T) {
+	cfg := DefaultConfig()
+	h := newTestHierarchy(t, nil)
+	a := isa.HeapBase
+	bypass := sim.Cycle(cfg.L1HitCycles + cfg.L2Cycles)
+	if lat, lvl := h.AccessL2(0, a, 4); lvl != DRAM || lat != bypass+sim.Cycle(cfg.DRAMCycles+cfg.TLBMissCycles) {
+		t.Errorf("cold: %d cycles from %v, want %d from DRAM", lat, lvl, bypass+sim.Cycle(cfg.DRAMCycles+cfg.TLBMissCycles))
+	}
+	if lat, lvl := h.AccessL2(0, a, 4); lvl != L2 || lat != bypass {
+		t.Errorf("again: %d cycles from %v, want %d from L2", lat, lvl, bypass)
+	}
+	l2 := sim.Cycle(cfg.L1MissCycles + cfg.L2Cycles)
+	if lat, lvl := h.Access(0, a, 4, false); lvl != L2 || lat != l2 {
+		t.Errorf("ld.ca after ld.cg: %d cycles from %v, want %d from L2 (L1 was not filled)", lat, lvl, l2)
+	}
+	if lat, _ := h.AccessL2(0, a, 4); lat != bypass {
+		t.Errorf("ld.cg of a line in L1: %d cycles, want %d (L1 is not looked up)", lat, bypass)
+	}
+}
+
+// A bulk read from DRAM waits StreamDRAMCycles beyond a load's DRAMCycles.
+func TestStreamFromDRAMWaitsStreamDRAMCycles(t *testing.T) {
+	mod := func(c *Config) { c.StreamDRAMCycles = 77 }
+	cfg := DefaultConfig()
+	mod(&cfg)
+	h := newTestHierarchy(t, mod)
+	hot := newTestHierarchy(t, mod)
+	a := isa.HeapBase
+	hot.Warm(a, 128)
+	hot.translate(a, 16) // the same TLB state as h's second access below
+	h.translate(a, 16)
+	cold, _ := h.Stream(0, a, 16)
+	warm, _ := hot.Stream(0, a, 16)
+	if d := cold - warm; d != sim.Cycle(cfg.DRAMCycles+cfg.StreamDRAMCycles) {
+		t.Errorf("DRAM minus L2 stream latency = %d, want DRAMCycles + StreamDRAMCycles = %d", d, cfg.DRAMCycles+cfg.StreamDRAMCycles)
+	}
+}
+
 func TestWarmAndColdL2AcrossLaunches(t *testing.T) {
 	h := newTestHierarchy(t, nil)
 	cfg := h.Config()

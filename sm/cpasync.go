@@ -115,7 +115,11 @@ func (s *SM) cpAsyncCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32, t 
 		}
 		lat := sim.Cycle(s.cfg.Mem.L1HitCycles)
 		if s.path != nil {
-			lat, _ = s.path.Access(now, sv[l], size, false)
+			if in.Flags.Has(isa.FBypassL1) {
+				lat, _ = s.path.AccessL2(now, sv[l], size)
+			} else {
+				lat, _ = s.path.Access(now, sv[l], size, false)
+			}
 		}
 		worst = max(worst, lat)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/memory"
 	"github.com/smsim/smsim/sim"
 )
 
@@ -116,5 +117,67 @@ func TestCatalogue11_CpAsyncArriveIncrementOverflowIsMisuse(t *testing.T) {
 	d, ok := err.(*Diag)
 	if !ok || d.Kind != DiagMisuse || d.Code != "pending-overflow" {
 		t.Fatalf("got %v, want a pending-overflow misuse diagnostic", err)
+	}
+}
+
+// recordingPath is a MemoryPath that counts which entry each access took.
+type recordingPath struct{ l1, l2only int }
+
+func (p *recordingPath) Access(sim.Cycle, uint64, int, bool) (sim.Cycle, memory.Level) {
+	p.l1++
+	return 40, memory.L1
+}
+
+func (p *recordingPath) AccessL2(sim.Cycle, uint64, int) (sim.Cycle, memory.Level) {
+	p.l2only++
+	return 300, memory.L2
+}
+
+// ld.global.cg and cp.async.cg go past L1 (MemoryPath.AccessL2); the plain
+// forms look up L1. A converged warp's 32 contiguous words are one line.
+func TestCacheGlobalOperatorBypassesL1(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		flags      isa.Flags
+		cp         bool
+		l1, l2only int
+	}{
+		{"ld.global", 0, false, 1, 0},
+		{"ld.global.cg", isa.FBypassL1, false, 0, 1},
+		{"cp.async.ca", 0, true, 32, 0},
+		{"cp.async.cg", isa.FBypassL1, true, 0, 32},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newAsm(8, 1)
+			a.emit(alu(isa.OpMov, isa.U32, isa.R(0), isa.Spec(isa.SLaneID)))
+			a.emit(alu(isa.OpShl, isa.B32, isa.R(1), isa.R(0), isa.Imm(2)))
+			a.emit(alu(isa.OpAdd, isa.U64, isa.R(2), isa.R(1), isa.Imm(0x1000)))
+			if tc.cp {
+				a.emit(alu(isa.OpShl, isa.B32, isa.R(3), isa.R(0), isa.Imm(4)))
+				a.emit(alu(isa.OpShl, isa.B32, isa.R(2), isa.R(0), isa.Imm(4)))
+				a.emit(alu(isa.OpAdd, isa.U64, isa.R(2), isa.R(2), isa.Imm(0x1000)))
+				a.emit(isa.Instr{Op: isa.OpCpAsync, Space: isa.Shared, Space2: isa.Global, Flags: tc.flags,
+					Ops: []isa.Operand{isa.Addr(3, 0), isa.Addr(2, 0), isa.Imm(16)}})
+				a.emit(isa.Instr{Op: isa.OpCpAsyncCommit})
+				a.emit(isa.Instr{Op: isa.OpCpAsyncWait})
+			} else {
+				a.emit(isa.Instr{Op: isa.OpLd, Space: isa.Global, Type: isa.U32, NDst: 1, Flags: tc.flags,
+					Ops: []isa.Operand{isa.R(4), isa.Addr(2, 0)}})
+			}
+			a.emit(exit)
+			p := a.done()
+			p.SharedStatic = 16 * 32
+			path := &recordingPath{}
+			s, err := New(DefaultConfig(), sim.New(), &fakeMem{b: map[uint64]byte{}}, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Run(&Launch{Prog: p, Block: [3]int{32, 1, 1}, Grid: [3]int{1, 1, 1}, MaxCycles: 100_000}); err != nil {
+				t.Fatal(err)
+			}
+			if path.l1 != tc.l1 || path.l2only != tc.l2only {
+				t.Errorf("%d L1 lookups and %d L2-only accesses, want %d and %d", path.l1, path.l2only, tc.l1, tc.l2only)
+			}
+		})
 	}
 }

@@ -120,7 +120,12 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 	for k := 0; k < nlines; k++ {
 		l := sim.Cycle(s.cfg.Mem.L1HitCycles)
 		if s.path != nil {
-			l, _ = s.path.Access(now, lines[k]*uint64(s.cfg.Mem.LineBytes), s.cfg.Mem.LineBytes, in.Op == isa.OpSt || in.Op == isa.OpRed)
+			addr := lines[k] * uint64(s.cfg.Mem.LineBytes)
+			if in.Flags.Has(isa.FBypassL1) {
+				l, _ = s.path.AccessL2(now, addr, s.cfg.Mem.LineBytes)
+			} else {
+				l, _ = s.path.Access(now, addr, s.cfg.Mem.LineBytes, in.Op == isa.OpSt || in.Op == isa.OpRed)
+			}
 		}
 		if l > worst {
 			worst = l

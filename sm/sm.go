@@ -23,6 +23,9 @@ type MemoryPath interface {
 	// Access returns the load-to-use latency of one access (one line of a
 	// warp access) and the level that served it. memory.Hierarchy is one.
 	Access(now sim.Cycle, addr uint64, size int, write bool) (sim.Cycle, memory.Level)
+	// AccessL2 is Access for a load that bypasses L1 (ld.global.cg/.cv,
+	// cp.async.cg).
+	AccessL2(now sim.Cycle, addr uint64, size int) (sim.Cycle, memory.Level)
 }
 
 // Launch describes one kernel launch.

@@ -48,3 +48,27 @@ func TestDivisionChainsMatchTheH200(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobalLoadChasesMatchTheH200 runs gmem.csv: L2 hits that bypass L1,
+// DRAM latency with and without a new page per load, and the footprint sweep
+// that sets the L2's effective capacity. Every row is within 7 %.
+func TestGlobalLoadChasesMatchTheH200(t *testing.T) {
+	rows := repoCalibration(t, sm.DefaultConfig(), `gmem\.csv:`)
+	if len(rows) != 33 {
+		t.Fatalf("%d gmem.csv rows, want 33", len(rows))
+	}
+	for k, r := range rows {
+		if r.ErrorPct > 7 || r.ErrorPct < -7 {
+			t.Errorf("%s: predicted %.1f, measured %.1f (%+.1f %%)", k, r.Predicted, r.Measured, r.ErrorPct)
+		}
+	}
+	// The pieces, not just the fit: an L1-bypassing L2 hit is cheaper than an
+	// L1-allocating one, and a DRAM load costs about 300 cycles more.
+	cg, ca := rows["gload,pages8_l2,cycles_per_load"].Predicted, rows["gload,footprint_16384KiB,cycles_per_load"].Predicted
+	if cg >= ca-40 {
+		t.Errorf("ld.global.cg L2 hit %.0f, ld.global L2 hit %.0f: bypassing L1 should save ~70 cycles", cg, ca)
+	}
+	if d := rows["gload,dram_pages8,cycles_per_load"].Predicted - ca; d < 280 || d > 330 {
+		t.Errorf("DRAM load minus L2-hit load = %.0f, want ~303", d)
+	}
+}

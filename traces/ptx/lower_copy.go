@@ -42,8 +42,10 @@ func (l *lowerer) copyAsync(in *Instr, m *mods) error {
 // srcSize][, cachePolicy] to [dst], [src], cpSize[, srcSize] (the cache
 // policy changes no result and is dropped).
 func (l *lowerer) cpAsync(in *Instr, m *mods) error {
-	m.takeAny("ca", "cg")
 	x := isa.Instr{Op: isa.OpCpAsync}
+	if m.takeAny("ca", "cg") == "cg" {
+		x.Flags |= isa.FBypassL1
+	}
 	x.Space, _ = space(m)
 	x.Space2, _ = space(m)
 	if (x.Space != isa.Shared && x.Space != isa.Cluster) || x.Space2 != isa.Global {

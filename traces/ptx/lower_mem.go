@@ -61,6 +61,9 @@ func (l *lowerer) memMods(in *Instr, m *mods) (isa.Instr, error) {
 		x.Flags |= isa.FVolatile
 	}
 	x.Space, _ = space(m)
+	if op := m.takeAny("cg", "cv"); op != "" && x.Op == isa.OpLd {
+		x.Flags |= isa.FBypassL1 // .cg caches in L2 only; .cv fetches again from L2
+	}
 	if cacheHints(m) {
 		x.Flags |= isa.FCacheHint
 	}

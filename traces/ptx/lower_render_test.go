@@ -47,7 +47,7 @@ func render(p *isa.Program) string {
 var flagNames = []string{"sat", "ftz", "approx", "hi", "lo", "wide", "uni", "cc", "carryin", "drop", "nocomplete",
 	"expecttx", "parity", "noinc", "multicast", "store", "read", "to", "clamp", "volatile", "nc", "proxyasync",
 	"mbarinit", "proxytensormap", "aligned", "hint", "remote", "abs", "nan", "f32res", "shiftamt", "im2col",
-	"cachehint", "full"}
+	"cachehint", "full", "l2only"}
 
 func renderInstr(p *isa.Program, in *isa.Instr) string {
 	var b strings.Builder
