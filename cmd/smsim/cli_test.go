@@ -109,3 +109,29 @@ func TestExitCodes(t *testing.T) {
 		})
 	}
 }
+
+// list --disasm prints the instructions smsim runs, after its rewrites:
+// microbench.ptx's elected arrive (a branch around one arrive) is
+// if-converted into a guarded arrive, as ptxas makes it (@!P0 SYNCS.ARRIVE).
+func TestListDisasmShowsTheRewrittenProgram(t *testing.T) {
+	code, out, errOut := cli(t, "list", "testdata/bench_fma.sms", "--disasm")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"13 instructions", "mul.lo.s64 r5, r0, 3", "// imad", "@p0 bra -> 5 (reconverge 12)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	ptx := filepath.Join("..", "..", "..", "shared", "calibration", "h200", "microbench.ptx")
+	code, out, errOut = cli(t, "list", ptx, "--disasm", "-k", "k_arrive_waitILi3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Count(out, "// _Z13k_arrive_waitILi3EEviPx") != 1 || !regexp.MustCompile(`@!?p\d+ mbarrier\.arrive`).MatchString(out) {
+		t.Errorf("want one kernel with a guarded (if-converted) arrive:\n%s", out)
+	}
+	if code, _, _ := cli(t, "list", ptx, "-k", "no_such_kernel"); code != 2 {
+		t.Errorf("unknown kernel: exit %d, want 2", code)
+	}
+}
