@@ -96,23 +96,16 @@ func (w *Warp) inPlace(in *isa.Instr) bool {
 	case isa.OpAdd, isa.OpSub, isa.OpAnd, isa.OpOr, isa.OpXor:
 		binaryImm(in.Op, a, imm, r)
 	case isa.OpMul:
-		for l := range r {
-			r[l] = a[l] * imm
-		}
+		mulImmV(a, imm, r)
 	case isa.OpMad:
 		if len(in.Ops) != 4 {
 			return false
 		}
 		switch c := in.Ops[3]; c.Kind {
 		case isa.KImm:
-			for l := range r {
-				r[l] = a[l]*imm + c.Imm
-			}
+			madImmImmV(a, imm, c.Imm, r)
 		case isa.KReg:
-			cv := &w.regs[c.Reg]
-			for l := range r {
-				r[l] = a[l]*imm + cv[l]
-			}
+			madImmV(a, imm, &w.regs[c.Reg], r)
 		default:
 			return false
 		}
@@ -120,9 +113,7 @@ func (w *Warp) inPlace(in *isa.Instr) bool {
 		return false
 	}
 	if m := widthMask(t); m != ^uint64(0) {
-		for l := range r {
-			r[l] &= m
-		}
+		maskV(r, m)
 	}
 	return true
 }
@@ -183,9 +174,7 @@ func (w *Warp) binary(in *isa.Instr, mask uint32, now uint64, r *Vec) {
 			w.addCarry(in, mask, a, b, r)
 			return
 		}
-		for l := range r {
-			r[l] = a[l] + b[l]
-		}
+		addV(a, b, r)
 		if in.Flags.Has(isa.FSat) && t == isa.S32 {
 			for l := range r {
 				r[l] = sat32(int64(int32(a[l])) + int64(int32(b[l])))
@@ -196,26 +185,18 @@ func (w *Warp) binary(in *isa.Instr, mask uint32, now uint64, r *Vec) {
 			w.subCarry(in, mask, a, b, r)
 			return
 		}
-		for l := range r {
-			r[l] = a[l] - b[l]
-		}
+		subV(a, b, r)
 		if in.Flags.Has(isa.FSat) && t == isa.S32 {
 			for l := range r {
 				r[l] = sat32(int64(int32(a[l])) - int64(int32(b[l])))
 			}
 		}
 	case isa.OpAnd:
-		for l := range r {
-			r[l] = a[l] & b[l]
-		}
+		andV(a, b, r)
 	case isa.OpOr:
-		for l := range r {
-			r[l] = a[l] | b[l]
-		}
+		orV(a, b, r)
 	case isa.OpXor:
-		for l := range r {
-			r[l] = a[l] ^ b[l]
-		}
+		xorV(a, b, r)
 	case isa.OpShl:
 		for l := range r {
 			s := b[l] & 0xffffffff
@@ -267,25 +248,15 @@ func (w *Warp) binary(in *isa.Instr, mask uint32, now uint64, r *Vec) {
 func binaryImm(op isa.Op, a *Vec, imm uint64, r *Vec) bool {
 	switch op {
 	case isa.OpAdd:
-		for l := range r {
-			r[l] = a[l] + imm
-		}
+		addImmV(a, imm, r)
 	case isa.OpSub:
-		for l := range r {
-			r[l] = a[l] - imm
-		}
+		subImmV(a, imm, r)
 	case isa.OpAnd:
-		for l := range r {
-			r[l] = a[l] & imm
-		}
+		andImmV(a, imm, r)
 	case isa.OpOr:
-		for l := range r {
-			r[l] = a[l] | imm
-		}
+		orImmV(a, imm, r)
 	case isa.OpXor:
-		for l := range r {
-			r[l] = a[l] ^ imm
-		}
+		xorImmV(a, imm, r)
 	default:
 		return false
 	}

@@ -172,43 +172,40 @@ func cmpMaskImm(u ucmp, x *Vec, flip, y uint64) uint32 {
 	var res uint32
 	switch u {
 	case uEq:
-		for l := range x {
-			if x[l]^flip == y {
-				res |= 1 << l
-			}
+		for l := 0; l < Lanes; l += 4 {
+			res |= bit(x[l]^flip == y)<<l | bit(x[l+1]^flip == y)<<(l+1) | bit(x[l+2]^flip == y)<<(l+2) | bit(x[l+3]^flip == y)<<(l+3)
 		}
 	case uNe:
-		for l := range x {
-			if x[l]^flip != y {
-				res |= 1 << l
-			}
+		for l := 0; l < Lanes; l += 4 {
+			res |= bit(x[l]^flip != y)<<l | bit(x[l+1]^flip != y)<<(l+1) | bit(x[l+2]^flip != y)<<(l+2) | bit(x[l+3]^flip != y)<<(l+3)
 		}
 	case uLt:
-		for l := range x {
-			if x[l]^flip < y {
-				res |= 1 << l
-			}
+		for l := 0; l < Lanes; l += 4 {
+			res |= bit(x[l]^flip < y)<<l | bit(x[l+1]^flip < y)<<(l+1) | bit(x[l+2]^flip < y)<<(l+2) | bit(x[l+3]^flip < y)<<(l+3)
 		}
 	case uLe:
-		for l := range x {
-			if x[l]^flip <= y {
-				res |= 1 << l
-			}
+		for l := 0; l < Lanes; l += 4 {
+			res |= bit(x[l]^flip <= y)<<l | bit(x[l+1]^flip <= y)<<(l+1) | bit(x[l+2]^flip <= y)<<(l+2) | bit(x[l+3]^flip <= y)<<(l+3)
 		}
 	case uGt:
-		for l := range x {
-			if x[l]^flip > y {
-				res |= 1 << l
-			}
+		for l := 0; l < Lanes; l += 4 {
+			res |= bit(x[l]^flip > y)<<l | bit(x[l+1]^flip > y)<<(l+1) | bit(x[l+2]^flip > y)<<(l+2) | bit(x[l+3]^flip > y)<<(l+3)
 		}
 	case uGe:
-		for l := range x {
-			if x[l]^flip >= y {
-				res |= 1 << l
-			}
+		for l := 0; l < Lanes; l += 4 {
+			res |= bit(x[l]^flip >= y)<<l | bit(x[l+1]^flip >= y)<<(l+1) | bit(x[l+2]^flip >= y)<<(l+2) | bit(x[l+3]^flip >= y)<<(l+3)
 		}
 	}
 	return res
+}
+
+// bit is 1 for true, 0 for false (the compiler makes it a SETcc, no branch).
+func bit(b bool) uint32 {
+	var v uint32
+	if b {
+		v = 1
+	}
+	return v
 }
 
 // cmpLanes compares integers of all lanes.

@@ -185,9 +185,7 @@ func (w *Warp) Write(d *isa.Operand, mask uint32, v *Vec, t isa.Type) {
 				*r = *v
 				return
 			}
-			for l := range r {
-				r[l] = v[l] & m
-			}
+			andMaskV(v, m, r)
 			return
 		}
 		for l := 0; l < Lanes; l++ {
