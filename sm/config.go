@@ -67,6 +67,10 @@ type Config struct {
 	// DivergeCycles is what a branch that splits a warp's lanes costs beyond
 	// an ordinary branch (setting up the reconvergence point).
 	DivergeCycles int
+	// BranchTaken is when the instruction at a taken branch's target can
+	// issue, counted from the branch's issue (the fetch is redirected);
+	// a branch no lane takes costs latency.branch like any instruction.
+	BranchTaken int
 
 	// CTA barrier (bar.sync).
 	BarLatency int // last arrival -> release
@@ -91,7 +95,7 @@ func DefaultConfig() Config {
 		Schedulers: 4, MaxWarps: 64, MaxCTAs: 32, MaxThreads: 2048,
 		Policy: GTO, Smem: sharedmem.DefaultConfig(),
 		SyncsLatency: 39, SyncsInterval: 2, SyncsWarpInterval: 5, SyncsResult: 7, SyncsQueue: 16, SyncsCheck: 7,
-		SyncsCheckCost: 2, SyncsVisibility: 2, SyncsPollVisible: 87, DivergeCycles: 21, PredLatency: 3,
+		SyncsCheckCost: 2, SyncsVisibility: 2, SyncsPollVisible: 87, DivergeCycles: 21, PredLatency: 3, BranchTaken: 3,
 		TestWaitLatency: 7, TryWaitTimeout: 26, TryWaitHintCycles: 7838, TryWaitWake: 48,
 		BarLatency: 13, BarPerWarp: 2,
 		Mem: memory.DefaultConfig(), GlobalPerLine: 2, TMA: tma.DefaultConfig(),
@@ -225,6 +229,7 @@ func (c *Config) Params() []Param {
 		intParam("syncs.try_wait_wake", "cycles", "phase completion to suspended try_wait resuming", &c.TryWaitWake),
 		intParam("latency.pred", "cycles", "setp to a guard or branch that reads its predicate", &c.PredLatency),
 		intParam("branch.diverge", "cycles", "extra cost of a branch that splits the warp", &c.DivergeCycles),
+		intParam("branch.taken", "cycles", "taken branch issue to its target's first issue", &c.BranchTaken),
 		intParam("bar.latency", "cycles", "bar.sync last arrival to release", &c.BarLatency),
 		intParam("bar.per_warp", "cycles", "bar.sync cycles per warp arrival", &c.BarPerWarp),
 		intParam("mem.line_bytes", "bytes", "cache line", &c.Mem.LineBytes),

@@ -67,6 +67,9 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 	case isa.OpBra:
 		all := w.Current().Mask
 		w.Branch(in, mask)
+		if mask != 0 {
+			lat = sim.Cycle(s.cfg.BranchTaken)
+		}
 		if mask != 0 && mask != all {
 			lat += sim.Cycle(s.cfg.DivergeCycles) // the paths split: reconvergence bookkeeping (BSSY/BSYNC)
 		}

@@ -15,6 +15,7 @@ func sourcePrefixes() []struct{ prefix, source string } {
 		{"syncs.warp_interval", "measured: microbench.csv latency arrive_issue_interval_64_back_to_back (5.08)"},
 		{"syncs.queue", "assumed: no row constrains it beyond the saturated arrive throughput"},
 		{"syncs.", "fit: microbench.csv arrive_wait_loop, latency single_thread, wake_latency"},
+		{"branch.taken", "assumed = latency.branch: hwprobe p_alu's SASS loops suggest ~11 (a 16-FFMA trip takes 71.7 cycles for a 64-cycle chain), but with 11 the barrier-loop refit got worse (docs/model.md)"},
 		{"branch.diverge", "fit: microbench.csv arrive_wait_loop divergent2 (105 vs 66 converged)"},
 		{"bar.", "fit: probe.csv syncthreads_loop (14.87 + ~2 per warp)"},
 		{"latency.special", "measured: latency clock_read_overhead, latency_chain clock64_back_to_back (2)"},
