@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"testing"
 
@@ -26,11 +27,27 @@ func TestCalibrationHoldsItsLevel(t *testing.T) {
 	if m.Rows != 70 {
 		t.Fatalf("got %d microbench rows, want 70", m.Rows)
 	}
-	if m.MAPE > 6.5 {
-		t.Errorf("microbench.csv MAPE %.2f %% > 6.5 %%", m.MAPE)
+	if m.MAPE > 5.8 {
+		t.Errorf("microbench.csv MAPE %.2f %% > 5.8 %%", m.MAPE)
 	}
-	if m.Worst > 25 {
-		t.Errorf("microbench.csv worst row %s off by %.1f %% > 25 %%", m.WorstRow, m.Worst)
+	if m.Worst > 22 {
+		t.Errorf("microbench.csv worst row %s off by %.1f %% > 22 %%", m.WorstRow, m.Worst)
+	}
+	// probe.csv's latency rows that meet the 10 % target stay there (alu_chain,
+	// which ptxas's loop unrolling decides, is the known miss: docs/model.md).
+	latency := regexp.MustCompile(`^(global_load_chain|smem_load_chain|syncthreads_loop|test_wait_incomplete_phase)$|^try_wait_incomplete_phase$`)
+	n := 0
+	for _, r := range v.Rows {
+		if r.File != "probe.csv" || r.Semantic || !latency.MatchString(r.Bench) {
+			continue
+		}
+		n++
+		if r.ErrorPct > 10 || r.ErrorPct < -10 {
+			t.Errorf("probe.csv %s,%s,%s: predicted %.1f, measured %.1f (%+.1f %%)", r.Bench, r.Config, r.Metric, r.Predicted, r.Measured, r.ErrorPct)
+		}
+	}
+	if n != 24 {
+		t.Errorf("%d probe.csv latency rows checked, want 24", n)
 	}
 	for _, r := range v.Rows {
 		if r.Err != "" {
