@@ -272,3 +272,159 @@ func invariantIn(p *Program, o Operand, lo, hi int) bool {
 	}
 	return true
 }
+
+// HoistPastWaitLoops models how ptxas lays out a barrier wait loop
+//
+//	L: mbarrier.try_wait p, ...; ...; @!p bra L;  S...
+//
+// its retry path goes out of line, and the arithmetic at the head of S that
+// neither reads what the loop writes nor writes what it touches is scheduled
+// before the wait. The SASS of microbench.cu's k_arrive_wait shows it: the
+// loop counter's UIADD3 and ISETP sit before the TRYWAIT, the parity flip
+// (whose register the wait reads) after it (calibration/h200/README.md).
+//
+// The loop must be one block ending in its only backward branch, hold an
+// mbarrier try_wait or test_wait, and be entered by falling into it; S must be
+// reached only by falling out of it. Moved are the unguarded arithmetic
+// instructions (timing classes alu, imad, fma, fp64, conv, sfu; no clock
+// read) at S's head, up to its first other instruction, that keep their
+// order with those left behind. Each runs as often as before, on the same
+// lanes (every lane that enters the loop leaves it into S). Programs with
+// indirect branches are left as they are.
+func HoistPastWaitLoops(p *Program) {
+	for i := range p.Instrs {
+		if p.Instrs[i].Op == OpBrx {
+			return
+		}
+	}
+	for i := 0; i < len(p.Instrs); i++ {
+		if moved := hoistPastWaitLoop(p, i); moved {
+			Reconverge(p, nil)
+		}
+	}
+}
+
+// hoistPastWaitLoop applies HoistPastWaitLoops to the loop whose back edge
+// is instruction b, and reports whether it moved anything.
+func hoistPastWaitLoop(p *Program, b int) bool {
+	br := &p.Instrs[b]
+	t := int(br.Target)
+	if br.Op != OpBra || br.Guard.Kind != KPred || t < 0 || t >= b || b+1 >= len(p.Instrs) {
+		return false
+	}
+	targeted := make([]int, len(p.Instrs)+1)
+	for k := range p.Instrs {
+		if in := &p.Instrs[k]; in.Op == OpBra && in.Target >= 0 && int(in.Target) <= len(p.Instrs) {
+			targeted[in.Target]++
+		}
+	}
+	if targeted[t] != 1 || targeted[b+1] != 0 {
+		return false
+	}
+	wait := false
+	type reg struct {
+		kind Kind
+		n    int32
+	}
+	read, written := map[reg]bool{}, map[reg]bool{}
+	uses := func(in *Instr, f func(r reg, dst bool)) {
+		if in.Guard.Kind == KPred {
+			f(reg{KPred, in.Guard.Reg}, false)
+		}
+		for k, o := range in.Ops {
+			switch {
+			case o.Kind == KReg || o.Kind == KPred:
+				f(reg{o.Kind, o.Reg}, k < int(in.NDst))
+			case o.Kind == KAddr && o.Reg >= 0:
+				f(reg{KReg, o.Reg}, false)
+			}
+		}
+	}
+	for k := t; k <= b; k++ {
+		in := &p.Instrs[k]
+		if k > t && targeted[k] != 0 || k < b && (in.Op.IsBranch() || in.Op.Ends() || in.Op == OpCall) {
+			return false
+		}
+		if in.Op == OpMbarTryWait || in.Op == OpMbarTestWait {
+			wait = true
+		}
+		uses(in, func(r reg, dst bool) {
+			if dst {
+				written[r] = true
+			} else {
+				read[r] = true
+			}
+		})
+	}
+	if !wait {
+		return false
+	}
+	// Walk S's head: move what is independent of the loop and of the
+	// instructions left behind.
+	var moved, kept []Instr
+	keptRead, keptWritten := map[reg]bool{}, map[reg]bool{}
+	end := b + 1
+	for ; end < len(p.Instrs); end++ {
+		in := &p.Instrs[end]
+		if end > b+1 && targeted[end] != 0 {
+			break
+		}
+		arith := false
+		switch in.Class {
+		case ClassALU, ClassIMAD, ClassFMA, ClassFP64, ClassConv, ClassSFU:
+			arith = !in.Op.IsBranch() && !in.Op.Ends() && !isClockRead(in)
+		}
+		if !arith {
+			break
+		}
+		ok := in.Guard.Kind == KNone
+		uses(in, func(r reg, dst bool) {
+			if dst {
+				ok = ok && !read[r] && !written[r] && !keptRead[r] && !keptWritten[r]
+			} else {
+				ok = ok && !written[r] && !keptWritten[r]
+			}
+		})
+		if ok {
+			moved = append(moved, *in)
+			continue
+		}
+		kept = append(kept, *in)
+		uses(in, func(r reg, dst bool) {
+			if dst {
+				keptWritten[r] = true
+			} else {
+				keptRead[r] = true
+			}
+		})
+	}
+	if len(moved) == 0 {
+		return false
+	}
+	// New order: [..t) moved [t..b] kept [end..). Old index -> new index.
+	m := len(moved)
+	newIdx := func(old int) int {
+		switch {
+		case old < t:
+			return old
+		case old <= b:
+			return old + m
+		case old < end:
+			return old // S's head: targeted only at b+1, which stays the kept part's start
+		}
+		return old
+	}
+	out := make([]Instr, 0, len(p.Instrs))
+	out = append(out, p.Instrs[:t]...)
+	out = append(out, moved...)
+	out = append(out, p.Instrs[t:b+1]...)
+	out = append(out, kept...)
+	out = append(out, p.Instrs[end:]...)
+	for k := range out {
+		if in := &out[k]; in.Op == OpBra && in.Target >= 0 {
+			in.Target = int32(newIdx(int(in.Target)))
+		}
+	}
+	p.Instrs = out
+	return true
+}

@@ -153,3 +153,101 @@ func TestHoistDivisorsOnlyForDivisorsTheLoopNeverWrites(t *testing.T) {
 		})
 	}
 }
+
+// waitLoopProg is k_arrive_wait's main loop in PTX: arrive; the try_wait
+// retry loop on parity r3; the parity flip, the counter and its test; the
+// back edge. tail is what follows the wait loop.
+func waitLoopProg(tail ...Instr) []Instr {
+	arrive := Instr{Op: OpMbarArrive, NDst: 1, Ops: []Operand{R(9), Addr(-1, 0)}, Class: ClassSyncs}
+	tw := Instr{Op: OpMbarTryWait, Flags: FParity, NDst: 1, Ops: []Operand{P(0), Addr(-1, 0), R(3)}, Class: ClassSyncs}
+	retry := Instr{Op: OpBra, Guard: NotP(0), Target: 1, Class: ClassBranch}
+	prog := []Instr{arrive, tw, retry}
+	prog = append(prog, tail...)
+	return append(prog, Instr{Op: OpExit, Class: ClassBranch})
+}
+
+func TestArithmeticAfterAWaitLoopMovesAboveIt(t *testing.T) {
+	flip := Instr{Op: OpXor, Type: B32, NDst: 1, Ops: []Operand{R(3), R(3), Imm(1)}, Class: ClassALU} // the wait reads r3
+	count := aluI(4, 4)
+	test := Instr{Op: OpSetp, Type: S32, Cmp: CmpLt, NDst: 1, Ops: []Operand{P(1), R(4), R(5)}, Class: ClassALU}
+	back := Instr{Op: OpBra, Guard: P(1), Target: 0, Class: ClassBranch}
+	useWaitResult := Instr{Op: OpSelp, Type: U32, NDst: 1, Ops: []Operand{R(6), Imm(1), Imm(0), P(0)}, Class: ClassALU}
+	tests := []struct {
+		name string
+		prog []Instr
+		want []Op
+	}{
+		{"the counter and its test move, the parity flip stays",
+			waitLoopProg(flip, count, test, back),
+			[]Op{OpMbarArrive, OpAdd, OpSetp, OpMbarTryWait, OpBra, OpXor, OpBra, OpExit}},
+		{"what reads the wait's predicate stays, and what follows it in order",
+			waitLoopProg(useWaitResult, count, back),
+			[]Op{OpMbarArrive, OpAdd, OpMbarTryWait, OpBra, OpSelp, OpBra, OpExit}},
+		{"nothing passes a clock read",
+			waitLoopProg(clock(7), count, back),
+			[]Op{OpMbarArrive, OpMbarTryWait, OpBra, OpMov, OpAdd, OpBra, OpExit}},
+		{"nothing passes a memory operation",
+			waitLoopProg(Instr{Op: OpLd, Space: Shared, NDst: 1, Ops: []Operand{R(8), Addr(5, 0)}, Class: ClassShared}, count, back),
+			[]Op{OpMbarArrive, OpMbarTryWait, OpBra, OpLd, OpAdd, OpBra, OpExit}},
+		{"a guarded instruction stays",
+			waitLoopProg(Instr{Op: OpAdd, Type: U32, Guard: P(2), NDst: 1, Ops: []Operand{R(4), R(4), Imm(1)}, Class: ClassALU}, back),
+			[]Op{OpMbarArrive, OpMbarTryWait, OpBra, OpAdd, OpBra, OpExit}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Program{Instrs: tc.prog}
+			Reconverge(p, nil)
+			HoistPastWaitLoops(p)
+			got := opsOf(p)
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+			for i, op := range tc.want {
+				if got[i] != op {
+					t.Fatalf("got %v, want %v", got, tc.want)
+				}
+			}
+			// The retry branch still targets the try_wait, the back edge the arrive.
+			for i := range p.Instrs {
+				in := &p.Instrs[i]
+				if in.Op != OpBra {
+					continue
+				}
+				if tgt := p.Instrs[in.Target].Op; in.Guard.Neg && tgt != OpMbarTryWait || !in.Guard.Neg && tgt != OpMbarArrive {
+					t.Errorf("branch %d targets %v", i, tgt)
+				}
+			}
+		})
+	}
+}
+
+// A wait loop that another branch enters, or whose successor another branch
+// reaches, is left alone: moving code there would change those paths.
+func TestWaitLoopsWithOtherEntriesAreLeftAlone(t *testing.T) {
+	count := aluI(4, 4)
+	for name, prog := range map[string][]Instr{
+		"loop entered by a jump": append([]Instr{{Op: OpBra, Guard: P(2), Target: 2, Class: ClassBranch}}, waitLoopProg(count)...),
+		"successor reached by a jump": func() []Instr {
+			p := waitLoopProg(count)
+			return append([]Instr{{Op: OpBra, Guard: P(2), Target: 4, Class: ClassBranch}}, p...)
+		}(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := &Program{Instrs: prog}
+			for i := range p.Instrs[1:] { // waitLoopProg's targets are relative to its start
+				if in := &p.Instrs[i+1]; in.Op == OpBra {
+					in.Target++
+				}
+			}
+			Reconverge(p, nil)
+			before := opsOf(p)
+			HoistPastWaitLoops(p)
+			after := opsOf(p)
+			for i := range before {
+				if before[i] != after[i] {
+					t.Fatalf("moved: %v -> %v", before, after)
+				}
+			}
+		})
+	}
+}

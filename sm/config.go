@@ -94,9 +94,9 @@ func DefaultConfig() Config {
 		Name: "h200", ClockMHz: 1980,
 		Schedulers: 4, MaxWarps: 64, MaxCTAs: 32, MaxThreads: 2048,
 		Policy: GTO, Smem: sharedmem.DefaultConfig(),
-		SyncsLatency: 39, SyncsInterval: 2, SyncsWarpInterval: 5, SyncsResult: 7, SyncsQueue: 16, SyncsCheck: 7,
-		SyncsCheckCost: 2, SyncsVisibility: 2, SyncsPollVisible: 87, DivergeCycles: 21, PredLatency: 3, BranchTaken: 3,
-		TestWaitLatency: 7, TryWaitTimeout: 26, TryWaitHintCycles: 7838, TryWaitWake: 48,
+		SyncsLatency: 42, SyncsInterval: 2, SyncsWarpInterval: 5, SyncsResult: 8, SyncsQueue: 16, SyncsCheck: 7,
+		SyncsCheckCost: 2, SyncsVisibility: 2, SyncsPollVisible: 83, DivergeCycles: 20, PredLatency: 3, BranchTaken: 3,
+		TestWaitLatency: 7, TryWaitTimeout: 26, TryWaitHintCycles: 7838, TryWaitWake: 49,
 		BarLatency: 13, BarPerWarp: 2,
 		Mem: memory.DefaultConfig(), GlobalPerLine: 2, TMA: tma.DefaultConfig(),
 		NanosleepMin: 0, WatchdogIdle: 2_000_000,
@@ -145,7 +145,7 @@ func DefaultConfig() Config {
 	c.Mem.TLBMissCycles = 10
 	c.Mem.L2Bytes = 30 << 20
 	c.Mem.L2BytesPerCycle = 108
-	c.Mem.DRAMBytesPerCycle = 85
+	c.Mem.DRAMBytesPerCycle = 84
 	c.TMA.RequestBytesPerCycle = 261
 	c.TMA.CompletionLatency = 22
 	c.TMA.SetupCycles = 28

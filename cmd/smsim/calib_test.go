@@ -27,11 +27,11 @@ func TestCalibrationHoldsItsLevel(t *testing.T) {
 	if m.Rows != 70 {
 		t.Fatalf("got %d microbench rows, want 70", m.Rows)
 	}
-	if m.MAPE > 5.8 {
-		t.Errorf("microbench.csv MAPE %.2f %% > 5.8 %%", m.MAPE)
+	if m.MAPE > 5.6 {
+		t.Errorf("microbench.csv MAPE %.2f %% > 5.6 %%", m.MAPE)
 	}
-	if m.Worst > 22 {
-		t.Errorf("microbench.csv worst row %s off by %.1f %% > 22 %%", m.WorstRow, m.Worst)
+	if m.Worst > 27 {
+		t.Errorf("microbench.csv worst row %s off by %.1f %% > 27 %%", m.WorstRow, m.Worst)
 	}
 	// probe.csv's latency rows that meet the 10 % target stay there (alu_chain,
 	// which ptxas's loop unrolling decides, is the known miss: docs/model.md).
@@ -56,5 +56,23 @@ func TestCalibrationHoldsItsLevel(t *testing.T) {
 		if r.Semantic && r.Predicted != r.Measured {
 			t.Errorf("%s %s,%s,%s: predicted %g, measured %g", r.File, r.Bench, r.Config, r.Metric, r.Predicted, r.Measured)
 		}
+	}
+}
+
+// TestMicrobenchMeetsTheMAPETarget runs microbench.csv at full length, as
+// `smsim validate` does, and holds it to the issue's target: a mean absolute
+// percentage error of at most 5 %. (The worst-row target, 15 %, is not met:
+// docs/model.md lists the rows and why.)
+func TestMicrobenchMeetsTheMAPETarget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs microbench.csv at full length")
+	}
+	v, err := validate(filepath.Join("..", "..", "..", "shared", "calibration", "h200"), sm.DefaultConfig(),
+		suiteOpts{only: "microbench.csv"}, runtime.NumCPU(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := v.Overall["microbench.csv"]; m.Rows != 70 || m.MAPE > 5.0 {
+		t.Errorf("microbench.csv: %d rows, MAPE %.2f %% (target 5 %%)", m.Rows, m.MAPE)
 	}
 }

@@ -6,8 +6,8 @@ import (
 )
 
 // compilePTX parses a PTX file, lowers every entry, and applies what ptxas
-// does to such code that decides timing (isa.IfConvert, isa.HoistClockReads,
-// isa.HoistDivisors).
+// does to such code that decides timing (isa.IfConvert, isa.HoistPastWaitLoops,
+// isa.HoistClockReads, isa.HoistDivisors).
 func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 	ps, err := ptx.Compile(path, src)
 	if err != nil {
@@ -15,6 +15,7 @@ func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 	}
 	for _, p := range ps {
 		isa.IfConvert(p)
+		isa.HoistPastWaitLoops(p)
 		isa.HoistClockReads(p)
 		isa.HoistDivisors(p)
 	}
