@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -98,4 +99,39 @@ func mustRead(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestHotLoopAllocatesNothingPerInstruction runs the compute-bound kernel
+// with 200 and with 2000 loop trips (64 000 and 448 000 warp instructions):
+// the whole run allocates the same, so nothing in the steady state does.
+func TestHotLoopAllocatesNothingPerInstruction(t *testing.T) {
+	body, err := os.ReadFile("testdata/bench_fma.sms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := func(trips string) float64 {
+		path := writeFile(t, "fma"+trips+".sms", strings.Replace(string(body), "0..2000", "0.."+trips, 1))
+		src, err := loadSource(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog := src.progs[0]
+		cfg, err := loadConfig("h200", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return testing.AllocsPerRun(3, func() {
+			out, err := execute(&job{src: src, prog: prog, cfg: cfg, block: prog.Block, grid: [3]int{1, 1, 1}, launches: 1})
+			if err == nil {
+				err = out.runErr
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	short, long := allocs("200"), allocs("2000")
+	if long > short {
+		t.Errorf("%v allocations with 200 trips, %v with 2000: the loop allocates", short, long)
+	}
 }

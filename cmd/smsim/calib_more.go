@@ -106,6 +106,18 @@ func moreRecipes(dir string) []recipe {
 			args:   []string{"buf:8192", fmt.Sprint(reps), "buf:512", fmt.Sprintf("buf:%d", len(names)*reps*8)},
 			outLen: len(names) * reps, launches: 2, rows: rows})
 	}
+	if hasCalibrationFile(dir, "elect.ptx") {
+		names := []string{"converged", "lane0_syncwarp", "lane0", "converged_syncwarp", "lane0_count32", "elect_sync"}
+		const iters = 2000
+		for _, w := range []int{1, 4, 8, 16, 32} {
+			for mode, name := range names {
+				rs = append(rs, recipe{file: "elect.ptx", kernel: fmt.Sprintf("_Z7k_electILi%dEEviPx", mode), block: 32 * w,
+					args: []string{fmt.Sprint(iters), "buf:8"}, outLen: 1,
+					rows: []rowFn{{"elect_loop", fmt.Sprintf("%s_warps%d", name, w), "cycles_per_phase",
+						func(o []int64) float64 { return float64(o[0]) / iters }}}})
+			}
+		}
+	}
 	if hasCalibrationFile(dir, "gmem.ptx") {
 		rs = append(rs, gmemRecipes()...)
 	}
