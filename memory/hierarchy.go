@@ -120,15 +120,8 @@ func (h *Hierarchy) AccessL2(now sim.Cycle, addr uint64, size int) (sim.Cycle, L
 	h.stats.Loads++
 	worst, level := 0, L2
 	h.forLines(addr, size, func(line uint64, mask uint8) {
-		cost := h.cfg.L1HitCycles + h.cfg.L2Cycles
-		if miss := mask &^ h.l2.probe(line, mask); miss != 0 {
-			cost, level = cost+h.cfg.DRAMCycles, DRAM
-			h.countL2(miss)
-		} else {
-			h.countL2(0)
-		}
-		h.l2.fill(line, mask)
-		worst = max(worst, cost)
+		extra, lvl := h.l2Line(line, mask)
+		worst, level = max(worst, h.cfg.L1HitCycles+h.cfg.L2Cycles+extra), max(level, lvl)
 	})
 	return lat + sim.Cycle(worst), level
 }
@@ -140,16 +133,21 @@ func (h *Hierarchy) loadLine(line uint64, mask uint8) (int, Level) {
 		return h.cfg.L1HitCycles, L1
 	}
 	h.stats.L1Misses++
-	cost, lvl := h.cfg.L1MissCycles+h.cfg.L2Cycles, L2
-	if miss := mask &^ h.l2.probe(line, mask); miss != 0 {
-		cost, lvl = cost+h.cfg.DRAMCycles, DRAM
-		h.countL2(miss)
-	} else {
-		h.countL2(0)
-	}
-	h.l2.fill(line, mask)
+	extra, lvl := h.l2Line(line, mask)
 	h.l1.fill(line, mask)
-	return cost, lvl
+	return h.cfg.L1MissCycles + h.cfg.L2Cycles + extra, lvl
+}
+
+// l2Line looks up the sectors mask of one line in L2 for a load that reached
+// it, allocates them, and returns what DRAM adds and the level that served it.
+func (h *Hierarchy) l2Line(line uint64, mask uint8) (int, Level) {
+	miss := mask &^ h.l2.probe(line, mask)
+	h.countL2(miss)
+	h.l2.fill(line, mask)
+	if miss != 0 {
+		return h.cfg.DRAMCycles, DRAM
+	}
+	return 0, L2
 }
 
 // Stream models a bulk read of size bytes at addr requested at now, as the
