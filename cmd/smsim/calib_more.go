@@ -121,6 +121,9 @@ func moreRecipes(dir string) []recipe {
 	if hasCalibrationFile(dir, "gmem.ptx") {
 		rs = append(rs, gmemRecipes()...)
 	}
+	if hasCalibrationFile(dir, "branch.ptx") {
+		rs = append(rs, branchRecipes()...)
+	}
 	return rs
 }
 
@@ -190,4 +193,27 @@ func wordChain(order []uint32) func(*memory.Global, *params) error {
 		}
 		return nil
 	}
+}
+
+// branchRecipes describes branch.csv: one warp's loop that ptxas may not
+// unroll, with a body of K independent FFMAs, a chain of K FFMAs or IMADs,
+// K dependent shared loads, or a shared load and its consumer
+// (calibration/h200/branch.cu, k_loop<MODE, K>).
+func branchRecipes() []recipe {
+	const iters = 4096
+	bodies := []struct {
+		name string
+		ks   []int
+	}{{"indep_ffma", []int{1, 2, 4, 8, 16, 32}}, {"chain_ffma", []int{1, 2, 4, 8, 16, 32}},
+		{"chain_imad", []int{1, 2, 4, 8}}, {"chain_lds", []int{1, 2, 4}}, {"lds_then_use", []int{1}}}
+	var rs []recipe
+	for mode, b := range bodies {
+		for _, k := range b.ks {
+			rs = append(rs, recipe{file: "branch.ptx", kernel: fmt.Sprintf("_Z6k_loopILi%dELi%dEEviffiPx", mode, k), block: 32,
+				args: []string{fmt.Sprint(iters), "1.0001", "0.5", "3", "buf:16"}, outLen: 1,
+				rows: []rowFn{{"branch_loop", fmt.Sprintf("%s_k%d", b.name, k), "cycles_per_trip",
+					func(o []int64) float64 { return float64(o[0]) / iters }}}})
+		}
+	}
+	return rs
 }
