@@ -96,6 +96,8 @@ const (
 	FCacheHint                        // .L2::cache_hint: an extra policy operand
 	FFullRange                        // .full (div.full.f32)
 	FBypassL1                         // ld.global.cg/.cv, cp.async.cg: cached in L2 only
+	FNoUnroll                         // heads a loop marked .pragma "nounroll": ptxas keeps it rolled
+	FConverge                         // ends a lane-dependent if-converted region: ptxas's BSSY/BSYNC (branch.bsync)
 )
 
 // Has reports whether all of f's bits are set in x.

@@ -142,8 +142,9 @@ func movable(in *Instr, dst Operand) bool {
 // (microbench.csv arrive_wait_loop divergent32), and an elected arrive with a
 // count operand costs no more than one without (elected_arrive32 against
 // elected_count1). Only plain, unguarded, non-control instructions that no
-// other branch targets are converted. Branch targets are renumbered and
-// reconvergence points recomputed.
+// other branch targets are converted. A condition that may differ between
+// lanes keeps ptxas's convergence barrier (markConvergence). Branch targets
+// are renumbered and reconvergence points recomputed.
 func IfConvert(p *Program) {
 	for i := range p.Instrs {
 		if p.Instrs[i].Op == OpBrx {
@@ -155,6 +156,7 @@ func IfConvert(p *Program) {
 		if i < 0 {
 			return
 		}
+		varying := varyingRegs(p)
 		br := p.Instrs[i]
 		for k := i + 1; k < int(br.Target); k++ {
 			x := &p.Instrs[k]
@@ -168,6 +170,9 @@ func IfConvert(p *Program) {
 			}
 		}
 		Reconverge(p, nil)
+		if varying[regKey{KPred, br.Guard.Reg}] {
+			markConvergence(p, int(br.Target)-1)
+		}
 	}
 }
 

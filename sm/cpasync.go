@@ -185,7 +185,7 @@ func (s *SM) cpAsyncArrive(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) 
 			op := s.syncs.push()
 			*op = syncsOp{in: in, wc: wc, slot: wc.slot, addr: gs[k].addr, lanes: gs[k].lanes, count: gs[k].count,
 				last: true, groups: 1, epoch: wc.c.bsyncEpoch(), inc: true}
-			op.at = s.syncs.schedule(now, &s.cfg, &s.slots)
+			op.at = s.syncs.schedule(now, &s.cfg, &s.slots, s.cfg.updateInterval(in))
 			s.eng.Schedule(op.at, sim.PhaseDeliver, syncsHandler{s}, 0)
 		}
 		s.cpInFlight++
@@ -210,7 +210,7 @@ func (h cpArriveHandler) Handle(now sim.Cycle, _ uint64) error {
 	op := s.syncs.push()
 	*op = syncsOp{in: h.in, wc: h.wc, slot: h.wc.slot, addr: h.g.addr, lanes: h.g.lanes, count: h.g.count,
 		last: true, groups: 1, epoch: h.wc.c.bsyncEpoch()}
-	op.at = s.syncs.schedule(now, &s.cfg, &s.slots)
+	op.at = s.syncs.schedule(now, &s.cfg, &s.slots, s.cfg.updateInterval(h.in))
 	s.eng.Schedule(op.at, sim.PhaseDeliver, syncsHandler{s}, 0)
 	return nil
 }

@@ -44,6 +44,7 @@ type wctx struct {
 	syncsFree   sim.Cycle // next cycle this warp may issue a barrier op
 	lastUpdate  sim.Cycle // when the warp's latest barrier update is applied
 	busyUntil   sim.Cycle // OpCompute repetition / OpDelay
+	hold        int32     // scoreboard entry of a suspending try_wait's predicate: the warp issues nothing until it is ready (-1: none)
 	checkAt     sim.Cycle // the scheduler need not look at the warp before this cycle
 	readyDeps   bool      // operands ready when last looked at; only the pipe (curClass) can hold it
 	curClass    isa.Class
@@ -102,7 +103,7 @@ func (s *SM) startCTA(now sim.Cycle, id, nw, threads, smem int) error {
 		env, live := s.newWarpEnv(c, k)
 		env.WarpID = uint32(slot)
 		wc := &wctx{c: c, slot: slot, sp: slot % s.cfg.Schedulers, age: s.stats.WarpsLaunched,
-			depPC: -1, acctAt: now, waitFrom: now, reason: ReasonNotSelected}
+			depPC: -1, hold: -1, acctAt: now, waitFrom: now, reason: ReasonNotSelected}
 		wc.w = warp.New(slot, k, s.prog, live, env)
 		n := s.prog.NumRegs + s.prog.NumPreds
 		wc.regReady = make([]sim.Cycle, n)

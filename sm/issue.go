@@ -29,6 +29,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 		return
 	}
 	in := &s.prog.Instrs[pc]
+	wc.hold = -1 // a suspending try_wait has answered: the warp issues again
 	mask := w.GuardMask(in, sp.Mask)
 	wc.instr++
 	s.stats.WarpInstructions++
@@ -42,14 +43,21 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	if mask == 0 && in.Op != isa.OpCompute {
 		if in.Op.IsBranch() {
 			w.Branch(in, 0)
+			wc.busyUntil = now + sim.Cycle(s.cfg.Latency[isa.ClassBranch]) // the branch's stall, taken or not
 		} else {
 			w.Advance()
+		}
+		if in.Flags.Has(isa.FConverge) {
+			wc.busyUntil = max(wc.busyUntil, now+sim.Cycle(s.cfg.BsyncCycles))
 		}
 		return
 	}
 	if err := s.execute(now, wc, in, mask); err != nil {
 		s.fail(err)
 		return
+	}
+	if in.Flags.Has(isa.FConverge) && in.Op != isa.OpBra {
+		wc.busyUntil = max(wc.busyUntil, now+sim.Cycle(s.cfg.BsyncCycles))
 	}
 	if w.Done() && !wc.done {
 		s.warpDone(now, wc)

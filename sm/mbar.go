@@ -206,6 +206,19 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 		s.tickets++
 		ticket = s.tickets
 		s.setReady(wc, in.Dst(0), sim.Never, ReasonMbarrier)
+		// On a phase still open as the warp issues it, the thread suspends
+		// (PTX ISA: try_wait is potentially blocking): nothing after it
+		// issues until the answer. hwprobe.cu's try_wait with a clock read
+		// right behind it measured 33 cycles on an open phase, 2 on a
+		// completed one (microbench.cu try_wait_on_completed_phase).
+		done := false
+		if b := wc.c.bars[gs[0].addr]; b != nil && b.mb.Valid() {
+			_, d, _, err := s.awaitedNow(b, in, vals[bits.TrailingZeros32(gs[0].lanes)])
+			done = d && err == nil
+		}
+		if !done {
+			wc.hold = int32(s.prog.NumRegs) + in.Dst(0).Reg
+		}
 	}
 	wait := vals != nil
 	for k := 0; k < n; k++ {
@@ -237,7 +250,7 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 			}
 			op.at = s.slots.reserve(max(now+sim.Cycle(lat), wc.lastUpdate, s.syncs.free), cost)
 		} else {
-			op.at = s.syncs.schedule(now, &s.cfg, &s.slots)
+			op.at = s.syncs.schedule(now, &s.cfg, &s.slots, s.cfg.updateInterval(in))
 			wc.lastUpdate = op.at
 		}
 		last = op.at

@@ -158,6 +158,9 @@ func (s *SM) readyAt(wc *wctx, sp *warp.Split) (sim.Cycle, Reason) {
 	if wc.busyUntil > r {
 		r, why = wc.busyUntil, ReasonWait
 	}
+	if wc.hold >= 0 && wc.regReady[wc.hold] > r {
+		r, why = wc.regReady[wc.hold], ReasonMbarrier
+	}
 	if pf := s.sched[wc.sp].pipeFree[in.Class]; pf > r {
 		r, why = pf, throttleReason(in.Class)
 	}

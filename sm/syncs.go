@@ -63,14 +63,15 @@ func (u *syncsUnit) pop() *syncsOp {
 }
 
 // schedule returns the cycle at which an update issued at now is applied:
-// SyncsLatency later, in the first free slot of the unit, and never before
-// an earlier update (updates are applied in order).
-func (u *syncsUnit) schedule(now sim.Cycle, c *Config, slots *slotCalendar) sim.Cycle {
+// SyncsLatency later, in the first free slot of the unit (it occupies
+// interval cycles), and never before an earlier update (updates are applied
+// in order).
+func (u *syncsUnit) schedule(now sim.Cycle, c *Config, slots *slotCalendar, interval int) sim.Cycle {
 	at := now + sim.Cycle(c.SyncsLatency)
 	if u.free > at {
 		at = u.free
 	}
-	at = slots.reserve(at, c.SyncsInterval)
+	at = slots.reserve(at, interval)
 	u.free = at + 1
 	return at
 }
@@ -333,3 +334,14 @@ func (s *SM) completeTx(now sim.Cycle, c *cta, addr uint32, bytes uint32, who *w
 }
 
 func (s *SM) progress(now sim.Cycle) { s.lastProg = now }
+
+// updateInterval is how many of the barrier unit's cycles an update takes:
+// syncs.interval, or syncs.count_interval for an arrive with an explicit
+// count operand, which the SASS issues as a different instruction
+// (SYNCS.ARRIVE.TRANS64.ART0, the count from a register, against A1T0).
+func (c *Config) updateInterval(in *isa.Instr) int {
+	if in.Op == isa.OpMbarArrive && in.NSrc() >= 2 && !in.Flags.Has(isa.FExpectTx) && !in.Flags.Has(isa.FNoComplete) {
+		return c.SyncsCountInterval
+	}
+	return c.SyncsInterval
+}

@@ -6,7 +6,9 @@ import (
 )
 
 // compilePTX parses a PTX file, lowers every entry, and applies what ptxas
-// does to such code that decides timing (isa.IfConvert, isa.HoistPastWaitLoops,
+// does to such code that decides timing (isa.FoldPredicateBranches,
+// isa.IfConvert, isa.IfConvertDiamonds, isa.HoistPastWaitLoops, isa.UnrollCountedLoops,
+// isa.HoistLoopCounters,
 // isa.HoistClockReads, isa.HoistDivisors).
 func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 	ps, err := ptx.Compile(path, src)
@@ -14,8 +16,12 @@ func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 		return nil, err
 	}
 	for _, p := range ps {
+		isa.FoldPredicateBranches(p)
 		isa.IfConvert(p)
+		isa.IfConvertDiamonds(p)
 		isa.HoistPastWaitLoops(p)
+		isa.UnrollCountedLoops(p)
+		isa.HoistLoopCounters(p)
 		isa.HoistClockReads(p)
 		isa.HoistDivisors(p)
 	}

@@ -70,6 +70,7 @@ type lowerer struct {
 	barRedScratch uint64 // shared offset of the bar.red scratch words
 	pool          regPool
 	recLimit      map[*Func]int // how deep each recursive function may be inlined
+	noUnroll      bool          // a .pragma "nounroll" waits for the next instruction (the loop's head)
 }
 
 // branchRef is a branch whose target is a label.

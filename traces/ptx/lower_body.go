@@ -48,11 +48,24 @@ func (l *lowerer) stmt(st Stmt, s *lscope) error {
 		return l.block(x, s)
 	case *Label:
 		s.labels[x.Name].at = int32(len(l.prog.Instrs))
+	case *Pragma:
+		for _, v := range x.Values {
+			if v == "nounroll" {
+				l.noUnroll = true
+			}
+		}
 	case *Instr:
 		if len(l.prog.Instrs) > maxInstrs {
 			return errAt(x.Pos, "kernel has more than %d instructions after inlining", maxInstrs)
 		}
-		return l.instr(x, s)
+		n := len(l.prog.Instrs)
+		if err := l.instr(x, s); err != nil {
+			return err
+		}
+		if l.noUnroll && len(l.prog.Instrs) > n {
+			l.prog.Instrs[n].Flags |= isa.FNoUnroll // the loop this instruction heads stays rolled
+			l.noUnroll = false
+		}
 	}
 	return nil
 }

@@ -1,6 +1,10 @@
 package ptx
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/smsim/smsim/isa"
+)
 
 // Instruction families: each PTX snippet and its isa lowering, rendered
 // with register names ({...} lists the fields that are not zero).
@@ -281,4 +285,17 @@ func TestLowerAddress(t *testing.T) {
 		{`getctarank.shared::cluster.u32 %r1, %r2;`,
 			`mov.u32 %r1, %cluster_ctarank`},
 	})
+}
+
+func TestLowerNounrollPragmaMarksTheLoopHead(t *testing.T) {
+	p := lowerSnippet(t, "add.s32 %r1, %r1, 1;\n$L_head:\n.pragma \"nounroll\";\nadd.s32 %r2, %r2, 1;\nadd.s32 %r3, %r3, 1;")
+	var marked []int
+	for i := range p.Instrs {
+		if p.Instrs[i].Flags.Has(isa.FNoUnroll) {
+			marked = append(marked, i)
+		}
+	}
+	if len(marked) != 1 || marked[0] != 1 {
+		t.Fatalf("nounroll on instructions %v, want [1] (the first after the pragma)", marked)
+	}
 }

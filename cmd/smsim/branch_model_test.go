@@ -1,0 +1,217 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// runPTXCycles runs kernel text (one thread, one CTA) with extra flags and
+// returns the report; the kernel's first parameter is a 64-byte buffer.
+func runPTXCycles(t *testing.T, name, ptx string, flags ...string) report {
+	t.Helper()
+	p := writeFile(t, name, ptx)
+	args := append([]string{"run", p, "-a", "buf:64", "-b", "1", "--format", "json"}, flags...)
+	code, out, errs := cli(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// A loop of 100 trips around a forward branch no lane takes (it skips two
+// instructions, so it is not if-converted): the branch holds the warp
+// latency.branch cycles each time, as its SASS stall count does.
+func TestNotTakenBranchHoldsTheWarpLatencyBranch(t *testing.T) {
+	const ptx = `.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry nt(.param .u64 out)
+{
+	.reg .b32 %r<6>;
+	.reg .pred %p<3>;
+	mov.u32 %r1, 0;
+	mov.u32 %r2, 0;
+$Lloop:
+	setp.eq.u32 %p1, %r1, 1000;
+	@%p1 bra $Lskip;
+	add.u32 %r2, %r2, 3;
+	add.u32 %r3, %r2, 5;
+$Lskip:
+	add.u32 %r1, %r1, 1;
+	setp.lt.u32 %p2, %r1, 100;
+	@%p2 bra $Lloop;
+	ret;
+}
+`
+	cycles := func(lat int) uint64 {
+		return runPTXCycles(t, "nt.ptx", ptx, "--set", fmt.Sprintf("latency.branch=%d", lat)).Cycles
+	}
+	base, slow := cycles(5), cycles(15)
+	// 100 forward branches and the loop's final test fall through.
+	if d := slow - base; d < 100*10 || d > 101*10 {
+		t.Errorf("latency.branch 5 -> 15: %d -> %d cycles, want about %d more (101 branches fall through)", base, slow, 101*10)
+	}
+}
+
+// A lane-dependent `if` around an arrive, if-converted, keeps ptxas's
+// convergence barrier: each trip pays branch.bsync once, after the wait
+// loop; a uniform condition pays nothing.
+func TestLaneDependentIfConvertedRegionPaysBsync(t *testing.T) {
+	kernel := func(cond string) string {
+		return `.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry bs(.param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .pred %p<4>;
+	.shared .align 8 .b64 bar;
+	mov.u32 %r1, bar;
+	mbarrier.init.shared::cta.b64 [%r1], 1;
+	mov.u32 %r2, ` + cond + `;
+	mov.u32 %r3, 0;
+	mov.u32 %r4, 0;
+$Lloop:
+	setp.ne.u32 %p1, %r2, 0;
+	@%p1 bra $Lskip;
+	mbarrier.arrive.shared::cta.b64 _, [%r1];
+$Lskip:
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r1], %r4;
+	@!%p2 bra $Lskip;
+	xor.b32 %r4, %r4, 1;
+	add.u32 %r3, %r3, 1;
+	setp.lt.u32 %p3, %r3, 50;
+	@%p3 bra $Lloop;
+	ret;
+}
+`
+	}
+	cycles := func(src string, bsync int) uint64 {
+		return runPTXCycles(t, "bs.ptx", src, "--set", fmt.Sprintf("branch.bsync=%d", bsync)).Cycles
+	}
+	lane := kernel("%laneid")
+	if d := cycles(lane, 40) - cycles(lane, 20); d != 50*20 {
+		t.Errorf("lane-dependent: branch.bsync 20 -> 40 added %d cycles, want %d (50 trips)", d, 50*20)
+	}
+	uni := kernel("0")
+	if a, b := cycles(uni, 20), cycles(uni, 40); a != b {
+		t.Errorf("uniform: branch.bsync 20 -> 40 changed the run from %d to %d cycles", a, b)
+	}
+}
+
+// try_wait on a phase that is still open suspends the thread: a clock read
+// right behind it waits for the answer (hwprobe.cu measured 33 cycles, the
+// time limit); on a completed phase it does not (2 cycles,
+// try_wait_on_completed_phase).
+func TestTryWaitOnAnOpenPhaseHoldsTheWarp(t *testing.T) {
+	// count 2 and one arrive: the phase stays open. count 1: a wait loop
+	// sees it complete before the timed try_wait.
+	kernel := func(count int, settle string) string {
+		return fmt.Sprintf(`.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry tw(.param .u64 out)
+{
+	.reg .b32 %%r<4>;
+	.reg .b64 %%rd<6>;
+	.reg .pred %%p<3>;
+	.shared .align 8 .b64 bar;
+	ld.param.u64 %%rd1, [out];
+	mov.u32 %%r1, bar;
+	mbarrier.init.shared::cta.b64 [%%r1], %d;
+	bar.sync 0;
+	mbarrier.arrive.shared::cta.b64 _, [%%r1];
+%s
+	mov.u64 %%rd2, %%clock64;
+	mbarrier.try_wait.parity.shared::cta.b64 %%p1, [%%r1], 0;
+	mov.u64 %%rd3, %%clock64;
+	sub.s64 %%rd4, %%rd3, %%rd2;
+	st.global.u64 [%%rd1], %%rd4;
+	ret;
+}
+`, count, settle)
+	}
+	gap := func(src string) int64 {
+		r := runPTXCycles(t, "tw.ptx", src, "--dump", "out:i64:1", "--set", "syncs.try_wait_timeout=40")
+		v := r.Dumps["out"]
+		if len(v) != 1 {
+			t.Fatalf("dumps %+v", r.Dumps)
+		}
+		f, ok := v[0].(float64) // JSON numbers
+		if !ok {
+			t.Fatalf("dump value %T", v[0])
+		}
+		return int64(f)
+	}
+	if g := gap(kernel(2, "")); g < 40 {
+		t.Errorf("open phase: %d cycles between the clock reads, want at least the 40-cycle time limit", g)
+	}
+	settle := "$Lw:\n\tmbarrier.try_wait.parity.shared::cta.b64 %p2, [%r1], 0;\n\t@!%p2 bra $Lw;"
+	if g := gap(kernel(1, settle)); g > 10 {
+		t.Errorf("completed phase: %d cycles between the clock reads, want a few", g)
+	}
+}
+
+// An arrive with an explicit count operand is a different SASS instruction
+// (SYNCS.ARRIVE.TRANS64.ART0) and takes the barrier unit syncs.count_interval
+// cycles instead of syncs.interval: 32 warps' elected arrives of count 32
+// (elect.csv lane0_count32) are applied that much further apart. A plain
+// arrive is not affected.
+func TestArriveWithCountTakesTheUnitCountInterval(t *testing.T) {
+	kernel := func(arrive string) string {
+		return `.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry ac(.param .u64 out)
+{
+	.reg .b32 %r<6>;
+	.reg .pred %p<3>;
+	.shared .align 8 .b64 bar;
+	mov.u32 %r1, bar;
+	mov.u32 %r2, %tid.x;
+	setp.ne.u32 %p1, %r2, 0;
+	@%p1 bra $Lsync;
+	mbarrier.init.shared::cta.b64 [%r1], 1024;
+$Lsync:
+	bar.sync 0;
+	and.b32 %r3, %r2, 31;
+	setp.ne.u32 %p1, %r3, 0;
+	@%p1 bra $Lwait;
+	` + arrive + `
+$Lwait:
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r1], 0;
+	@!%p2 bra $Lwait;
+	ret;
+}
+`
+	}
+	cycles := func(src string, interval int) uint64 {
+		p := writeFile(t, "ac.ptx", src)
+		code, out, errs := cli(t, "run", p, "-a", "buf:64", "-b", "1024", "--format", "json",
+			"--set", fmt.Sprintf("syncs.count_interval=%d", interval))
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		var r report
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r.Cycles
+	}
+	counted := kernel("mbarrier.arrive.shared::cta.b64 _, [%r1], 32;")
+	if a, b := cycles(counted, 4), cycles(counted, 24); b-a < 31*20-40 || b-a > 32*20+40 {
+		t.Errorf("count operand: syncs.count_interval 4 -> 24 added %d cycles, want about %d (31 gaps of 20)", b-a, 31*20)
+	}
+	// The same arrivals as 32 updates of one lane each would need a
+	// different kernel; a plain single arrive per lane is the control.
+	plain := strings.Replace(kernel("mbarrier.arrive.shared::cta.b64 _, [%r1];"), "1024;", "32;", 1)
+	if a, b := cycles(plain, 4), cycles(plain, 24); a != b {
+		t.Errorf("plain arrive: syncs.count_interval changed the run from %d to %d cycles", a, b)
+	}
+}

@@ -1,0 +1,393 @@
+package isa
+
+// regKey names a general register or a predicate.
+type regKey struct {
+	kind Kind
+	n    int32
+}
+
+// eachUse calls f for every register and predicate in reads or writes,
+// with dst true for a destination. An address reads its base register; the
+// guard is a read.
+func eachUse(in *Instr, f func(r regKey, dst bool)) {
+	if in.Guard.Kind == KPred {
+		f(regKey{KPred, in.Guard.Reg}, false)
+	}
+	for k, o := range in.Ops {
+		switch {
+		case o.Kind == KReg || o.Kind == KPred:
+			f(regKey{o.Kind, o.Reg}, k < int(in.NDst))
+		case o.Kind == KAddr && o.Reg >= 0:
+			f(regKey{KReg, o.Reg}, false)
+		}
+	}
+}
+
+// branchTargets counts, per instruction index (and one past the end), the
+// direct branches that target it.
+func branchTargets(p *Program) []int {
+	t := make([]int, len(p.Instrs)+1)
+	for k := range p.Instrs {
+		if in := &p.Instrs[k]; in.Op == OpBra && in.Target >= 0 && int(in.Target) <= len(p.Instrs) {
+			t[in.Target]++
+		}
+	}
+	return t
+}
+
+func hasIndirect(p *Program) bool {
+	for i := range p.Instrs {
+		if p.Instrs[i].Op == OpBrx {
+			return true
+		}
+	}
+	return false
+}
+
+// FoldPredicateBranches models how ptxas compiles CUDA's way of branching on
+// a predicate that inline PTX returned as an integer,
+//
+//	selp.u32 r, 1, 0, p;  setp.eq.s32 q, r, 0;  @q bra L
+//
+// (the shape of every `while (!mbarrier_try_wait(...))` loop): the SASS
+// branches on p itself (`SYNCS.PHASECHK.TRANS64.TRYWAIT P1, ...; @!P1 BRA`,
+// calibration/h200/README.md). The three become `@!p bra L` (`@p bra L` for
+// setp.ne) when r and q are read nowhere else and neither the setp nor the
+// branch is a branch target. Nothing observable changes: r and q are dead.
+// Programs with indirect branches are left as they are. Branch targets are
+// renumbered and reconvergence points recomputed.
+func FoldPredicateBranches(p *Program) {
+	if hasIndirect(p) {
+		return
+	}
+	reads := map[regKey]int{}
+	for k := range p.Instrs {
+		eachUse(&p.Instrs[k], func(r regKey, dst bool) {
+			if !dst {
+				reads[r]++
+			}
+		})
+	}
+	targeted := branchTargets(p)
+	del := make([]bool, len(p.Instrs))
+	any := false
+	for i := 0; i+2 < len(p.Instrs); i++ {
+		sel, set, br := &p.Instrs[i], &p.Instrs[i+1], &p.Instrs[i+2]
+		if targeted[i+1] != 0 || targeted[i+2] != 0 || del[i] {
+			continue
+		}
+		if sel.Op != OpSelp || sel.Guard.Kind != KNone || len(sel.Ops) != 4 || sel.NDst != 1 ||
+			sel.Ops[0].Kind != KReg || sel.Ops[1].Kind != KImm || sel.Ops[2].Kind != KImm || sel.Ops[3].Kind != KPred {
+			continue
+		}
+		one, zero := sel.Ops[1].Imm, sel.Ops[2].Imm
+		if !(one == 1 && zero == 0) && !(one == 0 && zero == 1) {
+			continue
+		}
+		if set.Op != OpSetp || set.Guard.Kind != KNone || set.NDst != 1 || set.Bool != BoolNone || len(set.Ops) != 3 ||
+			(set.Cmp != CmpEq && set.Cmp != CmpNe) || set.Ops[0].Kind != KPred ||
+			set.Ops[1].Kind != KReg || set.Ops[1].Reg != sel.Ops[0].Reg || set.Ops[2].Kind != KImm || set.Ops[2].Imm != 0 {
+			continue
+		}
+		if br.Op != OpBra || br.Guard.Kind != KPred || br.Guard.Reg != set.Ops[0].Reg {
+			continue
+		}
+		r, q := regKey{KReg, sel.Ops[0].Reg}, regKey{KPred, set.Ops[0].Reg}
+		if reads[r] != 1 || reads[q] != 1 {
+			continue
+		}
+		// The branch is taken when q (or !q) holds. q = (r == 0) or (r != 0);
+		// r = p ? one : zero, so r != 0 exactly when p == (one == 1).
+		taken := br.Guard.Neg == (set.Cmp == CmpEq) // branch taken when r != 0
+		if one == 0 {
+			taken = !taken // r != 0 exactly when !p
+		}
+		g := sel.Ops[3]
+		if !taken {
+			g.Neg = !g.Neg
+		}
+		br.Guard = g
+		del[i], del[i+1] = true, true
+		any = true
+	}
+	if any {
+		deleteInstrs(p, del)
+		Reconverge(p, nil)
+	}
+}
+
+// deleteInstrs removes the marked instructions; a branch to a removed one
+// goes to the next instruction kept.
+func deleteInstrs(p *Program, del []bool) {
+	newIdx := make([]int32, len(p.Instrs)+1)
+	n := int32(0)
+	for i := range p.Instrs {
+		newIdx[i] = n
+		if !del[i] {
+			n++
+		}
+	}
+	newIdx[len(p.Instrs)] = n
+	out := p.Instrs[:0]
+	for i := range p.Instrs {
+		if !del[i] {
+			out = append(out, p.Instrs[i])
+		}
+	}
+	p.Instrs = out
+	for k := range p.Instrs {
+		if in := &p.Instrs[k]; in.Op == OpBra && in.Target >= 0 && int(in.Target) < len(newIdx) {
+			in.Target = newIdx[in.Target]
+		}
+	}
+}
+
+// HoistLoopCounters models where ptxas schedules a counted loop's control:
+// in a loop that is one basic block ending
+//
+//	add c, c, s;  setp.cmp p, c, x;  @p bra L
+//
+// the SASS computes the counter and the compare at the top of the body
+// (UIADD3 first, ISETP after the first instruction of the body), so that the
+// 13 cycles a predicate takes to reach a branch pass while the body runs
+// (calibration/h200/branch.csv and its SASS). The add moves to the loop's
+// head and the setp behind the body's first instruction when the body
+// neither reads nor writes c or p, and writes neither s nor x: each runs as
+// often as before and computes the same values. Programs with indirect
+// branches are left as they are.
+func HoistLoopCounters(p *Program) {
+	if hasIndirect(p) {
+		return
+	}
+	targeted := branchTargets(p)
+	for b := range p.Instrs {
+		br := &p.Instrs[b]
+		t := int(br.Target)
+		if br.Op != OpBra || br.Guard.Kind != KPred || t < 0 || t+3 > b {
+			continue
+		}
+		add, set := p.Instrs[b-2], p.Instrs[b-1]
+		if add.Op != OpAdd || add.Guard.Kind != KNone || add.NDst != 1 || len(add.Ops) != 3 ||
+			add.Ops[0].Kind != KReg || add.Ops[1].Kind != KReg || add.Ops[1].Reg != add.Ops[0].Reg ||
+			add.Flags&(FSat|FCC|FCarryIn) != 0 {
+			continue
+		}
+		c := add.Ops[0].Reg
+		if set.Op != OpSetp || set.Guard.Kind != KNone || set.NDst != 1 || set.Bool != BoolNone || len(set.Ops) != 3 ||
+			set.Ops[0].Kind != KPred || set.Ops[0].Reg != br.Guard.Reg {
+			continue
+		}
+		if !(set.Ops[1].Kind == KReg && set.Ops[1].Reg == c) && !(set.Ops[2].Kind == KReg && set.Ops[2].Reg == c) {
+			continue
+		}
+		ok := true
+		for k := t + 1; k <= b && ok; k++ {
+			ok = targeted[k] == 0
+		}
+		for k := t; k < b-2 && ok; k++ {
+			in := &p.Instrs[k]
+			if in.Op.IsBranch() || in.Op.Ends() || in.Op == OpCall {
+				ok = false
+				break
+			}
+			eachUse(in, func(r regKey, dst bool) {
+				switch {
+				case r == regKey{KReg, c} || r == regKey{KPred, set.Ops[0].Reg}:
+					ok = false
+				case dst && (r == regKey{add.Ops[2].Kind, add.Ops[2].Reg} && add.Ops[2].Kind == KReg ||
+					r == regKey{set.Ops[1].Kind, set.Ops[1].Reg} && set.Ops[1].Kind == KReg ||
+					r == regKey{set.Ops[2].Kind, set.Ops[2].Reg} && set.Ops[2].Kind == KReg):
+					ok = false
+				}
+			})
+		}
+		if !ok {
+			continue
+		}
+		// [t] add, [t+1] body[0], [t+2] setp, [t+3..b-1] body[1:], [b] bra.
+		first := p.Instrs[t]
+		copy(p.Instrs[t+3:b], p.Instrs[t+1:b-2])
+		p.Instrs[t], p.Instrs[t+1], p.Instrs[t+2] = add, first, set
+	}
+}
+
+// unrollFactor and unrollMaxBody describe ptxas's unrolling of small counted
+// loops: four trips per pass, for bodies of at most 16 instructions. The
+// SASS of hwprobe.cu's p_alu shows it (calibration/h200/README.md: a PTX
+// loop of 4 FFMAs runs 16 a trip, one of an IMAD 4), pipeline.cu's lat_chains
+// loops of 64 operations stay as nvcc wrote them; the threshold between is
+// assumed.
+const (
+	unrollFactor  = 4
+	unrollMaxBody = 16
+)
+
+// UnrollCountedLoops models ptxas's unrolling of the loops nvcc leaves for
+// it: a loop that is one basic block ending
+//
+//	add c, c, -k;  setp.ne p, c, 0;  @p bra L
+//
+// (nvcc's main loop after its own unrolling; k > 0, 32-bit), whose body of at
+// most 16 arithmetic or memory instructions neither reads nor writes c or p,
+// that is entered by falling into it and carries no .pragma "nounroll". It
+// becomes a loop of four bodies per trip while four trips' worth of c
+// remain, then the original loop for the rest:
+//
+//	      setp.lt.u32 g, c, 4k;  @g bra R
+//	H:    add c, c, -4k;  B₀;  setp.ge.u32 g, c, 4k;  B₁…;  B;  B;  B;  @g bra H
+//	      setp.ne p, c, 0;  @p bra R;  bra X
+//	R:    B;  add c, c, -k;  setp.ne p, c, 0;  @p bra R
+//	X:
+//
+// Every lane runs the body the same number of times with the same counter
+// values as before (c ≥ 4k unsigned guarantees the three checks a group
+// skips would all have continued), and c and p end as before; g is a new
+// predicate. The SASS puts the control at the group's top as H does, so the
+// 13 cycles a compare takes to reach its branch pass while the bodies run.
+// Programs with indirect branches are left as they are; branch targets are
+// renumbered and reconvergence points recomputed.
+func UnrollCountedLoops(p *Program) {
+	if hasIndirect(p) {
+		return
+	}
+	changed := false
+	for b := 0; b < len(p.Instrs); b++ {
+		if end := unrollLoop(p, b); end > 0 {
+			b, changed = end-1, true // past the new code: its remainder loop stays rolled
+		}
+	}
+	if changed {
+		Reconverge(p, nil)
+	}
+}
+
+// unrollLoop applies UnrollCountedLoops to the loop whose back edge is b and
+// returns the index just past the code it wrote, or 0 when it left the loop.
+func unrollLoop(p *Program, b int) int {
+	br := p.Instrs[b]
+	t := int(br.Target)
+	if br.Op != OpBra || br.Guard.Kind != KPred || br.Guard.Neg || t < 0 || t+3 > b {
+		return 0
+	}
+	add, set := p.Instrs[b-2], p.Instrs[b-1]
+	if add.Op != OpAdd || add.Guard.Kind != KNone || add.NDst != 1 || len(add.Ops) != 3 || add.Flags != 0 ||
+		!is32Int(add.Type) || add.Ops[0].Kind != KReg || add.Ops[1] != add.Ops[0] || add.Ops[2].Kind != KImm {
+		return 0
+	}
+	k := -int64(int32(uint32(add.Ops[2].Imm)))
+	if k <= 0 || k > 1<<28 {
+		return 0
+	}
+	c := add.Ops[0]
+	if set.Op != OpSetp || set.Guard.Kind != KNone || set.NDst != 1 || set.Bool != BoolNone || len(set.Ops) != 3 ||
+		set.Cmp != CmpNe || !is32Int(set.Type) || set.Ops[0].Kind != KPred || set.Ops[0].Reg != br.Guard.Reg ||
+		set.Ops[1] != c || set.Ops[2].Kind != KImm || set.Ops[2].Imm != 0 {
+		return 0
+	}
+	body := p.Instrs[t : b-2]
+	if len(body) > unrollMaxBody {
+		return 0
+	}
+	targeted := branchTargets(p)
+	if targeted[t] != 1 {
+		return 0 // entered only by falling in: the entry check goes at t
+	}
+	for k := t + 1; k <= b; k++ {
+		if targeted[k] != 0 {
+			return 0
+		}
+	}
+	pr := regKey{KPred, set.Ops[0].Reg}
+	for i := range body {
+		in := &body[i]
+		if in.Flags.Has(FNoUnroll) || !unrollable(in) {
+			return 0
+		}
+		ok := true
+		eachUse(in, func(r regKey, dst bool) {
+			if r == (regKey{KReg, c.Reg}) || r == pr {
+				ok = false
+			}
+		})
+		if !ok {
+			return 0
+		}
+	}
+	if br.Flags.Has(FNoUnroll) || add.Flags.Has(FNoUnroll) || set.Flags.Has(FNoUnroll) {
+		return 0
+	}
+
+	g := P(p.NumPreds)
+	p.NumPreds++
+	if p.PredNames != nil {
+		p.PredNames = append(p.PredNames, "%unroll")
+	}
+	four := uint64(int64(unrollFactor) * k)
+	cmpG := func(cmp CmpOp) Instr {
+		return Instr{Op: OpSetp, Type: U32, Cmp: cmp, NDst: 1, Ops: []Operand{g, c, Imm(four)}, Class: ClassALU, Pos: set.Pos}
+	}
+	m := len(body)
+	group := make([]Instr, 0, 5*m+11)
+	group = append(group, cmpG(CmpLt), Instr{Op: OpBra, Guard: g, Class: ClassBranch, Pos: br.Pos}) // target R below
+	h := t + len(group)
+	addG := add
+	addG.Ops = []Operand{c, c, Imm(add.Ops[2].Imm * unrollFactor)}
+	group = append(group, addG, body[0], cmpG(CmpGe))
+	group = append(group, body[1:]...)
+	for u := 1; u < unrollFactor; u++ {
+		group = append(group, body...)
+	}
+	group = append(group, Instr{Op: OpBra, Guard: g, Target: int32(h), Class: ClassBranch, Pos: br.Pos})
+	group = append(group, set, Instr{Op: OpBra, Guard: br.Guard, Class: ClassBranch, Pos: br.Pos}, // target R
+		Instr{Op: OpBra, Class: ClassBranch, Pos: br.Pos}) // target X
+	r := t + len(group)
+	rest := make([]Instr, 0, m+3)
+	rest = append(rest, body...)
+	rest = append(rest, add, set, br)
+	rest[len(rest)-1].Target = int32(r)
+	rest[len(rest)-1].Flags |= FNoUnroll
+	x := r + len(rest)
+	group[1].Target = int32(r)
+	group[len(group)-2].Target = int32(r)
+	group[len(group)-1].Target = int32(x)
+	for i := range group {
+		if group[i].Ops != nil && i >= 2 { // copies must not share operand slices with each other
+			group[i].Ops = append([]Operand(nil), group[i].Ops...)
+		}
+	}
+	delta := x - (b + 1)
+	out := make([]Instr, 0, len(p.Instrs)+delta)
+	out = append(out, p.Instrs[:t]...)
+	out = append(out, group...)
+	out = append(out, rest...)
+	out = append(out, p.Instrs[b+1:]...)
+	for i := range out {
+		if i >= t && i < x {
+			continue
+		}
+		if in := &out[i]; in.Op == OpBra && int(in.Target) > b {
+			in.Target += int32(delta)
+		}
+	}
+	p.Instrs = out
+	return x
+}
+
+func is32Int(t Type) bool { return t == S32 || t == U32 || t == B32 }
+
+// unrollable reports whether ptxas's unrolling may copy in: arithmetic and
+// plain loads and stores; nothing that synchronises, waits, reads the clock
+// or branches.
+func unrollable(in *Instr) bool {
+	if in.Op.IsBranch() || in.Op.Ends() || in.Op == OpCall || isClockRead(in) {
+		return false
+	}
+	switch in.Class {
+	case ClassALU, ClassIMAD, ClassFMA, ClassFP64, ClassSFU, ClassConv, ClassDiv, ClassDiv64,
+		ClassIDiv, ClassIDivInv, ClassIDiv64, ClassIDiv64Inv:
+		return true
+	case ClassShared, ClassGlobal, ClassLocal, ClassConst, ClassParam:
+		return in.Op == OpLd || in.Op == OpSt
+	}
+	return false
+}

@@ -1,0 +1,269 @@
+package isa
+
+import "testing"
+
+func tryWait(p int) Instr {
+	return Instr{Op: OpMbarTryWait, NDst: 1, Ops: []Operand{P(p), Addr(-1, 0), Imm(0)}, Class: ClassSyncs}
+}
+
+func selp(d int, one, zero uint64, p int) Instr {
+	return Instr{Op: OpSelp, Type: U32, NDst: 1, Ops: []Operand{R(d), Imm(one), Imm(zero), P(p)}, Class: ClassALU}
+}
+
+func setpImm(cmp CmpOp, q, r int, imm uint64) Instr {
+	return Instr{Op: OpSetp, Type: S32, Cmp: cmp, NDst: 1, Ops: []Operand{P(q), R(r), Imm(imm)}, Class: ClassALU}
+}
+
+func gbra(g Operand, target int32) Instr {
+	return Instr{Op: OpBra, Guard: g, Target: target, Class: ClassBranch}
+}
+
+func TestFoldPredicateBranchesBranchesOnTheWaitPredicate(t *testing.T) {
+	tests := []struct {
+		name      string
+		prog      []Instr
+		wantOps   []Op
+		wantGuard Operand // of the branch after folding (index 1)
+	}{
+		{"eq zero: retry while the wait is false",
+			[]Instr{tryWait(0), selp(1, 1, 0, 0), setpImm(CmpEq, 1, 1, 0), gbra(P(1), 0), {Op: OpExit}},
+			[]Op{OpMbarTryWait, OpBra, OpExit}, NotP(0)},
+		{"ne zero: branch while the wait is true",
+			[]Instr{tryWait(0), selp(1, 1, 0, 0), setpImm(CmpNe, 1, 1, 0), gbra(P(1), 0), {Op: OpExit}},
+			[]Op{OpMbarTryWait, OpBra, OpExit}, P(0)},
+		{"negated guard on the branch",
+			[]Instr{tryWait(0), selp(1, 1, 0, 0), setpImm(CmpEq, 1, 1, 0), gbra(NotP(1), 0), {Op: OpExit}},
+			[]Op{OpMbarTryWait, OpBra, OpExit}, P(0)},
+		{"selp 0, 1 inverts",
+			[]Instr{tryWait(0), selp(1, 0, 1, 0), setpImm(CmpEq, 1, 1, 0), gbra(P(1), 0), {Op: OpExit}},
+			[]Op{OpMbarTryWait, OpBra, OpExit}, P(0)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Program{Instrs: tc.prog}
+			FoldPredicateBranches(p)
+			got := opsOf(p)
+			if len(got) != len(tc.wantOps) {
+				t.Fatalf("got %v, want %v", got, tc.wantOps)
+			}
+			for i := range got {
+				if got[i] != tc.wantOps[i] {
+					t.Fatalf("got %v, want %v", got, tc.wantOps)
+				}
+			}
+			br := p.Instrs[1]
+			if br.Guard != tc.wantGuard || br.Target != 0 {
+				t.Errorf("branch guard %+v target %d, want %+v target 0", br.Guard, br.Target, tc.wantGuard)
+			}
+		})
+	}
+}
+
+func TestFoldPredicateBranchesKeepsLiveValues(t *testing.T) {
+	st := Instr{Op: OpSt, Space: Global, Ops: []Operand{Addr(5, 0), R(1)}, Class: ClassGlobal}
+	tests := []struct {
+		name string
+		prog []Instr
+	}{
+		{"the selp result is stored too",
+			[]Instr{tryWait(0), selp(1, 1, 0, 0), setpImm(CmpEq, 1, 1, 0), gbra(P(1), 0), st, {Op: OpExit}}},
+		{"the setp predicate guards something else",
+			[]Instr{tryWait(0), selp(1, 1, 0, 0), setpImm(CmpEq, 1, 1, 0), gbra(P(1), 0),
+				{Op: OpAdd, Type: U32, Guard: P(1), NDst: 1, Ops: []Operand{R(2), R(2), Imm(1)}}, {Op: OpExit}}},
+		{"another branch enters at the setp",
+			[]Instr{gbra(P(3), 2), selp(1, 1, 0, 0), setpImm(CmpEq, 1, 1, 0), gbra(P(1), 0), {Op: OpExit}}},
+		{"the compare is against one, not zero",
+			[]Instr{tryWait(0), selp(1, 1, 0, 0), setpImm(CmpEq, 1, 1, 1), gbra(P(1), 0), {Op: OpExit}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Program{Instrs: append([]Instr(nil), tc.prog...)}
+			FoldPredicateBranches(p)
+			if len(p.Instrs) != len(tc.prog) {
+				t.Fatalf("got %v, want the program unchanged", opsOf(p))
+			}
+		})
+	}
+}
+
+func TestFoldPredicateBranchesRenumbersTargets(t *testing.T) {
+	p := &Program{Instrs: []Instr{
+		aluI(2, 2),              // 0
+		tryWait(0),              // 1
+		selp(1, 1, 0, 0),        // 2
+		setpImm(CmpEq, 1, 1, 0), // 3
+		gbra(P(1), 1),           // 4
+		gbra(P(2), 6),           // 5 -> exit
+		{Op: OpExit},            // 6
+	}}
+	FoldPredicateBranches(p)
+	if got := opsOf(p); len(got) != 5 {
+		t.Fatalf("got %v", got)
+	}
+	if p.Instrs[2].Target != 1 || p.Instrs[3].Target != 4 {
+		t.Errorf("targets %d and %d, want 1 and 4", p.Instrs[2].Target, p.Instrs[3].Target)
+	}
+}
+
+func addI(d int, imm uint64) Instr {
+	return Instr{Op: OpAdd, Type: S32, NDst: 1, Ops: []Operand{R(d), R(d), Imm(imm)}, Class: ClassALU}
+}
+
+func fma(d, a int) Instr {
+	return Instr{Op: OpFma, Type: F32, NDst: 1, Ops: []Operand{R(d), R(a), R(8), R(9)}, Class: ClassFMA}
+}
+
+func TestHoistLoopCountersMovesTheCounterToTheTop(t *testing.T) {
+	// 0: mov  1: fma 2: fma 3: fma  4: add c  5: setp p, c, r7  6: @p bra 1  7: exit
+	cmp := Instr{Op: OpSetp, Type: S32, Cmp: CmpLt, NDst: 1, Ops: []Operand{P(2), R(4), R(7)}, Class: ClassALU}
+	p := &Program{Instrs: []Instr{aluI(4, 6), fma(1, 1), fma(1, 1), fma(1, 1), addI(4, 1), cmp, gbra(P(2), 1), {Op: OpExit}}}
+	HoistLoopCounters(p)
+	want := []Op{OpAdd, OpAdd, OpFma, OpSetp, OpFma, OpFma, OpBra, OpExit}
+	got := opsOf(p)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+	if p.Instrs[6].Target != 1 {
+		t.Errorf("back edge to %d, want 1", p.Instrs[6].Target)
+	}
+}
+
+func TestHoistLoopCountersLeavesLoopsThatUseTheCounter(t *testing.T) {
+	cmp := Instr{Op: OpSetp, Type: S32, Cmp: CmpLt, NDst: 1, Ops: []Operand{P(2), R(4), R(7)}, Class: ClassALU}
+	tests := []struct {
+		name string
+		body Instr
+	}{
+		{"the body reads the counter", Instr{Op: OpAdd, Type: U32, NDst: 1, Ops: []Operand{R(1), R(4), Imm(3)}, Class: ClassALU}},
+		{"the body writes the bound", Instr{Op: OpAdd, Type: U32, NDst: 1, Ops: []Operand{R(7), R(1), Imm(3)}, Class: ClassALU}},
+		{"the body reads the predicate", Instr{Op: OpAdd, Type: U32, Guard: P(2), NDst: 1, Ops: []Operand{R(1), R(1), Imm(3)}, Class: ClassALU}},
+		{"the body branches", gbra(P(3), 7)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			prog := []Instr{aluI(4, 6), fma(1, 1), tc.body, addI(4, 1), cmp, gbra(P(2), 1), {Op: OpExit}}
+			p := &Program{Instrs: append([]Instr(nil), prog...)}
+			HoistLoopCounters(p)
+			for i := range prog {
+				if p.Instrs[i].Op != prog[i].Op {
+					t.Fatalf("got %v, want the loop unchanged", opsOf(p))
+				}
+			}
+		})
+	}
+}
+
+// runCounted interprets the little programs of the unrolling tests: 32-bit
+// add, setp (lt/ge unsigned, ne/eq signed) and branches on one thread. It
+// returns the registers and predicates at exit, and how many instructions ran.
+func runCounted(t *testing.T, p *Program, regs []uint32) ([]uint32, []bool, int) {
+	t.Helper()
+	preds := make([]bool, p.NumPreds)
+	val := func(o Operand) uint32 {
+		if o.Kind == KImm {
+			return uint32(o.Imm)
+		}
+		return regs[o.Reg]
+	}
+	pc, steps := 0, 0
+	for ; steps < 1_000_000; steps++ {
+		in := &p.Instrs[pc]
+		if g := in.Guard; g.Kind == KPred && preds[g.Reg] == g.Neg {
+			pc++
+			continue
+		}
+		switch in.Op {
+		case OpAdd:
+			regs[in.Ops[0].Reg] = val(in.Ops[1]) + val(in.Ops[2])
+		case OpSetp:
+			a, b := val(in.Ops[1]), val(in.Ops[2])
+			var r bool
+			switch in.Cmp {
+			case CmpLt:
+				r = a < b
+			case CmpGe:
+				r = a >= b
+			case CmpNe:
+				r = a != b
+			case CmpEq:
+				r = a == b
+			default:
+				t.Fatalf("setp %v", in.Cmp)
+			}
+			preds[in.Ops[0].Reg] = r
+		case OpBra:
+			pc = int(in.Target)
+			continue
+		case OpExit:
+			return regs, preds, steps
+		default:
+			t.Fatalf("op %v", in.Op)
+		}
+		pc++
+	}
+	t.Fatal("no exit")
+	return nil, nil, 0
+}
+
+// countedLoop is nvcc's main loop: r0 counts down by k to zero, the body adds
+// 1 to r1 and 3 to r2; r3 is untouched.
+func countedLoop(k int64, flags Flags) *Program {
+	body := Instr{Op: OpAdd, Type: S32, NDst: 1, Ops: []Operand{R(1), R(1), Imm(1)}, Class: ClassALU, Flags: flags}
+	return &Program{NumRegs: 4, NumPreds: 1, Instrs: []Instr{
+		{Op: OpAdd, Type: S32, NDst: 1, Ops: []Operand{R(3), R(3), Imm(7)}, Class: ClassALU}, // 0
+		body, // 1: loop head
+		{Op: OpAdd, Type: S32, NDst: 1, Ops: []Operand{R(2), R(2), Imm(3)}, Class: ClassALU},
+		{Op: OpAdd, Type: S32, NDst: 1, Ops: []Operand{R(0), R(0), Imm(uint64(-k))}, Class: ClassALU},
+		setpImm(CmpNe, 0, 0, 0),
+		gbra(P(0), 1),
+		{Op: OpExit},
+	}}
+}
+
+func TestUnrollCountedLoopsRunsTheSameTrips(t *testing.T) {
+	for _, k := range []int64{1, 4} {
+		for trips := 1; trips <= 41; trips++ {
+			ref := countedLoop(k, 0)
+			un := countedLoop(k, 0)
+			UnrollCountedLoops(un)
+			if len(un.Instrs) == len(ref.Instrs) {
+				t.Fatalf("k=%d: loop not unrolled", k)
+			}
+			c0 := uint32(int64(trips) * k)
+			wantR, wantP, refSteps := runCounted(t, ref, []uint32{c0, 0, 0, 0})
+			gotR, gotP, unSteps := runCounted(t, un, []uint32{c0, 0, 0, 0})
+			for i := range wantR {
+				if gotR[i] != wantR[i] {
+					t.Fatalf("k=%d trips=%d: r%d = %d, want %d", k, trips, i, gotR[i], wantR[i])
+				}
+			}
+			if gotP[0] != wantP[0] {
+				t.Fatalf("k=%d trips=%d: p0 = %v, want %v", k, trips, gotP[0], wantP[0])
+			}
+			if trips >= 8 && unSteps >= refSteps {
+				t.Errorf("k=%d trips=%d: %d instructions unrolled, %d rolled", k, trips, unSteps, refSteps)
+			}
+		}
+	}
+}
+
+func TestUnrollCountedLoopsLeavesNounrollLoops(t *testing.T) {
+	p := countedLoop(4, FNoUnroll)
+	n := len(p.Instrs)
+	UnrollCountedLoops(p)
+	if len(p.Instrs) != n {
+		t.Fatalf("got %d instructions, want the loop left rolled (%d)", len(p.Instrs), n)
+	}
+}
+
+func TestUnrollCountedLoopsOnlyOnce(t *testing.T) {
+	p := countedLoop(4, 0)
+	UnrollCountedLoops(p)
+	n := len(p.Instrs)
+	UnrollCountedLoops(p)
+	if len(p.Instrs) != n {
+		t.Fatalf("a second pass grew the program from %d to %d instructions", n, len(p.Instrs))
+	}
+}
