@@ -150,11 +150,14 @@ func deleteInstrs(p *Program, del []bool) {
 // the SASS computes the counter and the compare at the top of the body
 // (UIADD3 first, ISETP after the first instruction of the body), so that the
 // 13 cycles a predicate takes to reach a branch pass while the body runs
-// (calibration/h200/branch.csv and its SASS). The add moves to the loop's
-// head and the setp behind the body's first instruction when the body
-// neither reads nor writes c or p, and writes neither s nor x: each runs as
-// often as before and computes the same values. Programs with indirect
-// branches are left as they are.
+// (calibration/h200/branch.csv and its SASS); when the body reads c, right
+// after its last read (pipeline.cu's shared-memory loop: IMAD of the address,
+// the counter's IMAD and ISETP, then the LDS and the adds that wait for it).
+// The add moves behind the body's last read of c (to the loop's head when
+// there is none) and the setp one instruction later, when the body neither
+// writes c nor touches p, and writes neither s nor x: each runs as often as
+// before and computes the same values. Programs with indirect branches are
+// left as they are.
 func HoistLoopCounters(p *Program) {
 	if hasIndirect(p) {
 		return
@@ -184,6 +187,7 @@ func HoistLoopCounters(p *Program) {
 		for k := t + 1; k <= b && ok; k++ {
 			ok = targeted[k] == 0
 		}
+		lastRead := -1 // the body's last instruction that reads c (relative to t)
 		for k := t; k < b-2 && ok; k++ {
 			in := &p.Instrs[k]
 			if in.Op.IsBranch() || in.Op.Ends() || in.Op == OpCall {
@@ -192,6 +196,8 @@ func HoistLoopCounters(p *Program) {
 			}
 			eachUse(in, func(r regKey, dst bool) {
 				switch {
+				case r == regKey{KReg, c} && !dst:
+					lastRead = k - t
 				case r == regKey{KReg, c} || r == regKey{KPred, set.Ops[0].Reg}:
 					ok = false
 				case dst && (r == regKey{add.Ops[2].Kind, add.Ops[2].Reg} && add.Ops[2].Kind == KReg ||
@@ -201,13 +207,16 @@ func HoistLoopCounters(p *Program) {
 				}
 			})
 		}
-		if !ok {
+		body := b - 2 - t
+		if !ok || lastRead >= body-1 {
 			continue
 		}
-		// [t] add, [t+1] body[0], [t+2] setp, [t+3..b-1] body[1:], [b] bra.
-		first := p.Instrs[t]
-		copy(p.Instrs[t+3:b], p.Instrs[t+1:b-2])
-		p.Instrs[t], p.Instrs[t+1], p.Instrs[t+2] = add, first, set
+		// body[:lastRead+1], add, body[lastRead+1], setp, body[lastRead+2:], bra.
+		out := make([]Instr, 0, body+2)
+		out = append(out, p.Instrs[t:t+lastRead+1]...)
+		out = append(out, add, p.Instrs[t+lastRead+1], set)
+		out = append(out, p.Instrs[t+lastRead+2:b-2]...)
+		copy(p.Instrs[t:b], out)
 	}
 }
 

@@ -267,3 +267,23 @@ func TestUnrollCountedLoopsOnlyOnce(t *testing.T) {
 		t.Fatalf("a second pass grew the program from %d to %d instructions", n, len(p.Instrs))
 	}
 }
+
+func TestHoistLoopCountersPutsTheCounterBehindItsLastRead(t *testing.T) {
+	cmp := Instr{Op: OpSetp, Type: S32, Cmp: CmpLt, NDst: 1, Ops: []Operand{P(2), R(4), R(7)}, Class: ClassALU}
+	addr := Instr{Op: OpShl, Type: B32, NDst: 1, Ops: []Operand{R(5), R(4), Imm(4)}, Class: ClassALU}
+	ld := Instr{Op: OpLd, Space: Shared, Type: U32, NDst: 1, Ops: []Operand{R(6), Addr(5, 0)}, Class: ClassShared}
+	sum := Instr{Op: OpAdd, Type: U32, NDst: 1, Ops: []Operand{R(1), R(1), R(6)}, Class: ClassALU}
+	// 0: mov  1: shl (reads c)  2: ld  3: add sum  4: add c  5: setp  6: @p bra 1
+	p := &Program{Instrs: []Instr{aluI(4, 6), addr, ld, sum, addI(4, 1), cmp, gbra(P(2), 1), {Op: OpExit}}}
+	HoistLoopCounters(p)
+	want := []Op{OpAdd, OpShl, OpAdd, OpLd, OpSetp, OpAdd, OpBra, OpExit}
+	got := opsOf(p)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+	if p.Instrs[2].Ops[0].Reg != 4 || p.Instrs[5].Ops[0].Reg != 1 {
+		t.Errorf("the counter's add should follow the shl that reads it: %v", opsOf(p))
+	}
+}
