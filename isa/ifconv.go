@@ -221,3 +221,39 @@ func varyingRegs(p *Program) map[regKey]bool {
 	}
 	return v
 }
+
+// InvertBranchesOverJumps models a peephole ptxas applies to the wait loop
+// CUTLASS and its relatives write in inline PTX,
+//
+//	L: mbarrier.try_wait.parity P1, [bar], phase, hint;  @P1 bra DONE;  bra L;  DONE:
+//
+// a conditional branch over an unconditional one becomes the inverted
+// branch, `@!P1 bra L`, which falls through when the wait succeeds (a taken
+// branch costs branch.taken, one that falls through latency.branch). It
+// applies to `@p bra X; bra L; X:` when no other branch enters the jump.
+// Programs with indirect branches are left as they are; branch targets are
+// renumbered and reconvergence points recomputed.
+func InvertBranchesOverJumps(p *Program) {
+	if hasIndirect(p) {
+		return
+	}
+	targeted := branchTargets(p)
+	del := make([]bool, len(p.Instrs))
+	any := false
+	for i := 0; i+2 <= len(p.Instrs)-1; i++ {
+		br, j := &p.Instrs[i], &p.Instrs[i+1]
+		if br.Op != OpBra || br.Guard.Kind != KPred || int(br.Target) != i+2 || del[i] ||
+			j.Op != OpBra || j.Guard.Kind != KNone || targeted[i+1] != 0 {
+			continue
+		}
+		br.Guard.Neg = !br.Guard.Neg
+		br.Target = j.Target
+		del[i+1] = true
+		any = true
+		i++
+	}
+	if any {
+		deleteInstrs(p, del)
+		Reconverge(p, nil)
+	}
+}

@@ -90,3 +90,23 @@ func TestConvergenceBarrierMarksLaneDependentRegionsOnly(t *testing.T) {
 		})
 	}
 }
+
+func TestInvertBranchesOverJumpsMakesCUTLASSWaitLoopsFallThrough(t *testing.T) {
+	wait := Instr{Op: OpMbarTryWait, NDst: 1, Flags: FHint, Ops: []Operand{P(1), Addr(-1, 0), Imm(0), Imm(10000000)}, Class: ClassSyncs}
+	// 0: L: try_wait P1   1: @P1 bra DONE(3)   2: bra L(0)   3: DONE: exit
+	p := &Program{Instrs: []Instr{wait, gbra(P(1), 3), gbra(Operand{}, 0), {Op: OpExit}}, NumPreds: 2}
+	InvertBranchesOverJumps(p)
+	if got := opsOf(p); len(got) != 3 {
+		t.Fatalf("got %v, want try_wait, bra, exit", got)
+	}
+	if br := p.Instrs[1]; br.Guard != NotP(1) || br.Target != 0 {
+		t.Errorf("got guard %+v target %d, want @!P1 bra 0", br.Guard, br.Target)
+	}
+	// A jump that another branch enters stays.
+	q := &Program{Instrs: []Instr{gbra(P(2), 2), gbra(P(1), 3), gbra(Operand{}, 0), {Op: OpExit}}, NumPreds: 3}
+	q.Instrs[0].Target = 2
+	InvertBranchesOverJumps(q)
+	if len(q.Instrs) != 4 {
+		t.Errorf("got %v, want it unchanged", opsOf(q))
+	}
+}

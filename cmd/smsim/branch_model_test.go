@@ -215,3 +215,55 @@ $Lwait:
 		t.Errorf("plain arrive: syncs.count_interval changed the run from %d to %d cycles", a, b)
 	}
 }
+
+// The wait loops CUDA code compiles to and the one CUTLASS writes in inline
+// PTX become the same SASS loop (`TRYWAIT P; @!P BRA`), so they take the
+// same time: a producer arrives on a count-1 barrier 20 times, each phase
+// awaited one way or the other.
+func TestCUTLASSAndCUDAWaitLoopsTakeTheSameTime(t *testing.T) {
+	kernel := func(wait string) string {
+		return `.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry wl(.param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .pred %p<4>;
+	.shared .align 8 .b64 bar;
+	mov.u32 %r1, bar;
+	mbarrier.init.shared::cta.b64 [%r1], 1;
+	mov.u32 %r3, 0;
+	mov.u32 %r4, 0;
+$Lloop:
+	mbarrier.arrive.shared::cta.b64 _, [%r1];
+` + wait + `
+	xor.b32 %r4, %r4, 1;
+	add.u32 %r3, %r3, 1;
+	setp.lt.u32 %p3, %r3, 20;
+	@%p3 bra $Lloop;
+	ret;
+}
+`
+	}
+	cuda := `$Lw:
+	{
+	.reg .pred P1;
+	mbarrier.try_wait.parity.shared::cta.b64 P1, [%r1], %r4;
+	selp.b32 %r5, 1, 0, P1;
+	}
+	setp.eq.s32 %p1, %r5, 0;
+	@%p1 bra $Lw;`
+	cutlass := `{
+	.reg .pred P1;
+	LAB_WAIT:
+	mbarrier.try_wait.parity.shared::cta.b64 P1, [%r1], %r4;
+	@P1 bra DONE;
+	bra LAB_WAIT;
+	DONE:
+	}`
+	a := runPTXCycles(t, "wl.ptx", kernel(cuda)).Cycles
+	b := runPTXCycles(t, "wl.ptx", kernel(cutlass)).Cycles
+	if a != b {
+		t.Errorf("CUDA-style wait loop %d cycles, CUTLASS-style %d: want the same", a, b)
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 // compilePTX parses a PTX file, lowers every entry, and applies what ptxas
 // does to such code that decides timing (isa.FoldPredicateBranches,
+// isa.InvertBranchesOverJumps,
 // isa.IfConvert, isa.IfConvertDiamonds, isa.HoistPastWaitLoops, isa.UnrollCountedLoops,
 // isa.HoistLoopCounters,
 // isa.HoistClockReads, isa.HoistDivisors).
@@ -17,6 +18,7 @@ func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 	}
 	for _, p := range ps {
 		isa.FoldPredicateBranches(p)
+		isa.InvertBranchesOverJumps(p)
 		isa.IfConvert(p)
 		isa.IfConvertDiamonds(p)
 		isa.HoistPastWaitLoops(p)
