@@ -23,6 +23,8 @@ func hasCalibrationFile(dir, name string) bool {
 }
 
 // moreRecipes describes the rows of latency2.csv (division, square root and
+// local-memory chains), libpipe.csv (a pipeline written with libcu++'s
+// cuda::barrier; held out of every fit), and
 // local-memory chains), membw.csv (bulk-copy streaming against bytes in
 // flight), issue.csv (the steps of a producer trip) and steps.csv (each step
 // of a producer timed alone), as
@@ -123,6 +125,19 @@ func moreRecipes(dir string) []recipe {
 	}
 	if hasCalibrationFile(dir, "branch.ptx") {
 		rs = append(rs, branchRecipes()...)
+	}
+	if hasCalibrationFile(dir, "libpipe.ptx") {
+		for _, chunk := range []int{4096, 16384} {
+			for _, c := range []int{1, 2, 4} {
+				for _, st := range []int{1, 2, 4} {
+					rs = append(rs, recipe{file: "libpipe.ptx", kernel: fmt.Sprintf("_Z9k_libpipeILi%dEEvPKhjjiiPx", st),
+						block: 32 * (1 + c), smem: st * chunk,
+						args:   []string{"buf:262144", "262144", fmt.Sprint(chunk), "64", "8", "buf:16"}, outLen: 1,
+						rows: []rowFn{{"lib_pipeline", fmt.Sprintf("chunk%d_consumers%d_stages%d", chunk, c, st), "cycles_per_tile",
+							func(o []int64) float64 { return float64(o[0]) / 64 }}}})
+				}
+			}
+		}
 	}
 	return rs
 }

@@ -174,7 +174,9 @@ func (l *lowerer) pdst(o Operand) (isa.Operand, error) {
 	return isa.Operand{}, errAt(o.Position(), "expected a predicate destination, found %s", o.String())
 }
 
-// psrc converts a predicate source: p, !p, or the immediates 0 and 1.
+// psrc converts a predicate source: p, !p, or an integer immediate, false
+// when zero and true otherwise (nvcc negates a predicate with
+// `xor.pred p, p, -1`, as libcu++'s barrier wait loop compiles).
 func (l *lowerer) psrc(o Operand) (isa.Operand, error) {
 	switch x := o.(type) {
 	case *Not:
@@ -185,8 +187,11 @@ func (l *lowerer) psrc(o Operand) (isa.Operand, error) {
 		p.Neg = !p.Neg
 		return p, nil
 	case *Imm:
-		if x.Kind == ImmInt && (x.Int == 0 || x.Int == 1) {
-			return isa.Imm(uint64(x.Int)), nil
+		if x.Kind == ImmInt {
+			if x.Int != 0 {
+				return isa.Imm(1), nil
+			}
+			return isa.Imm(0), nil
 		}
 	case *Reg:
 		if !x.Special {

@@ -174,6 +174,10 @@ func TestLowerInteger(t *testing.T) {
 			`dp2a.u32.s32 {hi} %r1, %r2, %r3, %r4`},
 		{`and.pred %p1, %p2, !%p3;`,
 			`and.pred %p1, %p2, !%p3`},
+		{`xor.pred %p1, %p1, -1;`, // nvcc's negation (libcu++'s barrier wait loop)
+			`xor.pred %p1, %p1, 1`},
+		{`and.pred %p1, %p2, 0;`,
+			`and.pred %p1, %p2, 0`},
 		{`not.b32 %r1, %r2;`,
 			`not.b32 %r1, %r2`},
 		{`cnot.b64 %rd1, %rd2;`,
