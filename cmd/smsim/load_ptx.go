@@ -9,7 +9,7 @@ import (
 // does to such code that decides timing (isa.FoldPredicateBranches,
 // isa.InvertBranchesOverJumps,
 // isa.IfConvert, isa.IfConvertDiamonds, isa.HoistPastWaitLoops, isa.UnrollCountedLoops,
-// isa.HoistLoopCounters,
+// isa.HoistLoopCounters, isa.ScheduleLoads,
 // isa.HoistClockReads, isa.HoistDivisors).
 func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 	ps, err := ptx.Compile(path, src)
@@ -24,6 +24,7 @@ func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 		isa.HoistPastWaitLoops(p)
 		isa.UnrollCountedLoops(p)
 		isa.HoistLoopCounters(p)
+		isa.ScheduleLoads(p)
 		isa.HoistClockReads(p)
 		isa.HoistDivisors(p)
 	}
