@@ -23,12 +23,11 @@ func hasCalibrationFile(dir, name string) bool {
 }
 
 // moreRecipes describes the rows of latency2.csv (division, square root and
-// local-memory chains), libpipe.csv (a pipeline written with libcu++'s
-// cuda::barrier; held out of every fit), and
 // local-memory chains), membw.csv (bulk-copy streaming against bytes in
-// flight), issue.csv (the steps of a producer trip) and steps.csv (each step
-// of a producer timed alone), as
-// calibration/h200/README.md says each row is made.
+// flight), issue.csv (the steps of a producer trip), steps.csv (each step of
+// a producer timed alone), elect.csv, gmem.csv, branch.csv and libpipe.csv
+// (a pipeline written with libcu++'s cuda::barrier, held out of every fit),
+// as calibration/h200/README.md says each row is made.
 func moreRecipes(dir string) []recipe {
 	var rs []recipe
 	if hasCalibrationFile(dir, "latency2.ptx") {
