@@ -132,6 +132,7 @@ func moreRecipes(dir string) []recipe {
 					rs = append(rs, recipe{file: "libpipe.ptx", kernel: fmt.Sprintf("_Z9k_libpipeILi%dEEvPKhjjiiPx", st),
 						block: 32 * (1 + c), smem: st * chunk,
 						args: []string{"buf:262144", "262144", fmt.Sprint(chunk), "64", "8", "buf:16"}, outLen: 1,
+						launches: 2, // the host copied the source in and ran an untimed launch first: it is in L2
 						rows: []rowFn{{"lib_pipeline", fmt.Sprintf("chunk%d_consumers%d_stages%d", chunk, c, st), "cycles_per_tile",
 							func(o []int64) float64 { return float64(o[0]) / 64 }}}})
 				}
