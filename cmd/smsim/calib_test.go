@@ -99,3 +99,27 @@ func TestLoopBranchesMatchTheH200(t *testing.T) {
 		t.Errorf("branch.csv MAPE %.2f %%, want at most 8 %%", mape)
 	}
 }
+
+// TestHeldOutLibcuPipeline holds the model to calibration/h200/libpipe.csv, a
+// warp-specialised pipeline written with libcu++'s cuda::barrier that no fit
+// has seen: its one- and two-stage rows within 12 %, all 18 rows at most
+// 15 % off on average (the four-stage rows are the known miss: docs/model.md).
+func TestHeldOutLibcuPipeline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the calibration suite")
+	}
+	rows := repoCalibration(t, sm.DefaultConfig(), `libpipe\.csv:`)
+	if len(rows) != 18 {
+		t.Fatalf("%d libpipe.csv rows, want 18", len(rows))
+	}
+	sum := 0.0
+	for k, r := range rows {
+		sum += math.Abs(r.ErrorPct)
+		if !strings.HasSuffix(strings.Split(k, ",")[1], "stages4") && (r.ErrorPct > 12 || r.ErrorPct < -12) {
+			t.Errorf("%s: predicted %.1f, measured %.1f (%+.1f %%)", k, r.Predicted, r.Measured, r.ErrorPct)
+		}
+	}
+	if mape := sum / float64(len(rows)); mape > 15 {
+		t.Errorf("libpipe.csv MAPE %.2f %%, want at most 15 %%", mape)
+	}
+}
