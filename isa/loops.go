@@ -391,12 +391,28 @@ func unrollable(in *Instr) bool {
 	if in.Op.IsBranch() || in.Op.Ends() || in.Op == OpCall || isClockRead(in) {
 		return false
 	}
-	switch in.Class {
+	if arithmetic(in.Class) {
+		return true
+	}
+	return memoryClass(in.Class) && (in.Op == OpLd || in.Op == OpSt)
+}
+
+// arithmetic reports whether c is an arithmetic timing class (the integer,
+// floating-point, conversion and division pipes).
+func arithmetic(c Class) bool {
+	switch c {
 	case ClassALU, ClassIMAD, ClassFMA, ClassFP64, ClassSFU, ClassConv, ClassDiv, ClassDiv64,
 		ClassIDiv, ClassIDivInv, ClassIDiv64, ClassIDiv64Inv:
 		return true
+	}
+	return false
+}
+
+// memoryClass reports whether c is a class of plain loads and stores.
+func memoryClass(c Class) bool {
+	switch c {
 	case ClassShared, ClassGlobal, ClassLocal, ClassConst, ClassParam:
-		return in.Op == OpLd || in.Op == OpSt
+		return true
 	}
 	return false
 }

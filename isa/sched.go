@@ -327,24 +327,9 @@ func hoistPastWaitLoop(p *Program, b int) bool {
 		return false
 	}
 	wait := false
-	type reg struct {
-		kind Kind
-		n    int32
-	}
+	type reg = regKey
 	read, written := map[reg]bool{}, map[reg]bool{}
-	uses := func(in *Instr, f func(r reg, dst bool)) {
-		if in.Guard.Kind == KPred {
-			f(reg{KPred, in.Guard.Reg}, false)
-		}
-		for k, o := range in.Ops {
-			switch {
-			case o.Kind == KReg || o.Kind == KPred:
-				f(reg{o.Kind, o.Reg}, k < int(in.NDst))
-			case o.Kind == KAddr && o.Reg >= 0:
-				f(reg{KReg, o.Reg}, false)
-			}
-		}
-	}
+	uses := eachUse
 	for k := t; k <= b; k++ {
 		in := &p.Instrs[k]
 		if k > t && targeted[k] != 0 || k < b && (in.Op.IsBranch() || in.Op.Ends() || in.Op == OpCall) {

@@ -51,14 +51,10 @@ func schedulable(in *Instr) bool {
 	if in.Op.IsBranch() || in.Op.Ends() || in.Op == OpCall || isClockRead(in) {
 		return false
 	}
-	switch in.Class {
-	case ClassALU, ClassIMAD, ClassFMA, ClassFP64, ClassSFU, ClassConv, ClassDiv, ClassDiv64,
-		ClassIDiv, ClassIDivInv, ClassIDiv64, ClassIDiv64Inv:
+	if arithmetic(in.Class) {
 		return true
-	case ClassShared, ClassGlobal, ClassLocal, ClassConst, ClassParam:
-		return in.Op == OpLd && !in.Flags.Has(FVolatile)
 	}
-	return false
+	return memoryClass(in.Class) && in.Op == OpLd && !in.Flags.Has(FVolatile)
 }
 
 func hasLoad(r []Instr) bool {

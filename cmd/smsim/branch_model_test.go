@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// runPTXCycles runs kernel text (one thread, one CTA) with extra flags and
-// returns the report; the kernel's first parameter is a 64-byte buffer.
+// runPTXCycles runs kernel text (one thread, one CTA, unless the flags give
+// another -b) with extra flags and returns the report; the kernel's first
+// parameter is a 64-byte buffer.
 func runPTXCycles(t *testing.T, name, ptx string, flags ...string) report {
 	t.Helper()
 	p := writeFile(t, name, ptx)
@@ -192,17 +193,7 @@ $Lwait:
 `
 	}
 	cycles := func(src string, interval int) uint64 {
-		p := writeFile(t, "ac.ptx", src)
-		code, out, errs := cli(t, "run", p, "-a", "buf:64", "-b", "1024", "--format", "json",
-			"--set", fmt.Sprintf("syncs.count_interval=%d", interval))
-		if code != 0 {
-			t.Fatalf("exit %d: %s", code, errs)
-		}
-		var r report
-		if err := json.Unmarshal([]byte(out), &r); err != nil {
-			t.Fatal(err)
-		}
-		return r.Cycles
+		return runPTXCycles(t, "ac.ptx", src, "-b", "1024", "--set", fmt.Sprintf("syncs.count_interval=%d", interval)).Cycles
 	}
 	counted := kernel("mbarrier.arrive.shared::cta.b64 _, [%r1], 32;")
 	if a, b := cycles(counted, 4), cycles(counted, 24); b-a < 31*20-40 || b-a > 32*20+40 {
