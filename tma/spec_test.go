@@ -99,3 +99,14 @@ func TestMapSpecBinding(t *testing.T) {
 		t.Errorf("misaligned base: got %v, want an error naming Base", err)
 	}
 }
+
+// A key the user spelled with a newline stays on the message's one line.
+func TestSpecErrorQuotesUnprintableField(t *testing.T) {
+	_, err := ParseMapSpec("f32,0,\n")
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, `"\n"`) {
+		t.Errorf("error %q: want the field quoted on one line", msg)
+	}
+}

@@ -1,6 +1,11 @@
 package tma
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+)
 
 // Driver limits of cuTensorMapEncodeTiled (mbarrier-semantics.md §2.3, §2.7).
 const (
@@ -35,8 +40,15 @@ type FieldError struct {
 	Reason string
 }
 
-// Error is "tensor map: FIELD: REASON".
-func (e *FieldError) Error() string { return "tensor map: " + e.Field + ": " + e.Reason }
+// Error is "tensor map: FIELD: REASON", with a field spelled by the user
+// quoted when it holds characters that would break the one-line message.
+func (e *FieldError) Error() string {
+	f := e.Field
+	if strings.IndexFunc(f, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		f = strconv.Quote(f)
+	}
+	return "tensor map: " + f + ": " + e.Reason
+}
 
 func fieldErr(field, format string, args ...any) error {
 	return &FieldError{Field: field, Reason: fmt.Sprintf(format, args...)}
