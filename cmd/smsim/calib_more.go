@@ -25,7 +25,7 @@ func hasCalibrationFile(dir, name string) bool {
 // moreRecipes describes the rows of latency2.csv (division, square root and
 // local-memory chains), membw.csv (bulk-copy streaming against bytes in
 // flight), issue.csv (the steps of a producer trip), steps.csv (each step of
-// a producer timed alone), elect.csv, gmem.csv, branch.csv, waitdelay.csv and libpipe.csv
+// a producer timed alone), elect.csv, gmem.csv, branch.csv, waitdelay.csv, syncwarp.csv and libpipe.csv
 // (a pipeline written with libcu++'s cuda::barrier, held out of every fit),
 // as calibration/h200/README.md says each row is made.
 func moreRecipes(dir string) []recipe {
@@ -132,6 +132,18 @@ func moreRecipes(dir string) []recipe {
 				rs = append(rs, recipe{file: "waitdelay.ptx", kernel: fmt.Sprintf("_Z7k_delayILi%dEEvijjjPx", k), block: 32 * w,
 					args: []string{fmt.Sprint(iters), "3", "1", "0", "buf:16"}, outLen: 1,
 					rows: []rowFn{{"wait_delay", fmt.Sprintf("imad%d_warps%d", k, w), "cycles_per_phase",
+						func(o []int64) float64 { return float64(o[0]) / iters }}}})
+			}
+		}
+	}
+	if hasCalibrationFile(dir, "syncwarp.ptx") {
+		const iters = 2000
+		names := []string{"none", "between", "after_wait", "runtime_mask", "two_between"}
+		for _, w := range []int{1, 4, 8, 12, 16, 24, 32} {
+			for mode, name := range names {
+				rs = append(rs, recipe{file: "syncwarp.ptx", kernel: fmt.Sprintf("_Z4k_swILi%dEEvijPx", mode), block: 32 * w,
+					args: []string{fmt.Sprint(iters), "4294967295", "buf:16"}, outLen: 1,
+					rows: []rowFn{{"syncwarp_loop", fmt.Sprintf("%s_warps%d", name, w), "cycles_per_phase",
 						func(o []int64) float64 { return float64(o[0]) / iters }}}})
 			}
 		}
