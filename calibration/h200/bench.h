@@ -3,9 +3,11 @@
 // clock operations as inline PTX, so that each kernel's PTX says exactly which instruction it times.
 #pragma once
 #include <cuda_runtime.h>
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
   fprintf(stderr, "CUDA error '%s' at line %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
@@ -20,6 +22,24 @@
     }                                                   \
     out[K] = clock64() - t0;                            \
   }
+
+// timed3 (host): launch() runs once untimed and three times timed; each timed run's out[0] / div is one sample.
+// Prints the row "BENCH,CONFIG,METRIC,median,min,max,3" (elect.cu, branch.cu, waitdelay.cu, syncwarp.cu, libpipe.cu).
+template <class Launch>
+static void timed3(const char* bench, const char* config, const char* metric, long long* dout, double div,
+                   Launch launch) {
+  std::vector<double> v;
+  for (int r = 0; r <= 3; r++) {
+    launch();
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    long long h = 0;
+    CK(cudaMemcpy(&h, dout, sizeof h, cudaMemcpyDeviceToHost));
+    if (r > 0) v.push_back((double)h / div);
+  }
+  std::sort(v.begin(), v.end());
+  printf("%s,%s,%s,%.2f,%.2f,%.2f,3\n", bench, config, metric, v[1], v[0], v[2]);
+}
 
 __device__ __forceinline__ uint32_t sa(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
 __device__ __forceinline__ void mb_init(uint64_t* b, uint32_t n) {

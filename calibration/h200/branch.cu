@@ -8,8 +8,6 @@
 //   MODE 4: one shared load and an add that consumes it: the warp stalls on the load before the branch
 // Rows: branch_loop,<mode>_k<K>,cycles_per_trip (median of three launches after a warm-up one).
 #include "bench.h"
-#include <algorithm>
-#include <vector>
 
 template <int MODE, int K> __global__ void k_loop(int iters, float m, float c, int km, long long* out) {
   __shared__ uint32_t chase[32];
@@ -61,16 +59,9 @@ __global__ void k_spin(long long cycles, int* sink) {
 static const char* names[] = {"indep_ffma", "chain_ffma", "chain_imad", "chain_lds", "lds_then_use"};
 
 template <int MODE, int K> static void run(int iters, long long* dout) {
-  std::vector<double> v;
-  for (int r = 0; r <= 3; r++) {
-    k_loop<MODE, K><<<1, 32>>>(iters, 1.0001f, 0.5f, 3, dout);
-    CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
-    long long h = 0;
-    CK(cudaMemcpy(&h, dout, sizeof h, cudaMemcpyDeviceToHost));
-    if (r > 0) v.push_back((double)h / iters);
-  }
-  std::sort(v.begin(), v.end());
-  printf("branch_loop,%s_k%d,cycles_per_trip,%.2f,%.2f,%.2f,3\n", names[MODE], K, v[1], v[0], v[2]);
+  char cfg[64];
+  snprintf(cfg, sizeof cfg, "%s_k%d", names[MODE], K);
+  timed3("branch_loop", cfg, "cycles_per_trip", dout, iters, [&] { k_loop<MODE, K><<<1, 32>>>(iters, 1.0001f, 0.5f, 3, dout); });
 }
 
 int main() {

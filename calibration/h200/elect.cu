@@ -6,8 +6,6 @@
 // Output CSV "bench,config,metric,median,min,max,runs" over 3 runs.
 // Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o elect elect.cu
 #include "bench.h"
-#include <algorithm>
-#include <vector>
 
 // Modes (the barrier's count in brackets):
 //   0 converged           every lane arrives                               [32 W]
@@ -55,16 +53,9 @@ __global__ void k_spin(long long cycles, int* sink) {
 static const char* names[] = {"converged", "lane0_syncwarp", "lane0", "converged_syncwarp", "lane0_count32", "elect_sync"};
 
 template <int MODE> static void run(int warps, int iters, long long* dout) {
-  std::vector<double> v;
-  for (int r = 0; r <= 3; r++) {
-    k_elect<MODE><<<1, 32 * warps>>>(iters, dout);
-    CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
-    long long h = 0;
-    CK(cudaMemcpy(&h, dout, sizeof h, cudaMemcpyDeviceToHost));
-    if (r > 0) v.push_back((double)h / iters);
-  }
-  std::sort(v.begin(), v.end());
-  printf("elect_loop,%s_warps%d,cycles_per_phase,%.2f,%.2f,%.2f,3\n", names[MODE], warps, v[1], v[0], v[2]);
+  char cfg[64];
+  snprintf(cfg, sizeof cfg, "%s_warps%d", names[MODE], warps);
+  timed3("elect_loop", cfg, "cycles_per_phase", dout, iters, [&] { k_elect<MODE><<<1, 32 * warps>>>(iters, dout); });
 }
 
 int main() {

@@ -10,7 +10,6 @@
 // out[0] = clock64 after the last tile - clock64 before waiting for tile `warm`.
 // Rows: lib_pipeline,chunkN_consumersC_stagesS,cycles_per_tile (median of three launches after a warm-up one).
 #include "bench.h"
-#include <algorithm>
 #include <cuda/barrier>
 #include <cuda/std/utility>
 #include <vector>
@@ -80,18 +79,11 @@ template <int S> static void run(const uint8_t* src, uint32_t span, uint32_t chu
   const int tiles = 64, warm = 8;
   const size_t smem = (size_t)S * chunk;
   CK(cudaFuncSetAttribute(k_libpipe<S>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  std::vector<double> v;
-  for (int r = 0; r <= 3; r++) {
+  char cfg[64];
+  snprintf(cfg, sizeof cfg, "chunk%u_consumers%d_stages%d", chunk, consumers, S);
+  timed3("lib_pipeline", cfg, "cycles_per_tile", dout, tiles, [&] {
     k_libpipe<S><<<1, 32 * (1 + consumers), smem>>>(src, span, chunk, tiles, warm, dout);
-    CK(cudaGetLastError());
-    CK(cudaDeviceSynchronize());
-    long long h = 0;
-    CK(cudaMemcpy(&h, dout, sizeof h, cudaMemcpyDeviceToHost));
-    if (r > 0) v.push_back((double)h / tiles);
-  }
-  std::sort(v.begin(), v.end());
-  printf("lib_pipeline,chunk%u_consumers%d_stages%d,cycles_per_tile,%.2f,%.2f,%.2f,3\n", chunk, consumers, S, v[1],
-         v[0], v[2]);
+  });
 }
 
 int main() {

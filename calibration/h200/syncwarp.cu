@@ -9,8 +9,6 @@
 // out[0] = clock64 after `iters` phases - before, thread 0.
 // Rows: syncwarp_loop,<mode>_warpsW,cycles_per_phase (median of three launches after a warm-up one).
 #include "bench.h"
-#include <algorithm>
-#include <vector>
 
 template <int MODE> __global__ void k_sw(int iters, uint32_t mask, long long* out) {
   __shared__ uint64_t bar;
@@ -41,16 +39,9 @@ __global__ void k_spin(long long cycles, int* sink) {
 static const char* names[] = {"none", "between", "after_wait", "runtime_mask", "two_between"};
 
 template <int MODE> static void run(int warps, int iters, long long* dout) {
-  std::vector<double> v;
-  for (int r = 0; r <= 3; r++) {
-    k_sw<MODE><<<1, 32 * warps>>>(iters, 0xffffffffu, dout);
-    CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
-    long long h = 0;
-    CK(cudaMemcpy(&h, dout, sizeof h, cudaMemcpyDeviceToHost));
-    if (r > 0) v.push_back((double)h / iters);
-  }
-  std::sort(v.begin(), v.end());
-  printf("syncwarp_loop,%s_warps%d,cycles_per_phase,%.2f,%.2f,%.2f,3\n", names[MODE], warps, v[1], v[0], v[2]);
+  char cfg[64];
+  snprintf(cfg, sizeof cfg, "%s_warps%d", names[MODE], warps);
+  timed3("syncwarp_loop", cfg, "cycles_per_phase", dout, iters, [&] { k_sw<MODE><<<1, 32 * warps>>>(iters, 0xffffffffu, dout); });
 }
 
 int main() {

@@ -5,8 +5,6 @@
 // warps. out[0] = clock64 after `iters` phases - before, thread 0.
 // Rows: wait_delay,imadK_warpsW,cycles_per_phase (median of three launches after a warm-up one).
 #include "bench.h"
-#include <algorithm>
-#include <vector>
 
 template <int K> __global__ void k_delay(int iters, uint32_t a, uint32_t b, uint32_t mask, long long* out) {
   __shared__ uint64_t bar;
@@ -34,16 +32,9 @@ __global__ void k_spin(long long cycles, int* sink) {
 }
 
 template <int K> static void run(int warps, int iters, long long* dout) {
-  std::vector<double> v;
-  for (int r = 0; r <= 3; r++) {
-    k_delay<K><<<1, 32 * warps>>>(iters, 3, 1, 0, dout);
-    CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
-    long long h = 0;
-    CK(cudaMemcpy(&h, dout, sizeof h, cudaMemcpyDeviceToHost));
-    if (r > 0) v.push_back((double)h / iters);
-  }
-  std::sort(v.begin(), v.end());
-  printf("wait_delay,imad%d_warps%d,cycles_per_phase,%.2f,%.2f,%.2f,3\n", K, warps, v[1], v[0], v[2]);
+  char cfg[64];
+  snprintf(cfg, sizeof cfg, "imad%d_warps%d", K, warps);
+  timed3("wait_delay", cfg, "cycles_per_phase", dout, iters, [&] { k_delay<K><<<1, 32 * warps>>>(iters, 3, 1, 0, dout); });
 }
 
 int main() {
