@@ -59,6 +59,7 @@ type Config struct {
 	TryWaitTimeout     int // try_wait without hint on an incomplete phase: cycles until it returns false
 	TryWaitHintCycles  int // try_wait with a suspend-time hint: cycles until false (measured the same for all hints)
 	TryWaitWake        int // phase completion -> suspended try_wait resumes with true
+	SyncsAcquire       int // least time from a wait's issue to a true answer (its acquire), 0: none
 
 	// PredLatency is when a predicate written by setp can be used (by a
 	// branch or a guard): the predicate file is read earlier in the pipe
@@ -111,7 +112,7 @@ func DefaultConfig() Config {
 		isa.ClassConv: 11, isa.ClassDiv: 45, isa.ClassDiv64: 112, isa.ClassIDiv: 129, isa.ClassIDivInv: 62,
 		isa.ClassIDiv64: 316, isa.ClassIDiv64Inv: 266, isa.ClassSpecial: 2, isa.ClassBranch: 5, isa.ClassShared: 23,
 		isa.ClassGlobal: 0, isa.ClassLocal: 0, isa.ClassConst: 4, isa.ClassParam: 4, isa.ClassSyncs: 0,
-		isa.ClassBar: 0, isa.ClassWarpSync: 7, isa.ClassFence: 8, isa.ClassTMA: 37, isa.ClassSleep: 0,
+		isa.ClassBar: 0, isa.ClassWarpSync: 7, isa.ClassFence: 8, isa.ClassTMA: 44, isa.ClassSleep: 0,
 		isa.ClassCompute: 4, isa.ClassDelay: 0,
 	}
 	ivl := map[isa.Class]int{
@@ -155,7 +156,7 @@ func DefaultConfig() Config {
 	c.TMA.RequestBytesPerCycle = 261
 	c.TMA.CompletionLatency = 32
 	c.TMA.SetupCycles = 36
-	c.TMA.IssueInterval = 73
+	c.TMA.IssueInterval = 44
 	c.TMA.DescriptorCycles = 44
 	c.TMA.RowCycles = 0
 	c.TMA.TensorDRAMCycles = 367
@@ -235,6 +236,7 @@ func (c *Config) Params() []Param {
 		intParam("syncs.try_wait_timeout", "cycles", "try_wait (no hint) on an incomplete phase: time until false", &c.TryWaitTimeout),
 		intParam("syncs.try_wait_hint_timeout", "cycles", "try_wait with suspend-time hint: time until false", &c.TryWaitHintCycles),
 		intParam("syncs.try_wait_wake", "cycles", "phase completion to suspended try_wait resuming", &c.TryWaitWake),
+		intParam("syncs.acquire", "cycles", "least time from a try_wait's or test_wait's issue to a true answer", &c.SyncsAcquire),
 		intParam("latency.pred", "cycles", "setp to a guard or branch that reads its predicate", &c.PredLatency),
 		intParam("branch.diverge", "cycles", "extra cost of a branch that splits the warp", &c.DivergeCycles),
 		intParam("branch.taken", "cycles", "taken branch issue to its target's first issue", &c.BranchTaken),

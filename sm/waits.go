@@ -149,6 +149,16 @@ func (s *SM) applyWait(now sim.Cycle, op *syncsOp) error {
 		return err
 	}
 	wc.w.SetPred(op.in.Dst(0).Reg, op.lanes, res)
+	if res != 0 && op.last {
+		// test_wait holds its warp until the answer; a true one carries the
+		// wait's acquire (syncs.acquire after issue, as for try_wait).
+		if at := op.issued + sim.Cycle(s.cfg.SyncsAcquire); at > now {
+			s.setReady(wc, op.in.Dst(0), at, ReasonMbarrier)
+			wc.busyUntil = max(wc.busyUntil, at)
+			wc.depPC = -1
+			s.wakeWarp(at)
+		}
+	}
 	return nil
 }
 
@@ -233,6 +243,12 @@ func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error
 	}
 	deadline := rec.issued + limit
 	if res == rec.mask || open == nil || final || deadline <= answer {
+		if res != 0 {
+			// A true answer carries the wait's acquire: it reaches the warp
+			// no sooner than syncs.acquire after the try_wait's issue,
+			// however long ago the phase completed (steps.csv).
+			answer = max(answer, rec.issued+sim.Cycle(s.cfg.SyncsAcquire))
+		}
 		wc.w.SetPred(in.Dst(0).Reg, rec.mask, res)
 		s.setReady(wc, in.Dst(0), answer, ReasonMbarrier)
 		wc.depPC = -1

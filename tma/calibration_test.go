@@ -24,8 +24,16 @@ import (
 var printTable = flag.Bool("calibration", false, "print the predicted-vs-measured table of docs/tma.md")
 
 const (
-	smOverhead   = 100 // cycles of mbarrier arrive/try_wait/wake around each copy (latency rows: 61 and 101)
-	smIssue      = 8   // cycles the issuing thread spends per copy instruction in the bandwidth loop (estimate)
+	smOverhead = 100 // cycles of mbarrier arrive/try_wait/wake around each copy (latency rows: 61 and 101)
+	// The bandwidth loop is bound by its one issuing thread, not by the
+	// engine: a copy holds the thread 44 cycles (steps.csv) and the loop's
+	// 64-bit offset arithmetic and branch add the rest. smIssue per copy and
+	// smBatch per 64 KiB batch (its arrive.expect_tx, the wait on the batch
+	// before last and the outer loop) solve the 1 KiB and 4 KiB rows
+	// (64·smIssue + smBatch = 4969, 16·smIssue + smBatch = 1456 cycles);
+	// what those rows test here is that the engine does not bind below them.
+	smIssue      = 73
+	smBatch      = 285
 	reps         = 64
 	srcBytes     = 256 << 20
 	tensorW      = 8192
@@ -142,6 +150,7 @@ func bulkBandwidth(t testing.TB, chunk uint32, dram bool) float64 {
 		if b >= 2 {
 			now = max(now, r.wait(t, id(b-2, int(k)-1))+smOverhead)
 		}
+		now += smBatch
 		for j := 0; j < int(k); j++ {
 			now = r.u.AcceptAt(now)
 			dst := uint32(b&1)*batchBytes + uint32(j)*chunk

@@ -50,7 +50,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		QueueDepth:           8,
-		IssueInterval:        73,
+		IssueInterval:        44,
 		SetupCycles:          26,
 		DescriptorCycles:     10,
 		RowCycles:            1,

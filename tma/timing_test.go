@@ -105,7 +105,7 @@ func TestTensorLoadCompletesExactlyAtPredictedCycle(t *testing.T) {
 }
 
 func TestAcceptAtHoldsIssueWhileTheQueueIsFull(t *testing.T) {
-	r := newRig(t, func(c *Config) { c.QueueDepth = 2 })
+	r := newRig(t, func(c *Config) { c.QueueDepth, c.IssueInterval = 2, 73 })
 	for i := 0; i < 3; i++ { // starts at 0, 74, 148: two wait in the queue
 		if got := r.u.AcceptAt(0); got != 0 {
 			t.Fatalf("request %d: AcceptAt = %d, want 0", i, got)

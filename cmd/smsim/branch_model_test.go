@@ -258,3 +258,70 @@ $Lloop:
 		t.Errorf("CUDA-style wait loop %d cycles, CUTLASS-style %d: want the same", a, b)
 	}
 }
+
+// A true answer of try_wait or test_wait carries the wait's acquire: it
+// reaches the warp no sooner than syncs.acquire after the wait's issue,
+// however long ago the phase completed (steps.csv: 47 cycles clock to clock
+// for both). A false answer does not wait for it.
+func TestTrueWaitAnswerCarriesTheAcquire(t *testing.T) {
+	kernel := func(count int, wait string) string {
+		return fmt.Sprintf(`.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry aq(.param .u64 out)
+{
+	.reg .b32 %%r<4>;
+	.reg .b64 %%rd<6>;
+	.reg .pred %%p<3>;
+	.shared .align 8 .b64 bar;
+	ld.param.u64 %%rd1, [out];
+	mov.u32 %%r1, bar;
+	mbarrier.init.shared::cta.b64 [%%r1], %d;
+	bar.sync 0;
+	mbarrier.arrive.shared::cta.b64 _, [%%r1];
+	mov.u32 %%r2, 0;
+$Lsettle:
+	add.u32 %%r2, %%r2, 1;
+	setp.lt.u32 %%p2, %%r2, 50;
+	@%%p2 bra $Lsettle;
+	mov.u64 %%rd2, %%clock64;
+	mbarrier.%s.parity.shared::cta.b64 %%p1, [%%r1], 0;
+	@!%%p1 bra $Lout;
+	mov.u64 %%rd3, %%clock64;
+	sub.s64 %%rd4, %%rd3, %%rd2;
+	st.global.u64 [%%rd1], %%rd4;
+$Lout:
+	ret;
+}
+`, count, wait)
+	}
+	gap := func(src string, acquire int) int64 {
+		r := runPTXCycles(t, "aq.ptx", src, "--dump", "out:i64:1", "--set", fmt.Sprintf("syncs.acquire=%d", acquire),
+			"--set", "syncs.try_wait_timeout=40")
+		v := r.Dumps["out"]
+		if len(v) != 1 {
+			t.Fatalf("dumps %+v", r.Dumps)
+		}
+		f, _ := v[0].(float64)
+		return int64(f)
+	}
+	for _, wait := range []string{"try_wait", "test_wait"} {
+		src := kernel(1, wait)
+		fast, slow := gap(src, 0), gap(src, 120)
+		if fast >= 60 {
+			t.Errorf("%s on a completed phase, syncs.acquire 0: %d cycles clock to clock, want under 60", wait, fast)
+		}
+		if slow < 120 || slow > 140 {
+			t.Errorf("%s on a completed phase, syncs.acquire 120: %d cycles clock to clock, want 120 plus the branch", wait, slow)
+		}
+	}
+	// An open phase (count 2, one arrive): try_wait answers false at its
+	// time limit and the branch skips the store; the run's length must not
+	// grow by the acquire.
+	open := kernel(2, "try_wait")
+	r0 := runPTXCycles(t, "aq.ptx", open, "--set", "syncs.acquire=0", "--set", "syncs.try_wait_timeout=40")
+	r1 := runPTXCycles(t, "aq.ptx", open, "--set", "syncs.acquire=500", "--set", "syncs.try_wait_timeout=40")
+	if r1.Cycles != r0.Cycles {
+		t.Errorf("false answer: %d cycles with syncs.acquire 500 against %d with 0, want the same", r1.Cycles, r0.Cycles)
+	}
+}
