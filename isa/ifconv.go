@@ -155,6 +155,11 @@ func markConvergence(p *Program, j int) {
 	}
 	if k := waitLoopEnd(p, j); k >= 0 {
 		p.Instrs[k].Flags |= FConverge
+		for w := j; w < k; w++ {
+			if op := p.Instrs[w].Op; op == OpMbarTryWait || op == OpMbarTestWait {
+				p.Instrs[w].Flags |= FVecAddr
+			}
+		}
 		return
 	}
 	p.Instrs[j-1].Flags |= FConverge

@@ -98,6 +98,7 @@ const (
 	FBypassL1                         // ld.global.cg/.cv, cp.async.cg: cached in L2 only
 	FNoUnroll                         // heads a loop marked .pragma "nounroll": ptxas keeps it rolled
 	FConverge                         // ends a lane-dependent if-converted region: ptxas's BSSY/BSYNC (branch.bsync)
+	FVecAddr                          // a barrier op inside divergent control: ptxas addresses it through a per-thread register, not the uniform datapath
 )
 
 // Has reports whether all of f's bits are set in x.

@@ -244,11 +244,19 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 			// idle (its own latency), and takes a slot like an update.
 			// A warp already waiting on the barrier is registered with the
 			// unit: its repeated polls take no further slots.
+			// A wait through a per-thread (vector) address — one ptxas
+			// places under divergent control (isa.MarkDivergentWaits) — is
+			// a new set of per-thread checks at every poll.
 			cost := s.cfg.SyncsCheckCost
+			at := max(now+sim.Cycle(lat), wc.lastUpdate, s.syncs.free)
 			if wc.waitsOn(gs[k].addr) {
-				cost = 0
+				op.at = at
+				if in.Flags.Has(isa.FVecAddr) {
+					s.slots.reserve(at, cost)
+				}
+			} else {
+				op.at = s.slots.reserve(at, cost)
 			}
-			op.at = s.slots.reserve(max(now+sim.Cycle(lat), wc.lastUpdate, s.syncs.free), cost)
 		} else {
 			op.at = s.syncs.schedule(now, &s.cfg, &s.slots, s.cfg.updateInterval(in))
 			wc.lastUpdate = op.at

@@ -183,8 +183,10 @@ $Lsync:
 	bar.sync 0;
 	and.b32 %r3, %r2, 31;
 	setp.ne.u32 %p1, %r3, 0;
-	@%p1 bra $Lwait;
+	@%p1 bra $Lsw;
 	` + arrive + `
+$Lsw:
+	bar.warp.sync -1; // as __syncwarp(): the wait below stays uniform-addressed
 $Lwait:
 	mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r1], 0;
 	@!%p2 bra $Lwait;
@@ -323,5 +325,60 @@ $Lout:
 	r1 := runPTXCycles(t, "aq.ptx", open, "--set", "syncs.acquire=500", "--set", "syncs.try_wait_timeout=40")
 	if r1.Cycles != r0.Cycles {
 		t.Errorf("false answer: %d cycles with syncs.acquire 500 against %d with 0, want the same", r1.Cycles, r0.Cycles)
+	}
+}
+
+// A wait under lane-dependent control is addressed through a per-thread
+// register (isa.MarkDivergentWaits), and the barrier unit takes each of its
+// polls as new checks; a wait under a uniform branch stays registered
+// between polls. 32 warps' arrive/wait loops: the vector waits' polls compete
+// with the arrives (microbench.csv divergent2_warps32: 337 cycles a phase on
+// the H200 against 198 for the converged loop).
+func TestVectorAddressedWaitPollsLoadTheBarrierUnit(t *testing.T) {
+	kernel := func(cond string) string {
+		return `.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry vw(.param .u64 out, .param .u32 big)
+{
+	.reg .b32 %r<12>;
+	.reg .pred %p<6>;
+	.shared .align 8 .b64 bar;
+	ld.param.u32 %r9, [big];
+	mov.u32 %r1, bar;
+	mov.u32 %r2, %tid.x;
+	setp.ne.u32 %p1, %r2, 0;
+	@%p1 bra $Linit;
+	mov.u32 %r3, %ntid.x;
+	mbarrier.init.shared::cta.b64 [%r1], %r3;
+$Linit:
+	bar.sync 0;
+	setp.gt.u32 %p2, ` + cond + `, 100000;
+	@%p2 bra $Ldone;
+	mov.u32 %r4, 0;
+	mov.u32 %r5, 0;
+$Lphase:
+	mbarrier.arrive.shared::cta.b64 _, [%r1];
+$Lwait:
+	mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r1], %r5;
+	@!%p3 bra $Lwait;
+	xor.b32 %r5, %r5, 1;
+	add.u32 %r4, %r4, 1;
+	setp.lt.u32 %p4, %r4, 200;
+	@%p4 bra $Lphase;
+$Ldone:
+	ret;
+}
+`
+	}
+	lane := runPTXCycles(t, "vw.ptx", kernel("%r2"), "-b", "1024", "-a", "5").Cycles // %tid.x: lane-dependent
+	unif := runPTXCycles(t, "vw.ptx", kernel("%r9"), "-b", "1024", "-a", "5").Cycles // a parameter
+	if float64(lane) < 1.15*float64(unif) {
+		t.Errorf("32 warps, 200 phases: %d cycles with the wait under a lane-dependent branch, %d under a uniform one; want the first at least 15 %% slower", lane, unif)
+	}
+	one := runPTXCycles(t, "vw.ptx", kernel("%r2"), "-b", "32", "-a", "5").Cycles
+	oneU := runPTXCycles(t, "vw.ptx", kernel("%r9"), "-b", "32", "-a", "5").Cycles
+	if one != oneU {
+		t.Errorf("one warp: %d against %d cycles, want the same (its own arrive completes each phase: no polls)", one, oneU)
 	}
 }

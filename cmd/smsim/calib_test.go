@@ -14,26 +14,44 @@ import (
 // The fit must not regress: TestCalibrationHoldsItsLevel runs the H200
 // suite (shortened loops) and fails when microbench.csv's mean absolute
 // percentage error or its worst row gets worse than the current fit allows,
-// or any semantic row stops matching. The issue's targets (5 % / 15 %) are
-// not met yet; these bounds are the level reached, so regressions show.
+// or any semantic row stops matching. The MAPE target (5 %) holds; the
+// worst-row target (15 %) does not for one row, so the bounds on it are the
+// level reached (one row over 15 %, none over 25 %), and regressions show;
+// the MAPE bound (4.7 %) is the level reached too (4.53 %).
 func TestCalibrationHoldsItsLevel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the calibration suite")
 	}
-	v, err := validate(filepath.Join("..", "..", "..", "shared", "calibration", "h200"), sm.DefaultConfig(), suiteOpts{quick: true, only: "microbench.csv|probe.csv"},
-		runtime.NumCPU(), nil)
+	// microbench.csv runs in full (a few seconds): shortened, its 16 KiB-chunk
+	// bandwidth rows do not reach their steady state. probe.csv runs short.
+	dir := filepath.Join("..", "..", "..", "shared", "calibration", "h200")
+	v, err := validate(dir, sm.DefaultConfig(), suiteOpts{only: "microbench.csv"}, runtime.NumCPU(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	pv, err := validate(dir, sm.DefaultConfig(), suiteOpts{quick: true, only: "probe.csv"}, runtime.NumCPU(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Rows = append(v.Rows, pv.Rows...)
 	m := v.Overall["microbench.csv"]
 	if m.Rows != 70 {
 		t.Fatalf("got %d microbench rows, want 70", m.Rows)
 	}
-	if m.MAPE > 5.3 {
-		t.Errorf("microbench.csv MAPE %.2f %% > 5.3 %%", m.MAPE)
+	if m.MAPE > 4.7 {
+		t.Errorf("microbench.csv MAPE %.2f %% > 4.7 %%", m.MAPE)
 	}
-	if m.Worst > 26 {
-		t.Errorf("microbench.csv worst row %s off by %.1f %% > 26 %%", m.WorstRow, m.Worst)
+	if m.Worst > 25 {
+		t.Errorf("microbench.csv worst row %s off by %.1f %% > 25 %%", m.WorstRow, m.Worst)
+	}
+	over := 0
+	for _, r := range v.Rows {
+		if r.File == "microbench.csv" && !r.Semantic && math.Abs(r.ErrorPct) > 15 {
+			over++
+		}
+	}
+	if over > 1 {
+		t.Errorf("%d microbench.csv rows over 15 %%, want at most 1 (elected_count1_warps16)", over)
 	}
 	// probe.csv's latency rows meet the 10 % target and stay there.
 	latency := regexp.MustCompile(`^(alu_chain|global_load_chain|smem_load_chain|syncthreads_loop|test_wait_incomplete_phase)$|^try_wait_incomplete_phase$`)

@@ -10,7 +10,7 @@ import (
 // isa.InvertBranchesOverJumps,
 // isa.IfConvert, isa.IfConvertDiamonds, isa.HoistPastWaitLoops, isa.UnrollCountedLoops,
 // isa.HoistLoopCounters, isa.ScheduleLoads,
-// isa.HoistClockReads, isa.HoistDivisors).
+// isa.HoistClockReads, isa.HoistDivisors, isa.MarkDivergentWaits).
 func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 	ps, err := ptx.Compile(path, src)
 	if err != nil {
@@ -27,6 +27,7 @@ func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 		isa.ScheduleLoads(p)
 		isa.HoistClockReads(p)
 		isa.HoistDivisors(p)
+		isa.MarkDivergentWaits(p)
 	}
 	return ps, nil
 }

@@ -1,0 +1,62 @@
+package isa
+
+import "testing"
+
+// Which barrier waits ptxas addresses through a per-thread register
+// (FVecAddr): those under lane-dependent control flow or guards, or through
+// a lane-dependent address; not a wait loop at the top of the kernel, nor
+// one under a branch on a kernel parameter.
+func TestMarkDivergentWaitsFlagsWaitsUnderLaneDependentControl(t *testing.T) {
+	wait := func(p int, addr Operand) Instr {
+		return Instr{Op: OpMbarTryWait, NDst: 1, Ops: []Operand{P(p), addr, Imm(0)}, Class: ClassSyncs}
+	}
+	sym := Addr(-1, 0)
+	laneAddr := Instr{Op: OpMov, Type: U32, NDst: 1, Ops: []Operand{R(3), Spec(SLaneID)}, Class: ClassALU}
+	tests := []struct {
+		name string
+		prog []Instr
+		want int // index of the one flagged wait, or -1
+	}{
+		{"a wait loop at the top", []Instr{wait(1, sym), gbra(NotP(1), 0), {Op: OpExit}}, -1},
+		{"under a branch on a parameter", []Instr{paramSetp(2), gbra(P(2), 4), wait(1, sym), gbra(NotP(1), 2), {Op: OpExit}}, -1},
+		{"under a branch on the lane", []Instr{laneSetp(2), gbra(P(2), 4), wait(1, sym), gbra(NotP(1), 2), {Op: OpExit}}, 2},
+		{"under a lane-dependent guard", []Instr{laneSetp(2), func() Instr { w := wait(1, sym); w.Guard = P(2); return w }(), {Op: OpExit}}, 1},
+		{"through a lane-dependent address", []Instr{laneAddr, wait(1, Addr(3, 0)), {Op: OpExit}}, 1},
+		{"in a loop whose exit depends on the lane", []Instr{laneSetp(2), wait(1, sym), gbra(P(2), 1), {Op: OpExit}}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Program{Instrs: append([]Instr(nil), tc.prog...), NumPreds: 3, NumRegs: 10}
+			Reconverge(p, nil)
+			MarkDivergentWaits(p)
+			for i := range p.Instrs {
+				if got := p.Instrs[i].Flags.Has(FVecAddr); got != (i == tc.want) {
+					t.Errorf("instruction %d (%v): FVecAddr %v, want it only on %d", i, p.Instrs[i].Op, got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// The wait loop right after a lane-dependent if-converted region sits inside
+// ptxas's convergence region (BSSY before the arrives, BSYNC after the loop:
+// microbench.cu's divergent2 SASS), so its wait is vector-addressed too.
+func TestWaitLoopAfterLaneDependentDiamondIsVectorAddressed(t *testing.T) {
+	wait := Instr{Op: OpMbarTryWait, NDst: 1, Ops: []Operand{P(1), Addr(-1, 0), Imm(0)}, Class: ClassSyncs}
+	prog := []Instr{laneSetp(2), gbra(P(2), 4), arriveI(), gbra(Operand{}, 5), arriveI(), wait, gbra(NotP(1), 5), {Op: OpExit}}
+	p := &Program{Instrs: prog, NumPreds: 3}
+	Reconverge(p, nil)
+	IfConvertDiamonds(p)
+	n := 0
+	for i := range p.Instrs {
+		if p.Instrs[i].Op == OpMbarTryWait {
+			n++
+			if !p.Instrs[i].Flags.Has(FVecAddr) {
+				t.Errorf("wait at %d not flagged FVecAddr: %v", i, opsOf(p))
+			}
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d waits after conversion: %v", n, opsOf(p))
+	}
+}
