@@ -25,7 +25,7 @@ func hasCalibrationFile(dir, name string) bool {
 // moreRecipes describes the rows of latency2.csv (division, square root and
 // local-memory chains), membw.csv (bulk-copy streaming against bytes in
 // flight), issue.csv (the steps of a producer trip), steps.csv (each step of
-// a producer timed alone), elect.csv, gmem.csv, branch.csv, waitdelay.csv, syncwarp.csv and libpipe.csv
+// a producer timed alone), divcode.csv (the same in uniform and divergent code), elect.csv, gmem.csv, branch.csv, waitdelay.csv, syncwarp.csv and libpipe.csv
 // (a pipeline written with libcu++'s cuda::barrier, held out of every fit),
 // as calibration/h200/README.md says each row is made.
 func moreRecipes(dir string) []recipe {
@@ -84,6 +84,21 @@ func moreRecipes(dir string) []recipe {
 		}
 		rs = append(rs, recipe{file: "issue.ptx", kernel: "issue_steps", block: 1, args: []string{"buf:4096", "256", "buf:512"},
 			outLen: 16, launches: 2, rows: rows})
+	}
+	if hasCalibrationFile(dir, "divcode.ptx") {
+		names := []string{"try_wait_done", "arrive_expect_tx", "bulk_copy_16B", "arrive_expect_tx_bulk_copy",
+			"try_wait_done_arrive_expect_tx_bulk_copy", "ring4_try_wait_arrive_expect_tx_bulk_copy"}
+		for v, name := range names {
+			for _, div := range []bool{false, true} {
+				block, cfg, b := 1, name+"_uniform", 0
+				if div {
+					block, cfg, b = 32, name+"_divergent", 1
+				}
+				rs = append(rs, recipe{file: "divcode.ptx", kernel: fmt.Sprintf("_Z4k_dcILi%dELb%dEEvPKhiPx", v, b), block: block,
+					args: []string{"buf:4096", "256", "buf:64"}, outLen: 1, launches: 2,
+					rows: []rowFn{{"divcode_steps", cfg, "cycles_per_trip", func(o []int64) float64 { return float64(o[0]) / 256 }}}})
+			}
+		}
 	}
 	if hasCalibrationFile(dir, "steps.ptx") {
 		names := []string{"try_wait_done", "arrive_other_then_try_wait_done", "two_try_waits_done", "test_wait_done",
