@@ -384,14 +384,19 @@ func unrollLoop(p *Program, b int) int {
 
 func is32Int(t Type) bool { return t == S32 || t == U32 || t == B32 }
 
-// unrollable reports whether ptxas's unrolling may copy in: arithmetic and
-// plain loads and stores; nothing that synchronises, waits, reads the clock
-// or branches.
+// unrollable reports whether ptxas's unrolling may copy in: arithmetic,
+// plain loads and stores, and barrier arrivals (calibration/h200 divcode.cu's
+// loop of four arrive.expect_tx runs sixteen a SASS trip); nothing that
+// waits, synchronises threads, reads the clock or branches.
 func unrollable(in *Instr) bool {
 	if in.Op.IsBranch() || in.Op.Ends() || in.Op == OpCall || isClockRead(in) {
 		return false
 	}
 	if arithmetic(in.Class) {
+		return true
+	}
+	switch in.Op {
+	case OpMbarArrive, OpMbarExpectTx:
 		return true
 	}
 	return memoryClass(in.Class) && (in.Op == OpLd || in.Op == OpSt)

@@ -287,3 +287,28 @@ func TestHoistLoopCountersPutsTheCounterBehindItsLastRead(t *testing.T) {
 		t.Errorf("the counter's add should follow the shl that reads it: %v", opsOf(p))
 	}
 }
+
+// A loop of barrier arrivals is unrolled (divcode.cu's arrive.expect_tx loop
+// runs sixteen a SASS trip); one with a wait in it is not.
+func TestUnrollCountedLoopsCopiesArrivesNotWaits(t *testing.T) {
+	withOp := func(in Instr) *Program {
+		p := countedLoop(4, 0)
+		p.Instrs[2] = in
+		p.NumPreds = 2
+		return p
+	}
+	arrive := Instr{Op: OpMbarArrive, NDst: 1, Ops: []Operand{Sink(), Addr(-1, 0)}, Class: ClassSyncs}
+	wait := Instr{Op: OpMbarTestWait, NDst: 1, Ops: []Operand{P(1), Addr(-1, 0), Imm(0)}, Class: ClassSyncs}
+	p := withOp(arrive)
+	n := len(p.Instrs)
+	UnrollCountedLoops(p)
+	if len(p.Instrs) == n {
+		t.Errorf("loop of arrives left rolled")
+	}
+	p = withOp(wait)
+	n = len(p.Instrs)
+	UnrollCountedLoops(p)
+	if len(p.Instrs) != n {
+		t.Errorf("loop with a wait unrolled (%d -> %d instructions)", n, len(p.Instrs))
+	}
+}

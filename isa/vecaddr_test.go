@@ -60,3 +60,20 @@ func TestWaitLoopAfterLaneDependentDiamondIsVectorAddressed(t *testing.T) {
 		t.Fatalf("%d waits after conversion: %v", n, opsOf(p))
 	}
 }
+
+// An arrive's token that nothing reads is discarded (ptxas writes it to RZ);
+// one that a wait reads is kept.
+func TestDropUnusedTokensKeepsOnlyReadTokens(t *testing.T) {
+	arrive := func(d int) Instr {
+		return Instr{Op: OpMbarArrive, NDst: 1, Ops: []Operand{R(d), Addr(-1, 0)}, Class: ClassSyncs}
+	}
+	wait := Instr{Op: OpMbarTryWait, NDst: 1, Ops: []Operand{P(1), Addr(-1, 0), R(2)}, Class: ClassSyncs}
+	p := &Program{Instrs: []Instr{arrive(1), arrive(2), wait, {Op: OpExit}}, NumRegs: 4, NumPreds: 2}
+	DropUnusedTokens(p)
+	if k := p.Instrs[0].Ops[0].Kind; k != KSink {
+		t.Errorf("unread token: operand kind %v, want the sink", k)
+	}
+	if o := p.Instrs[1].Ops[0]; o.Kind != KReg || o.Reg != 2 {
+		t.Errorf("token the wait reads: %+v, want r2 kept", o)
+	}
+}

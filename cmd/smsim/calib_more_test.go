@@ -1,7 +1,9 @@
 package main
 
 import (
+	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/smsim/smsim/isa"
@@ -78,5 +80,33 @@ func TestGlobalLoadChasesMatchTheH200(t *testing.T) {
 	}
 	if d := rows["gload,dram_pages8,cycles_per_load"].Predicted - ca; d < 280 || d > 330 {
 		t.Errorf("DRAM load minus L2-hit load = %.0f, want ~303", d)
+	}
+}
+
+// divcode.csv: one thread's producer steps cost the same in uniform code and
+// under `if (threadIdx.x == 0)` on the H200, and so they do in smsim; a loop
+// of arrive.expect_tx runs at the barrier unit's issue interval (6.8 cycles
+// an arrive), which needs the unread tokens dropped and the loop unrolled as
+// ptxas does.
+func TestDivcodeStepsAreTheSameInDivergentCode(t *testing.T) {
+	rows := repoCalibration(t, sm.DefaultConfig(), `divcode\.csv:`)
+	if len(rows) != 12 {
+		t.Fatalf("%d divcode rows, want 12", len(rows))
+	}
+	for k, r := range rows {
+		if !strings.HasSuffix(k, "_uniform,cycles_per_trip") {
+			continue
+		}
+		d, ok := rows[strings.Replace(k, "_uniform,", "_divergent,", 1)]
+		if !ok {
+			t.Fatalf("no divergent row for %s", k)
+		}
+		if d.Predicted != r.Predicted {
+			t.Errorf("%s: %.2f uniform, %.2f divergent; want the same", k, r.Predicted, d.Predicted)
+		}
+	}
+	a := rows["divcode_steps,arrive_expect_tx_uniform,cycles_per_trip"]
+	if e := math.Abs(a.Predicted-a.Measured) / a.Measured; e > 0.15 {
+		t.Errorf("arrive.expect_tx loop: %.2f cycles an arrive, measured %.2f", a.Predicted, a.Measured)
 	}
 }

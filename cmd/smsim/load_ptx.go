@@ -6,7 +6,7 @@ import (
 )
 
 // compilePTX parses a PTX file, lowers every entry, and applies what ptxas
-// does to such code that decides timing (isa.FoldPredicateBranches,
+// does to such code that decides timing (isa.DropUnusedTokens, isa.FoldPredicateBranches,
 // isa.InvertBranchesOverJumps,
 // isa.IfConvert, isa.IfConvertDiamonds, isa.HoistPastWaitLoops, isa.UnrollCountedLoops,
 // isa.HoistLoopCounters, isa.ScheduleLoads,
@@ -17,6 +17,7 @@ func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 		return nil, err
 	}
 	for _, p := range ps {
+		isa.DropUnusedTokens(p)
 		isa.FoldPredicateBranches(p)
 		isa.InvertBranchesOverJumps(p)
 		isa.IfConvert(p)
