@@ -25,7 +25,7 @@ func hasCalibrationFile(dir, name string) bool {
 // moreRecipes describes the rows of latency2.csv (division, square root and
 // local-memory chains), membw.csv (bulk-copy streaming against bytes in
 // flight), issue.csv (the steps of a producer trip), steps.csv (each step of
-// a producer timed alone), divcode.csv (the same in uniform and divergent code), elect.csv, gmem.csv, branch.csv, waitdelay.csv, syncwarp.csv and libpipe.csv
+// a producer timed alone), divcode.csv (the same in uniform and divergent code), prodonly.csv (pipeline.cu's producer with instant consumers), elect.csv, gmem.csv, branch.csv, waitdelay.csv, syncwarp.csv and libpipe.csv
 // (a pipeline written with libcu++'s cuda::barrier, held out of every fit),
 // as calibration/h200/README.md says each row is made.
 func moreRecipes(dir string) []recipe {
@@ -97,6 +97,21 @@ func moreRecipes(dir string) []recipe {
 				rs = append(rs, recipe{file: "divcode.ptx", kernel: fmt.Sprintf("_Z4k_dcILi%dELb%dEEvPKhiPx", v, b), block: block,
 					args: []string{"buf:4096", "256", "buf:64"}, outLen: 1, launches: 2,
 					rows: []rowFn{{"divcode_steps", cfg, "cycles_per_trip", func(o []int64) float64 { return float64(o[0]) / 256 }}}})
+			}
+		}
+	}
+	if hasCalibrationFile(dir, "prodonly.ptx") {
+		const tiles, warm, span = 64, 8, 262144
+		for _, chunk := range []int{4096, 16384} {
+			for _, stages := range []int{2, 4} {
+				for mode, name := range []string{"rem", "mask", "rem32", "smem"} {
+					rs = append(rs, recipe{file: "prodonly.ptx", kernel: fmt.Sprintf("_Z6k_prodILi%dEEvPKhjjiiiPx", mode), block: 32,
+						smem: stages * chunk, launches: 2,
+						args: []string{fmt.Sprintf("buf:%d", span), fmt.Sprint(span), fmt.Sprint(chunk), fmt.Sprint(stages),
+							fmt.Sprint(tiles), fmt.Sprint(warm), "buf:64"}, outLen: 1,
+						rows: []rowFn{{"producer_only", fmt.Sprintf("%s_chunk%d_stages%d", name, chunk, stages), "cycles_per_tile",
+							func(o []int64) float64 { return float64(o[0]) / tiles }}}})
+				}
 			}
 		}
 	}
