@@ -221,7 +221,7 @@ func isConstMov(in *Instr) bool {
 //
 // A loop is the range from a backward branch's target to the branch, in
 // program order (nvcc emits loops that way); the innermost one that holds the
-// instruction decides. The divisor is invariant when it is a register that no
+// instruction decides, and it must be one basic block (oneBlock). The divisor is invariant when it is a register that no
 // instruction of that range writes; a range with a call is never invariant. A
 // division in no loop keeps its full latency. (A constant divisor is class
 // imad already: ClassOf.)
@@ -232,7 +232,7 @@ func HoistDivisors(p *Program) {
 			continue
 		}
 		lo, hi := innermostLoop(p, i)
-		if lo < 0 || !invariantIn(p, *in.Src(1), lo, hi) {
+		if lo < 0 || !oneBlock(p, lo, hi) || !invariantIn(p, *in.Src(1), lo, hi) {
 			continue
 		}
 		if in.Class == ClassIDiv {
@@ -241,6 +241,21 @@ func HoistDivisors(p *Program) {
 			in.Class = ClassIDiv64Inv
 		}
 	}
+}
+
+// oneBlock reports whether the loop [lo, hi] is one basic block: no branch
+// before its back edge at hi. ptxas hoists a divisor's reciprocal out of
+// such a loop (latency2.csv's chains) but recomputes it every trip in a loop
+// with branches inside (calibration/h200 prodonly.cu, pipeline.cu: I2F,
+// MUFU.RCP and F2I at the loop's top, whose body holds a conditional barrier
+// wait; 107 cycles a trip for the remainder against 61.5 hoisted).
+func oneBlock(p *Program, lo, hi int) bool {
+	for k := lo; k < hi; k++ {
+		if p.Instrs[k].Op.IsBranch() {
+			return false
+		}
+	}
+	return true
 }
 
 // innermostLoop returns the shortest range [target, branch] of a backward

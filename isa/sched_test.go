@@ -142,6 +142,7 @@ func TestHoistDivisorsOnlyForDivisorsTheLoopNeverWrites(t *testing.T) {
 		{"a forward branch is not a loop", []Instr{{Op: OpBra, Guard: P(0), Target: 2}, divI(U32, 2, 1, 5), {Op: OpExit}}, 1, ClassIDiv},
 		{"innermost loop decides", []Instr{aluI(5, 5), aluI(1, 1), divI(U32, 2, 1, 5), loopBack(1), loopBack(0), {Op: OpExit}}, 2, ClassIDivInv},
 		{"a call in the loop may write anything", []Instr{{Op: OpCall}, divI(U32, 2, 1, 5), loopBack(0), {Op: OpExit}}, 1, ClassIDiv},
+		{"a loop with a branch inside (prodonly.cu)", []Instr{divI(U32, 2, 1, 5), {Op: OpBra, Guard: P(1), Target: 2, Class: ClassBranch}, aluI(3, 3), loopBack(0), {Op: OpExit}}, 0, ClassIDiv},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
