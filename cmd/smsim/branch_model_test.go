@@ -25,6 +25,40 @@ func runPTXCycles(t *testing.T, name, ptx string, flags ...string) report {
 	return r
 }
 
+// oneArrivePrologue opens a one-thread kernel NAME(out) for fmt.Sprintf:
+// %rd1 holds out, %r1 a barrier initialised with the count the format's %d
+// gives, on which the thread has arrived once.
+func oneArrivePrologue(name string) string {
+	return `.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry ` + name + `(.param .u64 out)
+{
+	.reg .b32 %%r<4>;
+	.reg .b64 %%rd<6>;
+	.reg .pred %%p<3>;
+	.shared .align 8 .b64 bar;
+	ld.param.u64 %%rd1, [out];
+	mov.u32 %%r1, bar;
+	mbarrier.init.shared::cta.b64 [%%r1], %d;
+	bar.sync 0;
+	mbarrier.arrive.shared::cta.b64 _, [%%r1];`
+}
+
+// outWord returns the one 64-bit word a run dumped of out.
+func outWord(t *testing.T, r report) int64 {
+	t.Helper()
+	v := r.Dumps["out"]
+	if len(v) != 1 {
+		t.Fatalf("dumps %+v", r.Dumps)
+	}
+	f, ok := v[0].(float64) // JSON numbers
+	if !ok {
+		t.Fatalf("dump value %T", v[0])
+	}
+	return int64(f)
+}
+
 // A loop of 100 trips around a forward branch no lane takes (it skips two
 // instructions, so it is not if-converted): the branch holds the warp
 // latency.branch cycles each time, as its SASS stall count does.
@@ -114,20 +148,7 @@ func TestTryWaitOnAnOpenPhaseHoldsTheWarp(t *testing.T) {
 	// count 2 and one arrive: the phase stays open. count 1: a wait loop
 	// sees it complete before the timed try_wait.
 	kernel := func(count int, settle string) string {
-		return fmt.Sprintf(`.version 8.7
-.target sm_90a
-.address_size 64
-.visible .entry tw(.param .u64 out)
-{
-	.reg .b32 %%r<4>;
-	.reg .b64 %%rd<6>;
-	.reg .pred %%p<3>;
-	.shared .align 8 .b64 bar;
-	ld.param.u64 %%rd1, [out];
-	mov.u32 %%r1, bar;
-	mbarrier.init.shared::cta.b64 [%%r1], %d;
-	bar.sync 0;
-	mbarrier.arrive.shared::cta.b64 _, [%%r1];
+		return fmt.Sprintf(oneArrivePrologue("tw")+`
 %s
 	mov.u64 %%rd2, %%clock64;
 	mbarrier.try_wait.parity.shared::cta.b64 %%p1, [%%r1], 0;
@@ -139,16 +160,7 @@ func TestTryWaitOnAnOpenPhaseHoldsTheWarp(t *testing.T) {
 `, count, settle)
 	}
 	gap := func(src string) int64 {
-		r := runPTXCycles(t, "tw.ptx", src, "--dump", "out:i64:1", "--set", "syncs.try_wait_timeout=40")
-		v := r.Dumps["out"]
-		if len(v) != 1 {
-			t.Fatalf("dumps %+v", r.Dumps)
-		}
-		f, ok := v[0].(float64) // JSON numbers
-		if !ok {
-			t.Fatalf("dump value %T", v[0])
-		}
-		return int64(f)
+		return outWord(t, runPTXCycles(t, "tw.ptx", src, "--dump", "out:i64:1", "--set", "syncs.try_wait_timeout=40"))
 	}
 	if g := gap(kernel(2, "")); g < 40 {
 		t.Errorf("open phase: %d cycles between the clock reads, want at least the 40-cycle time limit", g)
@@ -267,20 +279,7 @@ $Lloop:
 // for both). A false answer does not wait for it.
 func TestTrueWaitAnswerCarriesTheAcquire(t *testing.T) {
 	kernel := func(count int, wait string) string {
-		return fmt.Sprintf(`.version 8.7
-.target sm_90a
-.address_size 64
-.visible .entry aq(.param .u64 out)
-{
-	.reg .b32 %%r<4>;
-	.reg .b64 %%rd<6>;
-	.reg .pred %%p<3>;
-	.shared .align 8 .b64 bar;
-	ld.param.u64 %%rd1, [out];
-	mov.u32 %%r1, bar;
-	mbarrier.init.shared::cta.b64 [%%r1], %d;
-	bar.sync 0;
-	mbarrier.arrive.shared::cta.b64 _, [%%r1];
+		return fmt.Sprintf(oneArrivePrologue("aq")+`
 	mov.u32 %%r2, 0;
 $Lsettle:
 	add.u32 %%r2, %%r2, 1;
@@ -298,14 +297,8 @@ $Lout:
 `, count, wait)
 	}
 	gap := func(src string, acquire int) int64 {
-		r := runPTXCycles(t, "aq.ptx", src, "--dump", "out:i64:1", "--set", fmt.Sprintf("syncs.acquire=%d", acquire),
-			"--set", "syncs.try_wait_timeout=40")
-		v := r.Dumps["out"]
-		if len(v) != 1 {
-			t.Fatalf("dumps %+v", r.Dumps)
-		}
-		f, _ := v[0].(float64)
-		return int64(f)
+		return outWord(t, runPTXCycles(t, "aq.ptx", src, "--dump", "out:i64:1", "--set", fmt.Sprintf("syncs.acquire=%d", acquire),
+			"--set", "syncs.try_wait_timeout=40"))
 	}
 	for _, wait := range []string{"try_wait", "test_wait"} {
 		src := kernel(1, wait)
