@@ -25,8 +25,9 @@ func hasCalibrationFile(dir, name string) bool {
 // moreRecipes describes the rows of latency2.csv (division, square root and
 // local-memory chains), membw.csv (bulk-copy streaming against bytes in
 // flight), issue.csv (the steps of a producer trip), steps.csv (each step of
-// a producer timed alone), divcode.csv (the same in uniform and divergent code), prodonly.csv (pipeline.cu's producer with instant consumers), elect.csv, gmem.csv, branch.csv, waitdelay.csv, syncwarp.csv and libpipe.csv
-// (a pipeline written with libcu++'s cuda::barrier, held out of every fit),
+// a producer timed alone), divcode.csv (the same in uniform and divergent code), prodonly.csv (pipeline.cu's producer with instant consumers), elect.csv, gmem.csv, branch.csv, waitdelay.csv, syncwarp.csv libpipe.csv
+// (a pipeline written with libcu++'s cuda::barrier, held out of every fit) and libcopy.csv (the
+// Programming Guide's cuda::memcpy_async pattern, held out too),
 // as calibration/h200/README.md says each row is made.
 func moreRecipes(dir string) []recipe {
 	var rs []recipe
@@ -187,6 +188,20 @@ func moreRecipes(dir string) []recipe {
 						args: []string{"buf:262144", "262144", fmt.Sprint(chunk), "64", "8", "buf:16"}, outLen: 1,
 						launches: 2, // the host copied the source in and ran an untimed launch first: it is in L2
 						rows: []rowFn{{"lib_pipeline", fmt.Sprintf("chunk%d_consumers%d_stages%d", chunk, c, st), "cycles_per_tile",
+							func(o []int64) float64 { return float64(o[0]) / 64 }}}})
+				}
+			}
+		}
+	}
+	if hasCalibrationFile(dir, "libcopy.ptx") {
+		for _, chunk := range []int{4096, 16384} {
+			for _, threads := range []int{128, 256} {
+				for _, st := range []int{1, 2} {
+					rs = append(rs, recipe{file: "libcopy.ptx", kernel: fmt.Sprintf("_Z9k_libcopyILi%dEEvPKhjjiiPx", st),
+						block: threads, smem: st * chunk,
+						args: []string{"buf:262144", "262144", fmt.Sprint(chunk), "64", "8", "buf:16"}, outLen: 1,
+						launches: 2, // a warm-up launch first: the source is in L2
+						rows: []rowFn{{"lib_memcpy", fmt.Sprintf("chunk%d_threads%d_stages%d", chunk, threads, st), "cycles_per_tile",
 							func(o []int64) float64 { return float64(o[0]) / 64 }}}})
 				}
 			}
