@@ -4,7 +4,8 @@
 // src + (t * chunk) % span, exactly as pipe_bench's producer. One warp, lane 0 works (as in pipe_bench).
 // MODE 0 as pipe_bench (64-bit remainder); MODE 1 the offset as (t * chunk) & (span - 1) (span a power of two);
 // MODE 2 a 32-bit remainder ((t * chunk) % span in uint32_t); MODE 3 the masked offset read back from shared
-// memory (a value ptxas must hold in a vector register).
+// memory (a value ptxas must hold in a vector register); MODE 4 the mask plus a 64-bit remainder that never runs
+// (under `if (warm < 0)`, a run-time test: a subroutine call in the loop that is never taken); MODE 5 the 32-bit remainder plus the same.
 // Tiles 0..warm-1 warm up; out[0] = cycles from tile `warm` to the end; a row is out[0] / tiles.
 // Output CSV "bench,config,metric,median,min,max,runs" (timed3: a warm-up launch, which also puts src in L2,
 // and three timed).
@@ -35,7 +36,9 @@ __global__ void k_prod(const uint8_t* __restrict__ src, uint32_t span, uint32_t 
       if (MODE == 0) off = (uint32_t)(((unsigned long long)t * chunk) % span);
       else if (MODE == 1) off = (t * chunk) & (span - 1);
       else if (MODE == 2) off = ((uint32_t)t * chunk) % span;
-      else { offs[0] = (t * chunk) & (span - 1); off = offs[0]; }
+      else if (MODE == 3) { offs[0] = (t * chunk) & (span - 1); off = offs[0]; }
+      else if (MODE == 4) off = warm < 0 ? (uint32_t)(((unsigned long long)t * chunk) % span) : (t * chunk) & (span - 1);
+      else off = warm < 0 ? (uint32_t)(((unsigned long long)t * chunk) % span) : ((uint32_t)t * chunk) % span;
       bulk_g2s(sm + s * chunk, src + off, chunk, &full[s]);
       if (++s == stages) { s = 0; ph ^= 1; }
     }
@@ -55,6 +58,8 @@ int main() {
   CK(cudaFuncSetAttribute(k_prod<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, 4 * 16384));
   CK(cudaFuncSetAttribute(k_prod<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 4 * 16384));
   CK(cudaFuncSetAttribute(k_prod<3>, cudaFuncAttributeMaxDynamicSharedMemorySize, 4 * 16384));
+  CK(cudaFuncSetAttribute(k_prod<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, 4 * 16384));
+  CK(cudaFuncSetAttribute(k_prod<5>, cudaFuncAttributeMaxDynamicSharedMemorySize, 4 * 16384));
   printf("bench,config,metric,median,min,max,runs\n");
   const int tiles = 64, warm = 8;
   for (uint32_t chunk : {4096u, 16384u})
@@ -68,6 +73,10 @@ int main() {
       timed3("producer_only", cfg, "cycles_per_tile", dout, tiles, [&] { k_prod<2><<<1, 32, S * chunk>>>(src, span, chunk, S, tiles, warm, dout); });
       snprintf(cfg, sizeof cfg, "smem_chunk%u_stages%d", chunk, S);
       timed3("producer_only", cfg, "cycles_per_tile", dout, tiles, [&] { k_prod<3><<<1, 32, S * chunk>>>(src, span, chunk, S, tiles, warm, dout); });
+      snprintf(cfg, sizeof cfg, "mask_call_chunk%u_stages%d", chunk, S);
+      timed3("producer_only", cfg, "cycles_per_tile", dout, tiles, [&] { k_prod<4><<<1, 32, S * chunk>>>(src, span, chunk, S, tiles, warm, dout); });
+      snprintf(cfg, sizeof cfg, "rem32_call_chunk%u_stages%d", chunk, S);
+      timed3("producer_only", cfg, "cycles_per_tile", dout, tiles, [&] { k_prod<5><<<1, 32, S * chunk>>>(src, span, chunk, S, tiles, warm, dout); });
     }
   return 0;
 }
