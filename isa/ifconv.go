@@ -124,8 +124,8 @@ func findDiamond(p *Program) (int, int) {
 }
 
 // predicable reports whether a guard may be put on in: an unguarded
-// instruction that neither transfers control nor involves other lanes or
-// threads (warp collectives, CTA barriers).
+// instruction that neither transfers control (a call included) nor involves
+// other lanes or threads (warp collectives, CTA barriers).
 func predicable(in *Instr) bool {
 	if in.Guard.Kind != KNone || in.Op.IsBranch() || in.Op.Ends() || in.Op == OpCall {
 		return false
@@ -134,7 +134,10 @@ func predicable(in *Instr) bool {
 	case OpBarSync, OpBarArrive, OpBarRed, OpBarWarpSync, OpVote, OpShfl, OpMatch, OpRedux, OpActivemask, OpElect:
 		return false
 	}
-	return true
+	// A 64-bit integer division or remainder is a subroutine call in SASS,
+	// which ptxas branches around rather than predicates (prodonly.cu's
+	// `@!P0 BRA; CALL.REL.NOINC`).
+	return !callsSubroutine(in)
 }
 
 // markConvergence records ptxas's convergence barrier (BSSY/BSYNC) for an

@@ -99,6 +99,7 @@ const (
 	FNoUnroll                         // heads a loop marked .pragma "nounroll": ptxas keeps it rolled
 	FConverge                         // ends a lane-dependent if-converted region: ptxas's BSSY/BSYNC (branch.bsync)
 	FVecAddr                          // a barrier op inside divergent control: ptxas addresses it through a per-thread register, not the uniform datapath
+	FReloadWindow                     // an OpDelay that re-reads the shared-memory window in a loop with a call (latency.window_reload)
 )
 
 // Has reports whether all of f's bits are set in x.

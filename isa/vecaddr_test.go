@@ -77,3 +77,52 @@ func TestDropUnusedTokensKeepsOnlyReadTokens(t *testing.T) {
 		t.Errorf("token the wait reads: %+v, want r2 kept", o)
 	}
 }
+
+// In a loop holding a 64-bit remainder (a subroutine call in SASS), a
+// barrier or copy operation that a path from the call reaches first is
+// preceded by a reload of the shared window; one that follows another in
+// the same stretch (the arrive after the wait) is not. A wait's retry branch
+// still goes back to the wait, the loop's own back edge to the reload. A
+// loop without a call is left alone.
+func TestReloadSharedWindowInCallLoops(t *testing.T) {
+	wait := Instr{Op: OpMbarTryWait, NDst: 1, Ops: []Operand{P(1), Addr(-1, 0), Imm(0)}, Class: ClassSyncs}
+	rem64 := Instr{Op: OpRem, Type: U64, NDst: 1, Ops: []Operand{R(3), R(3), R(4)}, Class: ClassIDiv64}
+	arrive := Instr{Op: OpMbarArrive, NDst: 1, Ops: []Operand{Sink(), Addr(-1, 0)}, Class: ClassSyncs}
+	prog := func(body Instr) []Instr {
+		return []Instr{
+			wait,             // 0: loop head, the wait's retry loop
+			gbra(NotP(1), 0), // 1: retry
+			arrive,           // 2
+			body,             // 3
+			gbra(P(2), 0),    // 4: the loop's back edge
+			{Op: OpExit},     // 5
+		}
+	}
+	p := &Program{Instrs: prog(rem64), NumRegs: 5, NumPreds: 3}
+	ReloadSharedWindowInCallLoops(p)
+	want := []Op{OpDelay, OpMbarTryWait, OpBra, OpMbarArrive, OpRem, OpBra, OpExit}
+	got := opsOf(p)
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+	if !p.Instrs[0].Flags.Has(FReloadWindow) {
+		t.Errorf("delay at 0 not flagged FReloadWindow")
+	}
+	if tgt := p.Instrs[2].Target; tgt != 1 {
+		t.Errorf("retry branch targets %d, want the wait (1)", tgt)
+	}
+	if tgt := p.Instrs[5].Target; tgt != 0 {
+		t.Errorf("back edge targets %d, want the reload before the wait (0)", tgt)
+	}
+	q := &Program{Instrs: prog(aluI(3, 3)), NumRegs: 5, NumPreds: 3}
+	n := len(q.Instrs)
+	ReloadSharedWindowInCallLoops(q)
+	if len(q.Instrs) != n {
+		t.Errorf("loop without a call: %d -> %d instructions, want it unchanged", n, len(q.Instrs))
+	}
+}

@@ -59,6 +59,7 @@ type Config struct {
 	TryWaitTimeout     int // try_wait without hint on an incomplete phase: cycles until it returns false
 	TryWaitHintCycles  int // try_wait with a suspend-time hint: cycles until false (measured the same for all hints)
 	TryWaitWake        int // phase completion -> suspended try_wait resumes with true
+	WindowReload       int // re-reading the shared window (S2UR SR_CgaCtaId) before a barrier/copy op in a loop with a call
 	SyncsAcquire       int // least time from a wait's issue to a true answer (its acquire), 0: none
 
 	// PredLatency is when a predicate written by setp can be used (by a
@@ -102,7 +103,7 @@ func DefaultConfig() Config {
 		Policy: GTO, Smem: sharedmem.DefaultConfig(),
 		SyncsLatency: 42, SyncsInterval: 2, SyncsCountInterval: 4, SyncsWarpInterval: 5, SyncsResult: 8, SyncsQueue: 16, SyncsCheck: 7,
 		SyncsCheckCost: 2, SyncsVisibility: 2, SyncsPollVisible: 95, DivergeCycles: 0, PredLatency: 13, BranchTaken: 10, BsyncCycles: 34,
-		TestWaitLatency: 7, TryWaitTimeout: 25, TryWaitHintCycles: 7838, TryWaitWake: 54,
+		TestWaitLatency: 7, TryWaitTimeout: 25, TryWaitHintCycles: 7838, TryWaitWake: 54, WindowReload: 61,
 		BarLatency: 12, BarPerWarp: 2,
 		Mem: memory.DefaultConfig(), GlobalPerLine: 2, TMA: tma.DefaultConfig(),
 		NanosleepMin: 0, WatchdogIdle: 2_000_000,
@@ -236,6 +237,7 @@ func (c *Config) Params() []Param {
 		intParam("syncs.try_wait_timeout", "cycles", "try_wait (no hint) on an incomplete phase: time until false", &c.TryWaitTimeout),
 		intParam("syncs.try_wait_hint_timeout", "cycles", "try_wait with suspend-time hint: time until false", &c.TryWaitHintCycles),
 		intParam("syncs.try_wait_wake", "cycles", "phase completion to suspended try_wait resuming", &c.TryWaitWake),
+		intParam("latency.window_reload", "cycles", "a barrier or copy operation in a loop with a call waits this long for the shared-memory window (S2UR SR_CgaCtaId)", &c.WindowReload),
 		intParam("syncs.acquire", "cycles", "least time from a try_wait's or test_wait's issue to a true answer", &c.SyncsAcquire),
 		intParam("latency.pred", "cycles", "setp to a guard or branch that reads its predicate", &c.PredLatency),
 		intParam("branch.diverge", "cycles", "extra cost of a branch that splits the warp", &c.DivergeCycles),

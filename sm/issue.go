@@ -111,7 +111,11 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 	case isa.OpCompute:
 		return s.execCompute(now, wc, in)
 	case isa.OpDelay:
-		wc.busyUntil = now + sim.Cycle(in.Src(0).Imm)
+		d := sim.Cycle(in.Src(0).Imm)
+		if in.Flags.Has(isa.FReloadWindow) {
+			d = sim.Cycle(s.cfg.WindowReload)
+		}
+		wc.busyUntil = now + d
 		w.Advance()
 		return nil
 	case isa.OpFence:

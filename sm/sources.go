@@ -32,6 +32,7 @@ func sourcePrefixes() []struct{ prefix, source string } {
 		{"latency.shared", "measured: latency_chain smem_ld_chain (23.26)"},
 		{"latency.branch", "measured: branch.csv's SASS (a branch that falls through holds its warp its stall count, 5)"},
 		{"latency.pred", "measured: branch.csv (ptxas's stall counts from an ISETP to the branch reading its predicate sum to 13 in every loop: the 29-cycle floor of a loop trip)"},
+		{"latency.window_reload", "derived: prodonly.csv mask_call - mask = 184 cycles a trip (rem32_call - rem32 = 208) over the three S2UR SR_CgaCtaId of the trip's SASS: 61 each"},
 		{"latency.warpsync", "fit: arrive_wait_loop divergent32, elected_*"},
 		{"latency.div64", "measured: latency2.csv div_rn_f64 (111.9)"},
 		{"latency.div", "measured: latency2.csv div_rn_f32 (45.6), sqrt_rn_f32 (44.5)"},

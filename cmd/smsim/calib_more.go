@@ -105,7 +105,7 @@ func moreRecipes(dir string) []recipe {
 		const tiles, warm, span = 64, 8, 262144
 		for _, chunk := range []int{4096, 16384} {
 			for _, stages := range []int{2, 4} {
-				for mode, name := range []string{"rem", "mask", "rem32", "smem"} {
+				for mode, name := range []string{"rem", "mask", "rem32", "smem", "mask_call", "rem32_call"} {
 					rs = append(rs, recipe{file: "prodonly.ptx", kernel: fmt.Sprintf("_Z6k_prodILi%dEEvPKhjjiiiPx", mode), block: 32,
 						smem: stages * chunk, launches: 2,
 						args: []string{fmt.Sprintf("buf:%d", span), fmt.Sprint(span), fmt.Sprint(chunk), fmt.Sprint(stages),

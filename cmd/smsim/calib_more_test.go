@@ -110,3 +110,31 @@ func TestDivcodeStepsAreTheSameInDivergentCode(t *testing.T) {
 		t.Errorf("arrive.expect_tx loop: %.2f cycles an arrive, measured %.2f", a.Predicted, a.Measured)
 	}
 }
+
+// prodonly.csv: a 64-bit remainder in the producer loop costs the loop a
+// reload of the shared window before each barrier and copy operation, even
+// when the remainder never runs (mask_call: 184 cycles a trip more than mask
+// on the H200, three reloads in its SASS). latency.window_reload is what
+// each costs: doubling it must add three more a trip, and the call rows stay
+// within 10 % of the H200.
+func TestCallInLoopReloadsTheSharedWindow(t *testing.T) {
+	cfg := sm.DefaultConfig()
+	only := `prodonly\.csv:producer_only,(mask|mask_call|rem|rem32_call)_chunk4096_stages4,`
+	rows := repoCalibration(t, cfg, only)
+	for _, k := range []string{"mask_call", "rem", "rem32_call"} {
+		r := rows["producer_only,"+k+"_chunk4096_stages4,cycles_per_tile"]
+		if e := math.Abs(r.ErrorPct); e > 10 {
+			t.Errorf("%s: predicted %.1f, measured %.1f (%+.1f %%)", k, r.Predicted, r.Measured, r.ErrorPct)
+		}
+	}
+	base := rows["producer_only,mask_call_chunk4096_stages4,cycles_per_tile"].Predicted
+	cfg.WindowReload *= 2
+	more := repoCalibration(t, cfg, only)["producer_only,mask_call_chunk4096_stages4,cycles_per_tile"].Predicted
+	if d, want := more-base, 3*float64(sm.DefaultConfig().WindowReload); math.Abs(d-want) > 10 {
+		t.Errorf("doubling latency.window_reload added %.1f cycles a trip, want about %.0f (three reloads)", d, want)
+	}
+	plain := repoCalibration(t, cfg, only)["producer_only,mask_chunk4096_stages4,cycles_per_tile"].Predicted
+	if plain != rows["producer_only,mask_chunk4096_stages4,cycles_per_tile"].Predicted {
+		t.Errorf("mask (no call in the loop) changed with latency.window_reload")
+	}
+}

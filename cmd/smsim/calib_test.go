@@ -120,8 +120,9 @@ func TestLoopBranchesMatchTheH200(t *testing.T) {
 
 // TestHeldOutLibcuPipeline holds the model to calibration/h200/libpipe.csv, a
 // warp-specialised pipeline written with libcu++'s cuda::barrier that no fit
-// has seen: its one- and two-stage rows within 12 %, all 18 rows at most
-// 15 % off on average (the four-stage rows are the known miss: docs/model.md).
+// has seen: all 18 rows at most 9 % off on average and none over 27 % (the
+// four-stage rows, which the H200 runs slower than two stages, are the known
+// miss: docs/model.md).
 func TestHeldOutLibcuPipeline(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the calibration suite")
@@ -133,20 +134,20 @@ func TestHeldOutLibcuPipeline(t *testing.T) {
 	sum := 0.0
 	for k, r := range rows {
 		sum += math.Abs(r.ErrorPct)
-		if !strings.HasSuffix(strings.Split(k, ",")[1], "stages4") && (r.ErrorPct > 12 || r.ErrorPct < -12) {
+		if r.ErrorPct > 27 || r.ErrorPct < -27 {
 			t.Errorf("%s: predicted %.1f, measured %.1f (%+.1f %%)", k, r.Predicted, r.Measured, r.ErrorPct)
 		}
 	}
-	if mape := sum / float64(len(rows)); mape > 15 {
-		t.Errorf("libpipe.csv MAPE %.2f %%, want at most 15 %%", mape)
+	if mape := sum / float64(len(rows)); mape > 9 {
+		t.Errorf("libpipe.csv MAPE %.2f %%, want at most 9 %%", mape)
 	}
 }
 
 // libcopy.csv is held out too: the Programming Guide's cuda::memcpy_async
 // pattern, whose PTX libcu++ writes (expect_tx.relaxed, an arrive with a
 // count operand, a token try_wait loop). It must keep running and stay at
-// the level it first reached (10.3 %; the double-buffered 4 KiB rows are the
-// model's worst, −16 and −22 %: their 64-bit remainder, prodonly.csv).
+// the level reached: 10.3 % when it was measured, 3.3 % once the shared
+// window's reload in loops with a call (prodonly.csv) was modelled.
 func TestHeldOutLibcuMemcpyAsync(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the calibration suite")
@@ -162,7 +163,7 @@ func TestHeldOutLibcuMemcpyAsync(t *testing.T) {
 			t.Errorf("%s: predicted %.1f, measured %.1f (%+.1f %%)", k, r.Predicted, r.Measured, r.ErrorPct)
 		}
 	}
-	if mape := sum / float64(len(rows)); mape > 12 {
-		t.Errorf("libcopy.csv MAPE %.2f %%, want at most 12 %%", mape)
+	if mape := sum / float64(len(rows)); mape > 5 {
+		t.Errorf("libcopy.csv MAPE %.2f %%, want at most 5 %%", mape)
 	}
 }

@@ -10,7 +10,8 @@ import (
 // isa.InvertBranchesOverJumps,
 // isa.IfConvert, isa.IfConvertDiamonds, isa.HoistPastWaitLoops, isa.UnrollCountedLoops,
 // isa.HoistLoopCounters, isa.ScheduleLoads,
-// isa.HoistClockReads, isa.HoistDivisors, isa.MarkDivergentWaits).
+// isa.HoistClockReads, isa.HoistDivisors, isa.MarkDivergentWaits,
+// isa.ReloadSharedWindowInCallLoops).
 func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 	ps, err := ptx.Compile(path, src)
 	if err != nil {
@@ -29,6 +30,7 @@ func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 		isa.HoistClockReads(p)
 		isa.HoistDivisors(p)
 		isa.MarkDivergentWaits(p)
+		isa.ReloadSharedWindowInCallLoops(p)
 	}
 	return ps, nil
 }

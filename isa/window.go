@@ -1,0 +1,147 @@
+package isa
+
+// ReloadSharedWindowInCallLoops models what a subroutine call inside a loop
+// does to the loop's barrier and copy operations. Their shared-memory
+// addresses are formed from the CTA's window in the cluster, which ptxas
+// reads once (S2UR SR_CgaCtaId) and keeps in a uniform register before the
+// loop; across a call the uniform registers are not preserved, so in a loop
+// that contains one — a 64-bit integer division or remainder is a call to a
+// subroutine in SASS, and nvcc's `(unsigned long long)x % y` keeps it on a
+// path even when that path never runs — ptxas reads the window again right
+// before each such operation, and the warp waits for the read. The SASS of
+// calibration/h200/prodonly.cu shows it (two and three S2UR a trip), and
+// the H200 measured the cost: a never-taken 64-bit remainder in the producer
+// loop adds 184–208 cycles a trip (prodonly.csv mask_call, rem32_call).
+//
+// An OpDelay flagged FReloadWindow goes before each mbarrier arrive,
+// expect_tx, try_wait or test_wait and each bulk copy that some path reaches
+// from a 64-bit division, remainder or call, or from the back edge of a loop
+// that holds one, without another such operation in between;
+// the executor makes it last latency.window_reload cycles. A branch that
+// arrives with the window held — a wait's retry — goes to the operation
+// itself, any other through the reload. libcopy.cu's SASS shows the reuse:
+// one S2UR before the arrive, none before the try_wait that follows it.
+func ReloadSharedWindowInCallLoops(p *Program) {
+	if hasIndirect(p) {
+		return
+	}
+	n := len(p.Instrs)
+	// held[i]: on every path to instruction i the window is in a register:
+	// read before the kernel's first instruction, lost at a call, read again
+	// by a barrier or copy operation (which reloads it when it is not held).
+	preds := make([][]int32, n)
+	for i := range p.Instrs {
+		for _, s := range successors(&p.Instrs[i], int32(i), int32(n), nil) {
+			if int(s) < n {
+				preds[s] = append(preds[s], int32(i))
+			}
+		}
+	}
+	held := make([]bool, n)
+	for i := range held {
+		held[i] = true
+	}
+	// The back edge of a loop that holds a call does not carry the window
+	// into the next trip: ptxas reads it again there (prodonly.cu's SASS
+	// has an S2UR before the wait and the arrive of every trip, though the
+	// copy of the trip before read it too).
+	dropsWindow := make([]bool, n)
+	for b := range p.Instrs {
+		br := &p.Instrs[b]
+		if br.Op != OpBra || br.Target < 0 || int(br.Target) > b {
+			continue
+		}
+		for k := int(br.Target); k <= b; k++ {
+			if callsSubroutine(&p.Instrs[k]) {
+				dropsWindow[b] = true
+				break
+			}
+		}
+	}
+	after := func(i int) bool { // the state after instruction i
+		switch in := &p.Instrs[i]; {
+		case callsSubroutine(in), dropsWindow[i]:
+			return false
+		case usesSharedWindow(in):
+			return true
+		}
+		return held[i]
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := 0; i < n; i++ {
+			h := true // the kernel's entry (i == 0) arrives with it held
+			for _, q := range preds[i] {
+				if !after(int(q)) {
+					h = false
+					break
+				}
+			}
+			if h != held[i] {
+				held[i], changed = h, true
+			}
+		}
+	}
+	reload := make([]bool, n)
+	any := false
+	for k := 0; k < n; k++ {
+		if usesSharedWindow(&p.Instrs[k]) && !held[k] {
+			reload[k], any = true, true
+		}
+	}
+	if !any {
+		return
+	}
+	newIdx := make([]int32, n+1)  // where old instruction k lands
+	from := make([]int, 0, n+n/4) // old index of each new instruction, -1 for a reload
+	out := make([]Instr, 0, n+n/4)
+	for k := 0; k < n; k++ {
+		if reload[k] {
+			out = append(out, Instr{Op: OpDelay, Ops: []Operand{Imm(0)}, Class: ClassDelay, Flags: FReloadWindow, Pos: p.Instrs[k].Pos})
+			from = append(from, -1)
+		}
+		newIdx[k] = int32(len(out))
+		out = append(out, p.Instrs[k])
+		from = append(from, k)
+	}
+	newIdx[n] = int32(len(out))
+	for k := range out {
+		in := &out[k]
+		if in.Op != OpBra || in.Target < 0 || int(in.Target) > n {
+			continue
+		}
+		t := int(in.Target)
+		nt := newIdx[t]
+		// A branch that arrives with the window held (a wait's retry)
+		// goes to the operation itself, any other through the reload.
+		if t < n && reload[t] && !after(from[k]) {
+			nt--
+		}
+		in.Target = nt
+	}
+	p.Instrs = out
+	Reconverge(p, nil)
+}
+
+// callsSubroutine reports whether in is a call in SASS: a 64-bit integer
+// division or remainder, or a call.
+func callsSubroutine(in *Instr) bool {
+	if in.Op == OpCall {
+		return true
+	}
+	switch in.Class {
+	case ClassIDiv64, ClassIDiv64Inv:
+		return true
+	}
+	return false
+}
+
+// usesSharedWindow reports whether in names shared memory through the CTA's
+// cluster window: mbarrier updates and waits and bulk copies.
+func usesSharedWindow(in *Instr) bool {
+	switch in.Op {
+	case OpMbarArrive, OpMbarExpectTx, OpMbarTryWait, OpMbarTestWait, OpBulkCopy, OpBulkTensor, OpBulkReduce:
+		return true
+	}
+	return false
+}
