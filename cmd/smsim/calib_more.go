@@ -25,7 +25,7 @@ func hasCalibrationFile(dir, name string) bool {
 // moreRecipes describes the rows of latency2.csv (division, square root and
 // local-memory chains), membw.csv (bulk-copy streaming against bytes in
 // flight), issue.csv (the steps of a producer trip), steps.csv (each step of
-// a producer timed alone), divcode.csv (the same in uniform and divergent code), prodonly.csv (pipeline.cu's producer with instant consumers), elect.csv, gmem.csv, branch.csv, waitdelay.csv, syncwarp.csv libpipe.csv
+// a producer timed alone), divcode.csv (the same in uniform and divergent code), prodonly.csv (pipeline.cu's producer with instant consumers), elect.csv, gmem.csv, branch.csv, waitdelay.csv, syncwarp.csv, trywait.csv (what a try_wait does while its phase is open), libpipe.csv
 // (a pipeline written with libcu++'s cuda::barrier, held out of every fit) and libcopy.csv (the
 // Programming Guide's cuda::memcpy_async pattern, held out too),
 // as calibration/h200/README.md says each row is made.
@@ -167,6 +167,9 @@ func moreRecipes(dir string) []recipe {
 			}
 		}
 	}
+	if hasCalibrationFile(dir, "trywait.ptx") {
+		rs = append(rs, trywaitRecipes()...)
+	}
 	if hasCalibrationFile(dir, "syncwarp.ptx") {
 		const iters = 2000
 		names := []string{"none", "between", "after_wait", "runtime_mask", "two_between"}
@@ -296,6 +299,72 @@ func branchRecipes() []recipe {
 				args: []string{fmt.Sprint(iters), "1.0001", "0.5", "3", "buf:16"}, outLen: 1,
 				rows: []rowFn{{"branch_loop", fmt.Sprintf("%s_k%d", b.name, k), "cycles_per_trip",
 					func(o []int64) float64 { return float64(o[0]) / iters }}}})
+		}
+	}
+	return rs
+}
+
+// trywaitRecipes describes trywait.csv's rows (calibration/h200/trywait.cu):
+// the un-hinted try_wait's time limit, the order in which waiters resume,
+// waits through per-thread addresses, and how often a wait loop's try_wait
+// answers false.
+func trywaitRecipes() []recipe {
+	var rs []recipe
+	for _, c := range []struct {
+		other, block int
+		name         string
+	}{{1, 32, "other_none"}, {1, 64, "other_exits"}, {0, 64, "other_spins"}, {2, 64, "other_try_waits"}} {
+		rs = append(rs, recipe{file: "trywait.ptx", kernel: fmt.Sprintf("_Z7k_falseILi%dEEvixPx", c.other), block: c.block,
+			args: []string{"10", "2000000", "buf:16"}, outLen: 2,
+			rows: []rowFn{{"try_wait_limit", c.name, "cycles_per_false", func(o []int64) float64 { return float64(o[0]) / float64(o[1]) }}}})
+	}
+	const reps = 8
+	for _, w := range []int{1, 2, 4, 8, 16, 31} {
+		exits := func(last bool) func([]int64) float64 {
+			return func(o []int64) float64 {
+				var v []int64
+				for r := 2; r < reps; r++ {
+					ta := o[r*(w+1)+w]
+					e := o[r*(w+1)] - ta
+					for k := 1; k < w; k++ {
+						if x := o[r*(w+1)+k] - ta; x > e == last {
+							e = x
+						}
+					}
+					v = append(v, e)
+				}
+				return median(v)
+			}
+		}
+		cfg := fmt.Sprintf("try_waiters%d", w)
+		rs = append(rs, recipe{file: "trywait.ptx", kernel: "_Z9k_wakealliPx", block: 32 * (w + 1),
+			args: []string{fmt.Sprint(reps), fmt.Sprintf("buf:%d", 8*reps*(w+1))}, outLen: reps * (w + 1),
+			rows: []rowFn{{"wake_all", cfg, "first_exit", exits(false)}, {"wake_all", cfg, "last_exit", exits(true)}}})
+	}
+	const iters = 2000
+	for _, w := range []int{1, 2, 4, 8, 16, 32} {
+		for mode, name := range []string{"uniform", "wait_vector", "arrive_vector", "both_vector"} {
+			rs = append(rs, recipe{file: "trywait.ptx", kernel: fmt.Sprintf("_Z5k_vecILi%dEEviiPx", mode), block: 32 * w,
+				args: []string{fmt.Sprint(iters), "0", "buf:8"}, outLen: 1,
+				rows: []rowFn{{"vecaddr_loop", fmt.Sprintf("%s_warps%d", name, w), "cycles_per_phase",
+					func(o []int64) float64 { return float64(o[0]) / iters }}}})
+		}
+	}
+	for _, w := range []int{1, 4, 8, 16, 32} {
+		for mode, name := range []string{"converged", "converged_syncwarp", "lane0_syncwarp"} {
+			cfg := fmt.Sprintf("%s_warps%d", name, w)
+			rs = append(rs, recipe{file: "trywait.ptx", kernel: fmt.Sprintf("_Z7k_failsILi%dEEviPx", mode), block: 32 * w,
+				args: []string{fmt.Sprint(iters), "buf:264"}, outLen: 33,
+				rows: []rowFn{
+					{"fails_loop", cfg, "cycles_per_phase", func(o []int64) float64 { return float64(o[0]) / iters }},
+					{"fails_loop", cfg, "false_per_warp_phase", func(o []int64) float64 {
+						var f int64
+						for k := 1; k <= w; k++ {
+							f += o[k]
+						}
+						return float64(f) / float64(w) / iters
+					}},
+				}})
 		}
 	}
 	return rs
