@@ -16,6 +16,13 @@ package isa
 // producer (under `tid == 0`) and consumers (under `warp != 0`) of
 // pipeline.cu. The barrier unit keeps a uniform wait registered between its
 // polls; a vector wait's polls are separate per-thread checks (sm).
+//
+// ptxas also encloses a retry loop around such a wait in a convergence
+// region (`BSSY B1; … TRYWAIT [R+URZ]; @!P BRA …; BSYNC B1`: its lanes could
+// leave it at different times), so the loop's back edge gets FConverge too:
+// leaving the loop costs the BSYNC. calibration/h200/trywait.csv measures it:
+// microbench.cu's converged loop takes 81 cycles a phase with the wait's
+// address in a vector register against 66 with a uniform one.
 func MarkDivergentWaits(p *Program) {
 	if hasIndirect(p) {
 		return
@@ -45,6 +52,12 @@ func MarkDivergentWaits(p *Program) {
 		if in.Op != OpBra || in.Guard.Kind != KPred || !vary(&in.Guard) {
 			continue
 		}
+		if int(in.Target) > i && oneLane(p, i, in.Guard.Reg, in.Guard.Neg, 0) {
+			// Only one thread falls through (`if (threadIdx.x == 0)`):
+			// ptxas keeps such a region's values uniform (divcode.csv: a
+			// producer under `threadIdx.x == 0` waits through [UR15]).
+			continue
+		}
 		switch t := int(in.Target); {
 		case t <= i: // a loop whose exit may differ between lanes
 			mark(t, i)
@@ -54,6 +67,85 @@ func MarkDivergentWaits(p *Program) {
 			mark(i+1, int(in.Reconv))
 		}
 	}
+	for i := range p.Instrs {
+		in := &p.Instrs[i]
+		if in.Op != OpBra || in.Guard.Kind != KPred || int(in.Target) > i || int(in.Target) < 0 {
+			continue
+		}
+		for k := int(in.Target); k < i; k++ {
+			w := &p.Instrs[k]
+			if isWait(w.Op) && w.Flags.Has(FVecAddr) && w.NDst > 0 && w.Dst(0).Kind == KPred && w.Dst(0).Reg == in.Guard.Reg {
+				in.Flags |= FConverge // the wait's own retry loop
+				break
+			}
+		}
+	}
 }
 
 func isWait(op Op) bool { return op == OpMbarTryWait || op == OpMbarTestWait }
+
+// oneLane reports whether at most one thread of a one-dimensional block
+// makes predicate register pred (read at instruction at) equal to want:
+// pred is `setp.eq/ne` of %tid.x against a constant, or an and/or of such
+// predicates, defined in the straight-line code before at.
+func oneLane(p *Program, at int, pred int32, want bool, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	def := -1
+	for k := at - 1; k >= 0 && k >= at-24; k-- {
+		in := &p.Instrs[k]
+		if in.Op.IsBranch() {
+			break
+		}
+		if in.NDst > 0 && in.Dst(0).Kind == KPred && in.Dst(0).Reg == pred {
+			def = k
+			break
+		}
+	}
+	if def < 0 {
+		return false
+	}
+	in := &p.Instrs[def]
+	switch {
+	case in.Op == OpSetp && in.NDst == 1 && (in.Cmp == CmpEq || in.Cmp == CmpNe):
+		a, b := in.Src(0), in.Src(1)
+		if a.Kind == KImm {
+			a, b = b, a
+		}
+		if b.Kind != KImm || !isTidX(p, def, a) {
+			return false
+		}
+		return (in.Cmp == CmpEq) == want
+	case in.Op == OpOr && in.NDst == 1 && in.Dst(0).Kind == KPred && !want:
+		return predSrc(in, 0) && oneLane(p, def, in.Src(0).Reg, false, depth+1) ||
+			predSrc(in, 1) && oneLane(p, def, in.Src(1).Reg, false, depth+1)
+	case in.Op == OpAnd && in.NDst == 1 && in.Dst(0).Kind == KPred && want:
+		return predSrc(in, 0) && oneLane(p, def, in.Src(0).Reg, true, depth+1) ||
+			predSrc(in, 1) && oneLane(p, def, in.Src(1).Reg, true, depth+1)
+	}
+	return false
+}
+
+func predSrc(in *Instr, i int) bool { return in.NSrc() > i && in.Src(i).Kind == KPred }
+
+// isTidX reports whether operand o, read at instruction at, is %tid.x or a
+// register last set from it by a mov in the straight-line code before.
+func isTidX(p *Program, at int, o *Operand) bool {
+	if o.Kind == KSpecial {
+		return o.Special == STidX
+	}
+	if o.Kind != KReg {
+		return false
+	}
+	for k := at - 1; k >= 0 && k >= at-24; k-- {
+		in := &p.Instrs[k]
+		if in.Op.IsBranch() {
+			return false
+		}
+		if in.NDst > 0 && in.Dst(0).Kind == KReg && in.Dst(0).Reg == o.Reg {
+			return in.Op == OpMov && in.NSrc() == 1 && in.Src(0).Kind == KSpecial && in.Src(0).Special == STidX
+		}
+	}
+	return false
+}

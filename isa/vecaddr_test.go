@@ -12,6 +12,10 @@ func TestMarkDivergentWaitsFlagsWaitsUnderLaneDependentControl(t *testing.T) {
 	}
 	sym := Addr(-1, 0)
 	laneAddr := Instr{Op: OpMov, Type: U32, NDst: 1, Ops: []Operand{R(3), Spec(SLaneID)}, Class: ClassALU}
+	tidMov := Instr{Op: OpMov, Type: U32, NDst: 1, Ops: []Operand{R(4), Spec(STidX)}, Class: ClassALU}
+	tidSetp := func(p int, c CmpOp) Instr {
+		return Instr{Op: OpSetp, Type: U32, Cmp: c, NDst: 1, Ops: []Operand{P(p), R(4), Imm(0)}, Class: ClassALU}
+	}
 	tests := []struct {
 		name string
 		prog []Instr
@@ -23,10 +27,17 @@ func TestMarkDivergentWaitsFlagsWaitsUnderLaneDependentControl(t *testing.T) {
 		{"under a lane-dependent guard", []Instr{laneSetp(2), func() Instr { w := wait(1, sym); w.Guard = P(2); return w }(), {Op: OpExit}}, 1},
 		{"through a lane-dependent address", []Instr{laneAddr, wait(1, Addr(3, 0)), {Op: OpExit}}, 1},
 		{"in a loop whose exit depends on the lane", []Instr{laneSetp(2), wait(1, sym), gbra(P(2), 1), {Op: OpExit}}, 1},
+		// if (threadIdx.x == 0): one thread runs the region, whose values
+		// ptxas keeps uniform (divcode.csv's producer waits through [UR15]).
+		{"under if (threadIdx.x == 0)", []Instr{tidMov, tidSetp(2, CmpNe), gbra(P(2), 5), wait(1, sym), gbra(NotP(1), 3), {Op: OpExit}}, -1},
+		{"under if (threadIdx.x != 0)", []Instr{tidMov, tidSetp(2, CmpEq), gbra(P(2), 5), wait(1, sym), gbra(NotP(1), 3), {Op: OpExit}}, 3},
+		{"under if (threadIdx.x == 0 && x)", []Instr{tidMov, tidSetp(2, CmpNe), paramSetp(0),
+			{Op: OpOr, Type: Pred, NDst: 1, Ops: []Operand{P(3), P(2), P(0)}, Class: ClassALU},
+			gbra(P(3), 7), wait(1, sym), gbra(NotP(1), 5), {Op: OpExit}}, -1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &Program{Instrs: append([]Instr(nil), tc.prog...), NumPreds: 3, NumRegs: 10}
+			p := &Program{Instrs: append([]Instr(nil), tc.prog...), NumPreds: 4, NumRegs: 10}
 			Reconverge(p, nil)
 			MarkDivergentWaits(p)
 			for i := range p.Instrs {
@@ -124,5 +135,32 @@ func TestReloadSharedWindowInCallLoops(t *testing.T) {
 	ReloadSharedWindowInCallLoops(q)
 	if len(q.Instrs) != n {
 		t.Errorf("loop without a call: %d -> %d instructions, want it unchanged", n, len(q.Instrs))
+	}
+}
+
+// ptxas encloses the retry loop of a vector-addressed wait in BSSY/BSYNC
+// (calibration/h200/trywait.cu's k_vec<1>): the loop's back edge, and only
+// it, converges (FConverge); a uniform wait's loop does not.
+func TestVectorWaitRetryLoopConverges(t *testing.T) {
+	wait := func(addr Operand) Instr {
+		return Instr{Op: OpMbarTryWait, NDst: 1, Ops: []Operand{P(1), addr, Imm(0)}, Class: ClassSyncs}
+	}
+	laneAddr := Instr{Op: OpMov, Type: U32, NDst: 1, Ops: []Operand{R(3), Spec(SLaneID)}, Class: ClassALU}
+	for _, tc := range []struct {
+		name string
+		addr Operand
+		want bool
+	}{{"vector address", Addr(3, 0), true}, {"uniform address", Addr(-1, 0), false}} {
+		// 0 mov; 1 arrive; 2 wait; 3 @!p1 bra 2; 4 @p2 bra 1 (outer loop); 5 exit
+		prog := []Instr{laneAddr, arriveI(), wait(tc.addr), gbra(NotP(1), 2), gbra(P(2), 1), {Op: OpExit}}
+		p := &Program{Instrs: prog, NumPreds: 3, NumRegs: 10}
+		Reconverge(p, nil)
+		MarkDivergentWaits(p)
+		if got := p.Instrs[3].Flags.Has(FConverge); got != tc.want {
+			t.Errorf("%s: retry branch FConverge %v, want %v", tc.name, got, tc.want)
+		}
+		if p.Instrs[4].Flags.Has(FConverge) {
+			t.Errorf("%s: the outer loop's back edge converges too", tc.name)
+		}
 	}
 }

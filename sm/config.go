@@ -59,6 +59,8 @@ type Config struct {
 	TryWaitTimeout     int // try_wait without hint on an incomplete phase: cycles until it returns false
 	TryWaitHintCycles  int // try_wait with a suspend-time hint: cycles until false (measured the same for all hints)
 	TryWaitWake        int // phase completion -> suspended try_wait resumes with true
+	TryWaitHold        int // 1: an un-hinted try_wait on a phase open at its issue holds its warp until the answer
+	WakeCost           int // barrier-unit cycles to answer each suspended try_wait when its phase completes (0: all at once)
 	WindowReload       int // re-reading the shared window (S2UR SR_CgaCtaId) before a barrier/copy op in a loop with a call
 	SyncsAcquire       int // least time from a wait's issue to a true answer (its acquire), 0: none
 
@@ -101,10 +103,11 @@ func DefaultConfig() Config {
 		Name: "h200", ClockMHz: 1980,
 		Schedulers: 4, MaxWarps: 64, MaxCTAs: 32, MaxThreads: 2048,
 		Policy: GTO, Smem: sharedmem.DefaultConfig(),
-		SyncsLatency: 42, SyncsInterval: 2, SyncsCountInterval: 4, SyncsWarpInterval: 5, SyncsResult: 8, SyncsQueue: 16, SyncsCheck: 7,
-		SyncsCheckCost: 2, SyncsVisibility: 2, SyncsPollVisible: 95, DivergeCycles: 0, PredLatency: 13, BranchTaken: 10, BsyncCycles: 34,
-		TestWaitLatency: 7, TryWaitTimeout: 25, TryWaitHintCycles: 7838, TryWaitWake: 54, WindowReload: 61,
-		BarLatency: 12, BarPerWarp: 2,
+		SyncsLatency: 42, SyncsInterval: 2, SyncsCountInterval: 4, SyncsWarpInterval: 5, SyncsResult: 5, SyncsQueue: 16, SyncsCheck: 7,
+		SyncsCheckCost: 2, SyncsVisibility: 2, SyncsPollVisible: 35, DivergeCycles: 0, PredLatency: 13, BranchTaken: 10, BsyncCycles: 34,
+		TestWaitLatency: 7, TryWaitTimeout: 7780, TryWaitHintCycles: 7838, TryWaitWake: 12, WakeCost: 2, SyncsAcquire: 27,
+		WindowReload: 61,
+		BarLatency:   12, BarPerWarp: 2,
 		Mem: memory.DefaultConfig(), GlobalPerLine: 2, TMA: tma.DefaultConfig(),
 		NanosleepMin: 0, WatchdogIdle: 2_000_000,
 	}
@@ -237,6 +240,8 @@ func (c *Config) Params() []Param {
 		intParam("syncs.try_wait_timeout", "cycles", "try_wait (no hint) on an incomplete phase: time until false", &c.TryWaitTimeout),
 		intParam("syncs.try_wait_hint_timeout", "cycles", "try_wait with suspend-time hint: time until false", &c.TryWaitHintCycles),
 		intParam("syncs.try_wait_wake", "cycles", "phase completion to suspended try_wait resuming", &c.TryWaitWake),
+		intParam("syncs.try_wait_hold", "0/1", "1: an un-hinted try_wait on a phase open at its issue holds its warp until it answers (an effective model; the H200 holds nothing)", &c.TryWaitHold),
+		intParam("syncs.wake_cost", "cycles", "barrier-unit cycles to answer each suspended try_wait when its phase completes (0: all at once)", &c.WakeCost),
 		intParam("latency.window_reload", "cycles", "a barrier or copy operation in a loop with a call waits this long for the shared-memory window (S2UR SR_CgaCtaId)", &c.WindowReload),
 		intParam("syncs.acquire", "cycles", "least time from a try_wait's or test_wait's issue to a true answer", &c.SyncsAcquire),
 		intParam("latency.pred", "cycles", "setp to a guard or branch that reads its predicate", &c.PredLatency),

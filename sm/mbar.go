@@ -206,17 +206,24 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 		s.tickets++
 		ticket = s.tickets
 		s.setReady(wc, in.Dst(0), sim.Never, ReasonMbarrier)
-		// On a phase still open as the warp issues it, the thread suspends
-		// (PTX ISA: try_wait is potentially blocking): nothing after it
-		// issues until the answer. hwprobe.cu's try_wait with a clock read
-		// right behind it measured 33 cycles on an open phase, 2 on a
-		// completed one (microbench.cu try_wait_on_completed_phase).
-		done := false
-		if b := wc.c.bars[gs[0].addr]; b != nil && b.mb.Valid() {
-			_, d, _, err := s.awaitedNow(b, in, vals[bits.TrailingZeros32(gs[0].lanes)])
-			done = d && err == nil
+		// With a suspend-time hint the warp waits for the answer: ptxas
+		// follows the TRYWAIT with a NANOSLEEP.SYNCS that waits for it
+		// (hwprobe.cu's SASS). Without one the H200 holds nothing:
+		// instructions that do not read the predicate issue behind it at
+		// once (calibration/h200/trywait.cu, a clock read right behind a
+		// try_wait on an open phase: 2 cycles). syncs.try_wait_hold 1 holds
+		// the warp anyway on a phase open at issue — an effective model
+		// (with a short syncs.try_wait_timeout it stands for a quick
+		// re-check) that the built-in h200 fit still uses (docs/model.md).
+		hold := in.Flags.Has(isa.FHint)
+		if !hold && s.cfg.TryWaitHold != 0 {
+			if b := wc.c.bars[gs[0].addr]; b == nil || !b.mb.Valid() {
+				hold = true
+			} else if _, d, _, err := s.awaitedNow(b, in, vals[bits.TrailingZeros32(gs[0].lanes)]); !d || err != nil {
+				hold = true
+			}
 		}
-		if !done {
+		if hold {
 			wc.hold = int32(s.prog.NumRegs) + in.Dst(0).Reg
 		}
 	}

@@ -303,7 +303,11 @@ func (s *SM) completePhase(now sim.Cycle, b *barrier, res mbarrier.Result, compl
 		s.obs.Phase(b.name, b.c.id, ph.Phase, ph.Opened, t)
 	}
 	for _, w := range b.waiters {
-		wake := now + sim.Cycle(s.cfg.TryWaitWake)
+		// The unit answers the suspended try_waits one at a time, each
+		// taking syncs.wake_cost of its cycles (trywait.csv wake_all:
+		// waiters resume 2 cycles apart).
+		at := s.slots.reserve(now, s.cfg.WakeCost)
+		wake := at + sim.Cycle(s.cfg.TryWaitWake)
 		if w.slot != completer {
 			wake += sim.Cycle(s.cfg.SyncsVisibility)
 		}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// trywaitPTX is calibration/h200/trywait.ptx, the H200 measurements of what
+// an un-hinted try_wait does while its phase is open.
+const trywaitPTX = "../../calibration/h200/trywait.ptx"
+
+// runDump runs one kernel of a PTX file and returns the words of the
+// buffer parameter with index param.
+func runDump(t *testing.T, file, kernel string, block, param, words int, args []string, sets ...string) []int64 {
+	t.Helper()
+	a := []string{"run", file, "-k", kernel, "-b", fmt.Sprint(block), "--format", "json",
+		"--dump", fmt.Sprintf("%d:i64:%d", param, words)}
+	for _, x := range args {
+		a = append(a, "-a", x)
+	}
+	for _, s := range sets {
+		a = append(a, "--set", s)
+	}
+	code, out, errs := cli(t, a...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	v := r.Dumps[fmt.Sprint(param)]
+	if len(v) != words {
+		t.Fatalf("dumps %+v", r.Dumps)
+	}
+	w := make([]int64, words)
+	for i, x := range v {
+		w[i] = int64(x.(float64))
+	}
+	return w
+}
+
+// The barrier unit answers the try_waits suspended on a phase one at a time
+// when it completes, syncs.wake_cost of its cycles each: trywait.csv's
+// wake_all rows (8 waiters resume 2 cycles apart on the H200).
+func TestSuspendedWaitersResumeOneAtATime(t *testing.T) {
+	const waiters, reps = 8, 8
+	exits := func(cost int) []int64 {
+		o := runDump(t, trywaitPTX, "_Z9k_wakealliPx", 32*(waiters+1), 1, reps*(waiters+1),
+			[]string{fmt.Sprint(reps), fmt.Sprintf("buf:%d", 8*reps*(waiters+1))},
+			"syncs.try_wait_hold=0", "syncs.try_wait_timeout=7780", fmt.Sprintf("syncs.wake_cost=%d", cost))
+		r := reps - 1
+		var e []int64
+		for w := 0; w < waiters; w++ {
+			e = append(e, o[r*(waiters+1)+w]-o[r*(waiters+1)+waiters])
+		}
+		slices.Sort(e)
+		return e
+	}
+	serial := exits(2)
+	for k := 1; k < waiters; k++ {
+		if d := serial[k] - serial[k-1]; d != 2 {
+			t.Errorf("syncs.wake_cost 2: waiters resume at %v after the arrive, want 2 cycles apart", serial)
+			break
+		}
+	}
+	if all := exits(0); all[waiters-1]-all[0] >= serial[waiters-1]-serial[0] {
+		t.Errorf("syncs.wake_cost 0: waiters resume at %v, want closer together than %v", all, serial)
+	}
+}
+
+// An un-hinted try_wait on a phase that never completes answers false at
+// syncs.try_wait_timeout after its issue: about 7,800 cycles on the H200
+// (trywait.csv try_wait_limit), whatever else runs.
+func TestUnhintedTryWaitGivesUpAtItsLimit(t *testing.T) {
+	for _, limit := range []int{500, 7780} {
+		o := runDump(t, trywaitPTX, "_Z7k_falseILi1EEvixPx", 64, 2, 2, []string{"10", "0", "buf:16"},
+			"syncs.try_wait_hold=0", fmt.Sprintf("syncs.try_wait_timeout=%d", limit))
+		if o[1] != 10 {
+			t.Fatalf("limit %d: %d false answers, want 10", limit, o[1])
+		}
+		if per := o[0] / o[1]; per < int64(limit) || per > int64(limit)+60 {
+			t.Errorf("limit %d: %d cycles a false answer, want the limit plus the loop", limit, per)
+		}
+	}
+}
