@@ -52,9 +52,11 @@ func within(t *testing.T, rows map[string]rowResult, key string, pct float64) ro
 	return r
 }
 
-// §5.3: try_wait on an open phase returns false after ~33 cycles without a
-// hint and ~7838 with any hint; a try_wait loop sees another warp's arrival
-// ~101 cycles later, a test_wait spin ~159 cycles later; test_wait takes ~8.
+// §5.3: hwprobe.cu's try_wait on an open phase: 33 cycles clock to clock
+// without a hint (the guarded-off hinted TRYWAIT's scoreboard: the un-hinted
+// one answers false only after ~7,800 cycles, calibration/h200/trywait.csv)
+// and ~7838 with any hint; a try_wait loop sees another warp's arrival ~101
+// cycles later, a test_wait spin ~159 cycles later; test_wait takes ~8.
 func TestMeasured5_3_TryWaitTimeLimitsAndWakeUp(t *testing.T) {
 	rows := validateRows(t, "try_wait_incomplete_phase|test_wait_incomplete_phase|wake_latency")
 	within(t, rows, "try_wait_incomplete_phase,hint_ns0,median_cycles_until_false", 10)
