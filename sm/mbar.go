@@ -212,9 +212,9 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 		// instructions that do not read the predicate issue behind it at
 		// once (calibration/h200/trywait.cu, a clock read right behind a
 		// try_wait on an open phase: 2 cycles). syncs.try_wait_hold 1 holds
-		// the warp anyway on a phase open at issue — an effective model
-		// (with a short syncs.try_wait_timeout it stands for a quick
-		// re-check) that the built-in h200 fit still uses (docs/model.md).
+		// the warp anyway on a phase open at issue — the effective model
+		// of earlier fits (with a short syncs.try_wait_timeout it stood for
+		// a quick re-check; docs/model.md).
 		hold := in.Flags.Has(isa.FHint)
 		if !hold && s.cfg.TryWaitHold != 0 {
 			if b := wc.c.bars[gs[0].addr]; b == nil || !b.mb.Valid() {
