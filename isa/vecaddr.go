@@ -13,7 +13,7 @@ package isa
 // The SASS shows the difference: microbench.cu's converged and elected loops
 // wait through a uniform register (`TRYWAIT P2, [UR6], R2`), its divergent2
 // loop, inside a BSSY region, through a vector one (`[R3+URZ]`), as do the
-// producer (under `tid == 0`) and consumers (under `warp != 0`) of
+// producer (under `warp == 0`, then `lane == 0`) and consumers (under `warp != 0`) of
 // pipeline.cu. The barrier unit keeps a uniform wait registered between its
 // polls; a vector wait's polls are separate per-thread checks (sm).
 //
