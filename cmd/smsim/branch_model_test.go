@@ -13,7 +13,13 @@ import (
 func runPTXCycles(t *testing.T, name, ptx string, flags ...string) report {
 	t.Helper()
 	p := writeFile(t, name, ptx)
-	args := append([]string{"run", p, "-a", "buf:64", "-b", "1", "--format", "json"}, flags...)
+	return runReport(t, append([]string{"run", p, "-a", "buf:64", "-b", "1", "--format", "json"}, flags...)...)
+}
+
+// runReport runs the CLI with args (a `run ... --format json`), fails the
+// test unless it exits 0, and returns the decoded report.
+func runReport(t *testing.T, args ...string) report {
+	t.Helper()
 	code, out, errs := cli(t, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"math"
 	"path/filepath"
 	"runtime"
@@ -123,14 +122,7 @@ $Lwait:
 }
 `
 	p := writeFile(t, "mc1.ptx", ptx)
-	code, out, errs := cli(t, "run", p, "-a", "buf:256", "-b", "1", "--format", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	var r report
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatal(err)
-	}
+	r := runReport(t, "run", p, "-a", "buf:256", "-b", "1", "--format", "json")
 	if len(r.Barriers) != 1 || len(r.Barriers[0].Phases) == 0 || r.Barriers[0].Phases[0].TxBytes != 256 {
 		t.Fatalf("barriers %+v: want one phase completed by 256 bytes", r.Barriers)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
@@ -23,14 +22,7 @@ func runDump(t *testing.T, file, kernel string, block, param, words int, args []
 	for _, s := range sets {
 		a = append(a, "--set", s)
 	}
-	code, out, errs := cli(t, a...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	var r report
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatal(err)
-	}
+	r := runReport(t, a...)
 	v := r.Dumps[fmt.Sprint(param)]
 	if len(v) != words {
 		t.Fatalf("dumps %+v", r.Dumps)
