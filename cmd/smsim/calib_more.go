@@ -170,6 +170,9 @@ func moreRecipes(dir string) []recipe {
 	if hasCalibrationFile(dir, "trywait.ptx") {
 		rs = append(rs, trywaitRecipes()...)
 	}
+	if hasCalibrationFile(dir, "stamps.ptx") {
+		rs = append(rs, stampsRecipes()...)
+	}
 	if hasCalibrationFile(dir, "syncwarp.ptx") {
 		const iters = 2000
 		names := []string{"none", "between", "after_wait", "runtime_mask", "two_between"}
@@ -366,6 +369,54 @@ func trywaitRecipes() []recipe {
 					}},
 				}})
 		}
+	}
+	return rs
+}
+
+// stampsRecipes describes stamps.csv (calibration/h200/stamps.cu): elect.cu's
+// arrive/wait loop with clock stamps added, rolled and unrolled, and the
+// wake-up of waiters whose wait names the barrier through a uniform register.
+func stampsRecipes() []recipe {
+	var rs []recipe
+	const iters = 2000
+	for _, w := range []int{1, 4, 8, 16, 32} {
+		for mode, name := range []string{"converged", "lane0_syncwarp", "divergent2"} {
+			for _, k := range []struct{ layout, kernel string }{{"ring", "_Z6k_ringILi%dEEviPx"}, {"unrolled", "_Z10k_unrolledILi%dEEviPx"}} {
+				rs = append(rs, recipe{file: "stamps.ptx", kernel: fmt.Sprintf(k.kernel, mode), block: 32 * w,
+					args: []string{fmt.Sprint(iters), "buf:32768"}, outLen: 1,
+					rows: []rowFn{{"stamped_loop", fmt.Sprintf("%s_%s_warps%d", k.layout, name, w), "cycles_per_phase",
+						func(o []int64) float64 { return float64(o[0]) / iters }}}})
+			}
+		}
+	}
+	const reps = 8
+	for _, w := range []int{1, 2, 4, 8, 16, 31} {
+		// out[(r*(w+1) + warp)*2] = warp's clock before the arrive, +1 after the wait; warp w arrives.
+		exit := func(which int) func([]int64) float64 {
+			return func(o []int64) float64 {
+				var v []int64
+				for r := 2; r < reps; r++ {
+					row := o[r*(w+1)*2:]
+					ta := row[w*2]
+					e := row[w*2+1] - ta // the arriving warp's own exit
+					if which != 2 {
+						e = row[1] - ta
+						for k := 1; k < w; k++ {
+							if x := row[k*2+1] - ta; (x > e) == (which == 1) && x != e {
+								e = x
+							}
+						}
+					}
+					v = append(v, e)
+				}
+				return median(v)
+			}
+		}
+		cfg := fmt.Sprintf("waiters%d", w)
+		rs = append(rs, recipe{file: "stamps.ptx", kernel: "_Z7k_uwakeixPx", block: 32 * (w + 1),
+			args: []string{fmt.Sprint(reps), "2000", fmt.Sprintf("buf:%d", 16*reps*(w+1))}, outLen: 2 * reps * (w + 1),
+			rows: []rowFn{{"uniform_wake", cfg, "first_exit", exit(0)}, {"uniform_wake", cfg, "last_exit", exit(1)},
+				{"uniform_wake", cfg, "arriver_exit", exit(2)}}})
 	}
 	return rs
 }
