@@ -138,3 +138,29 @@ func TestCallInLoopReloadsTheSharedWindow(t *testing.T) {
 		t.Errorf("mask (no call in the loop) changed with latency.window_reload")
 	}
 }
+
+// stamps.csv: waiters whose wait names the barrier through a uniform register
+// resume 90 cycles after the arriving thread's clock read on the H200, and
+// 2-3 cycles apart after that (k_uwake). The model stays within 12 % of each
+// row, and every row of the stamped loops is simulated.
+func TestStampsRowsMatchTheH200(t *testing.T) {
+	rows := repoCalibration(t, sm.DefaultConfig(), `stamps\.csv:`)
+	wake, loops := 0, 0
+	for k, r := range rows {
+		switch {
+		case strings.HasPrefix(k, "uniform_wake,"):
+			wake++
+			if math.Abs(r.ErrorPct) > 12 {
+				t.Errorf("%s: predicted %.1f, measured %.1f (%+.1f %%)", k, r.Predicted, r.Measured, r.ErrorPct)
+			}
+		case strings.HasPrefix(k, "stamped_loop,"):
+			loops++
+			if r.Predicted <= 0 {
+				t.Errorf("%s: predicted %.1f", k, r.Predicted)
+			}
+		}
+	}
+	if wake != 18 || loops != 30 {
+		t.Errorf("%d uniform_wake and %d stamped_loop rows, want 18 and 30", wake, loops)
+	}
+}
