@@ -364,6 +364,40 @@ func unrollLoop(p *Program, b int) int {
 			group[i].Ops = append([]Operand(nil), group[i].Ops...)
 		}
 	}
+	// ptxas gives each copy's temporaries registers of their own, so the
+	// copies' loads can all be in flight (wspipe.cu's consumer: sixteen
+	// LDS.U16 before the first add). The first three copies get fresh
+	// registers for what the body writes before it reads; the last keeps the
+	// body's, which the code after the loop may read.
+	if temps := bodyTemporaries(body); len(temps) > 0 {
+		start := 2 // copy 0 starts at addG; its cmpG sits after body[0]
+		for u := 0; u < unrollFactor-1; u++ {
+			ren := map[regKey]Operand{}
+			for _, r := range temps {
+				if r.kind == KPred {
+					ren[r] = P(p.NumPreds)
+					p.NumPreds++
+					if p.PredNames != nil {
+						p.PredNames = append(p.PredNames, "%unroll")
+					}
+				} else {
+					ren[r] = R(p.NumRegs)
+					p.NumRegs++
+					if p.RegNames != nil {
+						p.RegNames = append(p.RegNames, "%unroll")
+					}
+				}
+			}
+			n := m
+			if u == 0 {
+				n = m + 2 // addG and cmpG come with the first copy
+			}
+			for i := start; i < start+n; i++ {
+				renameRegs(&group[i], ren)
+			}
+			start += n
+		}
+	}
 	delta := x - (b + 1)
 	out := make([]Instr, 0, len(p.Instrs)+delta)
 	out = append(out, p.Instrs[:t]...)
@@ -380,6 +414,58 @@ func unrollLoop(p *Program, b int) int {
 	}
 	p.Instrs = out
 	return x
+}
+
+// bodyTemporaries returns the registers and predicates a loop body writes
+// (unguarded) before any of its instructions reads them: values each trip
+// computes afresh, not carried from the trip before.
+func bodyTemporaries(body []Instr) []regKey {
+	seen := map[regKey]bool{}
+	var out []regKey
+	for i := range body {
+		in := &body[i]
+		var reads, writes []regKey
+		eachUse(in, func(r regKey, dst bool) {
+			if dst {
+				writes = append(writes, r)
+			} else {
+				reads = append(reads, r)
+			}
+		})
+		for _, r := range reads {
+			seen[r] = true
+		}
+		for _, r := range writes {
+			if !seen[r] && in.Guard.Kind == KNone {
+				out = append(out, r)
+			}
+			seen[r] = true
+		}
+	}
+	return out
+}
+
+// renameRegs rewrites in's registers and predicates (operands, addresses,
+// guard) by ren.
+func renameRegs(in *Instr, ren map[regKey]Operand) {
+	if in.Guard.Kind == KPred {
+		if o, ok := ren[regKey{KPred, in.Guard.Reg}]; ok {
+			in.Guard.Reg = o.Reg
+		}
+	}
+	for k := range in.Ops {
+		o := &in.Ops[k]
+		switch {
+		case o.Kind == KReg || o.Kind == KPred:
+			if n, ok := ren[regKey{o.Kind, o.Reg}]; ok {
+				o.Reg = n.Reg
+			}
+		case o.Kind == KAddr && o.Reg >= 0:
+			if n, ok := ren[regKey{KReg, o.Reg}]; ok {
+				o.Reg = n.Reg
+			}
+		}
+	}
 }
 
 func is32Int(t Type) bool { return t == S32 || t == U32 || t == B32 }

@@ -312,3 +312,50 @@ func TestUnrollCountedLoopsCopiesArrivesNotWaits(t *testing.T) {
 		t.Errorf("loop with a wait unrolled (%d -> %d instructions)", n, len(p.Instrs))
 	}
 }
+
+// The copies of an unrolled body get registers of their own for what each
+// trip computes afresh (wspipe.cu's consumer: ptxas keeps sixteen loads in
+// flight), the last copy keeps the body's, and the loop computes the same.
+func TestUnrollCountedLoopsRenamesEachCopysTemporaries(t *testing.T) {
+	mk := func() *Program {
+		p := countedLoop(1, 0)
+		// body: r4 = r1 + 5 (a temporary), r2 = r2 + r4, r1 = r1 + 1
+		p.Instrs[2] = Instr{Op: OpAdd, Type: S32, NDst: 1, Ops: []Operand{R(4), R(1), Imm(5)}, Class: ClassALU}
+		p.Instrs = append(p.Instrs[:3], append([]Instr{
+			{Op: OpAdd, Type: S32, NDst: 1, Ops: []Operand{R(2), R(2), R(4)}, Class: ClassALU}}, p.Instrs[3:]...)...)
+		p.Instrs[6].Target = 1
+		p.NumRegs = 5
+		return p
+	}
+	for trips := 1; trips <= 21; trips++ {
+		ref, un := mk(), mk()
+		UnrollCountedLoops(un)
+		r0 := make([]uint32, 5)
+		r0[0] = uint32(trips)
+		want, _, _ := runCounted(t, ref, r0)
+		r1 := make([]uint32, un.NumRegs)
+		r1[0] = uint32(trips)
+		got, _, _ := runCounted(t, un, r1)
+		for i := 0; i < 5; i++ {
+			if got[i] != want[i] {
+				t.Fatalf("r%d = %d, want %d", i, got[i], want[i])
+			}
+		}
+	}
+	un := mk()
+	UnrollCountedLoops(un)
+	if un.NumRegs != 5+3 {
+		t.Fatalf("%d registers, want 3 more for the first three copies' temporaries", un.NumRegs)
+	}
+	dsts := map[int32]int{}
+	for i := range un.Instrs {
+		in := &un.Instrs[i]
+		if in.Op == OpAdd && in.Ops[2].Kind == KImm && in.Ops[2].Imm == 5 {
+			dsts[in.Ops[0].Reg]++
+		}
+	}
+	// the group's four copies use r4 and three new registers; the remainder loop r4 again
+	if len(dsts) != 4 || dsts[4] != 2 {
+		t.Errorf("temporary written to %v, want four registers, r4 by the last copy and the remainder", dsts)
+	}
+}

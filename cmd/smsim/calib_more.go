@@ -170,6 +170,9 @@ func moreRecipes(dir string) []recipe {
 	if hasCalibrationFile(dir, "trywait.ptx") {
 		rs = append(rs, trywaitRecipes()...)
 	}
+	if hasCalibrationFile(dir, "wspipe.ptx") {
+		rs = append(rs, wspipeRecipes()...)
+	}
 	if hasCalibrationFile(dir, "stamps.ptx") {
 		rs = append(rs, stampsRecipes()...)
 	}
@@ -417,6 +420,32 @@ func stampsRecipes() []recipe {
 			args: []string{fmt.Sprint(reps), "2000", fmt.Sprintf("buf:%d", 16*reps*(w+1))}, outLen: 2 * reps * (w + 1),
 			rows: []rowFn{{"uniform_wake", cfg, "first_exit", exit(0)}, {"uniform_wake", cfg, "last_exit", exit(1)},
 				{"uniform_wake", cfg, "arriver_exit", exit(2)}}})
+	}
+	return rs
+}
+
+// wspipeRecipes describes wspipe.csv (calibration/h200/wspipe.cu): a
+// warp-specialised TMA pipeline in CUTLASS's idioms (elect.sync, hinted
+// try_wait loops, arrive.expect_tx and 2-D tensor copies), held out of every
+// fit.
+func wspipeRecipes() []recipe {
+	var rs []recipe
+	const tiles = 256
+	for _, box := range [][2]int{{64, 64}, {64, 128}} {
+		w, h := box[0], box[1]
+		m := fmt.Sprintf("tensormap:f16,512x512,box=%dx%d,stride=1024", w, h)
+		for _, c := range []int{1, 2, 4} {
+			for _, work := range []int{16, 128} {
+				for _, st := range []int{2, 4} {
+					rs = append(rs, recipe{file: "wspipe.ptx", kernel: fmt.Sprintf("_Z4k_wsILi%dEEv14CUtensorMap_stiiiiPx", st),
+						block: 32 * (1 + c), smem: st * w * h * 2,
+						args:   []string{m, fmt.Sprint(tiles), fmt.Sprint(w), fmt.Sprint(h), fmt.Sprint(work), "buf:16"},
+						outLen: 1, launches: 2, // a warm-up launch first: the tensor is in L2
+						rows: []rowFn{{"ws_pipeline", fmt.Sprintf("box%dx%d_stages%d_consumers%d_work%d", w, h, st, c, work), "cycles_per_tile",
+							func(o []int64) float64 { return float64(o[0]) / tiles }}}})
+				}
+			}
+		}
 	}
 	return rs
 }
