@@ -306,9 +306,12 @@ func invariantIn(p *Program, o Operand, lo, hi int) bool {
 // The loop must be one block ending in its only backward branch, hold an
 // mbarrier try_wait or test_wait, and be entered by falling into it; S must be
 // reached only by falling out of it. Moved are the unguarded arithmetic
-// instructions (timing classes alu, imad, fma, fp64, conv, sfu; no clock
-// read) at S's head, up to its first other instruction, that keep their
-// order with those left behind. Each runs as often as before, on the same
+// instructions (the arithmetic timing classes, divisions included; no clock
+// read) at S's head, up to its first instruction that is neither arithmetic
+// nor a barrier arrive (arrives stay after the wait: wspipe.cu's producer
+// computes the next tile's coordinates, two divisions, before its TRYWAIT on
+// the empty slot and arms the full barrier after it), that keep their order
+// with those left behind. Each runs as often as before, on the same
 // lanes (every lane that enters the loop leaves it into S). Programs with
 // indirect branches are left as they are.
 func HoistPastWaitLoops(p *Program) {
@@ -322,6 +325,19 @@ func HoistPastWaitLoops(p *Program) {
 			Reconverge(p, nil)
 		}
 	}
+}
+
+// passable reports whether arithmetic after a wait loop may be scheduled
+// above in (it stays where it is): a barrier arrive, which reads only its
+// operands and the barrier. wspipe.cu's producer computes its next tile's
+// coordinates (two divisions) before waiting for the empty slot, and arms
+// the full barrier and starts the copy right after the wait.
+func passable(in *Instr) bool {
+	switch in.Op {
+	case OpMbarArrive, OpMbarExpectTx:
+		return in.Guard.Kind == KNone || in.Guard.Kind == KPred
+	}
+	return false
 }
 
 // hoistPastWaitLoop applies HoistPastWaitLoops to the loop whose back edge
@@ -375,14 +391,13 @@ func hoistPastWaitLoop(p *Program, b int) bool {
 			break
 		}
 		arith := false
-		switch in.Class {
-		case ClassALU, ClassIMAD, ClassFMA, ClassFP64, ClassConv, ClassSFU:
+		if arithmetic(in.Class) {
 			arith = !in.Op.IsBranch() && !in.Op.Ends() && !isClockRead(in)
 		}
-		if !arith {
+		if !arith && !passable(in) {
 			break
 		}
-		ok := in.Guard.Kind == KNone
+		ok := arith && in.Guard.Kind == KNone
 		uses(in, func(r reg, dst bool) {
 			if dst {
 				ok = ok && !read[r] && !written[r] && !keptRead[r] && !keptWritten[r]
