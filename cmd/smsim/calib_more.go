@@ -326,20 +326,10 @@ func trywaitRecipes() []recipe {
 	}
 	const reps = 8
 	for _, w := range []int{1, 2, 4, 8, 16, 31} {
+		// out[r*(w+1) + k] = waiter k's clock after its wait, out[r*(w+1) + w] the arriver's before its arrive.
 		exits := func(last bool) func([]int64) float64 {
 			return func(o []int64) float64 {
-				var v []int64
-				for r := 2; r < reps; r++ {
-					ta := o[r*(w+1)+w]
-					e := o[r*(w+1)] - ta
-					for k := 1; k < w; k++ {
-						if x := o[r*(w+1)+k] - ta; x > e == last {
-							e = x
-						}
-					}
-					v = append(v, e)
-				}
-				return median(v)
+				return waiterExit(reps, w, last, func(r, k int) int64 { return o[r*(w+1)+k] }, func(r int) int64 { return o[r*(w+1)+w] })
 			}
 		}
 		cfg := fmt.Sprintf("try_waiters%d", w)
@@ -376,6 +366,24 @@ func trywaitRecipes() []recipe {
 	return rs
 }
 
+// waiterExit returns, over repetitions 2 to reps-1, the median of the
+// earliest (or, with last, the latest) of w waiters' exits after the arriving
+// thread's clock read: exit(r, k) is waiter k's clock after its wait in
+// repetition r, arrive(r) the arriver's clock before its arrive.
+func waiterExit(reps, w int, last bool, exit func(r, k int) int64, arrive func(r int) int64) float64 {
+	var v []int64
+	for r := 2; r < reps; r++ {
+		e := exit(r, 0) - arrive(r)
+		for k := 1; k < w; k++ {
+			if x := exit(r, k) - arrive(r); x > e == last {
+				e = x
+			}
+		}
+		v = append(v, e)
+	}
+	return median(v)
+}
+
 // stampsRecipes describes stamps.csv (calibration/h200/stamps.cu): elect.cu's
 // arrive/wait loop with clock stamps added, rolled and unrolled, and the
 // wake-up of waiters whose wait names the barrier through a uniform register.
@@ -395,24 +403,14 @@ func stampsRecipes() []recipe {
 	const reps = 8
 	for _, w := range []int{1, 2, 4, 8, 16, 31} {
 		// out[(r*(w+1) + warp)*2] = warp's clock before the arrive, +1 after the wait; warp w arrives.
+		at := func(o []int64, r, k, i int) int64 { return o[(r*(w+1)+k)*2+i] }
 		exit := func(which int) func([]int64) float64 {
 			return func(o []int64) float64 {
-				var v []int64
-				for r := 2; r < reps; r++ {
-					row := o[r*(w+1)*2:]
-					ta := row[w*2]
-					e := row[w*2+1] - ta // the arriving warp's own exit
-					if which != 2 {
-						e = row[1] - ta
-						for k := 1; k < w; k++ {
-							if x := row[k*2+1] - ta; (x > e) == (which == 1) && x != e {
-								e = x
-							}
-						}
-					}
-					v = append(v, e)
+				arrive := func(r int) int64 { return at(o, r, w, 0) }
+				if which == 2 { // the arriving warp's own exit
+					return waiterExit(reps, 1, false, func(r, _ int) int64 { return at(o, r, w, 1) }, arrive)
 				}
-				return median(v)
+				return waiterExit(reps, w, which == 1, func(r, k int) int64 { return at(o, r, k, 1) }, arrive)
 			}
 		}
 		cfg := fmt.Sprintf("waiters%d", w)
