@@ -4,7 +4,11 @@
 // after `if`, the lane elect.sync picks), with what count, and whether __syncwarp() follows. ONE thread block of
 // W warps; out[0] = clock64 after `iters` phases - before (after 8 warm-up phases); the row is out[0] / iters.
 // Output CSV "bench,config,metric,median,min,max,runs" over 3 runs.
+// `elect sweep` prints elect_sweep.csv instead: the converged, lane0_syncwarp and converged_syncwarp loops at
+// every warp count from 1 to 32 (the converged loop is faster at 8, 12-13, 16, 23-24 and 28 warps than at the
+// counts around them; the elected loops grow smoothly).
 // Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o elect elect.cu
+#include <string>
 #include "bench.h"
 
 // Modes (the barrier's count in brackets):
@@ -52,19 +56,25 @@ __global__ void k_spin(long long cycles, int* sink) {
 
 static const char* names[] = {"converged", "lane0_syncwarp", "lane0", "converged_syncwarp", "lane0_count32", "elect_sync"};
 
-template <int MODE> static void run(int warps, int iters, long long* dout) {
+template <int MODE> static void run(int warps, int iters, long long* dout, const char* bench = "elect_loop") {
   char cfg[64];
   snprintf(cfg, sizeof cfg, "%s_warps%d", names[MODE], warps);
-  timed3("elect_loop", cfg, "cycles_per_phase", dout, iters, [&] { k_elect<MODE><<<1, 32 * warps>>>(iters, dout); });
+  timed3(bench, cfg, "cycles_per_phase", dout, iters, [&] { k_elect<MODE><<<1, 32 * warps>>>(iters, dout); });
 }
 
-int main() {
+int main(int argc, char** argv) {
   long long* dout; CK(cudaMalloc(&dout, 8 * sizeof(long long)));
   int* sink; CK(cudaMalloc(&sink, 1024 * sizeof(int)));
   cudaDeviceProp prop; CK(cudaGetDeviceProperties(&prop, 0));
   k_spin<<<prop.multiProcessorCount, 32>>>(100000000LL, sink); CK(cudaDeviceSynchronize());
   printf("bench,config,metric,median,min,max,runs\n");
   const int iters = 2000;
+  if (argc > 1 && std::string(argv[1]) == "sweep") {  // elect_sweep.csv: every warp count from 1 to 32
+    for (int w = 1; w <= 32; w++) {
+      run<0>(w, iters, dout, "elect_sweep"); run<1>(w, iters, dout, "elect_sweep"); run<3>(w, iters, dout, "elect_sweep");
+    }
+    return 0;
+  }
   for (int w : {1, 4, 8, 16, 32}) {
     run<0>(w, iters, dout); run<1>(w, iters, dout); run<2>(w, iters, dout);
     run<3>(w, iters, dout); run<4>(w, iters, dout); run<5>(w, iters, dout);

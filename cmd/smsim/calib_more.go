@@ -150,6 +150,21 @@ func moreRecipes(dir string) []recipe {
 			}
 		}
 	}
+	if hasCalibrationFile(dir, "elect.ptx") {
+		// elect_sweep.csv: three of elect.csv's loops at every warp count from 1 to 32.
+		const iters = 2000
+		for w := 1; w <= 32; w++ {
+			for _, m := range []struct {
+				mode int
+				name string
+			}{{0, "converged"}, {1, "lane0_syncwarp"}, {3, "converged_syncwarp"}} {
+				rs = append(rs, recipe{file: "elect.ptx", csv: "elect_sweep.csv", kernel: fmt.Sprintf("_Z7k_electILi%dEEviPx", m.mode), block: 32 * w,
+					args: []string{fmt.Sprint(iters), "buf:8"}, outLen: 1,
+					rows: []rowFn{{"elect_sweep", fmt.Sprintf("%s_warps%d", m.name, w), "cycles_per_phase",
+						func(o []int64) float64 { return float64(o[0]) / iters }}}})
+			}
+		}
+	}
 	if hasCalibrationFile(dir, "gmem.ptx") {
 		rs = append(rs, gmemRecipes()...)
 	}

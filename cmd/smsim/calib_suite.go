@@ -25,6 +25,17 @@ type recipe struct {
 	// warm names buffer parameters the host code wrote right before the
 	// launch (cudaMemcpy), so they start resident in L2.
 	warm []string
+	// csv is the file its rows are measured in, when not the PTX's own
+	// (csvFor): elect_sweep.csv's rows run elect.ptx.
+	csv string
+}
+
+// csvFile is the CSV file r's rows come from.
+func (r recipe) csvFile() string {
+	if r.csv != "" {
+		return r.csv
+	}
+	return csvFor(r.file)
 }
 
 // rowFn computes one CSV row's value from the kernel's out buffer.

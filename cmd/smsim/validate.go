@@ -106,7 +106,7 @@ type metric struct {
 
 // calibrationCSVs are the measured files validate compares against, in the
 // calibration folder or the repository's calibration/h200.
-var calibrationCSVs = []string{"microbench.csv", "probe.csv", "pipeline.csv", "latency2.csv", "membw.csv", "issue.csv", "divcode.csv", "prodonly.csv", "steps.csv", "gmem.csv", "elect.csv", "branch.csv", "waitdelay.csv", "syncwarp.csv", "trywait.csv", "stamps.csv", "libpipe.csv", "libcopy.csv", "wspipe.csv"}
+var calibrationCSVs = []string{"microbench.csv", "probe.csv", "pipeline.csv", "latency2.csv", "membw.csv", "issue.csv", "divcode.csv", "prodonly.csv", "steps.csv", "gmem.csv", "elect.csv", "elect_sweep.csv", "branch.csv", "waitdelay.csv", "syncwarp.csv", "trywait.csv", "stamps.csv", "libpipe.csv", "libcopy.csv", "wspipe.csv"}
 
 var semanticRow = regexp.MustCompile(`^(semantics|semantics2)$|phase_completed|returned_true|false_per_warp_phase`)
 
@@ -147,7 +147,7 @@ func validate(dir string, cfg sm.Config, opts suiteOpts, jobs int, progress io.W
 	var todo []recipe
 	for _, r := range recipes {
 		for _, row := range r.rows {
-			if _, ok := want[csvFor(r.file)+":"+row.key()]; ok {
+			if _, ok := want[r.csvFile()+":"+row.key()]; ok {
 				todo = append(todo, r)
 				break
 			}
@@ -183,7 +183,7 @@ func validate(dir string, cfg sm.Config, opts suiteOpts, jobs int, progress io.W
 	v := &validation{Launches: launches}
 	for i, r := range todo {
 		for k, row := range r.rows {
-			m, ok := want[csvFor(r.file)+":"+row.key()]
+			m, ok := want[r.csvFile()+":"+row.key()]
 			if !ok {
 				continue
 			}
