@@ -13,6 +13,7 @@ type scheduler struct {
 	warps    []*wctx                   // resident warps of this sub-partition, oldest first
 	last     int                       // slot of the warp issued last (-1: none)
 	pipeFree [isa.NumClasses]sim.Cycle // per timing class: next cycle the pipe accepts a warp instruction
+	wakeFree sim.Cycle                 // next cycle it may resume a warp whose try_wait was suspended
 }
 
 // Tick runs one SM cycle. Stages run back to front: completions were

@@ -311,6 +311,11 @@ func (s *SM) completePhase(now sim.Cycle, b *barrier, res mbarrier.Result, compl
 		if w.slot != completer {
 			wake += sim.Cycle(s.cfg.SyncsVisibility)
 		}
+		if wc := s.warps[w.slot]; wc != nil && s.cfg.WakeInterval > 0 {
+			sc := &s.sched[wc.sp]
+			wake = max(wake, sc.wakeFree)
+			sc.wakeFree = wake + sim.Cycle(s.cfg.WakeInterval)
+		}
 		s.eng.Schedule(wake, sim.PhaseDeliver, wakeHandler{s}, uint64(w.slot)<<48|w.ticket)
 	}
 	b.waiters = b.waiters[:0]

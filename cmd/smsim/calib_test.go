@@ -15,11 +15,12 @@ import (
 // suite (shortened loops) and fails when microbench.csv's mean absolute
 // percentage error or its worst row gets worse than the current fit allows,
 // or any semantic row stops matching. The MAPE target (5 %) holds; the
-// worst-row target (15 %) does not for two rows, so the bounds on it are the
-// level reached (two rows over 15 %, none over 27 %), and regressions show;
-// the MAPE bound (4.9 %) is the level reached too (4.78 %, with try_wait's
-// measured semantics: no hold, a 7,780-cycle limit, waiters answered one per
-// unit slot — calibration/h200/trywait.cu).
+// worst-row target (15 %) does not for one row (elected_count1_warps16), so
+// the bounds on it are the level reached (one row over 15 %, none over 21 %),
+// and regressions show; the MAPE bound (4.9 %) is the level reached too
+// (4.84 %, with try_wait's measured semantics — no hold, a 7,780-cycle limit,
+// waiters answered one per unit slot, calibration/h200/trywait.cu — and each
+// scheduler resuming its suspended warps 11 cycles apart, stamps.csv).
 func TestCalibrationHoldsItsLevel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the calibration suite")
@@ -43,8 +44,8 @@ func TestCalibrationHoldsItsLevel(t *testing.T) {
 	if m.MAPE > 4.9 {
 		t.Errorf("microbench.csv MAPE %.2f %% > 4.9 %%", m.MAPE)
 	}
-	if m.Worst > 27 {
-		t.Errorf("microbench.csv worst row %s off by %.1f %% > 27 %%", m.WorstRow, m.Worst)
+	if m.Worst > 21 {
+		t.Errorf("microbench.csv worst row %s off by %.1f %% > 21 %%", m.WorstRow, m.Worst)
 	}
 	over := 0
 	for _, r := range v.Rows {
@@ -52,8 +53,8 @@ func TestCalibrationHoldsItsLevel(t *testing.T) {
 			over++
 		}
 	}
-	if over > 2 {
-		t.Errorf("%d microbench.csv rows over 15 %%, want at most 2 (elected_count1_warps16, divergent2_warps32)", over)
+	if over > 1 {
+		t.Errorf("%d microbench.csv rows over 15 %%, want at most 1 (elected_count1_warps16)", over)
 	}
 	// probe.csv's latency rows meet the 10 % target and stay there.
 	latency := regexp.MustCompile(`^(alu_chain|global_load_chain|smem_load_chain|syncthreads_loop|test_wait_incomplete_phase)$|^try_wait_incomplete_phase$`)

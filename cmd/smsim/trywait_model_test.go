@@ -42,7 +42,8 @@ func TestSuspendedWaitersResumeOneAtATime(t *testing.T) {
 	exits := func(cost int) []int64 {
 		o := runDump(t, trywaitPTX, "_Z9k_wakealliPx", 32*(waiters+1), 1, reps*(waiters+1),
 			[]string{fmt.Sprint(reps), fmt.Sprintf("buf:%d", 8*reps*(waiters+1))},
-			"syncs.try_wait_hold=0", "syncs.try_wait_timeout=7780", fmt.Sprintf("syncs.wake_cost=%d", cost))
+			"syncs.try_wait_hold=0", "syncs.try_wait_timeout=7780", fmt.Sprintf("syncs.wake_cost=%d", cost),
+			"sched.wake_interval=0") // the unit alone: 8 waiters are two on each scheduler
 		r := reps - 1
 		var e []int64
 		for w := 0; w < waiters; w++ {
@@ -60,6 +61,32 @@ func TestSuspendedWaitersResumeOneAtATime(t *testing.T) {
 	}
 	if all := exits(0); all[waiters-1]-all[0] >= serial[waiters-1]-serial[0] {
 		t.Errorf("syncs.wake_cost 0: waiters resume at %v, want closer together than %v", all, serial)
+	}
+}
+
+// A scheduler resumes its suspended warps sched.wake_interval cycles apart:
+// 31 waiters, eight on three of the four schedulers, resume over at least
+// seven intervals (trywait.csv wake_all: 81 cycles from the first to the
+// last on the H200; stamps.csv uniform_wake: 74.5).
+func TestSuspendedWarpsOfOneSchedulerResumeApart(t *testing.T) {
+	const waiters, reps = 31, 8
+	spread := func(interval int) int64 {
+		o := runDump(t, trywaitPTX, "_Z9k_wakealliPx", 32*(waiters+1), 1, reps*(waiters+1),
+			[]string{fmt.Sprint(reps), fmt.Sprintf("buf:%d", 8*reps*(waiters+1))},
+			fmt.Sprintf("sched.wake_interval=%d", interval))
+		r := reps - 1
+		lo, hi := int64(1<<62), int64(0)
+		for w := 0; w < waiters; w++ {
+			e := o[r*(waiters+1)+w]
+			lo, hi = min(lo, e), max(hi, e)
+		}
+		return hi - lo
+	}
+	if got := spread(11); got < 7*11 {
+		t.Errorf("sched.wake_interval 11: waiters resume over %d cycles, want at least %d", got, 7*11)
+	}
+	if got := spread(0); got >= 7*11 {
+		t.Errorf("sched.wake_interval 0: waiters resume over %d cycles, want fewer than %d (the unit's 2 a waiter)", got, 7*11)
 	}
 }
 
