@@ -333,11 +333,7 @@ func HoistPastWaitLoops(p *Program) {
 // coordinates (two divisions) before waiting for the empty slot, and arms
 // the full barrier and starts the copy right after the wait.
 func passable(in *Instr) bool {
-	switch in.Op {
-	case OpMbarArrive, OpMbarExpectTx:
-		return in.Guard.Kind == KNone || in.Guard.Kind == KPred
-	}
-	return false
+	return in.Op == OpMbarArrive || in.Op == OpMbarExpectTx
 }
 
 // hoistPastWaitLoop applies HoistPastWaitLoops to the loop whose back edge
