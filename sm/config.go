@@ -121,7 +121,7 @@ func DefaultConfig() Config {
 		isa.ClassCompute: 4, isa.ClassDelay: 0,
 	}
 	ivl := map[isa.Class]int{
-		isa.ClassALU: 1, isa.ClassIMAD: 1, isa.ClassFMA: 1, isa.ClassFP64: 2, isa.ClassSFU: 4,
+		isa.ClassALU: 2, isa.ClassIMAD: 2, isa.ClassFMA: 2, isa.ClassFP64: 2, isa.ClassSFU: 4,
 		isa.ClassConv: 2, isa.ClassDiv: 8, isa.ClassDiv64: 16, isa.ClassIDiv: 18, isa.ClassIDivInv: 8,
 		isa.ClassIDiv64: 24, isa.ClassIDiv64Inv: 14, isa.ClassSpecial: 2, isa.ClassBranch: 1, isa.ClassShared: 1,
 		isa.ClassGlobal: 1, isa.ClassLocal: 1, isa.ClassConst: 1, isa.ClassParam: 1, isa.ClassSyncs: 1,

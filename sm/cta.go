@@ -46,8 +46,8 @@ type wctx struct {
 	busyUntil   sim.Cycle // OpCompute repetition / OpDelay
 	hold        int32     // scoreboard entry of a suspending try_wait's predicate: the warp issues nothing until it is ready (-1: none)
 	checkAt     sim.Cycle // the scheduler need not look at the warp before this cycle
-	readyDeps   bool      // operands ready when last looked at; only the pipe (curClass) can hold it
-	curClass    isa.Class
+	readyDeps   bool      // operands ready when last looked at; only the pipe (of curIn) can hold it
+	curIn       *isa.Instr
 	computeLeft int
 
 	acctAt    sim.Cycle // cycles before this are accounted

@@ -10,10 +10,10 @@ import (
 
 // scheduler is one sub-partition's warp scheduler.
 type scheduler struct {
-	warps    []*wctx                   // resident warps of this sub-partition, oldest first
-	last     int                       // slot of the warp issued last (-1: none)
-	pipeFree [isa.NumClasses]sim.Cycle // per timing class: next cycle the pipe accepts a warp instruction
-	wakeFree sim.Cycle                 // next cycle it may resume a warp whose try_wait was suspended
+	warps    []*wctx             // resident warps of this sub-partition, oldest first
+	last     int                 // slot of the warp issued last (-1: none)
+	pipeFree [numPipes]sim.Cycle // per pipe (pipes.go): next cycle it accepts a warp instruction
+	wakeFree sim.Cycle           // next cycle it may resume a warp whose try_wait was suspended
 }
 
 // Tick runs one SM cycle. Stages run back to front: completions were
@@ -60,9 +60,9 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 		if wc.readyDeps {
 			// Ready since it was last looked at and not picked: only its
 			// pipe can have become busy. Its reason (not_selected) stands.
-			if pf := sc.pipeFree[wc.curClass]; pf > now {
+			if pf := sc.pipeReady(wc.curIn); pf > now {
 				s.account(wc, now)
-				wc.reason, wc.checkAt = throttleReason(wc.curClass), pf
+				wc.reason, wc.checkAt = throttleReason(wc.curIn.Class), pf
 				if pf < next {
 					next = pf
 				}
@@ -96,7 +96,7 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 		wc.checkAt = now + 1
 		wc.reason = ReasonNotSelected
 		if in := &s.prog.Instrs[sp.PC]; in.Class != isa.ClassSyncs {
-			wc.readyDeps, wc.curClass = true, in.Class
+			wc.readyDeps, wc.curIn = true, in
 		}
 		if wc.slot == sc.last {
 			lastOK = true
@@ -162,7 +162,7 @@ func (s *SM) readyAt(wc *wctx, sp *warp.Split) (sim.Cycle, Reason) {
 	if wc.hold >= 0 && wc.regReady[wc.hold] > r {
 		r, why = wc.regReady[wc.hold], ReasonMbarrier
 	}
-	if pf := s.sched[wc.sp].pipeFree[in.Class]; pf > r {
+	if pf := s.sched[wc.sp].pipeReady(in); pf > r {
 		r, why = pf, throttleReason(in.Class)
 	}
 	if in.Class == isa.ClassSyncs {

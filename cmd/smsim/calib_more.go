@@ -25,7 +25,7 @@ func hasCalibrationFile(dir, name string) bool {
 // moreRecipes describes the rows of latency2.csv (division, square root and
 // local-memory chains), membw.csv (bulk-copy streaming against bytes in
 // flight), issue.csv (the steps of a producer trip), steps.csv (each step of
-// a producer timed alone), divcode.csv (the same in uniform and divergent code), prodonly.csv (pipeline.cu's producer with instant consumers), elect.csv, gmem.csv, branch.csv, waitdelay.csv, syncwarp.csv, trywait.csv (what a try_wait does while its phase is open), libpipe.csv
+// a producer timed alone), divcode.csv (the same in uniform and divergent code), prodonly.csv (pipeline.cu's producer with instant consumers), elect.csv, gmem.csv, branch.csv, waitdelay.csv, throughput.csv (warp instructions a scheduler issues per cycle), syncwarp.csv, trywait.csv (what a try_wait does while its phase is open), libpipe.csv
 // (a pipeline written with libcu++'s cuda::barrier, held out of every fit) and libcopy.csv (the
 // Programming Guide's cuda::memcpy_async pattern, held out too),
 // as calibration/h200/README.md says each row is made.
@@ -179,6 +179,20 @@ func moreRecipes(dir string) []recipe {
 					args: []string{fmt.Sprint(iters), "3", "1", "0", "buf:16"}, outLen: 1,
 					rows: []rowFn{{"wait_delay", fmt.Sprintf("imad%d_warps%d", k, w), "cycles_per_phase",
 						func(o []int64) float64 { return float64(o[0]) / iters }}}})
+			}
+		}
+	}
+	if hasCalibrationFile(dir, "throughput.ptx") {
+		// k_rate<OP>: 32 operations a trip, iters trips; a row is the
+		// cycles one scheduler spends per warp instruction.
+		const iters = 1000
+		for _, w := range []int{1, 4, 8, 16, 32} {
+			for op, name := range []string{"imad", "iadd", "lop", "ffma", "imad_ffma", "iadd_lop"} {
+				per := float64(32 * iters * max(1, w/4))
+				rs = append(rs, recipe{file: "throughput.ptx", kernel: fmt.Sprintf("_Z6k_rateILi%dEEvijjPx", op), block: 32 * w,
+					args: []string{fmt.Sprint(iters), "3", "1", "buf:16"}, outLen: 1,
+					rows: []rowFn{{"issue_rate", fmt.Sprintf("%s_warps%d", name, w), "cycles_per_instr",
+						func(o []int64) float64 { return float64(o[0]) / per }}}})
 			}
 		}
 	}

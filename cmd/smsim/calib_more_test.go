@@ -142,10 +142,10 @@ func TestCallInLoopReloadsTheSharedWindow(t *testing.T) {
 // stamps.csv: waiters whose wait names the barrier through a uniform register
 // resume 90 cycles after the arriving thread's clock read on the H200, and
 // each scheduler's about 11 cycles apart after that (k_uwake). The model stays
-// within 14 % of each row (the worst, 31 waiters' last exit at +13.7 %, starts
+// within 16 % of each row (the worst, 31 waiters' last exit at +15.5 %, starts
 // from a first exit 9 cycles late: the convergence barrier the model wrongly
-// charges these waits, docs/model.md), and every row of the stamped loops is
-// simulated.
+// charges these waits, docs/model.md; the 16-lane integer pipe adds 3 cycles
+// to it), and every row of the stamped loops is simulated.
 func TestStampsRowsMatchTheH200(t *testing.T) {
 	rows := repoCalibration(t, sm.DefaultConfig(), `stamps\.csv:`)
 	wake, loops := 0, 0
@@ -153,7 +153,7 @@ func TestStampsRowsMatchTheH200(t *testing.T) {
 		switch {
 		case strings.HasPrefix(k, "uniform_wake,"):
 			wake++
-			if math.Abs(r.ErrorPct) > 14 {
+			if math.Abs(r.ErrorPct) > 16 {
 				t.Errorf("%s: predicted %.1f, measured %.1f (%+.1f %%)", k, r.Predicted, r.Measured, r.ErrorPct)
 			}
 		case strings.HasPrefix(k, "stamped_loop,"):
@@ -165,5 +165,40 @@ func TestStampsRowsMatchTheH200(t *testing.T) {
 	}
 	if wake != 18 || loops != 30 {
 		t.Errorf("%d uniform_wake and %d stamped_loop rows, want 18 and 30", wake, loops)
+	}
+}
+
+// throughput.csv: a scheduler issues an IMAD every 2 cycles, a LOP3 every 2
+// and an FFMA every cycle on the H200, because the integer and FMA datapaths
+// are 16-lane halves (sm/pipes.go). The model follows the single-pipe rows
+// within 6 % at every warp count, the alternating IMAD and FFMA within 8 %
+// from two warps a scheduler. ptxas splits integer adds 2:1 between
+// IMAD.IADD and IADD3 where the model takes whichever pipe is free, so the
+// add rows run up to 16 % fast; with interval.imad 1 (a 32-lane IMAD) the
+// imad rows would be 40 % fast.
+func TestThroughputRowsMatchTheH200(t *testing.T) {
+	rows := repoCalibration(t, sm.DefaultConfig(), `throughput\.csv:`)
+	if len(rows) != 30 {
+		t.Fatalf("got %d throughput.csv rows, want 30", len(rows))
+	}
+	for k, r := range rows {
+		limit := 6.0
+		switch {
+		case strings.Contains(k, "iadd"):
+			limit = 16
+		case strings.Contains(k, "imad_ffma_warps1,") || strings.Contains(k, "imad_ffma_warps4,"):
+			limit = 25 // one warp a scheduler alternating the two: 1.85 a warp instruction on the H200
+		case strings.Contains(k, "imad_ffma"):
+			limit = 8
+		}
+		if math.Abs(r.ErrorPct) > limit {
+			t.Errorf("%s: predicted %.2f, measured %.2f (%+.1f %%, limit %.0f)", k, r.Predicted, r.Measured, r.ErrorPct, limit)
+		}
+	}
+	cfg := sm.DefaultConfig()
+	cfg.Interval[isa.ClassIMAD] = 1
+	one := repoCalibration(t, cfg, `throughput\.csv:issue_rate,imad_warps32,`)
+	if r := one["issue_rate,imad_warps32,cycles_per_instr"]; r.ErrorPct > -30 {
+		t.Errorf("with interval.imad 1 the imad row is %+.1f %%, want it well under the H200's 2.00", r.ErrorPct)
 	}
 }

@@ -1,0 +1,82 @@
+package sm
+
+import (
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/sim"
+)
+
+// Execution pipes of a sub-partition. Each timing class has a pipe of its
+// own (pipeFree is indexed by class), and three of them are the halves of
+// the H200's integer and fp32 datapath, 16 lanes each, so that a warp
+// instruction holds one for two cycles (calibration/h200 throughput.csv):
+//
+//   - the integer pipe (ClassALU's): logic, shifts, compares, selects — LOP3
+//     alone runs 2.07 cycles an instruction;
+//   - the FMA-heavy pipe (ClassIMAD's): IMAD only runs there, 2.00 cycles an
+//     instruction;
+//   - the FMA-lite pipe (pipeFMALite).
+//
+// An fp32 FMA may issue to either half of the FMA pipe (FFMA alone runs one
+// a cycle; IMAD alternating with FFMA too), and ptxas puts integer adds and
+// moves on the integer pipe or, as IMAD.IADD and IMAD.MOV, on the FMA-heavy
+// pipe (32 adds of throughput.cu's loop became 11 IADD3 and 21 IMAD.IADD:
+// 1.31 cycles an add). Such an instruction takes whichever of its two pipes
+// is free first.
+const (
+	pipeInt      = int(isa.ClassALU)
+	pipeFMAHeavy = int(isa.ClassIMAD)
+	pipeFMALite  = isa.NumClasses
+	numPipes     = isa.NumClasses + 1
+)
+
+// pipesOf returns the pipe an instruction issues to and, where it has a
+// choice, the other one it may use (-1: none).
+func pipesOf(in *isa.Instr) (int, int) {
+	switch in.Class {
+	case isa.ClassFMA:
+		return pipeFMALite, pipeFMAHeavy
+	case isa.ClassALU:
+		if movesToIMAD(in) {
+			return pipeInt, pipeFMAHeavy
+		}
+	}
+	return int(in.Class), -1
+}
+
+// movesToIMAD reports whether ptxas may issue an integer-pipe instruction as
+// an IMAD form on the FMA-heavy pipe: an integer add or subtract (IMAD.IADD),
+// a register or immediate move (IMAD.MOV), a left shift by a constant
+// (IMAD.SHL).
+func movesToIMAD(in *isa.Instr) bool {
+	switch in.Op {
+	case isa.OpAdd, isa.OpSub:
+		return !in.Type.Float() && in.Type.Bits() <= 32 && !in.Flags.Has(isa.FSat) && !in.Flags.Has(isa.FCC) && !in.Flags.Has(isa.FCarryIn)
+	case isa.OpMov:
+		return in.NSrc() == 1 && (in.Src(0).Kind == isa.KReg || in.Src(0).Kind == isa.KImm) && in.Type.Bits() <= 32
+	case isa.OpShl:
+		return in.NSrc() == 2 && in.Src(1).Kind == isa.KImm && in.Type.Bits() <= 32
+	}
+	return false
+}
+
+// pipeReady returns the first cycle at which one of the instruction's pipes
+// accepts it.
+func (sc *scheduler) pipeReady(in *isa.Instr) sim.Cycle {
+	a, b := pipesOf(in)
+	pf := sc.pipeFree[a]
+	if b >= 0 && sc.pipeFree[b] < pf {
+		pf = sc.pipeFree[b]
+	}
+	return pf
+}
+
+// occupy books the instruction's pipe from cycle now: the first free of its
+// pipes (its own on a tie).
+func (sc *scheduler) occupy(now sim.Cycle, in *isa.Instr, interval int) {
+	a, b := pipesOf(in)
+	p := a
+	if b >= 0 && sc.pipeFree[b] < sc.pipeFree[a] && sc.pipeFree[a] > now {
+		p = b
+	}
+	sc.pipeFree[p] = now + sim.Cycle(interval)
+}

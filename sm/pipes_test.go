@@ -1,0 +1,73 @@
+package sm
+
+import (
+	"testing"
+
+	"github.com/smsim/smsim/isa"
+)
+
+// The integer and FMA datapaths are 16-lane halves (throughput.csv): an
+// instruction holds its pipe interval cycles, FFMA takes either FMA half,
+// and integer adds and moves either the integer pipe or the FMA-heavy one,
+// while logic and IMAD have one pipe each.
+func TestPipesOfTheIntegerAndFMADatapaths(t *testing.T) {
+	reg := isa.Operand{Kind: isa.KReg}
+	imm := isa.Operand{Kind: isa.KImm}
+	mk := func(op isa.Op, ty isa.Type, class isa.Class, srcs ...isa.Operand) *isa.Instr {
+		in := &isa.Instr{Op: op, Type: ty, Class: class}
+		in.Ops = append([]isa.Operand{reg}, srcs...)
+		in.NDst = 1
+		return in
+	}
+	cases := []struct {
+		name string
+		in   *isa.Instr
+		a, b int
+	}{
+		{"ffma takes either half of the FMA pipe", mk(isa.OpFma, isa.F32, isa.ClassFMA, reg, reg, reg), pipeFMALite, pipeFMAHeavy},
+		{"imad only the heavy half", mk(isa.OpMad, isa.U32, isa.ClassIMAD, reg, reg, reg), pipeFMAHeavy, -1},
+		{"iadd the integer pipe or IMAD.IADD", mk(isa.OpAdd, isa.U32, isa.ClassALU, reg, reg), pipeInt, pipeFMAHeavy},
+		{"mov the integer pipe or IMAD.MOV", mk(isa.OpMov, isa.U32, isa.ClassALU, imm), pipeInt, pipeFMAHeavy},
+		{"shl by a constant may be IMAD.SHL", mk(isa.OpShl, isa.B32, isa.ClassALU, reg, imm), pipeInt, pipeFMAHeavy},
+		{"shl by a register is SHF", mk(isa.OpShl, isa.B32, isa.ClassALU, reg, reg), pipeInt, -1},
+		{"lop3 only the integer pipe", mk(isa.OpLop3, isa.B32, isa.ClassALU, reg, reg, reg, imm), pipeInt, -1},
+		{"64-bit add stays on the integer pipe", mk(isa.OpAdd, isa.U64, isa.ClassALU, reg, reg), pipeInt, -1},
+		{"add.cc stays on the integer pipe", func() *isa.Instr {
+			in := mk(isa.OpAdd, isa.U32, isa.ClassALU, reg, reg)
+			in.Flags |= isa.FCC
+			return in
+		}(), pipeInt, -1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if a, b := pipesOf(c.in); a != c.a || b != c.b {
+				t.Errorf("pipesOf = %d, %d, want %d, %d", a, b, c.a, c.b)
+			}
+		})
+	}
+}
+
+// Two adds issue back to back on the two pipes that take them; a third
+// waits for the first pipe to free; two logic ops are interval apart.
+func TestDualPipesShareTheIssueSlots(t *testing.T) {
+	reg := isa.Operand{Kind: isa.KReg}
+	add := &isa.Instr{Op: isa.OpAdd, Type: isa.U32, Class: isa.ClassALU, Ops: []isa.Operand{reg, reg, reg}, NDst: 1}
+	lop := &isa.Instr{Op: isa.OpXor, Type: isa.B32, Class: isa.ClassALU, Ops: []isa.Operand{reg, reg, reg}, NDst: 1}
+	var sc scheduler
+	sc.occupy(0, add, 2)
+	if r := sc.pipeReady(add); r != 0 {
+		t.Fatalf("second add ready at %d, want 0 (the FMA-heavy pipe is free)", r)
+	}
+	sc.occupy(0, add, 2)
+	if r := sc.pipeReady(add); r != 2 {
+		t.Errorf("third add ready at %d, want 2", r)
+	}
+	var sc2 scheduler
+	sc2.occupy(0, lop, 2)
+	if r := sc2.pipeReady(lop); r != 2 {
+		t.Errorf("second xor ready at %d, want 2", r)
+	}
+	if r := sc2.pipeReady(add); r != 0 {
+		t.Errorf("an add after an xor ready at %d, want 0 (IMAD.IADD)", r)
+	}
+}
