@@ -61,7 +61,7 @@ type Config struct {
 	TryWaitWake        int // phase completion -> suspended try_wait resumes with true
 	TryWaitHold        int // 1: an un-hinted try_wait on a phase open at its issue holds its warp until the answer
 	WakeCost           int // barrier-unit cycles to answer each suspended try_wait when its phase completes (0: all at once)
-	WakeInterval       int // cycles a scheduler needs between resuming two of its suspended warps
+	WakeInterval       int // cycles a scheduler needs between resuming two of its warps on try_wait answers
 	WindowReload       int // re-reading the shared window (S2UR SR_CgaCtaId) before a barrier/copy op in a loop with a call
 	SyncsAcquire       int // least time from a wait's issue to a true answer (its acquire), 0: none
 
@@ -243,7 +243,7 @@ func (c *Config) Params() []Param {
 		intParam("syncs.try_wait_wake", "cycles", "phase completion to suspended try_wait resuming", &c.TryWaitWake),
 		intParam("syncs.try_wait_hold", "0/1", "1: an un-hinted try_wait on a phase open at its issue holds its warp until it answers (an effective model; the H200 holds nothing)", &c.TryWaitHold),
 		intParam("syncs.wake_cost", "cycles", "barrier-unit cycles to answer each suspended try_wait when its phase completes (0: all at once)", &c.WakeCost),
-		intParam("sched.wake_interval", "cycles", "cycles a scheduler needs between resuming two of its warps whose try_wait was suspended", &c.WakeInterval),
+		intParam("sched.wake_interval", "cycles", "cycles a scheduler needs between resuming two of its warps on a try_wait answer (a suspended waiter's wake-up, or a true answer on arrival)", &c.WakeInterval),
 		intParam("latency.window_reload", "cycles", "a barrier or copy operation in a loop with a call waits this long for the shared-memory window (S2UR SR_CgaCtaId)", &c.WindowReload),
 		intParam("syncs.acquire", "cycles", "least time from a try_wait's or test_wait's issue to a true answer", &c.SyncsAcquire),
 		intParam("latency.pred", "cycles", "setp to a guard or branch that reads its predicate", &c.PredLatency),

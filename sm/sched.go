@@ -13,7 +13,7 @@ type scheduler struct {
 	warps    []*wctx             // resident warps of this sub-partition, oldest first
 	last     int                 // slot of the warp issued last (-1: none)
 	pipeFree [numPipes]sim.Cycle // per pipe (pipes.go): next cycle it accepts a warp instruction
-	wakeFree sim.Cycle           // next cycle it may resume a warp whose try_wait was suspended
+	wakeFree sim.Cycle           // next cycle its port may resume a warp whose try_wait answered true (takePort)
 }
 
 // Tick runs one SM cycle. Stages run back to front: completions were

@@ -11,7 +11,7 @@ func sourcePrefixes() []struct{ prefix, source string } {
 		{"syncs.try_wait_hint_timeout", "measured: probe.csv try_wait_incomplete_phase hint_ns* (7838 for every hint)"},
 		{"syncs.try_wait_timeout", "measured: trywait.csv try_wait_limit (an un-hinted try_wait loop on a phase that never completes answers false every 7785-7839 cycles, whatever else runs; probe.csv hint_ns0's 33 cycles are not a limit, calibration/h200/README.md)"},
 		{"syncs.try_wait_hold", "measured: 0 - a clock read right behind a try_wait on an open phase issues 1-2 cycles later (trywait.cu); 1 is the effective model of earlier fits (with syncs.try_wait_timeout 25: a quick re-check)"},
-		{"sched.wake_interval", "measured: stamps.csv uniform_wake (the last of 16 waiters resumes 44 cycles after the first, with the arriving warp five warps on one scheduler; of 31, 74.5 - eight a scheduler) and trywait.csv wake_all (16 waiters 32.5, 31 waiters 81): about 11 cycles per warp of one scheduler"},
+		{"sched.wake_interval", "measured: stamps.csv uniform_wake (the last of 16 waiters resumes 44 cycles after the first, with the arriving warp, whose own try_wait answers true on arrival, five warps on one scheduler; of 31, 74.5 - eight a scheduler) and trywait.csv wake_all (16 waiters 32.5, 31 waiters 81): about 11 cycles per warp of one scheduler"},
 		{"syncs.wake_cost", "measured: trywait.csv wake_all (waiters resume 2 cycles apart: 16 of them from 102 to 134.5 cycles after the arrive)"},
 		{"syncs.test_wait", "fit: probe.csv test_wait_incomplete_phase (8) and latency arrive_to_complete_test_wait"},
 		{"syncs.interval", "measured: probe.csv arrive_throughput converged_warps16/32 (2.04 cycles per update, saturated)"},

@@ -305,16 +305,12 @@ func (s *SM) completePhase(now sim.Cycle, b *barrier, res mbarrier.Result, compl
 	for _, w := range b.waiters {
 		// The unit answers the suspended try_waits one at a time, each
 		// taking syncs.wake_cost of its cycles (trywait.csv wake_all:
-		// waiters resume 2 cycles apart).
+		// waiters resume 2 cycles apart); each warp's scheduler then
+		// resumes it when its port is free (wakeHandler).
 		at := s.slots.reserve(now, s.cfg.WakeCost)
 		wake := at + sim.Cycle(s.cfg.TryWaitWake)
 		if w.slot != completer {
 			wake += sim.Cycle(s.cfg.SyncsVisibility)
-		}
-		if wc := s.warps[w.slot]; wc != nil && s.cfg.WakeInterval > 0 {
-			sc := &s.sched[wc.sp]
-			wake = max(wake, sc.wakeFree)
-			sc.wakeFree = wake + sim.Cycle(s.cfg.WakeInterval)
 		}
 		s.eng.Schedule(wake, sim.PhaseDeliver, wakeHandler{s}, uint64(w.slot)<<48|w.ticket)
 	}

@@ -250,13 +250,14 @@ func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error
 			answer = max(answer, rec.issued+sim.Cycle(s.cfg.SyncsAcquire))
 		}
 		wc.w.SetPred(in.Dst(0).Reg, rec.mask, res)
-		s.setReady(wc, in.Dst(0), answer, ReasonMbarrier)
-		wc.depPC = -1
-		if wc.checkAt > answer {
-			wc.checkAt = answer
+		if res != 0 && !final && s.cfg.WakeInterval > 0 {
+			// A true answer resumes the warp through its scheduler's
+			// port, like a suspended waiter's wake-up (resumeHandler).
+			rec.on = nil
+			s.eng.Schedule(answer, sim.PhaseDeliver, resumeHandler{s}, uint64(wc.slot)<<48|rec.ticket)
+			return nil
 		}
-		s.wakeWarp(answer)
-		wc.dropTry(rec.ticket)
+		s.answer(wc, rec, answer)
 		return nil
 	}
 	rec.on = open
@@ -271,27 +272,81 @@ func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error
 	return nil
 }
 
+// answer makes a try_wait's predicate usable at cycle at and forgets the try_wait.
+func (s *SM) answer(wc *wctx, rec *tryRec, at sim.Cycle) {
+	s.setReady(wc, rec.in.Dst(0), at, ReasonMbarrier)
+	wc.depPC = -1
+	if wc.checkAt > at {
+		wc.checkAt = at
+	}
+	s.wakeWarp(at)
+	wc.dropTry(rec.ticket)
+}
+
+// takePort reports whether the warp's scheduler can resume it at cycle now
+// and, if so, books its resume port: a scheduler resumes one warp whose
+// try_wait answered true every sched.wake_interval cycles (stamps.csv
+// uniform_wake: the 16 waiters and the arriving warp, five of them on the
+// arriving warp's scheduler, resume over 44 cycles). Otherwise it schedules
+// handler h again for when the port is free.
+func (s *SM) takePort(now sim.Cycle, wc *wctx, h sim.Handler, arg uint64) bool {
+	if s.cfg.WakeInterval <= 0 {
+		return true
+	}
+	sc := &s.sched[wc.sp]
+	if sc.wakeFree > now {
+		s.eng.Schedule(sc.wakeFree, sim.PhaseDeliver, h, arg)
+		return false
+	}
+	sc.wakeFree = now + sim.Cycle(s.cfg.WakeInterval)
+	return true
+}
+
+// resumeHandler delivers a try_wait's true answer (the ticket in arg) when
+// the warp's scheduler takes it.
+type resumeHandler struct{ s *SM }
+
+func (h resumeHandler) Handle(now sim.Cycle, arg uint64) error {
+	s := h.s
+	wc, rec := s.tryOf(arg)
+	if rec == nil || rec.on != nil {
+		return nil
+	}
+	if s.takePort(now, wc, h, arg) {
+		s.answer(wc, rec, now)
+	}
+	return nil
+}
+
+// tryOf finds the try_wait named by arg (warp slot << 48 | ticket).
+func (s *SM) tryOf(arg uint64) (*wctx, *tryRec) {
+	slot, ticket := int(arg>>48), arg&(1<<48-1)
+	if slot >= len(s.warps) || s.warps[slot] == nil {
+		return nil, nil
+	}
+	wc := s.warps[slot]
+	for i := range wc.tries {
+		if wc.tries[i].ticket == ticket {
+			return wc, &wc.tries[i]
+		}
+	}
+	return wc, nil
+}
+
 // wakeHandler ends a suspended try_wait: its phase completed, or its time limit passed.
 type wakeHandler struct{ s *SM }
 
 // Handle re-evaluates the try_wait with the ticket in arg, if it is still suspended.
 func (h wakeHandler) Handle(now sim.Cycle, arg uint64) error {
 	s := h.s
-	slot, ticket := int(arg>>48), arg&(1<<48-1)
-	if slot >= len(s.warps) || s.warps[slot] == nil {
-		return nil
-	}
-	wc := s.warps[slot]
-	var rec *tryRec
-	for i := range wc.tries {
-		if wc.tries[i].ticket == ticket {
-			rec = &wc.tries[i]
-		}
-	}
+	wc, rec := s.tryOf(arg)
 	if rec == nil || rec.on == nil {
 		return nil
 	}
-	rec.on.dropWaiter(slot, ticket)
+	if !s.takePort(now, wc, h, arg) {
+		return nil
+	}
+	rec.on.dropWaiter(wc.slot, rec.ticket)
 	rec.on = nil
 	if err := s.tryEvaluate(now, wc, rec, true); err != nil {
 		s.fail(err)

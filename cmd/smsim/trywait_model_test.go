@@ -105,3 +105,59 @@ func TestUnhintedTryWaitGivesUpAtItsLimit(t *testing.T) {
 		}
 	}
 }
+
+// A try_wait that finds its phase already complete resumes its warp through
+// the same port as a suspended waiter's wake-up: eight warps, two a
+// scheduler, try_wait together on a phase that completed long before; each
+// scheduler's two resume sched.wake_interval apart (stamps.csv uniform_wake:
+// the arriving warp, whose own try_wait answers true on arrival, takes one of
+// its scheduler's five slots).
+func TestTrueAnswersTakeTheSchedulersResumePort(t *testing.T) {
+	const ptx = `.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry port(.param .u64 out)
+{
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<6>;
+	.reg .pred %p<3>;
+	.shared .align 8 .b64 bar;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, bar;
+	mov.u32 %r2, %tid.x;
+	setp.ne.u32 %p1, %r2, 0;
+	@%p1 bra $Lsync;
+	mbarrier.init.shared::cta.b64 [%r1], 256;
+$Lsync:
+	bar.sync 0;
+	mbarrier.arrive.shared::cta.b64 _, [%r1];
+	bar.sync 0;
+	nanosleep.u32 1000;
+$Lwait:
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r1], 0;
+	@!%p2 bra $Lwait;
+	mov.u64 %rd2, %clock64;
+	shr.u32 %r3, %r2, 5;
+	mul.wide.u32 %rd3, %r3, 8;
+	add.s64 %rd4, %rd1, %rd3;
+	st.global.u64 [%rd4], %rd2;
+	ret;
+}
+`
+	p := writeFile(t, "port.ptx", ptx)
+	exits := func(interval int) []int64 {
+		return runDump(t, p, "port", 256, 0, 8, []string{"buf:64"}, fmt.Sprintf("sched.wake_interval=%d", interval))
+	}
+	o := exits(11)
+	for w := 0; w < 4; w++ {
+		if d := o[w+4] - o[w]; d < 11 && -d < 11 {
+			t.Errorf("warps %d and %d (one scheduler) resume %d cycles apart, want at least 11", w, w+4, d)
+		}
+	}
+	o = exits(0)
+	for w := 0; w < 4; w++ {
+		if d := o[w+4] - o[w]; d > 5 || d < -5 {
+			t.Errorf("sched.wake_interval 0: warps %d and %d resume %d cycles apart, want together", w, w+4, d)
+		}
+	}
+}
