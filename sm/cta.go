@@ -37,6 +37,9 @@ type wctx struct {
 
 	regReady    []sim.Cycle // per general register, then per predicate
 	regReason   []Reason
+	lastIssue   sim.Cycle // when the warp last issued
+	staticClk   sim.Cycle // the warp's issue time, less its waits on variable-latency results (static.go)
+	predDue     []predDue // predicates written by setp whose latency.pred has not run out in staticClk
 	depReady    sim.Cycle // operands of the current instruction are ready
 	depReason   Reason
 	depPC       int32 // pc and split the dep values were computed for (-1: stale)

@@ -32,6 +32,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	wc.hold = -1 // a suspending try_wait has answered: the warp issues again
 	mask := w.GuardMask(in, sp.Mask)
 	wc.instr++
+	s.advanceStatic(now, wc, pc)
 	s.stats.WarpInstructions++
 	s.stats.ThreadInstrs += uint64(bits.OnesCount32(mask))
 	sc := &s.sched[wc.sp]
@@ -152,6 +153,9 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 	if in.Op == isa.OpSetp { // predicates are ready sooner than general registers
 		for i := 0; i < int(in.NDst); i++ {
 			s.setReady(wc, in.Dst(i), now+sim.Cycle(s.cfg.PredLatency), ReasonWait)
+			if in.Dst(i).Kind == isa.KPred {
+				s.notePredicate(wc, in.Dst(i))
+			}
 		}
 	}
 	w.Advance()

@@ -117,6 +117,9 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	pick.checkAt = now + 1
 	pick.readyDeps = false
 	s.issue(now, pick)
+	if len(pick.predDue) > 0 {
+		s.pushPredicates(now, pick)
+	}
 	// The issue cycle is "selected"; the SM ticks again at now+1, where the
 	// warp is looked at again (checkAt) and gets the reason of its next wait.
 	return now + 1
@@ -257,6 +260,9 @@ func (s *SM) setReady(wc *wctx, d *isa.Operand, at sim.Cycle, why Reason) {
 	case isa.KPred:
 		i := s.prog.NumRegs + int(d.Reg)
 		wc.regReady[i], wc.regReason[i] = at, why
+		if len(wc.predDue) > 0 {
+			wc.dropPredDue(int32(i))
+		}
 	}
 }
 

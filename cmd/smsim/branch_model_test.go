@@ -394,3 +394,41 @@ $Ldone:
 		t.Errorf("one warp, branch.bsync 20: %d cycles more than the uniform wait over 200 phases, want the BSYNC of every phase's wait loop", d)
 	}
 }
+
+// A compare's 13 cycles to its branch are static stall counts in SASS: a
+// shared load the warp waits for between them does not overlap them. Here
+// the loop's load issues first (isa.ScheduleLoads), then the compare, then
+// an add that waits for the load, then the branch: each trip pays the
+// load's wait and then the rest of latency.pred, so raising latency.pred
+// from 13 to 23 adds 10 cycles a trip (with the wait overlapping the
+// predicate's latency it would add 4).
+func TestPredicateLatencyDoesNotOverlapALoadsWait(t *testing.T) {
+	const ptx = `.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry sp(.param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .pred %p<3>;
+	.shared .align 4 .b32 word;
+	mov.u32 %r4, word;
+	mov.u32 %r5, 0;
+	st.shared.u32 [%r4], %r5;
+	mov.u32 %r1, 0;
+$Lloop:
+	add.u32 %r1, %r1, 1;
+	setp.lt.u32 %p1, %r1, 100;
+	ld.shared.u32 %r2, [%r4];
+	add.u32 %r3, %r2, %r3;
+	@%p1 bra $Lloop;
+	ret;
+}
+`
+	cycles := func(pred int) uint64 {
+		return runPTXCycles(t, "sp.ptx", ptx, "--set", fmt.Sprintf("latency.pred=%d", pred)).Cycles
+	}
+	base, slow := cycles(13), cycles(23)
+	if d := float64(slow-base) / 100; d < 9 || d > 11 {
+		t.Errorf("latency.pred 13 -> 23: %d -> %d cycles, %.1f a trip, want about 10", base, slow, d)
+	}
+}
