@@ -50,7 +50,7 @@ func pipesOf(in *isa.Instr) (int, int) {
 func movesToIMAD(in *isa.Instr) bool {
 	switch in.Op {
 	case isa.OpAdd, isa.OpSub:
-		return !in.Type.Float() && in.Type.Bits() <= 32 && !in.Flags.Has(isa.FSat) && !in.Flags.Has(isa.FCC) && !in.Flags.Has(isa.FCarryIn)
+		return in.NSrc() == 2 && !in.Type.Float() && in.Type.Bits() <= 32 && !in.Flags.Has(isa.FSat) && !in.Flags.Has(isa.FCC) && !in.Flags.Has(isa.FCarryIn)
 	case isa.OpMov:
 		return in.NSrc() == 1 && (in.Src(0).Kind == isa.KReg || in.Src(0).Kind == isa.KImm) && in.Type.Bits() <= 32
 	case isa.OpShl:

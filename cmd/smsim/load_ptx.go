@@ -9,7 +9,7 @@ import (
 // does to such code that decides timing (isa.DropUnusedTokens, isa.FoldPredicateBranches,
 // isa.InvertBranchesOverJumps,
 // isa.IfConvert, isa.IfConvertDiamonds, isa.HoistPastWaitLoops, isa.UnrollCountedLoops,
-// isa.HoistLoopCounters, isa.ScheduleLoads,
+// isa.FuseAdds, isa.HoistLoopCounters, isa.ScheduleLoads,
 // isa.HoistClockReads, isa.HoistDivisors, isa.MarkDivergentWaits,
 // isa.ReloadSharedWindowInCallLoops).
 func compilePTX(path string, src []byte) ([]*isa.Program, error) {
@@ -25,6 +25,7 @@ func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 		isa.IfConvertDiamonds(p)
 		isa.HoistPastWaitLoops(p)
 		isa.UnrollCountedLoops(p)
+		isa.FuseAdds(p)
 		isa.HoistLoopCounters(p)
 		isa.ScheduleLoads(p)
 		isa.HoistClockReads(p)

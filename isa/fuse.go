@@ -1,0 +1,117 @@
+package isa
+
+// FuseAdds models ptxas's three-input integer add (IADD3): two integer adds
+// where the second reads the first's result, and nothing else does, are one
+// SASS instruction. pipeline.cu's chain of dependent `add.u32 x, x, k`
+// runs 2.26 cycles an add on the H200 (2.35 for `add.u64`), half the 4-cycle
+// latency of an IADD3: each IADD3 does two of them (calibration/h200
+// pipeline.sass). In a straight run of instructions,
+//
+//	add.T d, a, b;  …;  add.T e, d, c   (or e, c, d)
+//
+// becomes `add.T e, a, b, c` at the second add's place when T is a 32- or
+// 64-bit integer type, neither add is guarded or has a flag (.sat, .cc,
+// carry), nothing between them reads or writes d or writes a or b, c is not
+// d, and d is dead after the second add (the second add writes d, or it is
+// d's only reader in the program). Every lane computes the same values; only
+// the number of instructions changes. Programs with indirect branches are
+// left as they are.
+func FuseAdds(p *Program) {
+	if hasIndirect(p) {
+		return
+	}
+	reads := map[regKey]int{}
+	for k := range p.Instrs {
+		eachUse(&p.Instrs[k], func(r regKey, dst bool) {
+			if !dst {
+				reads[r]++
+			}
+		})
+	}
+	targeted := branchTargets(p)
+	del := make([]bool, len(p.Instrs))
+	any := false
+	for i := range p.Instrs {
+		first := &p.Instrs[i]
+		if del[i] || !fusableAdd(first) {
+			continue
+		}
+		d := first.Ops[0].Reg
+		for j := i + 1; j < len(p.Instrs); j++ {
+			in := &p.Instrs[j]
+			if targeted[j] != 0 || del[j] {
+				break
+			}
+			readsD, writes := false, map[int32]bool{}
+			eachUse(in, func(r regKey, dst bool) {
+				if r.kind == KReg && r.n == d && !dst {
+					readsD = true
+				}
+				if r.kind == KReg && dst {
+					writes[r.n] = true
+				}
+			})
+			if !readsD {
+				if in.Op.IsBranch() || in.Op == OpExit || in.Op == OpRet || writes[d] ||
+					writesSource(first, writes) {
+					break
+				}
+				continue
+			}
+			if fusableAdd(in) && in.Type == first.Type {
+				var c Operand
+				switch {
+				case in.Ops[1].Kind == KReg && in.Ops[1].Reg == d && !(in.Ops[2].Kind == KReg && in.Ops[2].Reg == d):
+					c = in.Ops[2]
+				case in.Ops[2].Kind == KReg && in.Ops[2].Reg == d && !(in.Ops[1].Kind == KReg && in.Ops[1].Reg == d):
+					c = in.Ops[1]
+				default:
+					break
+				}
+				dead := in.Ops[0].Reg == d || reads[regKey{KReg, d}] == 1
+				if c.Kind != KNone && dead {
+					in.Ops = []Operand{in.Ops[0], first.Ops[1], first.Ops[2], c}
+					del[i] = true
+					any = true
+				}
+			}
+			break
+		}
+	}
+	if any {
+		deleteInstrs(p, del)
+		Reconverge(p, nil)
+	}
+}
+
+// fusableAdd reports whether in is an unguarded two-input integer add of 32
+// or 64 bits without flags, writing a register.
+func fusableAdd(in *Instr) bool {
+	if in.Op != OpAdd || in.Guard.Kind != KNone || in.NDst != 1 || len(in.Ops) != 3 || in.Ops[0].Kind != KReg {
+		return false
+	}
+	switch in.Type {
+	case U32, S32, B32, U64, S64, B64:
+	default:
+		return false
+	}
+	if in.Flags.Has(FSat) || in.Flags.Has(FCC) || in.Flags.Has(FCarryIn) {
+		return false
+	}
+	for _, o := range in.Ops[1:] {
+		if o.Kind != KReg && o.Kind != KImm {
+			return false
+		}
+	}
+	return true
+}
+
+// writesSource reports whether writes holds a register source of in.
+func writesSource(in *Instr, writes map[int32]bool) bool {
+	for _, o := range in.Ops[1:] {
+		if o.Kind == KReg && writes[o.Reg] {
+			return true
+		}
+	}
+	return false
+}
