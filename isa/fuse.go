@@ -20,14 +20,7 @@ func FuseAdds(p *Program) {
 	if hasIndirect(p) {
 		return
 	}
-	reads := map[regKey]int{}
-	for k := range p.Instrs {
-		eachUse(&p.Instrs[k], func(r regKey, dst bool) {
-			if !dst {
-				reads[r]++
-			}
-		})
-	}
+	reads := readCounts(p)
 	targeted := branchTargets(p)
 	del := make([]bool, len(p.Instrs))
 	any := false

@@ -35,6 +35,20 @@ func branchTargets(p *Program) []int {
 	return t
 }
 
+// readCounts counts, per register and predicate, the instructions of p that
+// read it (a guard counts).
+func readCounts(p *Program) map[regKey]int {
+	reads := map[regKey]int{}
+	for k := range p.Instrs {
+		eachUse(&p.Instrs[k], func(r regKey, dst bool) {
+			if !dst {
+				reads[r]++
+			}
+		})
+	}
+	return reads
+}
+
 func hasIndirect(p *Program) bool {
 	for i := range p.Instrs {
 		if p.Instrs[i].Op == OpBrx {
@@ -60,14 +74,7 @@ func FoldPredicateBranches(p *Program) {
 	if hasIndirect(p) {
 		return
 	}
-	reads := map[regKey]int{}
-	for k := range p.Instrs {
-		eachUse(&p.Instrs[k], func(r regKey, dst bool) {
-			if !dst {
-				reads[r]++
-			}
-		})
-	}
+	reads := readCounts(p)
 	targeted := branchTargets(p)
 	del := make([]bool, len(p.Instrs))
 	any := false
