@@ -25,7 +25,7 @@ func hasCalibrationFile(dir, name string) bool {
 // moreRecipes describes the rows of latency2.csv (division, square root and
 // local-memory chains), membw.csv (bulk-copy streaming against bytes in
 // flight), issue.csv (the steps of a producer trip), steps.csv (each step of
-// a producer timed alone), divcode.csv (the same in uniform and divergent code), prodonly.csv (pipeline.cu's producer with instant consumers), elect.csv, gmem.csv, branch.csv, waitdelay.csv, throughput.csv (warp instructions a scheduler issues per cycle), syncwarp.csv, trywait.csv (what a try_wait does while its phase is open), libpipe.csv
+// a producer timed alone), divcode.csv (the same in uniform and divergent code), prodonly.csv (pipeline.cu's producer with instant consumers), elect.csv, gmem.csv, branch.csv, waitdelay.csv, dsweep.csv (clock reads between the arrive and the try_wait), throughput.csv (warp instructions a scheduler issues per cycle), syncwarp.csv, trywait.csv (what a try_wait does while its phase is open), libpipe.csv
 // (a pipeline written with libcu++'s cuda::barrier, held out of every fit) and libcopy.csv (the
 // Programming Guide's cuda::memcpy_async pattern, held out too),
 // as calibration/h200/README.md says each row is made.
@@ -179,6 +179,19 @@ func moreRecipes(dir string) []recipe {
 					args: []string{fmt.Sprint(iters), "3", "1", "0", "buf:16"}, outLen: 1,
 					rows: []rowFn{{"wait_delay", fmt.Sprintf("imad%d_warps%d", k, w), "cycles_per_phase",
 						func(o []int64) float64 { return float64(o[0]) / iters }}}})
+			}
+		}
+	}
+	if hasCalibrationFile(dir, "dsweep.ptx") {
+		const iters = 2000
+		for _, w := range []int{1, 8, 16, 17, 32} {
+			for mode, name := range []string{"converged", "lane0_syncwarp"} {
+				for _, k := range []int{0, 1, 2, 3, 4, 6, 8, 12} {
+					rs = append(rs, recipe{file: "dsweep.ptx", kernel: fmt.Sprintf("_Z3k_dILi%dELi%dEEviPx", mode, k), block: 32 * w,
+						args: []string{fmt.Sprint(iters), "buf:16"}, outLen: 1,
+						rows: []rowFn{{"dsweep", fmt.Sprintf("%s_k%d_warps%d", name, k, w), "cycles_per_phase",
+							func(o []int64) float64 { return float64(o[0]) / iters }}}})
+				}
 			}
 		}
 	}
