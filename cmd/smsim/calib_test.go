@@ -185,12 +185,12 @@ func TestHeldOutCutlassStylePipeline(t *testing.T) {
 // dsweep.csv (fitted to nothing): the arrive/wait loop with 0-12 clock reads
 // between the arrive and the try_wait. A few cycles of layout move the H200's
 // 16- and 32-warp phases by ±10 %, up and down, which the model does not
-// follow; it holds the level it reached when the file was measured (8.2 %,
-// the 1-warp lane-0 rows up to +31 %: the lane test's compare, which ptxas
-// hoists out of the loop, is recomputed every trip).
+// follow; it holds the level it reached: 6.2 %, every row within 16 % (8.2 %
+// and 31 % when the file was measured, before isa.HoistInvariantCompares took
+// the lane test out of the loop, as ptxas does).
 func TestLayoutSweepHoldsItsLevel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the calibration suite")
 	}
-	holdsLevel(t, "dsweep.csv", 80, 32, 9, nil)
+	holdsLevel(t, "dsweep.csv", 80, 16, 7, nil)
 }

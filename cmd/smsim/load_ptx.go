@@ -8,7 +8,7 @@ import (
 // compilePTX parses a PTX file, lowers every entry, and applies what ptxas
 // does to such code that decides timing (isa.DropUnusedTokens, isa.FoldPredicateBranches,
 // isa.InvertBranchesOverJumps,
-// isa.IfConvert, isa.IfConvertDiamonds, isa.HoistPastWaitLoops, isa.UnrollCountedLoops,
+// isa.IfConvert, isa.IfConvertDiamonds, isa.HoistInvariantCompares, isa.HoistPastWaitLoops, isa.UnrollCountedLoops,
 // isa.FuseAdds, isa.HoistLoopCounters, isa.ScheduleLoads,
 // isa.HoistClockReads, isa.HoistDivisors, isa.MarkDivergentWaits,
 // isa.ReloadSharedWindowInCallLoops).
@@ -23,6 +23,7 @@ func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 		isa.InvertBranchesOverJumps(p)
 		isa.IfConvert(p)
 		isa.IfConvertDiamonds(p)
+		isa.HoistInvariantCompares(p)
 		isa.HoistPastWaitLoops(p)
 		isa.UnrollCountedLoops(p)
 		isa.FuseAdds(p)

@@ -1,0 +1,187 @@
+package isa
+
+// HoistInvariantCompares models ptxas keeping a loop-invariant compare in a
+// predicate register: a setp inside a loop whose operands the loop never
+// writes is computed once, before the loop. nvcc leaves such compares where
+// the source put them — the lane test of `if (lane == 0) arrive` in every trip
+// of calibration/h200 dsweep.cu's loop (`setp.ne p, lane, 0; @!p
+// mbarrier.arrive`) — and the SASS computes it before the loop (`LOP3.LUT P1,
+// RZ, R4, 0x1f, ...`), so the guarded arrive does not wait latency.pred every
+// trip. Only compares move, and only in a loop whose predicates fit the
+// SASS's seven predicate registers with them: with more, ptxas recomputes
+// them (microbench.cu's divergent32 loop).
+//
+// A loop is a backward branch at b to t; it must be entered only at t (no
+// branch from outside [t, b] lands inside it) and hold no call. Hoisted are
+// the unguarded setp instructions reading registers and immediates that every
+// trip executes (no branch before them in the loop jumps past them or out of
+// the loop), whose sources the loop does not write, and whose destination the
+// loop writes only there and does not read before it. Each then runs once per
+// entry into the loop instead of once per trip, with the same value. Loops are
+// taken innermost first. Branches into t from outside the loop now enter the
+// hoisted block; programs with indirect branches are left as they are.
+func HoistInvariantCompares(p *Program) {
+	if hasIndirect(p) {
+		return
+	}
+	for changed := true; changed; {
+		changed = false
+		for b := range p.Instrs {
+			if hoistCompares(p, b) {
+				Reconverge(p, nil)
+				changed = true
+				break
+			}
+		}
+	}
+}
+
+// predicateRegisters is how many predicate registers a thread has in SASS
+// (P0-P6; PT is constant true).
+const predicateRegisters = 7
+
+// hoistCompares hoists the invariant compares of the loop whose back edge is
+// instruction b, and reports whether it moved any.
+func hoistCompares(p *Program, b int) bool {
+	br := &p.Instrs[b]
+	t := int(br.Target)
+	if br.Op != OpBra || t < 0 || t >= b {
+		return false
+	}
+	// Entered only at t; no call inside.
+	for k := range p.Instrs {
+		in := &p.Instrs[k]
+		if in.Op != OpBra || in.Target < 0 {
+			continue
+		}
+		if (k < t || k > b) && int(in.Target) > t && int(in.Target) <= b {
+			return false
+		}
+	}
+	written := map[regKey]int{}
+	preds := map[int32]bool{}
+	for k := t; k <= b; k++ {
+		in := &p.Instrs[k]
+		if in.Op == OpCall || in.Op == OpBrx {
+			return false
+		}
+		eachUse(in, func(r regKey, dst bool) {
+			if dst {
+				written[r]++
+			}
+			if r.kind == KPred {
+				preds[r.n] = true
+			}
+		})
+	}
+	if len(preds) > predicateRegisters {
+		return false // ptxas recomputes compares when the loop's predicates do not fit
+	}
+	var hoist []int
+	always := true // every trip reaches k
+	readBefore := map[regKey]bool{}
+	for k := t; k < b; k++ {
+		in := &p.Instrs[k]
+		if always && invariantCompare(in) {
+			ok := true
+			eachUse(in, func(r regKey, dst bool) {
+				switch {
+				case dst:
+					ok = ok && written[r] == 1 && !readBefore[r]
+				default:
+					ok = ok && written[r] == 0
+				}
+			})
+			if ok {
+				hoist = append(hoist, k)
+				// Its destination is now written outside the loop only.
+				eachUse(in, func(r regKey, dst bool) {
+					if dst {
+						written[r] = 0
+					}
+				})
+				continue
+			}
+		}
+		eachUse(in, func(r regKey, dst bool) {
+			if !dst {
+				readBefore[r] = true
+			}
+		})
+		if in.Op.IsBranch() || in.Op.Ends() {
+			if in.Op != OpBra || in.Target < 0 || int(in.Target) < t || int(in.Target) > b {
+				always = false // the trip may leave the loop here
+			} else if int(in.Target) > k {
+				always = false // a forward branch may skip what follows
+			}
+			// A backward branch inside the loop (an inner loop) always
+			// falls through eventually.
+		}
+	}
+	if len(hoist) == 0 {
+		return false
+	}
+	moved := make([]bool, len(p.Instrs))
+	for _, k := range hoist {
+		moved[k] = true
+	}
+	m := len(hoist)
+	// New order: [..t) hoisted [t..b] without them [b+1..).
+	newIdx := make([]int, len(p.Instrs)+1)
+	pos := t + m
+	for k := 0; k <= len(p.Instrs); k++ {
+		switch {
+		case k < t:
+			newIdx[k] = k
+		case k <= b:
+			newIdx[k] = pos
+			if k < len(p.Instrs) && !moved[k] {
+				pos++
+			}
+		default:
+			newIdx[k] = k
+		}
+	}
+	out := make([]Instr, 0, len(p.Instrs))
+	out = append(out, p.Instrs[:t]...)
+	for _, k := range hoist {
+		out = append(out, p.Instrs[k])
+	}
+	for k := t; k <= b; k++ {
+		if !moved[k] {
+			out = append(out, p.Instrs[k])
+		}
+	}
+	out = append(out, p.Instrs[b+1:]...)
+	for k := range out {
+		in := &out[k]
+		if in.Op != OpBra || in.Target < 0 || int(in.Target) > len(p.Instrs) {
+			continue
+		}
+		old := int(in.Target)
+		from := k // the branch's new index; inside the loop iff in [t+m, b]
+		if old == t && (from < t+m || from > b) {
+			in.Target = int32(t) // enter through the hoisted block
+			continue
+		}
+		in.Target = int32(newIdx[old])
+	}
+	p.Instrs = out
+	return true
+}
+
+// invariantCompare reports whether in is a compare that may be hoisted if its
+// operands allow: an unguarded setp reading registers and immediates.
+func invariantCompare(in *Instr) bool {
+	if in.Op != OpSetp || in.Guard.Kind != KNone || in.NDst == 0 || in.Flags.Has(FNoUnroll) {
+		return false // FNoUnroll marks the loop UnrollCountedLoops must keep rolled
+	}
+	for _, o := range in.Ops {
+		switch o.Kind {
+		case KReg, KPred, KImm:
+		default:
+			return false
+		}
+	}
+	return true
+}
