@@ -164,3 +164,43 @@ func TestVectorWaitRetryLoopConverges(t *testing.T) {
 		}
 	}
 }
+
+// In a loop that sleeps (libcu++'s wait backs off with nanosleep), each mov
+// of a shared variable's address re-reads the window; a loop without a
+// nanosleep, or one with a call (ReloadSharedWindowInCallLoops's), does not.
+func TestReloadSharedWindowInSleepLoops(t *testing.T) {
+	sym := Instr{Op: OpMov, Type: U32, NDst: 1, Ops: []Operand{R(1), Imm(16)}, Flags: FSharedSym, Class: ClassALU}
+	sleep := Instr{Op: OpNanosleep, Ops: []Operand{Imm(100)}, Class: ClassSleep}
+	rem64 := Instr{Op: OpRem, Type: U64, NDst: 1, Ops: []Operand{R(3), R(3), R(4)}, Class: ClassIDiv64}
+	prog := func(extra Instr) []Instr {
+		return []Instr{
+			sym,           // 0: loop head
+			extra,         // 1
+			gbra(P(2), 0), // 2: back edge
+			{Op: OpExit},  // 3
+		}
+	}
+	p := &Program{Instrs: prog(sleep), NumRegs: 5, NumPreds: 3}
+	ReloadSharedWindowInSleepLoops(p)
+	if got := opsOf(p); len(got) != 5 || got[0] != OpDelay || !p.Instrs[0].Flags.Has(FReloadWindow) || got[1] != OpMov {
+		t.Fatalf("sleeping loop: got %v, want a reload before the mov", got)
+	}
+	if tgt := p.Instrs[3].Target; tgt != 0 {
+		t.Errorf("back edge targets %d, want the reload (0)", tgt)
+	}
+	for _, tc := range []struct {
+		name  string
+		extra Instr
+	}{{"no sleep", aluI(3, 3)}, {"sleep and a call", rem64}} {
+		body := prog(tc.extra)
+		if tc.name == "sleep and a call" {
+			body = append([]Instr{sym, sleep}, body[1:]...)
+		}
+		q := &Program{Instrs: body, NumRegs: 5, NumPreds: 3}
+		n := len(q.Instrs)
+		ReloadSharedWindowInSleepLoops(q)
+		if len(q.Instrs) != n {
+			t.Errorf("%s: got %v, want no reload", tc.name, opsOf(q))
+		}
+	}
+}

@@ -89,9 +89,63 @@ func ReloadSharedWindowInCallLoops(p *Program) {
 			reload[k], any = true, true
 		}
 	}
-	if !any {
+	if any {
+		insertReloads(p, reload, after)
+	}
+}
+
+// ReloadSharedWindowInSleepLoops models the shared window in a loop that
+// sleeps. libcu++'s barrier wait (`cuda::barrier::wait`) backs off with
+// `%globaltimer` and `nanosleep` when its try_waits keep failing, and in a
+// loop that holds it ptxas keeps no shared address in a register: it forms
+// each one again from the CTA's window (S2UR SR_CgaCtaId) where the PTX
+// takes a shared variable's address, and the warp waits for the read
+// (calibration/h200 libpipe.cu's consumer: three a tile — before its arrive
+// on full, before summing the stage, before its arrive on empty; with a
+// plain try_wait loop in place of libcu++'s wait it reads the window once a
+// tile, into a vector register, as pipeline.cu's consumer does; lpstamp.csv
+// times the difference: about 60 cycles a read). An OpDelay flagged
+// FReloadWindow (latency.window_reload) goes before every mov of a shared
+// variable's address (FSharedSym) inside a loop that holds a nanosleep and
+// no call; loops with a call are ReloadSharedWindowInCallLoops's. Branches
+// to such a mov go through its reload.
+func ReloadSharedWindowInSleepLoops(p *Program) {
+	if hasIndirect(p) {
 		return
 	}
+	n := len(p.Instrs)
+	reload := make([]bool, n)
+	any := false
+	for b := range p.Instrs {
+		br := &p.Instrs[b]
+		if br.Op != OpBra || br.Target < 0 || int(br.Target) > b {
+			continue
+		}
+		sleeps, calls := false, false
+		for k := int(br.Target); k <= b; k++ {
+			sleeps = sleeps || p.Instrs[k].Op == OpNanosleep
+			calls = calls || callsSubroutine(&p.Instrs[k])
+		}
+		if !sleeps || calls {
+			continue
+		}
+		for k := int(br.Target); k <= b; k++ {
+			if p.Instrs[k].Op == OpMov && p.Instrs[k].Flags.Has(FSharedSym) {
+				reload[k], any = true, true
+			}
+		}
+	}
+	if any {
+		insertReloads(p, reload, func(int) bool { return false })
+	}
+}
+
+// insertReloads puts a window reload (an OpDelay flagged FReloadWindow)
+// before each instruction k with reload[k]. A branch to such an instruction
+// from one after which held says the window is in a register (a wait's
+// retry) goes to the instruction itself, any other through the reload.
+func insertReloads(p *Program, reload []bool, held func(int) bool) {
+	n := len(p.Instrs)
 	newIdx := make([]int32, n+1)  // where old instruction k lands
 	from := make([]int, 0, n+n/4) // old index of each new instruction, -1 for a reload
 	out := make([]Instr, 0, n+n/4)
@@ -114,7 +168,7 @@ func ReloadSharedWindowInCallLoops(p *Program) {
 		nt := newIdx[t]
 		// A branch that arrives with the window held (a wait's retry)
 		// goes to the operation itself, any other through the reload.
-		if t < n && reload[t] && !after(from[k]) {
+		if t < n && reload[t] && !held(from[k]) {
 			nt--
 		}
 		in.Target = nt

@@ -135,22 +135,22 @@ func holdsLevel(t *testing.T, file string, want int, rowLimit, mapeLimit float64
 
 // TestHeldOutLibcuPipeline holds the model to calibration/h200/libpipe.csv, a
 // warp-specialised pipeline written with libcu++'s cuda::barrier that no fit
-// has seen: the 18 rows at most 11.5 % off on average, none over 18 % but
-// the four-stage rows, which the H200 runs slower than two stages (the known
-// miss: docs/model.md), none of those over 37 %. The bounds were 9 % and 27 %
-// for all rows until isa.FuseAdds gave the consumer the IADD3s its SASS has
-// (two a uint4 where the PTX has four adds): the consumer got faster and the
-// 16 KiB rows with one or two consumer warps fell to −15…−17 % (two stages)
-// and −35…−36 % (four), which says the model lacks a cost of that consumer
-// that the unfused adds stood in for.
+// has seen: the 18 rows at most 7 % off on average, none over 10 % but the
+// four-stage rows, which the H200 runs slower than two stages (the known
+// miss: docs/model.md), none of those over 23 %. Two mechanisms were read
+// from its SASS (its parameters come from other files): the consumer's
+// three-input adds (isa.FuseAdds), and the shared window its consumer
+// re-reads at each use in a loop holding libcu++'s back-off wait
+// (isa.ReloadSharedWindowInSleepLoops, timed by lpstamp.csv); with the
+// first alone it was 11.1 %, with neither 7.3 %.
 func TestHeldOutLibcuPipeline(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the calibration suite")
 	}
-	holdsLevel(t, "libpipe.csv", 18, 18, 11.5, func(key string) bool { return strings.Contains(key, "_stages4,") })
+	holdsLevel(t, "libpipe.csv", 18, 10, 7, func(key string) bool { return strings.Contains(key, "_stages4,") })
 	rows := repoCalibration(t, sm.DefaultConfig(), `libpipe\.csv:.*_stages4,`)
 	for k, r := range rows {
-		if math.Abs(r.ErrorPct) > 37 {
+		if math.Abs(r.ErrorPct) > 23 {
 			t.Errorf("%s: predicted %.1f, measured %.1f (%+.1f %%)", k, r.Predicted, r.Measured, r.ErrorPct)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 // isa.IfConvert, isa.IfConvertDiamonds, isa.HoistInvariantCompares, isa.HoistPastWaitLoops, isa.UnrollCountedLoops,
 // isa.FuseAdds, isa.HoistLoopCounters, isa.ScheduleLoads,
 // isa.HoistClockReads, isa.HoistDivisors, isa.MarkDivergentWaits,
-// isa.ReloadSharedWindowInCallLoops).
+// isa.ReloadSharedWindowInCallLoops, isa.ReloadSharedWindowInSleepLoops).
 func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 	ps, err := ptx.Compile(path, src)
 	if err != nil {
@@ -33,6 +33,7 @@ func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 		isa.HoistDivisors(p)
 		isa.MarkDivergentWaits(p)
 		isa.ReloadSharedWindowInCallLoops(p)
+		isa.ReloadSharedWindowInSleepLoops(p)
 	}
 	return ps, nil
 }

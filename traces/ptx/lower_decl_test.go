@@ -136,3 +136,33 @@ func TestLowerVectorRegisters(t *testing.T) {
 		t.Errorf("ld %s / add %s: the add must read elements 1 and 3 of the load", ld, add)
 	}
 }
+
+// A mov of a shared variable's address is marked FSharedSym (ptxas forms it
+// from the CTA's window); one of a global variable's, or of a register, is not.
+func TestMovOfSharedAddressIsMarked(t *testing.T) {
+	src := header + `.global .align 4 .u32 g[4];
+.visible .entry k()
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<2>;
+	.shared .align 8 .b64 bar;
+	mov.u32 %r1, bar;
+	mov.u64 %rd1, g;
+	mov.u32 %r2, %r1;
+	ret;
+}
+`
+	ps, err := Compile("t.ptx", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var marks []bool
+	for _, in := range ps[0].Instrs {
+		if in.Op == isa.OpMov {
+			marks = append(marks, in.Flags.Has(isa.FSharedSym))
+		}
+	}
+	if len(marks) != 3 || !marks[0] || marks[1] || marks[2] {
+		t.Errorf("FSharedSym on the three movs: %v, want [true false false]", marks)
+	}
+}

@@ -42,7 +42,13 @@ func (l *lowerer) mov(in *Instr, m *mods) error {
 	if err != nil {
 		return err
 	}
-	l.emit(isa.Instr{Op: isa.OpMov, Type: t, NDst: 1, Ops: []isa.Operand{dd, av}})
+	mv := isa.Instr{Op: isa.OpMov, Type: t, NDst: 1, Ops: []isa.Operand{dd, av}}
+	if s, ok := a.(*Sym); ok {
+		if e, _ := l.sc.lookup(s.Name); e != nil && e.kind == entVar && e.space == isa.Shared {
+			mv.Flags |= isa.FSharedSym
+		}
+	}
+	l.emit(mv)
 	return nil
 }
 
