@@ -54,3 +54,42 @@ $Lloop:
 		t.Errorf("%.1f cycles a trip, want about 41 (eight IADD3 latencies and the branch)", per)
 	}
 }
+
+// A 64-to-32-bit cvt is elided (isa.ElideNarrowingCvts): its readers read the
+// 64-bit register directly and must still see only its low half.
+func TestElidedNarrowingCvtKeepsTheLowHalf(t *testing.T) {
+	const ptx = `.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry lowhalf(.param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [out];
+	mov.u64 %rd2, 0x123456789abcdef0;
+	cvt.u32.u64 %r1, %rd2;
+	add.u32 %r2, %r1, 16;
+	cvt.u32.u64 %r3, %rd2;
+	mad.wide.u32 %rd3, %r3, 3, %rd2;
+	st.global.u32 [%rd1], %r2;
+	st.global.u64 [%rd1+8], %rd3;
+	ret;
+}
+`
+	p := writeFile(t, "lowhalf.ptx", ptx)
+	r := runReport(t, "run", p, "-a", "buf:16", "-b", "1", "--format", "json", "--dump", "out:u64:2")
+	const x = uint64(0x123456789abcdef0)
+	lo := x & 0xffffffff
+	want0 := (lo + 16) & 0xffffffff
+	want1 := lo*3 + x
+	got := r.Dumps["out"]
+	if len(got) != 2 {
+		t.Fatalf("dump %v", got)
+	}
+	if g := uint64(got[0].(float64)) & 0xffffffff; g != want0 {
+		t.Errorf("add.u32 of the low half = %#x, want %#x", g, want0)
+	}
+	if g := got[1].(float64); g != float64(want1) {
+		t.Errorf("mad.wide.u32 of the low half = %v, want %#x", g, want1)
+	}
+}
