@@ -1,7 +1,6 @@
 package sm
 
 import (
-	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sharedmem"
 	"github.com/smsim/smsim/sim"
 	"github.com/smsim/smsim/warp"
@@ -49,8 +48,8 @@ type wctx struct {
 	busyUntil   sim.Cycle // OpCompute repetition / OpDelay
 	hold        int32     // scoreboard entry of a suspending try_wait's predicate: the warp issues nothing until it is ready (-1: none)
 	checkAt     sim.Cycle // the scheduler need not look at the warp before this cycle
-	readyDeps   bool      // operands ready when last looked at; only the pipe (of curIn) can hold it
-	curIn       *isa.Instr
+	readyDeps   bool      // operands ready when last looked at; only the pipe (of curPC's instruction) can hold it
+	curPC       int32
 	computeLeft int
 
 	acctAt    sim.Cycle // cycles before this are accounted

@@ -36,7 +36,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	s.stats.WarpInstructions++
 	s.stats.ThreadInstrs += uint64(bits.OnesCount32(mask))
 	sc := &s.sched[wc.sp]
-	sc.occupy(now, in, s.cfg.Interval[in.Class])
+	sc.occupy(now, s.pipes[pc], s.cfg.Interval[in.Class])
 	wc.depPC = -1
 	if s.obs != nil {
 		s.obs.Issue(uint64(now-s.start), wc.slot, int(pc), mask)

@@ -59,24 +59,37 @@ func movesToIMAD(in *isa.Instr) bool {
 	return false
 }
 
-// pipeReady returns the first cycle at which one of the instruction's pipes
-// accepts it.
-func (sc *scheduler) pipeReady(in *isa.Instr) sim.Cycle {
-	a, b := pipesOf(in)
-	pf := sc.pipeFree[a]
-	if b >= 0 && sc.pipeFree[b] < pf {
-		pf = sc.pipeFree[b]
+// pipePair is an instruction's pipe and the other it may use (-1: none),
+// computed once per program (pipeTable): the scheduler looks them up every
+// cycle a warp waits for one.
+type pipePair [2]int16
+
+// pipeTable returns each instruction's pipePair.
+func pipeTable(p *isa.Program) []pipePair {
+	t := make([]pipePair, len(p.Instrs))
+	for i := range p.Instrs {
+		a, b := pipesOf(&p.Instrs[i])
+		t[i] = pipePair{int16(a), int16(b)}
+	}
+	return t
+}
+
+// pipeReady returns the first cycle at which one of the pipes accepts an
+// instruction.
+func (sc *scheduler) pipeReady(pp pipePair) sim.Cycle {
+	pf := sc.pipeFree[pp[0]]
+	if pp[1] >= 0 && sc.pipeFree[pp[1]] < pf {
+		pf = sc.pipeFree[pp[1]]
 	}
 	return pf
 }
 
-// occupy books the instruction's pipe from cycle now: the first free of its
+// occupy books an instruction's pipe from cycle now: the first free of its
 // pipes (its own on a tie).
-func (sc *scheduler) occupy(now sim.Cycle, in *isa.Instr, interval int) {
-	a, b := pipesOf(in)
-	p := a
-	if b >= 0 && sc.pipeFree[b] < sc.pipeFree[a] && sc.pipeFree[a] > now {
-		p = b
+func (sc *scheduler) occupy(now sim.Cycle, pp pipePair, interval int) {
+	p := pp[0]
+	if pp[1] >= 0 && sc.pipeFree[pp[1]] < sc.pipeFree[p] && sc.pipeFree[p] > now {
+		p = pp[1]
 	}
 	sc.pipeFree[p] = now + sim.Cycle(interval)
 }

@@ -53,21 +53,23 @@ func TestDualPipesShareTheIssueSlots(t *testing.T) {
 	reg := isa.Operand{Kind: isa.KReg}
 	add := &isa.Instr{Op: isa.OpAdd, Type: isa.U32, Class: isa.ClassALU, Ops: []isa.Operand{reg, reg, reg}, NDst: 1}
 	lop := &isa.Instr{Op: isa.OpXor, Type: isa.B32, Class: isa.ClassALU, Ops: []isa.Operand{reg, reg, reg}, NDst: 1}
+	tab := pipeTable(&isa.Program{Instrs: []isa.Instr{*add, *lop}})
+	addP, lopP := tab[0], tab[1]
 	var sc scheduler
-	sc.occupy(0, add, 2)
-	if r := sc.pipeReady(add); r != 0 {
+	sc.occupy(0, addP, 2)
+	if r := sc.pipeReady(addP); r != 0 {
 		t.Fatalf("second add ready at %d, want 0 (the FMA-heavy pipe is free)", r)
 	}
-	sc.occupy(0, add, 2)
-	if r := sc.pipeReady(add); r != 2 {
+	sc.occupy(0, addP, 2)
+	if r := sc.pipeReady(addP); r != 2 {
 		t.Errorf("third add ready at %d, want 2", r)
 	}
 	var sc2 scheduler
-	sc2.occupy(0, lop, 2)
-	if r := sc2.pipeReady(lop); r != 2 {
+	sc2.occupy(0, lopP, 2)
+	if r := sc2.pipeReady(lopP); r != 2 {
 		t.Errorf("second xor ready at %d, want 2", r)
 	}
-	if r := sc2.pipeReady(add); r != 0 {
+	if r := sc2.pipeReady(addP); r != 0 {
 		t.Errorf("an add after an xor ready at %d, want 0 (IMAD.IADD)", r)
 	}
 }

@@ -60,9 +60,9 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 		if wc.readyDeps {
 			// Ready since it was last looked at and not picked: only its
 			// pipe can have become busy. Its reason (not_selected) stands.
-			if pf := sc.pipeReady(wc.curIn); pf > now {
+			if pf := sc.pipeReady(s.pipes[wc.curPC]); pf > now {
 				s.account(wc, now)
-				wc.reason, wc.checkAt = throttleReason(wc.curIn.Class), pf
+				wc.reason, wc.checkAt = throttleReason(s.prog.Instrs[wc.curPC].Class), pf
 				if pf < next {
 					next = pf
 				}
@@ -96,7 +96,7 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 		wc.checkAt = now + 1
 		wc.reason = ReasonNotSelected
 		if in := &s.prog.Instrs[sp.PC]; in.Class != isa.ClassSyncs {
-			wc.readyDeps, wc.curIn = true, in
+			wc.readyDeps, wc.curPC = true, sp.PC
 		}
 		if wc.slot == sc.last {
 			lastOK = true
@@ -165,7 +165,7 @@ func (s *SM) readyAt(wc *wctx, sp *warp.Split) (sim.Cycle, Reason) {
 	if wc.hold >= 0 && wc.regReady[wc.hold] > r {
 		r, why = wc.regReady[wc.hold], ReasonMbarrier
 	}
-	if pf := s.sched[wc.sp].pipeReady(in); pf > r {
+	if pf := s.sched[wc.sp].pipeReady(s.pipes[sp.PC]); pf > r {
 		r, why = pf, throttleReason(in.Class)
 	}
 	if in.Class == isa.ClassSyncs {

@@ -52,9 +52,10 @@ type SM struct {
 
 	launch   *Launch
 	prog     *isa.Program
-	deps     [][]int32 // per instruction: the scoreboard entries it reads or writes (computeDeps)
-	ctas     []*cta    // resident CTAs
-	nextCTA  int       // next CTA of the grid to start
+	deps     [][]int32  // per instruction: the scoreboard entries it reads or writes (computeDeps)
+	pipes    []pipePair // per instruction: the pipes it may issue to (pipesOf)
+	ctas     []*cta     // resident CTAs
+	nextCTA  int        // next CTA of the grid to start
 	totalCTA int
 	warps    []*wctx // resident warps by slot (nil when free)
 	sched    []scheduler
@@ -142,6 +143,7 @@ func (s *SM) begin(l *Launch) error {
 	}
 	s.launch, s.prog = l, l.Prog
 	s.deps = scoreboardEntries(l.Prog)
+	s.pipes = pipeTable(l.Prog)
 	s.ctas, s.nextCTA, s.done, s.err = nil, 0, false, nil
 	s.totalCTA = l.Grid[0] * l.Grid[1] * l.Grid[2]
 	s.warps = make([]*wctx, s.cfg.MaxWarps)
