@@ -333,7 +333,17 @@ func HoistPastWaitLoops(p *Program) {
 // coordinates (two divisions) before waiting for the empty slot, and arms
 // the full barrier and starts the copy right after the wait.
 func passable(in *Instr) bool {
-	return in.Op == OpMbarArrive || in.Op == OpMbarExpectTx
+	switch in.Op {
+	case OpMbarArrive, OpMbarExpectTx:
+		return true
+	case OpBarWarpSync:
+		// __syncwarp() with the full mask as an immediate: a NOP in the SASS
+		// of a converged warp (microbench.cu's elected loop), which ptxas
+		// schedules around (syncwarp.cu with it after the wait: the loop's
+		// compare still sits before the TRYWAIT).
+		return in.NSrc() == 1 && in.Src(0).Kind == KImm && uint32(in.Src(0).Imm) == 0xffffffff
+	}
+	return false
 }
 
 // hoistPastWaitLoop applies HoistPastWaitLoops to the loop whose back edge

@@ -202,6 +202,13 @@ func TestArithmeticAfterAWaitLoopMovesAboveIt(t *testing.T) {
 		{"a guarded instruction stays",
 			waitLoopProg(Instr{Op: OpAdd, Type: U32, Guard: P(2), NDst: 1, Ops: []Operand{R(4), R(4), Imm(1)}, Class: ClassALU}, back),
 			[]Op{OpMbarArrive, OpMbarTryWait, OpBra, OpAdd, OpBra, OpExit}},
+		{"arithmetic passes a full-mask __syncwarp(), a NOP in SASS",
+			// syncwarp.cu's MODE 2: the loop's compare stays before the TRYWAIT
+			waitLoopProg(Instr{Op: OpBarWarpSync, Ops: []Operand{Imm(0xffffffff)}, Class: ClassWarpSync}, count, test, back),
+			[]Op{OpMbarArrive, OpAdd, OpSetp, OpMbarTryWait, OpBra, OpBarWarpSync, OpBra, OpExit}},
+		{"nothing passes a __syncwarp(mask) with a run-time mask (WARPSYNC R)",
+			waitLoopProg(Instr{Op: OpBarWarpSync, Ops: []Operand{R(13)}, Class: ClassWarpSync}, count, back),
+			[]Op{OpMbarArrive, OpMbarTryWait, OpBra, OpBarWarpSync, OpAdd, OpBra, OpExit}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
