@@ -405,6 +405,20 @@ func runValidate(o *validateOptions, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// probeLatencyBench reports whether a probe.csv bench is one of its latency
+// measurements, which the calibration target holds to 10 %: the arithmetic,
+// global- and shared-load chains, the __syncthreads loop and the waits on an
+// incomplete phase (28 rows). The arrive-throughput rows and the cold
+// tensor copies' completion times are validated and shown, not targeted.
+func probeLatencyBench(bench string) bool {
+	switch bench {
+	case "alu_chain", "global_load_chain", "smem_load_chain", "syncthreads_loop",
+		"test_wait_incomplete_phase", "try_wait_incomplete_phase":
+		return true
+	}
+	return false
+}
+
 // missed names the calibration targets the validation misses, or "".
 func (v *validation) missed() string {
 	var out []string
@@ -417,7 +431,7 @@ func (v *validation) missed() string {
 		}
 	}
 	for _, r := range v.Rows {
-		if r.File == "probe.csv" && !r.Semantic && math.Abs(r.ErrorPct) > 10 {
+		if r.File == "probe.csv" && !r.Semantic && probeLatencyBench(r.Bench) && math.Abs(r.ErrorPct) > 10 {
 			out = append(out, fmt.Sprintf("probe.csv %s,%s off by %.1f %% > 10 %%", r.Bench, r.Config, r.ErrorPct))
 		}
 		if r.Semantic && r.Predicted != r.Measured {
