@@ -23,7 +23,6 @@ func FuseAdds(p *Program) {
 	reads := readCounts(p)
 	targeted := branchTargets(p)
 	del := make([]bool, len(p.Instrs))
-	any := false
 	for i := range p.Instrs {
 		first := &p.Instrs[i]
 		if del[i] || !fusableAdd(first) {
@@ -65,16 +64,12 @@ func FuseAdds(p *Program) {
 				if c.Kind != KNone && dead {
 					in.Ops = []Operand{in.Ops[0], first.Ops[1], first.Ops[2], c}
 					del[i] = true
-					any = true
 				}
 			}
 			break
 		}
 	}
-	if any {
-		deleteInstrs(p, del)
-		Reconverge(p, nil)
-	}
+	dropMarked(p, del)
 }
 
 // fusableAdd reports whether in is an unguarded two-input integer add of 32

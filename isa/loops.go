@@ -123,6 +123,18 @@ func FoldPredicateBranches(p *Program) {
 	}
 }
 
+// dropMarked removes the instructions del marks, if any, and recomputes the
+// reconvergence points.
+func dropMarked(p *Program, del []bool) {
+	for _, d := range del {
+		if d {
+			deleteInstrs(p, del)
+			Reconverge(p, nil)
+			return
+		}
+	}
+}
+
 // deleteInstrs removes the marked instructions; a branch to a removed one
 // goes to the next instruction kept.
 func deleteInstrs(p *Program, del []bool) {

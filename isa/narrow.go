@@ -22,7 +22,6 @@ func ElideNarrowingCvts(p *Program) {
 	reads := readCounts(p)
 	targeted := branchTargets(p)
 	del := make([]bool, len(p.Instrs))
-	any := false
 	for i := range p.Instrs {
 		cv := &p.Instrs[i]
 		if !narrowingCvt(cv) {
@@ -92,12 +91,8 @@ func ElideNarrowingCvts(p *Program) {
 		}
 		reads[regKey{KReg, x}]-- // the cvt read it
 		del[i] = true
-		any = true
 	}
-	if any {
-		deleteInstrs(p, del)
-		Reconverge(p, nil)
-	}
+	dropMarked(p, del)
 }
 
 // narrowingCvt reports whether in is an unguarded integer conversion from 64
