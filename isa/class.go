@@ -15,8 +15,7 @@ const (
 	ClassIMAD            // IMAD, IMAD.WIDE, IMUL: the FMA-heavy integer multiply
 	ClassFMA             // FFMA, FADD, FMUL, HFMA2: fp32/fp16 pipe
 	ClassFP64            // DFMA, DADD, DMUL
-	ClassSFU             // MUFU (rcp, sqrt, sin, ex2, ...), and slow conversions (F2F.F64, I2F.F64)
-	ClassConv            // I2F, F2I, F2F (32-bit and narrower)
+	ClassSFU             // MUFU (rcp, sqrt, sin, ex2, ...) and the conversions that share its unit (F2I, I2F.U16, F2F.F64, I2F.F64)
 	ClassDiv             // f32 division (also div.approx: MUFU.RCP with range checks), IEEE square root and reciprocal
 	ClassDiv64           // IEEE f64 division, square root and reciprocal: a DFMA/MUFU.RCP64H sequence
 	ClassIDiv            // 32-bit integer division/remainder: no hardware divider; ~18 SASS instructions (I2F, MUFU.RCP, F2I, IMAD.HI, ...)
@@ -43,7 +42,7 @@ const (
 
 var classNames = [...]string{
 	ClassNone: "none", ClassALU: "alu", ClassIMAD: "imad", ClassFMA: "fma", ClassFP64: "fp64", ClassSFU: "sfu",
-	ClassConv: "conv", ClassDiv: "div", ClassDiv64: "div64", ClassIDiv: "idiv", ClassIDivInv: "idiv_inv",
+	ClassDiv: "div", ClassDiv64: "div64", ClassIDiv: "idiv", ClassIDivInv: "idiv_inv",
 	ClassIDiv64: "idiv64", ClassIDiv64Inv: "idiv64_inv", ClassSpecial: "special", ClassBranch: "branch", ClassShared: "shared",
 	ClassGlobal: "global", ClassLocal: "local", ClassConst: "const", ClassParam: "param", ClassSyncs: "syncs",
 	ClassBar: "bar", ClassWarpSync: "warpsync", ClassFence: "fence", ClassTMA: "tma", ClassSleep: "sleep",
@@ -106,15 +105,7 @@ func ClassOf(in *Instr) Class {
 		}
 		return ClassSFU
 	case OpCvt:
-		switch {
-		case in.Type == F64 || in.Type2 == F64:
-			return ClassSFU
-		case in.Type.Float() && in.Type2.Float():
-			return ClassFMA // F2FP / HADD2.F32: f16, bf16 and f32 conversions run on the FMA pipe
-		case !in.Type.Float() && !in.Type2.Float():
-			return ClassALU // integer widening and narrowing are moves and shifts
-		}
-		return ClassConv
+		return cvtClass(in)
 	case OpLd, OpSt, OpAtom, OpRed, OpPrefetch, OpLdmatrix, OpStmatrix:
 		return memClass(in.Space)
 	case OpFence:
@@ -161,4 +152,82 @@ func memClass(s Space) Class {
 		return ClassParam
 	}
 	return ClassGlobal
+}
+
+// cvtClass is the timing class of a conversion (calibration/h200 convert.csv
+// and convert.sass):
+//
+//   - f32 from a 32-bit integer, rounded to nearest, is I2FP.F32.U32/S32, on
+//     the integer pipe: 4 cycles, 2.07 a warp instruction, 2.06 alternating
+//     with LOP3 and 1.13 with IMAD — so ClassALU;
+//   - float to integer (F2I) and f32 from a narrower integer (I2F.U16) run
+//     on the MUFU unit: 17 cycles, 8.0 a warp instruction, 8.0 alternating
+//     with MUFU.EX2 — so ClassSFU. A narrow source that a load extended is
+//     an exception ptxas makes (NarrowConversionsOfLoads);
+//   - f16/bf16/f32 among themselves are F2FP and HADD2.F32 on the FMA pipe
+//     (2.06 a pair of them);
+//   - integer to integer is a move, a shift or nothing.
+//
+// Conversions with f64 on either side, from 64-bit integers and to f16 from
+// integers are assumed to be the MUFU unit's too; no row measures them.
+func cvtClass(in *Instr) Class {
+	dt, st := in.Type, in.Type2
+	switch {
+	case dt == F64 || st == F64:
+		return ClassSFU
+	case dt.Float() && st.Float():
+		return ClassFMA
+	case !dt.Float() && !st.Float():
+		return ClassALU
+	case dt == F32 && st.Bits() == 32 && (in.Rnd == RNone || in.Rnd == RN):
+		return ClassALU
+	}
+	return ClassSFU
+}
+
+// NarrowConversionsOfLoads models that ptxas converts an 8- or 16-bit
+// integer to f32 with the full-rate I2FP.F32.U32/S32 when the value comes
+// straight from a load, which has already zero- or sign-extended it to 32
+// bits (convert.sass: wspipe.cu's `(float)tile[i]` of a shared u16 is
+// LDS.U16 then I2FP.F32.U32); a 16-bit value from anything else takes
+// I2F.U16 on the MUFU unit. A `cvt.rn.f32.{u,s}{8,16}` whose source register
+// is written only by loads of that signedness and no wider than it becomes
+// ClassALU.
+func NarrowConversionsOfLoads(p *Program) {
+	var narrow []int
+	for i := range p.Instrs {
+		in := &p.Instrs[i]
+		if in.Op == OpCvt && in.Class == ClassSFU && in.Type == F32 && !in.Type2.Float() &&
+			in.Type2.Bits() < 32 && (in.Rnd == RNone || in.Rnd == RN) && len(in.Ops) == 2 && in.Ops[1].Kind == KReg {
+			narrow = append(narrow, i)
+		}
+	}
+	if len(narrow) == 0 {
+		return
+	}
+	for _, i := range narrow {
+		cv := &p.Instrs[i]
+		src, st := cv.Ops[1].Reg, cv.Type2
+		loaded, other := false, false
+		for j := range p.Instrs {
+			in := &p.Instrs[j]
+			writes := false
+			eachUse(in, func(r regKey, dst bool) {
+				if dst && r.kind == KReg && r.n == src {
+					writes = true
+				}
+			})
+			if !writes {
+				continue
+			}
+			if in.Op == OpLd && !in.Type.Float() && in.Type.Bits() <= st.Bits() && in.Type.Signed() == st.Signed() {
+				loaded = true
+			} else {
+				other = true
+			}
+		}
+		if loaded && !other {
+			cv.Class = ClassALU
+		}
+	}
 }

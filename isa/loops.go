@@ -511,7 +511,7 @@ func unrollable(in *Instr) bool {
 // floating-point, conversion and division pipes).
 func arithmetic(c Class) bool {
 	switch c {
-	case ClassALU, ClassIMAD, ClassFMA, ClassFP64, ClassSFU, ClassConv, ClassDiv, ClassDiv64,
+	case ClassALU, ClassIMAD, ClassFMA, ClassFP64, ClassSFU, ClassDiv, ClassDiv64,
 		ClassIDiv, ClassIDivInv, ClassIDiv64, ClassIDiv64Inv:
 		return true
 	}

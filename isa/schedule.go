@@ -77,8 +77,6 @@ func nominalLatency(c Class) int {
 		return 8
 	case ClassSFU:
 		return 17
-	case ClassConv:
-		return 11
 	case ClassDiv:
 		return 45
 	case ClassDiv64:

@@ -114,15 +114,15 @@ func DefaultConfig() Config {
 	}
 	lat := map[isa.Class]int{
 		isa.ClassALU: 4, isa.ClassIMAD: 4, isa.ClassFMA: 4, isa.ClassFP64: 8, isa.ClassSFU: 17,
-		isa.ClassConv: 11, isa.ClassDiv: 45, isa.ClassDiv64: 112, isa.ClassIDiv: 129, isa.ClassIDivInv: 62,
+		isa.ClassDiv: 45, isa.ClassDiv64: 112, isa.ClassIDiv: 129, isa.ClassIDivInv: 62,
 		isa.ClassIDiv64: 316, isa.ClassIDiv64Inv: 266, isa.ClassSpecial: 2, isa.ClassBranch: 5, isa.ClassShared: 23,
 		isa.ClassGlobal: 0, isa.ClassLocal: 0, isa.ClassConst: 4, isa.ClassParam: 4, isa.ClassSyncs: 0,
 		isa.ClassBar: 0, isa.ClassWarpSync: 7, isa.ClassFence: 8, isa.ClassTMA: 44, isa.ClassSleep: 0,
 		isa.ClassCompute: 4, isa.ClassDelay: 0,
 	}
 	ivl := map[isa.Class]int{
-		isa.ClassALU: 2, isa.ClassIMAD: 2, isa.ClassFMA: 2, isa.ClassFP64: 2, isa.ClassSFU: 4,
-		isa.ClassConv: 2, isa.ClassDiv: 8, isa.ClassDiv64: 16, isa.ClassIDiv: 18, isa.ClassIDivInv: 8,
+		isa.ClassALU: 2, isa.ClassIMAD: 2, isa.ClassFMA: 2, isa.ClassFP64: 2, isa.ClassSFU: 8,
+		isa.ClassDiv: 8, isa.ClassDiv64: 16, isa.ClassIDiv: 18, isa.ClassIDivInv: 8,
 		isa.ClassIDiv64: 24, isa.ClassIDiv64Inv: 14, isa.ClassSpecial: 2, isa.ClassBranch: 1, isa.ClassShared: 1,
 		isa.ClassGlobal: 1, isa.ClassLocal: 1, isa.ClassConst: 1, isa.ClassParam: 1, isa.ClassSyncs: 1,
 		isa.ClassBar: 1, isa.ClassWarpSync: 1, isa.ClassFence: 1, isa.ClassTMA: 1, isa.ClassSleep: 1,

@@ -209,6 +209,9 @@ func moreRecipes(dir string) []recipe {
 			}
 		}
 	}
+	if hasCalibrationFile(dir, "convert.ptx") {
+		rs = append(rs, convertRecipes()...)
+	}
 	if hasCalibrationFile(dir, "trywait.ptx") {
 		rs = append(rs, trywaitRecipes()...)
 	}
@@ -485,6 +488,40 @@ func wspipeRecipes() []recipe {
 							func(o []int64) float64 { return float64(o[0]) / tiles }}}})
 				}
 			}
+		}
+	}
+	return rs
+}
+
+// convertRecipes: convert.cu's k_cvt<OP, C> (32 operations a trip, a row is
+// the cycles one scheduler spends per warp instruction; with one chain the
+// latency) and k_sum16 (wspipe.cu's consumer loop alone, cycles a trip).
+func convertRecipes() []recipe {
+	const iters = 1000
+	var rs []recipe
+	names := []string{"i2f_u32", "i2f_s32", "f2i_s32", "i2f_u16", "f2h_pair", "i2f_imad", "i2f_lop", "f2i_ex2", "ex2"}
+	add := func(op, chains, w int) {
+		per := float64(32 * iters * max(1, w/4))
+		rs = append(rs, recipe{file: "convert.ptx", kernel: fmt.Sprintf("_Z5k_cvtILi%dELi%dEEvijPx", op, chains), block: 32 * w,
+			args: []string{fmt.Sprint(iters), "3", "buf:16"}, outLen: 1,
+			rows: []rowFn{{"convert_rate", fmt.Sprintf("%s_chains%d_warps%d", names[op], chains, w), "cycles_per_instr",
+				func(o []int64) float64 { return float64(o[0]) / per }}}})
+	}
+	for _, w := range []int{1, 4, 8, 16, 32} {
+		for op := range names {
+			add(op, 8, w)
+			if w == 1 && (op <= 4 || op == 8) {
+				add(op, 1, w)
+			}
+		}
+	}
+	const trips = 200
+	for _, w := range []int{1, 4, 8, 16} {
+		for _, work := range []int{16, 128} {
+			rs = append(rs, recipe{file: "convert.ptx", kernel: "_Z7k_sum16iiPx", block: 32 * w,
+				args: []string{fmt.Sprint(trips), fmt.Sprint(work), "buf:16"}, outLen: 1,
+				rows: []rowFn{{"sum16_loop", fmt.Sprintf("work%d_warps%d", work, w), "cycles_per_iter",
+					func(o []int64) float64 { return float64(o[0]) / trips }}}})
 		}
 	}
 	return rs
