@@ -17,12 +17,10 @@ package isa
 // the number of instructions changes. Programs with indirect branches are
 // left as they are.
 func FuseAdds(p *Program) {
-	if hasIndirect(p) {
+	reads, targeted, del, ok := straightRunState(p)
+	if !ok {
 		return
 	}
-	reads := readCounts(p)
-	targeted := branchTargets(p)
-	del := make([]bool, len(p.Instrs))
 	for i := range p.Instrs {
 		first := &p.Instrs[i]
 		if del[i] || !fusableAdd(first) {

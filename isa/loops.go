@@ -123,6 +123,18 @@ func FoldPredicateBranches(p *Program) {
 	}
 }
 
+// straightRunState is what a pass that removes instructions by looking along
+// straight runs of p needs: each register's read count (readCounts), each
+// instruction's incoming branches (branchTargets) and a deletion mark per
+// instruction (for dropMarked). ok is false for a program with indirect
+// branches, which such passes leave as it is.
+func straightRunState(p *Program) (reads map[regKey]int, targeted []int, del []bool, ok bool) {
+	if hasIndirect(p) {
+		return nil, nil, nil, false
+	}
+	return readCounts(p), branchTargets(p), make([]bool, len(p.Instrs)), true
+}
+
 // dropMarked removes the instructions del marks, if any, and recomputes the
 // reconvergence points.
 func dropMarked(p *Program, del []bool) {

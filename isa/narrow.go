@@ -35,12 +35,10 @@ func ElideNarrowingCvts(p *Program) {
 // them (the last link of a chain carried around a loop: `cvt t, x; mov x, t`).
 func ElideMoves(p *Program) {
 	elideCopies(p, plainMove, func(*Instr, int32) bool { return true })
-	if hasIndirect(p) {
+	reads, targeted, del, ok := straightRunState(p)
+	if !ok {
 		return
 	}
-	reads := readCounts(p)
-	targeted := branchTargets(p)
-	del := make([]bool, len(p.Instrs))
 	for i := range p.Instrs {
 		mv := &p.Instrs[i]
 		if !plainMove(mv) || reads[regKey{KReg, mv.Ops[1].Reg}] != 1 {
@@ -92,12 +90,10 @@ func plainMove(in *Instr) bool {
 // write x itself); the readers read x instead. Programs with indirect
 // branches are left as they are.
 func elideCopies(p *Program, isCopy func(*Instr) bool, readerOK func(*Instr, int32) bool) {
-	if hasIndirect(p) {
+	reads, targeted, del, ok := straightRunState(p)
+	if !ok {
 		return
 	}
-	reads := readCounts(p)
-	targeted := branchTargets(p)
-	del := make([]bool, len(p.Instrs))
 	for i := range p.Instrs {
 		cv := &p.Instrs[i]
 		if !isCopy(cv) {
