@@ -233,3 +233,63 @@ func stillRead(p *Program, from int, t int32, targeted []int, readElsewhere bool
 	}
 	return readElsewhere
 }
+
+// DropDeadResults models ptxas's dead-code elimination: an unguarded
+// arithmetic instruction (classes alu, imad, fma, fp64 and sfu; no clock or
+// special-register read, no memory or barrier operation) whose destinations
+// no instruction reads is no SASS instruction. convert.cu's
+// `mov.b32 {h, hh}, t` unpacks a register into two halves of which the loop
+// reads one: ptxas emits nothing for the other (convert.sass), smsim ran a
+// bit-field extract for it. Removal repeats until nothing more is dead.
+func DropDeadResults(p *Program) {
+	for {
+		reads, _, del, ok := straightRunState(p)
+		if !ok {
+			return
+		}
+		found := false
+		for i := range p.Instrs {
+			in := &p.Instrs[i]
+			if !pureArith(in) {
+				continue
+			}
+			dead := true
+			for k := 0; k < int(in.NDst); k++ {
+				o := in.Ops[k]
+				if o.Kind != KReg && o.Kind != KPred || reads[regKey{o.Kind, o.Reg}] > 0 {
+					dead = false
+				}
+			}
+			if dead {
+				del[i], found = true, true
+			}
+		}
+		if !found {
+			return
+		}
+		dropMarked(p, del)
+	}
+}
+
+// pureArith reports whether in is an unguarded arithmetic instruction with
+// destinations and no effect beyond writing them.
+func pureArith(in *Instr) bool {
+	if in.Guard.Kind != KNone || in.NDst == 0 {
+		return false
+	}
+	switch in.Class {
+	case ClassALU, ClassIMAD, ClassFMA, ClassFP64, ClassSFU:
+	default:
+		return false
+	}
+	switch in.Op {
+	case OpElect, OpActivemask, OpMapa, OpIsspacep, OpGriddepctl, OpNop:
+		return false
+	}
+	for _, o := range in.Ops {
+		if o.Kind == KSpecial {
+			return false
+		}
+	}
+	return !in.Op.IsBranch() && !in.Op.Ends() && !in.Op.IsMbarrier()
+}

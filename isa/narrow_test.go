@@ -163,3 +163,40 @@ func TestNarrowConversionsOfLoads(t *testing.T) {
 		}
 	}
 }
+
+func TestDropDeadResults(t *testing.T) {
+	bfe := Instr{Op: OpBfe, Type: U32, NDst: 1, Ops: []Operand{R(5), R(1), Imm(16), Imm(16)}, Class: ClassALU}
+	clock := Instr{Op: OpMov, Type: U32, NDst: 1, Ops: []Operand{R(6), {Kind: KSpecial, Special: SClock}}, Class: ClassSpecial}
+	ld := Instr{Op: OpLd, Type: U32, Space: Shared, NDst: 1, Ops: []Operand{R(7), Addr(1, 0)}, Class: ClassShared}
+	guarded := addRR(8, 1, 1)
+	guarded.Guard = P(0)
+	exit := Instr{Op: OpExit}
+	tests := []struct {
+		name string
+		prog []Instr
+		want []Op
+	}{
+		{"an unread extract goes", []Instr{bfe, exit}, []Op{OpExit}},
+		{"and what only it read", []Instr{addRR(1, 2, 3), bfe, exit}, []Op{OpExit}},
+		{"a read result stays", []Instr{bfe, addRR(2, 5, 5), addRR(3, 2, 2), Instr{Op: OpSt, Type: U32, Space: Shared, Ops: []Operand{Addr(9, 0), R(3)}, Class: ClassShared}, exit},
+			[]Op{OpBfe, OpAdd, OpAdd, OpSt, OpExit}},
+		{"a clock read stays", []Instr{clock, exit}, []Op{OpMov, OpExit}},
+		{"a load stays", []Instr{ld, exit}, []Op{OpLd, OpExit}},
+		{"a guarded instruction stays", []Instr{guarded, exit}, []Op{OpAdd, OpExit}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Program{Instrs: append([]Instr(nil), tc.prog...)}
+			DropDeadResults(p)
+			got := opsOf(p)
+			if len(got) != len(tc.want) {
+				t.Fatalf("%v, want %v", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Fatalf("%v, want %v", got, tc.want)
+				}
+			}
+		})
+	}
+}

@@ -9,7 +9,7 @@ import (
 // does to such code that decides timing (isa.DropUnusedTokens, isa.FoldPredicateBranches,
 // isa.InvertBranchesOverJumps,
 // isa.IfConvert, isa.IfConvertDiamonds, isa.HoistInvariantCompares, isa.HoistPastWaitLoops, isa.UnrollCountedLoops,
-// isa.ElideMoves, isa.FuseAdds, isa.ElideNarrowingCvts, isa.NarrowConversionsOfLoads, isa.HoistLoopCounters, isa.ScheduleLoads,
+// isa.ElideMoves, isa.DropDeadResults, isa.FuseAdds, isa.ElideNarrowingCvts, isa.NarrowConversionsOfLoads, isa.HoistLoopCounters, isa.ScheduleLoads,
 // isa.HoistClockReads, isa.HoistDivisors, isa.MarkDivergentWaits,
 // isa.ReloadSharedWindowInCallLoops, isa.ReloadSharedWindowInSleepLoops).
 func compilePTX(path string, src []byte) ([]*isa.Program, error) {
@@ -27,6 +27,7 @@ func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 		isa.HoistPastWaitLoops(p)
 		isa.UnrollCountedLoops(p)
 		isa.ElideMoves(p)
+		isa.DropDeadResults(p)
 		isa.FuseAdds(p)
 		isa.ElideNarrowingCvts(p)
 		isa.NarrowConversionsOfLoads(p)
