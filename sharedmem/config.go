@@ -16,16 +16,28 @@ type Config struct {
 	// ConflictCycles is the cost of each wavefront beyond the first
 	// (measured on H200: +2 cycles per extra conflicting address).
 	ConflictCycles int
+	// WavefrontCycles is how long the SM's shared memory takes to serve one
+	// wavefront (128 bytes: one word from each bank), whichever sub-partition
+	// asked for it; 0 is no limit. Measured on H200: 1 (calibration/h200
+	// smem.csv: 32-, 64- and 128-bit loads from all four sub-partitions run
+	// 4.00, 8.00 and 16.00 cycles a warp instruction per sub-partition, 128
+	// bytes a cycle in all).
+	WavefrontCycles int
+	// Queue is how many shared-memory instructions of one sub-partition may
+	// wait for its pipe (the MIO queue) before its warps stop issuing them.
+	Queue int
 }
 
 // DefaultConfig returns the H200 parameters.
 func DefaultConfig() Config {
 	return Config{
-		Capacity:       228 << 10,
-		MaxPerBlock:    227 << 10,
-		Banks:          32,
-		BankBytes:      4,
-		ConflictCycles: 2,
+		Capacity:        228 << 10,
+		MaxPerBlock:     227 << 10,
+		Banks:           32,
+		BankBytes:       4,
+		ConflictCycles:  2,
+		WavefrontCycles: 1,
+		Queue:           4,
 	}
 }
 
@@ -45,6 +57,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("sharedmem: BankBytes %d must be a power of two of at least 4", c.BankBytes)
 	case c.ConflictCycles < 0:
 		return fmt.Errorf("sharedmem: ConflictCycles %d must not be negative", c.ConflictCycles)
+	case c.Queue < 0:
+		return fmt.Errorf("sharedmem: Queue %d must not be negative", c.Queue)
+	case c.WavefrontCycles < 0:
+		return fmt.Errorf("sharedmem: WavefrontCycles %d must not be negative", c.WavefrontCycles)
 	}
 	return nil
 }

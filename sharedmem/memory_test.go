@@ -102,6 +102,8 @@ func TestConfigValidateNamesField(t *testing.T) {
 		{"too many banks", func(c *Config) { c.Banks = 128 }, "Banks"},
 		{"narrow banks", func(c *Config) { c.BankBytes = 2 }, "BankBytes"},
 		{"negative conflict cost", func(c *Config) { c.ConflictCycles = -1 }, "ConflictCycles"},
+		{"negative wavefront time", func(c *Config) { c.WavefrontCycles = -1 }, "WavefrontCycles"},
+		{"negative queue", func(c *Config) { c.Queue = -1 }, "Queue"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -104,10 +104,27 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 		wf := s.cfg.Smem.Wavefronts(words, mask, size)
 		s.stats.SmemWavefronts += uint64(wf)
 		extra := sim.Cycle(s.cfg.Smem.ExtraCycles(wf))
-		if extra > 0 {
-			s.sched[wc.sp].pipeFree[isa.ClassShared] += extra
+		// The sub-partition's shared pipe starts an access every
+		// interval.shared cycles and holds it smem.conflict_cycles per
+		// wavefront (smem.csv: a 128-bit load, four wavefronts, every 8.66
+		// cycles from one sub-partition, a 32-bit one every 4.60). Accesses
+		// wait their turn in the MIO queue; the warps' issue of shared
+		// instructions stops while smem.queue of them wait.
+		sc := &s.sched[wc.sp]
+		ivl := s.cfg.Interval[isa.ClassShared]
+		start := max(now, sc.lsuFree)
+		sc.lsuFree = start + sim.Cycle(max(ivl, wf*s.cfg.Smem.ConflictCycles))
+		backlog := sim.Cycle(s.cfg.Smem.Queue * ivl)
+		sc.pipeFree[isa.ClassShared] = max(now+1, sc.lsuFree-min(backlog, sc.lsuFree))
+		queued := start - now
+		// The SM's shared memory serves one wavefront at a time, for every
+		// sub-partition: an access waits its turn.
+		if per := sim.Cycle(s.cfg.Smem.WavefrontCycles); per > 0 && wf > 0 {
+			at := max(start, s.smemFree)
+			queued = at - now
+			s.smemFree = at + per*sim.Cycle(wf)
 		}
-		return sim.Cycle(s.cfg.Latency[isa.ClassShared]) + extra, ReasonShortScoreboard
+		return sim.Cycle(s.cfg.Latency[isa.ClassShared]) + extra + queued, ReasonShortScoreboard
 	case isa.ParamSpace:
 		return sim.Cycle(s.cfg.Latency[isa.ClassParam]), ReasonWait
 	case isa.Const:

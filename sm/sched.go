@@ -14,6 +14,7 @@ type scheduler struct {
 	last     int                 // slot of the warp issued last (-1: none)
 	pipeFree [numPipes]sim.Cycle // per pipe (pipes.go): next cycle it accepts a warp instruction
 	wakeFree sim.Cycle           // next cycle its port may resume a warp whose try_wait answered true (takePort)
+	lsuFree  sim.Cycle           // next cycle its shared-memory pipe starts an access (the MIO queue drains)
 }
 
 // Tick runs one SM cycle. Stages run back to front: completions were

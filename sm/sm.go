@@ -79,6 +79,7 @@ type SM struct {
 	storeSrc   []storeSource     // bulk-store sources not yet covered by a wait_group.read
 	commits    map[uint64]uint64 // bulk groups committed, by thread
 	mapUse     []mapUse          // tensor maps read from global memory: rewritten since?
+	smemFree   sim.Cycle         // when the shared memory can serve the next wavefront
 }
 
 // New builds an SM on eng with the given memory.
@@ -160,6 +161,7 @@ func (s *SM) begin(l *Launch) error {
 	s.storeSrc, s.commits, s.mapUse = nil, map[uint64]uint64{}, nil
 	s.cpInFlight = 0
 	s.start = s.eng.Now()
+	s.smemFree = 0
 	s.lastProg = s.start
 	if err := s.checkLaunch(l); err != nil {
 		return err

@@ -212,6 +212,26 @@ func moreRecipes(dir string) []recipe {
 	if hasCalibrationFile(dir, "convert.ptx") {
 		rs = append(rs, convertRecipes()...)
 	}
+	if hasCalibrationFile(dir, "smem.ptx") {
+		// k_lds<W, C>: 32 shared loads a trip, a row is the cycles one
+		// scheduler spends per warp instruction (one chain: the latency).
+		const iters = 1000
+		add := func(width, chains, w int) {
+			per := float64(32 * iters * max(1, w/4))
+			rs = append(rs, recipe{file: "smem.ptx", kernel: fmt.Sprintf("_Z5k_ldsILi%dELi%dEEviPx", width, chains), block: 32 * w,
+				args: []string{fmt.Sprint(iters), "buf:16"}, outLen: 1,
+				rows: []rowFn{{"smem_rate", fmt.Sprintf("lds%d_chains%d_warps%d", width, chains, w), "cycles_per_instr",
+					func(o []int64) float64 { return float64(o[0]) / per }}}})
+		}
+		for _, width := range []int{32, 64, 128} {
+			add(width, 1, 1)
+		}
+		for _, w := range []int{1, 2, 4, 8, 16, 32} {
+			for _, width := range []int{32, 64, 128} {
+				add(width, 8, w)
+			}
+		}
+	}
 	if hasCalibrationFile(dir, "trywait.ptx") {
 		rs = append(rs, trywaitRecipes()...)
 	}
