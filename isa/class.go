@@ -114,7 +114,9 @@ func ClassOf(in *Instr) Class {
 		return ClassBranch
 	case OpBarSync, OpBarArrive, OpBarRed:
 		return ClassBar
-	case OpBarWarpSync, OpVote, OpShfl, OpMatch, OpRedux:
+	case OpShfl:
+		return ClassShared // SHFL runs in the shared-memory pipe: 24 cycles, one every 4.00 a sub-partition (calibration/h200 ldg.csv)
+	case OpBarWarpSync, OpVote, OpMatch, OpRedux:
 		return ClassWarpSync
 	case OpNanosleep:
 		return ClassSleep

@@ -200,3 +200,14 @@ func TestDropDeadResults(t *testing.T) {
 		})
 	}
 }
+
+func TestShuffleRunsInTheSharedPipe(t *testing.T) {
+	shfl := &Instr{Op: OpShfl, Type: B32, NDst: 1, Ops: []Operand{R(1), R(0), Imm(1), Imm(31), Imm(0xffffffff)}}
+	if c := ClassOf(shfl); c != ClassShared {
+		t.Errorf("shfl.sync: class %v, want shared (ldg.csv: 24 cycles, one every 4 a sub-partition)", c)
+	}
+	vote := &Instr{Op: OpVote, Type: Pred, NDst: 1, Ops: []Operand{P(1), P(0)}}
+	if c := ClassOf(vote); c != ClassWarpSync {
+		t.Errorf("vote.sync: class %v, want warpsync", c)
+	}
+}

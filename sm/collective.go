@@ -83,7 +83,11 @@ func (s *SM) execCollective(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32)
 	case isa.OpMatch, isa.OpRedux:
 		s.matchRedux(wc, in, mask, t)
 	}
-	s.dstReady(wc, in, now+sim.Cycle(s.cfg.Latency[isa.ClassWarpSync]), ReasonWait)
+	why := ReasonWait
+	if in.Class == isa.ClassShared {
+		why = ReasonShortScoreboard // a shuffle waits for the shared-memory pipe's result
+	}
+	s.dstReady(wc, in, now+sim.Cycle(s.cfg.Latency[in.Class]), why)
 	w.Advance()
 	return nil
 }

@@ -124,7 +124,7 @@ func DefaultConfig() Config {
 		isa.ClassALU: 2, isa.ClassIMAD: 2, isa.ClassFMA: 2, isa.ClassFP64: 2, isa.ClassSFU: 8,
 		isa.ClassDiv: 8, isa.ClassDiv64: 16, isa.ClassIDiv: 18, isa.ClassIDivInv: 8,
 		isa.ClassIDiv64: 24, isa.ClassIDiv64Inv: 14, isa.ClassSpecial: 2, isa.ClassBranch: 1, isa.ClassShared: 4,
-		isa.ClassGlobal: 1, isa.ClassLocal: 1, isa.ClassConst: 1, isa.ClassParam: 1, isa.ClassSyncs: 1,
+		isa.ClassGlobal: 4, isa.ClassLocal: 1, isa.ClassConst: 1, isa.ClassParam: 1, isa.ClassSyncs: 1,
 		isa.ClassBar: 1, isa.ClassWarpSync: 1, isa.ClassFence: 1, isa.ClassTMA: 1, isa.ClassSleep: 1,
 		isa.ClassCompute: 1, isa.ClassDelay: 1,
 	}

@@ -150,7 +150,20 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 	}
 	if nlines > 1 {
 		worst += sim.Cycle((nlines - 1) * s.cfg.GlobalPerLine)
-		s.sched[wc.sp].pipeFree[isa.ClassGlobal] += sim.Cycle(nlines - 1)
+	}
+	// The sub-partition's LSU pipe holds a global access interval.global
+	// cycles, mem.per_line a line when it touches more (ldg.csv: a 128-bit
+	// load, four lines, every 11.4 cycles from one sub-partition), and its
+	// lines pass the data array that shared memory uses, one 128-byte
+	// wavefront a cycle for the SM (ldg.csv: 128-bit L1 hits from every
+	// sub-partition, 16.00 cycles a warp instruction, as smem.csv's).
+	if hold := nlines*s.cfg.GlobalPerLine - s.cfg.Interval[isa.ClassGlobal]; hold > 0 {
+		s.sched[wc.sp].pipeFree[isa.ClassGlobal] += sim.Cycle(hold)
+	}
+	if per := sim.Cycle(s.cfg.Smem.WavefrontCycles); per > 0 && nlines > 0 {
+		at := max(now, s.smemFree)
+		worst += at - now
+		s.smemFree = at + per*sim.Cycle(nlines)
 	}
 	return worst, ReasonLongScoreboard
 }

@@ -43,6 +43,7 @@ func sourcePrefixes() []struct{ prefix, source string } {
 		{"latency.idiv_inv", "measured: latency2.csv rem_u32 (61.5) and rem_s32 (67.7), invariant divisor"},
 		{"latency.idiv", "measured: latency2.csv div_u32 (129.4), div_s32 (138.6)"},
 		{"interval.idiv", "counted: SASS instructions per operation in latency2.sass (div.u32 ~18, rem by an invariant divisor ~8)"},
+		{"interval.global", "measured: ldg.csv ldg32 (L1-hit global loads from one sub-partition every 9.7 cycles with one warp's eight chains, 5.1-5.3 at 16-32 warps); lines beyond the first hold the pipe mem.per_line each, and every line takes a wavefront of the SM's data array (ldg128 16.00 at 8-32 warps)"},
 		{"interval.shared", "measured: smem.csv lds32 (a sub-partition starts a shared load every 4.00 cycles at 8-32 warps, 4.60 with one warp); wider accesses hold the pipe smem.conflict_cycles a wavefront (lds128 alone 8.66)"},
 		{"interval.sfu", "measured: convert.csv ex2, f2i_s32, i2f_u16 (8.00 cycles a warp instruction at 8-32 warps: 4 lanes a cycle) and f2i_ex2 (8.00 alternating: one unit)"},
 		{"interval.div", "counted: SASS instructions per operation in latency2.sass"},

@@ -232,6 +232,28 @@ func moreRecipes(dir string) []recipe {
 			}
 		}
 	}
+	if hasCalibrationFile(dir, "ldg.ptx") {
+		// k_g<OP, C>: 32 L1-hit global loads or shuffles a trip; a row is
+		// the cycles one scheduler spends per warp instruction (one chain:
+		// the latency of a link).
+		const iters = 1000
+		names := []string{"ldg32", "ldg128", "shfl"}
+		add := func(op, chains, w int) {
+			per := float64(32 * iters * max(1, w/4))
+			rs = append(rs, recipe{file: "ldg.ptx", kernel: fmt.Sprintf("_Z3k_gILi%dELi%dEEviPKjPx", op, chains), block: 32 * w,
+				args: []string{fmt.Sprint(iters), "buf:16384:seq", "buf:16"}, outLen: 1,
+				rows: []rowFn{{"l1_rate", fmt.Sprintf("%s_chains%d_warps%d", names[op], chains, w), "cycles_per_instr",
+					func(o []int64) float64 { return float64(o[0]) / per }}}})
+		}
+		for op := range names {
+			add(op, 1, 1)
+		}
+		for _, w := range []int{1, 2, 4, 8, 16, 32} {
+			for op := range names {
+				add(op, 8, w)
+			}
+		}
+	}
 	if hasCalibrationFile(dir, "trywait.ptx") {
 		rs = append(rs, trywaitRecipes()...)
 	}

@@ -267,3 +267,27 @@ func TestSmemRowsMatchTheH200(t *testing.T) {
 		t.Errorf("with no SM-wide wavefront limit the lds128 row is %+.1f %%, want it well under the H200's 16.00", r.ErrorPct)
 	}
 }
+
+// TestLdgRowsMatchTheH200: shuffles run in the shared-memory pipe (24
+// cycles, one every 4 cycles a sub-partition), and L1-hit global loads hold
+// the LSU pipe interval.global and pass the SM's data array a line a cycle
+// (ldg.csv). Known misses: 128-bit loads from one or two warps (+24 %),
+// 32-bit ones from 8 warps (-21 %).
+func TestLdgRowsMatchTheH200(t *testing.T) {
+	rows := repoCalibration(t, sm.DefaultConfig(), `ldg\.csv:`)
+	if len(rows) != 21 {
+		t.Fatalf("got %d ldg.csv rows, want 21", len(rows))
+	}
+	for k, r := range rows {
+		limit := 9.0
+		switch {
+		case strings.Contains(k, "ldg128_chains8_warps1,") || strings.Contains(k, "ldg128_chains8_warps2,"):
+			limit = 25
+		case strings.Contains(k, "ldg32_chains8_warps8,"):
+			limit = 22
+		}
+		if math.Abs(r.ErrorPct) > limit {
+			t.Errorf("%s: predicted %.2f, measured %.2f (%+.1f %%, limit %.0f)", k, r.Predicted, r.Measured, r.ErrorPct, limit)
+		}
+	}
+}
