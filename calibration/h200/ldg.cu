@@ -1,4 +1,8 @@
-// ldg.cu: global loads that hit L1, and shuffles: cycles a warp instruction per sub-partition.
+// ldg.cu: global loads that hit L1, and shuffles: cycles a warp instruction per sub-partition. Each thread
+// runs 8 independent chains (or one) of 32-bit or 128-bit `ld.global.ca` through a table whose word i holds i
+// (the next address is the table plus the loaded index: the same word again), or of `shfl.sync.bfly`; 32
+// operations a loop trip, `iters` trips, 1-32 warps of one block. The table is warmed into L1 first.
+// Rows: l1_rate,OP_chainsC_warpsW,cycles_per_instr = out[0] / (32 * iters * max(1, W / 4)).
 #include "bench.h"
 #include <vector>
 
