@@ -201,11 +201,8 @@ func moreRecipes(dir string) []recipe {
 		const iters = 1000
 		for _, w := range []int{1, 4, 8, 16, 32} {
 			for op, name := range []string{"imad", "iadd", "lop", "ffma", "imad_ffma", "iadd_lop"} {
-				per := float64(32 * iters * max(1, w/4))
-				rs = append(rs, recipe{file: "throughput.ptx", kernel: fmt.Sprintf("_Z6k_rateILi%dEEvijjPx", op), block: 32 * w,
-					args: []string{fmt.Sprint(iters), "3", "1", "buf:16"}, outLen: 1,
-					rows: []rowFn{{"issue_rate", fmt.Sprintf("%s_warps%d", name, w), "cycles_per_instr",
-						func(o []int64) float64 { return float64(o[0]) / per }}}})
+				rs = append(rs, rateRecipe("throughput.ptx", fmt.Sprintf("_Z6k_rateILi%dEEvijjPx", op), "issue_rate",
+					fmt.Sprintf("%s_warps%d", name, w), w, iters, "3", "1", "buf:16"))
 			}
 		}
 	}
@@ -217,11 +214,8 @@ func moreRecipes(dir string) []recipe {
 		// scheduler spends per warp instruction (one chain: the latency).
 		const iters = 1000
 		add := func(width, chains, w int) {
-			per := float64(32 * iters * max(1, w/4))
-			rs = append(rs, recipe{file: "smem.ptx", kernel: fmt.Sprintf("_Z5k_ldsILi%dELi%dEEviPx", width, chains), block: 32 * w,
-				args: []string{fmt.Sprint(iters), "buf:16"}, outLen: 1,
-				rows: []rowFn{{"smem_rate", fmt.Sprintf("lds%d_chains%d_warps%d", width, chains, w), "cycles_per_instr",
-					func(o []int64) float64 { return float64(o[0]) / per }}}})
+			rs = append(rs, rateRecipe("smem.ptx", fmt.Sprintf("_Z5k_ldsILi%dELi%dEEviPx", width, chains), "smem_rate",
+				fmt.Sprintf("lds%d_chains%d_warps%d", width, chains, w), w, iters, "buf:16"))
 		}
 		for _, width := range []int{32, 64, 128} {
 			add(width, 1, 1)
@@ -239,11 +233,8 @@ func moreRecipes(dir string) []recipe {
 		const iters = 1000
 		names := []string{"ldg32", "ldg128", "shfl"}
 		add := func(op, chains, w int) {
-			per := float64(32 * iters * max(1, w/4))
-			rs = append(rs, recipe{file: "ldg.ptx", kernel: fmt.Sprintf("_Z3k_gILi%dELi%dEEviPKjPx", op, chains), block: 32 * w,
-				args: []string{fmt.Sprint(iters), "buf:16384:seq", "buf:16"}, outLen: 1,
-				rows: []rowFn{{"l1_rate", fmt.Sprintf("%s_chains%d_warps%d", names[op], chains, w), "cycles_per_instr",
-					func(o []int64) float64 { return float64(o[0]) / per }}}})
+			rs = append(rs, rateRecipe("ldg.ptx", fmt.Sprintf("_Z3k_gILi%dELi%dEEviPKjPx", op, chains), "l1_rate",
+				fmt.Sprintf("%s_chains%d_warps%d", names[op], chains, w), w, iters, "buf:16384:seq", "buf:16"))
 		}
 		for op := range names {
 			add(op, 1, 1)
@@ -543,11 +534,8 @@ func convertRecipes() []recipe {
 	var rs []recipe
 	names := []string{"i2f_u32", "i2f_s32", "f2i_s32", "i2f_u16", "f2h_pair", "i2f_imad", "i2f_lop", "f2i_ex2", "ex2"}
 	add := func(op, chains, w int) {
-		per := float64(32 * iters * max(1, w/4))
-		rs = append(rs, recipe{file: "convert.ptx", kernel: fmt.Sprintf("_Z5k_cvtILi%dELi%dEEvijPx", op, chains), block: 32 * w,
-			args: []string{fmt.Sprint(iters), "3", "buf:16"}, outLen: 1,
-			rows: []rowFn{{"convert_rate", fmt.Sprintf("%s_chains%d_warps%d", names[op], chains, w), "cycles_per_instr",
-				func(o []int64) float64 { return float64(o[0]) / per }}}})
+		rs = append(rs, rateRecipe("convert.ptx", fmt.Sprintf("_Z5k_cvtILi%dELi%dEEvijPx", op, chains), "convert_rate",
+			fmt.Sprintf("%s_chains%d_warps%d", names[op], chains, w), w, iters, "3", "buf:16"))
 	}
 	for _, w := range []int{1, 4, 8, 16, 32} {
 		for op := range names {
@@ -567,4 +555,16 @@ func convertRecipes() []recipe {
 		}
 	}
 	return rs
+}
+
+// rateRecipe is a row of the rate kernels (throughput.cu, convert.cu,
+// smem.cu, ldg.cu): 32 operations a loop trip, iters trips (the kernel's
+// first argument, before args), w warps of one block; the row is the
+// cycles one scheduler spends per warp instruction, out[0] over
+// 32 · iters · max(1, w / 4).
+func rateRecipe(file, kernel, bench, config string, w, iters int, args ...string) recipe {
+	per := float64(32 * iters * max(1, w/4))
+	return recipe{file: file, kernel: kernel, block: 32 * w,
+		args: append([]string{fmt.Sprint(iters)}, args...), outLen: 1,
+		rows: []rowFn{{bench, config, "cycles_per_instr", func(o []int64) float64 { return float64(o[0]) / per }}}}
 }
