@@ -17,12 +17,22 @@ package isa
 // pipeline.cu. The barrier unit keeps a uniform wait registered between its
 // polls; a vector wait's polls are separate per-thread checks (sm).
 //
-// ptxas also encloses a retry loop around such a wait in a convergence
-// region (`BSSY B1; … TRYWAIT [R+URZ]; @!P BRA …; BSYNC B1`: its lanes could
-// leave it at different times), so the loop's back edge gets FConverge too:
-// leaving the loop costs the BSYNC. calibration/h200/trywait.csv measures it:
+// A retry loop around a wait whose own address, parity or guard may differ
+// between lanes sits in a convergence region of its own (`BSSY B1; …
+// TRYWAIT [R+URZ]; @!P BRA …; BSYNC B1`: its lanes could leave it at
+// different times), so the loop's back edge gets FConverge: leaving the
+// loop costs the BSYNC. calibration/h200/trywait.csv measures it:
 // microbench.cu's converged loop takes 81 cycles a phase with the wait's
-// address in a vector register against 66 with a uniform one.
+// address in a vector register against 66 with a uniform one. So does the
+// retry loop of a wait that ends a lane-dependent region ptxas closes right
+// after it (k_wake's waiter under `if (warp == 1) … else`). A wait whose
+// operands are the same in every lane needs no region of its own, and one
+// inside a further loop of the region, or in code whose paths meet only to
+// exit, leaves its retry loop without a BSYNC: the SASS of pipeline.cu's,
+// prodonly.cu's and wspipe.cu's loops has none, and calibration/h200's
+// exitwait.csv measures such loops at 67 cycles a phase with one warp, as
+// uniform ones. A branch on which the lanes that take it leave (`@P EXIT`)
+// leaves what follows uniform (exitwait.sass: `[UR5]`).
 func MarkDivergentWaits(p *Program) {
 	if hasIndirect(p) {
 		return
@@ -37,10 +47,16 @@ func MarkDivergentWaits(p *Program) {
 		}
 		return false
 	}
-	mark := func(lo, hi int) {
-		for k := max(lo, 0); k < hi && k < len(p.Instrs); k++ {
+	// region[k]: wait k is the last wait of a lane-dependent region that
+	// ptxas closes with a BSYNC right after it (no other loop between), so
+	// leaving its retry loop is leaving the region.
+	region := make([]bool, len(p.Instrs))
+	mark := func(lo, hi int, closed bool) {
+		lo, hi = max(lo, 0), min(hi, len(p.Instrs))
+		for k := lo; k < hi; k++ {
 			if isWait(p.Instrs[k].Op) {
 				p.Instrs[k].Flags |= FVecAddr
+				region[k] = region[k] || closed && !loopAround(p, k, lo, hi)
 			}
 		}
 	}
@@ -52,6 +68,12 @@ func MarkDivergentWaits(p *Program) {
 		if in.Op != OpBra || in.Guard.Kind != KPred || !vary(&in.Guard) {
 			continue
 		}
+		if t := int(in.Target); t > i && t < len(p.Instrs) && p.Instrs[t].Op.Ends() {
+			// A lane-dependent exit (`if (warp >= W) return;`): ptxas
+			// emits `@P EXIT`, and what follows stays uniform
+			// (exitwait.sass: the loop waits on [UR5]).
+			continue
+		}
 		if int(in.Target) > i && oneLane(p, i, in.Guard.Reg, in.Guard.Neg, 0) {
 			// Only one thread falls through (`if (threadIdx.x == 0)`):
 			// ptxas keeps such a region's values uniform (divcode.csv: a
@@ -60,12 +82,26 @@ func MarkDivergentWaits(p *Program) {
 		}
 		switch t := int(in.Target); {
 		case t <= i: // a loop whose exit may differ between lanes
-			mark(t, i)
+			mark(t, i+1, true)
 		case in.Reconv == NoReconv:
-			mark(i+1, len(p.Instrs))
+			mark(i+1, len(p.Instrs), false)
 		default:
-			mark(i+1, int(in.Reconv))
+			// Paths that meet only to exit need no convergence barrier.
+			r := int(in.Reconv)
+			mark(i+1, r, r < len(p.Instrs) && !p.Instrs[r].Op.Ends())
 		}
+	}
+	laneWait := func(k int) bool {
+		w := &p.Instrs[k]
+		if region[k] || vary(&w.Guard) {
+			return true
+		}
+		for j := 0; j < w.NSrc(); j++ {
+			if vary(w.Src(j)) {
+				return true
+			}
+		}
+		return false
 	}
 	for i := range p.Instrs {
 		in := &p.Instrs[i]
@@ -74,12 +110,30 @@ func MarkDivergentWaits(p *Program) {
 		}
 		for k := int(in.Target); k < i; k++ {
 			w := &p.Instrs[k]
-			if isWait(w.Op) && w.Flags.Has(FVecAddr) && w.NDst > 0 && w.Dst(0).Kind == KPred && w.Dst(0).Reg == in.Guard.Reg {
+			if isWait(w.Op) && w.Flags.Has(FVecAddr) && laneWait(k) && w.NDst > 0 && w.Dst(0).Kind == KPred && w.Dst(0).Reg == in.Guard.Reg {
 				in.Flags |= FConverge // the wait's own retry loop
 				break
 			}
 		}
 	}
+}
+
+// loopAround reports whether a loop other than wait k's own retry loop
+// encloses k within [lo, hi): a back edge after k to at or before it,
+// not guarded by k's result.
+func loopAround(p *Program, k, lo, hi int) bool {
+	w := &p.Instrs[k]
+	for b := k + 1; b < hi; b++ {
+		in := &p.Instrs[b]
+		if in.Op != OpBra || int(in.Target) > k || int(in.Target) < lo {
+			continue
+		}
+		if w.NDst > 0 && in.Guard.Kind == KPred && in.Guard.Reg == w.Dst(0).Reg {
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 func isWait(op Op) bool { return op == OpMbarTryWait || op == OpMbarTestWait }

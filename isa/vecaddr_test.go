@@ -23,14 +23,21 @@ func TestMarkDivergentWaitsFlagsWaitsUnderLaneDependentControl(t *testing.T) {
 	}{
 		{"a wait loop at the top", []Instr{wait(1, sym), gbra(NotP(1), 0), {Op: OpExit}}, -1},
 		{"under a branch on a parameter", []Instr{paramSetp(2), gbra(P(2), 4), wait(1, sym), gbra(NotP(1), 2), {Op: OpExit}}, -1},
-		{"under a branch on the lane", []Instr{laneSetp(2), gbra(P(2), 4), wait(1, sym), gbra(NotP(1), 2), {Op: OpExit}}, 2},
+		{"under a branch on the lane", []Instr{laneSetp(2), gbra(P(2), 4), wait(1, sym), gbra(NotP(1), 2), aluI(5, 5), {Op: OpExit}}, 2},
+		// The lanes that branch leave: ptxas emits `@P EXIT`, and the code
+		// after it stays uniform (calibration/h200 exitwait.sass: [UR5]).
+		{"after a lane-dependent exit", []Instr{laneSetp(2), gbra(P(2), 4), wait(1, sym), gbra(NotP(1), 2), {Op: OpExit}}, -1},
+		// The lanes that branch run other code, then leave: the paths only
+		// meet to exit, but the code after the branch is divergent for
+		// ptxas (the observer of calibration/h200's exitwait.cu notes).
+		{"after a lane-dependent branch to code that exits", []Instr{laneSetp(2), gbra(NotP(2), 5), wait(1, sym), gbra(NotP(1), 2), {Op: OpExit}, aluI(5, 5), {Op: OpExit}}, 2},
 		{"under a lane-dependent guard", []Instr{laneSetp(2), func() Instr { w := wait(1, sym); w.Guard = P(2); return w }(), {Op: OpExit}}, 1},
 		{"through a lane-dependent address", []Instr{laneAddr, wait(1, Addr(3, 0)), {Op: OpExit}}, 1},
 		{"in a loop whose exit depends on the lane", []Instr{laneSetp(2), wait(1, sym), gbra(P(2), 1), {Op: OpExit}}, 1},
 		// if (threadIdx.x == 0): one thread runs the region, whose values
 		// ptxas keeps uniform (divcode.csv's producer waits through [UR15]).
 		{"under if (threadIdx.x == 0)", []Instr{tidMov, tidSetp(2, CmpNe), gbra(P(2), 5), wait(1, sym), gbra(NotP(1), 3), {Op: OpExit}}, -1},
-		{"under if (threadIdx.x != 0)", []Instr{tidMov, tidSetp(2, CmpEq), gbra(P(2), 5), wait(1, sym), gbra(NotP(1), 3), {Op: OpExit}}, 3},
+		{"under if (threadIdx.x != 0)", []Instr{tidMov, tidSetp(2, CmpEq), gbra(P(2), 5), wait(1, sym), gbra(NotP(1), 3), aluI(5, 5), {Op: OpExit}}, 3},
 		{"under if (threadIdx.x == 0 && x)", []Instr{tidMov, tidSetp(2, CmpNe), paramSetp(0),
 			{Op: OpOr, Type: Pred, NDst: 1, Ops: []Operand{P(3), P(2), P(0)}, Class: ClassALU},
 			gbra(P(3), 7), wait(1, sym), gbra(NotP(1), 5), {Op: OpExit}}, -1},

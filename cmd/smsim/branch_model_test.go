@@ -334,24 +334,25 @@ $Lout:
 	}
 }
 
-// A wait under lane-dependent control is addressed through a per-thread
+// A wait through a lane-dependent address is addressed through a per-thread
 // register (isa.MarkDivergentWaits), and the barrier unit takes each of its
-// polls as new checks; a wait under a uniform branch stays registered
+// polls as new checks; a wait through a uniform one stays registered
 // between polls. With a short time limit (polls every 25 cycles) 32 warps'
-// vector waits compete with the arrives. The retry loop of a vector wait is
+// vector waits compete with the arrives. The retry loop of such a wait is
 // a convergence region: leaving it costs the BSYNC (branch.bsync), which is
-// all that differs with one warp (calibration/h200/trywait.csv vecaddr_loop).
+// all that differs with one warp (calibration/h200/trywait.csv vecaddr_loop:
+// the address is the barrier's plus z·lane·8, z = 0 at run time).
 func TestVectorAddressedWaitPollsLoadTheBarrierUnit(t *testing.T) {
 	kernel := func(cond string) string {
 		return `.version 8.7
 .target sm_90a
 .address_size 64
-.visible .entry vw(.param .u64 out, .param .u32 big)
+.visible .entry vw(.param .u64 out, .param .u32 z)
 {
 	.reg .b32 %r<12>;
 	.reg .pred %p<6>;
 	.shared .align 8 .b64 bar;
-	ld.param.u32 %r9, [big];
+	ld.param.u32 %r9, [z];
 	mov.u32 %r1, bar;
 	mov.u32 %r2, %tid.x;
 	setp.ne.u32 %p1, %r2, 0;
@@ -360,14 +361,15 @@ func TestVectorAddressedWaitPollsLoadTheBarrierUnit(t *testing.T) {
 	mbarrier.init.shared::cta.b64 [%r1], %r3;
 $Linit:
 	bar.sync 0;
-	setp.gt.u32 %p2, ` + cond + `, 100000;
-	@%p2 bra $Ldone;
+	mul.lo.u32 %r10, ` + cond + `, %r9;
+	shl.b32 %r10, %r10, 3;
+	add.u32 %r11, %r1, %r10;
 	mov.u32 %r4, 0;
 	mov.u32 %r5, 0;
 $Lphase:
 	mbarrier.arrive.shared::cta.b64 _, [%r1];
 $Lwait:
-	mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r1], %r5;
+	mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r11], %r5;
 	@!%p3 bra $Lwait;
 	xor.b32 %r5, %r5, 1;
 	add.u32 %r4, %r4, 1;
@@ -379,17 +381,17 @@ $Ldone:
 `
 	}
 	polls := []string{"--set", "syncs.try_wait_timeout=25", "--set", "branch.bsync=0"}
-	lane := runPTXCycles(t, "vw.ptx", kernel("%r2"), append([]string{"-b", "1024", "-a", "5"}, polls...)...).Cycles // %tid.x: lane-dependent
-	unif := runPTXCycles(t, "vw.ptx", kernel("%r9"), append([]string{"-b", "1024", "-a", "5"}, polls...)...).Cycles // a parameter
+	lane := runPTXCycles(t, "vw.ptx", kernel("%r2"), append([]string{"-b", "1024", "-a", "0"}, polls...)...).Cycles // %tid.x·z: lane-dependent
+	unif := runPTXCycles(t, "vw.ptx", kernel("%r9"), append([]string{"-b", "1024", "-a", "0"}, polls...)...).Cycles // z·z: uniform
 	if float64(lane) < 1.15*float64(unif) {
-		t.Errorf("32 warps, 200 phases: %d cycles with the wait under a lane-dependent branch, %d under a uniform one; want the first at least 15 %% slower", lane, unif)
+		t.Errorf("32 warps, 200 phases: %d cycles with the wait through a lane-dependent address, %d through a uniform one; want the first at least 15 %% slower", lane, unif)
 	}
-	one := runPTXCycles(t, "vw.ptx", kernel("%r2"), append([]string{"-b", "32", "-a", "5"}, polls...)...).Cycles
-	oneU := runPTXCycles(t, "vw.ptx", kernel("%r9"), append([]string{"-b", "32", "-a", "5"}, polls...)...).Cycles
+	one := runPTXCycles(t, "vw.ptx", kernel("%r2"), append([]string{"-b", "32", "-a", "0"}, polls...)...).Cycles
+	oneU := runPTXCycles(t, "vw.ptx", kernel("%r9"), append([]string{"-b", "32", "-a", "0"}, polls...)...).Cycles
 	if one != oneU {
 		t.Errorf("one warp, branch.bsync 0: %d against %d cycles, want the same (its own arrive completes each phase: no polls)", one, oneU)
 	}
-	bs := runPTXCycles(t, "vw.ptx", kernel("%r2"), "-b", "32", "-a", "5", "--set", "branch.bsync=20").Cycles
+	bs := runPTXCycles(t, "vw.ptx", kernel("%r2"), "-b", "32", "-a", "0", "--set", "branch.bsync=20").Cycles
 	if d := bs - oneU; d < 200*10 {
 		t.Errorf("one warp, branch.bsync 20: %d cycles more than the uniform wait over 200 phases, want the BSYNC of every phase's wait loop", d)
 	}

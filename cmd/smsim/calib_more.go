@@ -25,7 +25,7 @@ func hasCalibrationFile(dir, name string) bool {
 // moreRecipes describes the rows of latency2.csv (division, square root and
 // local-memory chains), membw.csv (bulk-copy streaming against bytes in
 // flight), issue.csv (the steps of a producer trip), steps.csv (each step of
-// a producer timed alone), divcode.csv (the same in uniform and divergent code), prodonly.csv (pipeline.cu's producer with instant consumers), elect.csv, gmem.csv, branch.csv, waitdelay.csv, dsweep.csv (clock reads between the arrive and the try_wait), throughput.csv (warp instructions a scheduler issues per cycle), syncwarp.csv, trywait.csv (what a try_wait does while its phase is open), libpipe.csv
+// a producer timed alone), divcode.csv (the same in uniform and divergent code), prodonly.csv (pipeline.cu's producer with instant consumers), elect.csv, exitwait.csv (the same loops after a branch on the warp index), gmem.csv, branch.csv, waitdelay.csv, dsweep.csv (clock reads between the arrive and the try_wait), throughput.csv (warp instructions a scheduler issues per cycle), syncwarp.csv, trywait.csv (what a try_wait does while its phase is open), libpipe.csv
 // (a pipeline written with libcu++'s cuda::barrier, held out of every fit) and libcopy.csv (the
 // Programming Guide's cuda::memcpy_async pattern, held out too),
 // as calibration/h200/README.md says each row is made.
@@ -161,6 +161,24 @@ func moreRecipes(dir string) []recipe {
 				rs = append(rs, recipe{file: "elect.ptx", csv: "elect_sweep.csv", kernel: fmt.Sprintf("_Z7k_electILi%dEEviPx", m.mode), block: 32 * w,
 					args: []string{fmt.Sprint(iters), "buf:8"}, outLen: 1,
 					rows: []rowFn{{"elect_sweep", fmt.Sprintf("%s_warps%d", m.name, w), "cycles_per_phase",
+						func(o []int64) float64 { return float64(o[0]) / iters }}}})
+			}
+		}
+	}
+	if hasCalibrationFile(dir, "exitwait.ptx") {
+		// exitwait.csv: elect.cu's loops run by W warps of a block of W + 1,
+		// the extra warp leaving first, staying to the end (region), or
+		// spinning 1,000 cycles before it leaves (_branch).
+		const iters = 2000
+		for _, w := range []int{1, 2, 4, 8, 12, 16, 17, 24, 31} {
+			for _, m := range []struct {
+				mode int
+				name string
+			}{{0, "converged"}, {1, "lane0_syncwarp"}, {3, "converged_syncwarp"}, {4, "region"},
+				{5, "converged_branch"}, {6, "lane0_syncwarp_branch"}, {7, "converged_syncwarp_branch"}} {
+				rs = append(rs, recipe{file: "exitwait.ptx", kernel: fmt.Sprintf("_Z6k_exitILi%dEEviixPx", m.mode), block: 32 * (w + 1),
+					args: []string{fmt.Sprint(iters), fmt.Sprint(w), "1000", "buf:8"}, outLen: 1,
+					rows: []rowFn{{"exit_loop", fmt.Sprintf("%s_warps%d", m.name, w), "cycles_per_phase",
 						func(o []int64) float64 { return float64(o[0]) / iters }}}})
 			}
 		}

@@ -173,12 +173,15 @@ func TestHeldOutLibcuMemcpyAsync(t *testing.T) {
 // 25.0 % when first run; two ptxas behaviours read from its SASS (registers
 // of their own for each unrolled copy's temporaries; arithmetic scheduled
 // above a barrier arrive and the wait loop before it) brought it to 8.4 %,
-// every row within 12.5 %, with no parameter fitted to it.
+// every row within 12.5 %, with no parameter fitted to it; leaving out the
+// convergence barrier its SASS does not have on the consumer's and
+// producer's wait loops (isa.MarkDivergentWaits: exitwait.csv) to 2.96 %,
+// every row within 7 %.
 func TestHeldOutCutlassStylePipeline(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the calibration suite")
 	}
-	holdsLevel(t, "wspipe.csv", 24, 14, 9.5, nil)
+	holdsLevel(t, "wspipe.csv", 24, 8, 3.5, nil)
 }
 
 // dsweep.csv (fitted to nothing): the arrive/wait loop with 0-12 clock reads
