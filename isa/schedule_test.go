@@ -57,3 +57,56 @@ func TestScheduleLoadsMovesNothingAcrossStoresClocksOrVolatileLoads(t *testing.T
 		})
 	}
 }
+
+// A loop whose whole trip is arithmetic is list-scheduled too, as ptxas
+// does (calibration/h200 convert.sass: the eight chains' F2FP and HADD2.F32
+// interleaved, where the PTX has each chain's two conversions back to
+// back): an instruction that would wait on its chain's result gives its
+// slot to the next chain's, and the compare that closes the trip issues as
+// soon as the counter is ready. The same body in straight-line code that is
+// not a loop keeps its order.
+func TestScheduleLoadsOrdersArithmeticLoopTrips(t *testing.T) {
+	cvt := func(d, s int) Instr {
+		return Instr{Op: OpCvt, Type: F32, NDst: 1, Ops: []Operand{R(d), R(s)}, Class: ClassFMA}
+	}
+	setp := Instr{Op: OpSetp, Type: U32, Cmp: CmpLt, NDst: 1, Ops: []Operand{P(1), R(20), R(21)}, Class: ClassALU}
+	body := []Instr{
+		addRR(20, 20, 22),      // 0: the counter
+		cvt(10, 1), cvt(1, 10), // 1, 2: chain 1
+		cvt(11, 2), cvt(2, 11), // 3, 4: chain 2
+		cvt(12, 3), cvt(3, 12), // 5, 6: chain 3
+		setp, // 7: the trip's compare
+	}
+	loop := append(append([]Instr(nil), body...), gbra(P(1), 0), Instr{Op: OpExit})
+	p := &Program{Instrs: loop, NumRegs: 30, NumPreds: 2}
+	ScheduleLoads(p)
+	pos := map[int32]int{}
+	for i := range p.Instrs {
+		if p.Instrs[i].NDst == 1 && p.Instrs[i].Ops[0].Kind == KReg {
+			pos[p.Instrs[i].Ops[0].Reg] = i
+		}
+	}
+	setpAt := -1
+	for i := range p.Instrs {
+		if p.Instrs[i].Op == OpSetp {
+			setpAt = i
+		}
+	}
+	if !(pos[10] < pos[1] && pos[11] < pos[1] && pos[12] < pos[1]) {
+		t.Errorf("order %v: want every chain's first conversion before the first chain's second", opsOf(p))
+	}
+	if !(pos[20] < setpAt && setpAt < pos[1]) {
+		t.Errorf("order %v: want the counter and its compare ahead of the chains' second conversions", opsOf(p))
+	}
+	if p.Instrs[8].Op != OpBra || p.Instrs[8].Target != 0 {
+		t.Errorf("order %v: the back edge moved", opsOf(p))
+	}
+	straight := append(append([]Instr(nil), body...), Instr{Op: OpExit})
+	q := &Program{Instrs: straight, NumRegs: 30, NumPreds: 2}
+	ScheduleLoads(q)
+	for i := range body {
+		if q.Instrs[i].Op != body[i].Op || q.Instrs[i].Ops[0] != body[i].Ops[0] {
+			t.Fatalf("straight-line arithmetic reordered: %v", opsOf(q))
+		}
+	}
+}
