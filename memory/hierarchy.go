@@ -185,6 +185,10 @@ func (h *Hierarchy) Stream(now sim.Cycle, addr uint64, size int) (ready sim.Cycl
 	return ready, missed
 }
 
+// HitLatency is the round trip of a request L2 answers (L2Cycles): what an
+// out-of-bounds row of a tensor copy takes (package tma).
+func (h *Hierarchy) HitLatency() sim.Cycle { return sim.Cycle(h.cfg.L2Cycles) }
+
 // StreamWrite models a bulk write of size bytes at addr sent at now (a TMA
 // store) and returns the cycle at which the last byte is written in L2. L2
 // allocates the lines; nothing is read from DRAM.

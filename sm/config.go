@@ -275,6 +275,8 @@ func (c *Config) Params() []Param {
 		intParam("tma.issue_interval", "cycles", "front-end occupancy per request", &c.TMA.IssueInterval),
 		intParam("tma.setup", "cycles", "request start to first memory request", &c.TMA.SetupCycles),
 		intParam("tma.descriptor", "cycles", "extra setup of a tensor copy (tensor map, box)", &c.TMA.DescriptorCycles),
+		intParam("tma.descriptor_miss", "cycles", "extra setup of a launch's first copy through a tensor map (the unit fetches it)", &c.TMA.DescriptorMissCycles),
+		intParam("tma.descriptor_first", "cycles", "extra setup of the launch's first tensor-map fetch", &c.TMA.DescriptorFirstCycles),
 		intParam("tma.row_cycles", "cycles", "least front-end time per box row", &c.TMA.RowCycles),
 		intParam("tma.request_bytes_per_cycle", "B/cycle", "rate rows become L2 requests", &c.TMA.RequestBytesPerCycle),
 		intParam("tma.smem_bytes_per_cycle", "B/cycle", "copy engine port into shared memory", &c.TMA.SmemBytesPerCycle),

@@ -28,6 +28,7 @@ type CopyRequest struct {
 	Global uint64 // global address of 1-D copies
 	Size   uint32 // bytes of 1-D copies
 	Map    []byte // 128-byte tensor map of tensor copies
+	MapAt  uint64 // the map's address as the instruction names it (param offset or generic address)
 	Dim    int
 	Coords [5]int32
 	Mbar   uint32 // barrier (shared offset) of loads
@@ -179,7 +180,8 @@ func (s *SM) copyRequest(wc *wctx, in *isa.Instr, l int, t uint64) (CopyRequest,
 		if in.Flags.Has(isa.FStore) {
 			mapIdx, coord0 = 0, 1
 		}
-		if r.Map, err = s.readMap(wc, in, val(mapIdx), l); err != nil {
+		r.MapAt = val(mapIdx)
+		if r.Map, err = s.readMap(wc, in, r.MapAt, l); err != nil {
 			return r, err
 		}
 		for d := 0; d < r.Dim && d < 5; d++ {

@@ -160,6 +160,9 @@ func (s *SM) begin(l *Launch) error {
 	s.landing = s.landing[:0]
 	s.storeSrc, s.commits, s.mapUse = nil, map[uint64]uint64{}, nil
 	s.cpInFlight = 0
+	if e, ok := s.copy.(interface{ NewLaunch() }); ok {
+		e.NewLaunch() // a launch's tensor maps are fetched again
+	}
 	s.start = s.eng.Now()
 	s.smemFree = 0
 	s.lastProg = s.start

@@ -64,6 +64,8 @@ func sourcePrefixes() []struct{ prefix, source string } {
 		{"mem.l2_bytes", "measured: gmem.csv footprint 32 MiB-512 MiB (random chases hit as in a 30 MiB cache: one of the L2's two 30 MiB partitions)"},
 		{"mem.", "assumed or from the H200's documentation (line and sector sizes, L1 carve-out)"},
 		{"tma.issue_interval", "bounded: the engine keeps up with one thread's copies back to back (steps.csv 44 a copy, issue.csv 46.6 a 16-byte copy in a loop); no row measures the front end alone"},
+		{"tma.descriptor_miss", "measured: tmadesc.csv, a second tensor map's first copy 469 cycles against 423 for the next copies"},
+		{"tma.descriptor_first", "measured: tmadesc.csv, a launch's first tensor copy 587 cycles against 423 (164 = descriptor_miss + 118), in bounds or not"},
 		{"tma.", "fit: microbench.csv bulk_copy_latency, bulk_copy_bandwidth_one_sm, tensor2d_copy_latency"},
 		{"smem.wavefront_cycles", "measured: smem.csv lds32/64/128 at 8-32 warps (4.00, 8.00, 16.00 cycles a warp instruction per sub-partition: the four together get one 128-byte wavefront a cycle)"},
 		{"smem.queue", "scan: 4 best of 0, 4, 8 and 16 over every row (7.78, 7.58, 7.63, 7.64 % mean error): wspipe.csv 10.8 % with none, 5.8 % with 4; no row measures the depth alone"},

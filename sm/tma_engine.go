@@ -44,9 +44,9 @@ func (c copyEngine) Issue(now sim.Cycle, r CopyRequest) error {
 	}
 	switch r.Kind {
 	case CopyTensorLoad:
-		return c.u.TensorLoad(now, tma.TensorLoad{CTA: r.CTA, Dst: r.Shared, Map: m, Coords: r.Coords, Mbar: r.Mbar, CopyID: r.ID})
+		return c.u.TensorLoad(now, tma.TensorLoad{CTA: r.CTA, Dst: r.Shared, Map: m, Desc: r.MapAt, Coords: r.Coords, Mbar: r.Mbar, CopyID: r.ID})
 	case CopyTensorStore:
-		return c.u.TensorStore(now, tma.TensorStore{CTA: r.CTA, Thread: r.Thread, Map: m, Coords: r.Coords, Src: r.Shared})
+		return c.u.TensorStore(now, tma.TensorStore{CTA: r.CTA, Thread: r.Thread, Map: m, Desc: r.MapAt, Coords: r.Coords, Src: r.Shared})
 	}
 	return fmt.Errorf("unknown copy kind %d", r.Kind)
 }
@@ -58,6 +58,9 @@ func (c copyEngine) Commit(thread uint64) { c.u.Commit(thread) }
 func (c copyEngine) WaitGroup(now sim.Cycle, thread uint64, n int, read bool) sim.Cycle {
 	return c.u.WaitGroup(now, thread, n, read)
 }
+
+// NewLaunch empties the unit's descriptor cache.
+func (c copyEngine) NewLaunch() { c.u.NewLaunch() }
 
 // InFlight reports the copies in flight.
 func (c copyEngine) InFlight() int { return c.u.InFlight() }

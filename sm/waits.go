@@ -48,7 +48,11 @@ func (s *SM) awaited(now sim.Cycle, viewer int, b *barrier, in *isa.Instr, v uin
 	}
 	st := b.mb.State()
 	vis := sim.Cycle(s.cfg.SyncsVisibility)
-	if in.Op == isa.OpMbarTestWait {
+	if in.Op == isa.OpMbarTestWait && b.completer >= 0 {
+		// Another warp's arrive reaches test_wait polls late
+		// (wake_latency test_wait_spin); a copy's complete-tx does not:
+		// a test_wait spin sees a tensor copy done after 423 cycles,
+		// a try_wait after 437 (tmadesc.csv, microbench.csv).
 		vis = sim.Cycle(s.cfg.SyncsPollVisible)
 	}
 	if phase == st.Phase-1 && b.completer != viewer && now < b.completedAt+vis {

@@ -56,6 +56,8 @@ func (p *fakePath) Stream(now sim.Cycle, addr uint64, size int) (sim.Cycle, int)
 
 func (p *fakePath) StreamWrite(now sim.Cycle, _ uint64, size int) sim.Cycle { return p.cost(now, size) }
 
+func (p *fakePath) HitLatency() sim.Cycle { return p.lat }
+
 // fakeSmem holds one window per CTA.
 type fakeSmem map[int][]byte
 

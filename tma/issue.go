@@ -21,6 +21,7 @@ type TensorLoad struct {
 	CTA    int
 	Dst    uint32
 	Map    Map
+	Desc   uint64         // where the map was read from: the descriptor cache's key
 	Coords [MaxRank]int32 // box origin, innermost first; may be negative or past the end
 	Mbar   uint32         // credited with Map.BoxBytes()
 	CopyID uint64
@@ -41,6 +42,7 @@ type TensorStore struct {
 	CTA    int
 	Thread uint64
 	Map    Map
+	Desc   uint64         // where the map was read from: the descriptor cache's key
 	Coords [MaxRank]int32 // must not be negative (§4 #45)
 	Src    uint32
 }
@@ -86,7 +88,7 @@ func (u *Unit) TensorLoad(now sim.Cycle, r TensorLoad) error {
 	if err := checkMbar(opTensor, r.Mbar); err != nil {
 		return err
 	}
-	done := u.timeTensorLoad(now, &r.Map, r.Coords)
+	done := u.timeTensorLoad(now, &r.Map, r.Coords, r.Desc)
 	u.stats.TensorLoads++
 	u.launch(done, request{kind: kTensorLoad, cta: r.CTA, smem: r.Dst, size: r.Map.BoxBytes(), mbar: r.Mbar, id: r.CopyID, m: r.Map, coords: r.Coords})
 	return nil
@@ -97,7 +99,7 @@ func (u *Unit) Store(now sim.Cycle, r Store) error {
 	if err := u.check1D(opBulk, r.Src, r.Dst, r.Size); err != nil {
 		return err
 	}
-	read, done := u.timeStore(now, r.Dst, r.Size, nil, [MaxRank]int32{})
+	read, done := u.timeStore(now, r.Dst, r.Size, nil, [MaxRank]int32{}, 0)
 	u.stats.Stores++
 	u.group(r.Thread).add(read, done)
 	u.launch(read, request{kind: kStore, cta: r.CTA, smem: r.Src, global: r.Dst, size: r.Size})
@@ -115,7 +117,7 @@ func (u *Unit) TensorStore(now sim.Cycle, r TensorStore) error {
 		}
 	}
 	bytes := r.Map.BoxBytes()
-	read, done := u.timeStore(now, 0, bytes, &r.Map, r.Coords)
+	read, done := u.timeStore(now, 0, bytes, &r.Map, r.Coords, r.Desc)
 	u.stats.TensorStores++
 	u.group(r.Thread).add(read, done)
 	u.launch(read, request{kind: kTensorStore, cta: r.CTA, smem: r.Src, size: bytes, m: r.Map, coords: r.Coords})

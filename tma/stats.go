@@ -11,6 +11,7 @@ type Stats struct {
 	DRAMBytes            uint64 // bytes of loads and prefetches that came from DRAM
 	BusyCycles           uint64 // cycles the front end was occupied
 	QueueFullIssues      uint64 // requests issued while the queue was full (see AcceptAt)
+	DescriptorMisses     uint64 // tensor copies that fetched their tensor map
 }
 
 // Sub returns s − o, counter by counter (to remove a warm-up snapshot).
@@ -22,5 +23,6 @@ func (s Stats) Sub(o Stats) Stats {
 		BytesLoaded: s.BytesLoaded - o.BytesLoaded, BytesStored: s.BytesStored - o.BytesStored,
 		OOBBytes: s.OOBBytes - o.OOBBytes, DRAMBytes: s.DRAMBytes - o.DRAMBytes,
 		BusyCycles: s.BusyCycles - o.BusyCycles, QueueFullIssues: s.QueueFullIssues - o.QueueFullIssues,
+		DescriptorMisses: s.DescriptorMisses - o.DescriptorMisses,
 	}
 }

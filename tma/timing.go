@@ -60,10 +60,16 @@ func (u *Unit) streamRows(t sim.Cycle, m *Map, coords [MaxRank]int32, write bool
 	ready, dram := t, 0
 	it := m.unswizzled(coords)
 	for r, ok := it.Next(); ok; r, ok = it.Next() {
+		at := (toFixed(t) + fixed(r.Row)*cost).ceil()
 		if !r.InBounds {
+			// Nothing is read or written, but the row's zeros come back
+			// no sooner than an L2 hit's bytes (tmadesc.csv: a box
+			// wholly out of bounds takes as long as one in L2).
+			if !write {
+				ready = max(ready, at+u.path.HitLatency())
+			}
 			continue
 		}
-		at := (toFixed(t) + fixed(r.Row)*cost).ceil()
 		if write {
 			ready = max(ready, u.path.StreamWrite(at, r.Global, int(r.Bytes)))
 			continue
@@ -93,9 +99,9 @@ func (u *Unit) timeLoad(now sim.Cycle, src uint64, size uint32) sim.Cycle {
 }
 
 // timeTensorLoad returns when a tensor load issued at now completes.
-func (u *Unit) timeTensorLoad(now sim.Cycle, m *Map, coords [MaxRank]int32) sim.Cycle {
+func (u *Unit) timeTensorLoad(now sim.Cycle, m *Map, coords [MaxRank]int32, desc uint64) sim.Cycle {
 	bytes := m.BoxBytes()
-	t := u.begin(now, m.Rows(), uint32(m.InnerBytes())) + sim.Cycle(u.cfg.SetupCycles+u.cfg.DescriptorCycles)
+	t := u.begin(now, m.Rows(), uint32(m.InnerBytes())) + sim.Cycle(u.cfg.SetupCycles+u.cfg.DescriptorCycles) + u.descriptor(desc)
 	ready, dram := u.streamRows(t, m, coords, false)
 	if dram > 0 {
 		ready += sim.Cycle(u.cfg.TensorDRAMCycles)
@@ -106,10 +112,10 @@ func (u *Unit) timeTensorLoad(now sim.Cycle, m *Map, coords [MaxRank]int32) sim.
 
 // timeStore returns when a store issued at now has read its source (read)
 // and when its writes are performed (done). m is nil for 1-D stores.
-func (u *Unit) timeStore(now sim.Cycle, dst uint64, size uint32, m *Map, coords [MaxRank]int32) (read, done sim.Cycle) {
+func (u *Unit) timeStore(now sim.Cycle, dst uint64, size uint32, m *Map, coords [MaxRank]int32, desc uint64) (read, done sim.Cycle) {
 	rows, rowBytes, setup := 1, size, u.cfg.SetupCycles
 	if m != nil {
-		rows, rowBytes, setup = m.Rows(), uint32(m.InnerBytes()), setup+u.cfg.DescriptorCycles
+		rows, rowBytes, setup = m.Rows(), uint32(m.InnerBytes()), setup+u.cfg.DescriptorCycles+int(u.descriptor(desc))
 	}
 	t := u.begin(now, rows, rowBytes) + sim.Cycle(setup)
 	read = u.port(t, t, size)

@@ -70,9 +70,11 @@ func TestSecondRequestWaitsForTheFrontEnd(t *testing.T) {
 }
 
 // A tensor load issues one request per row, row i at i·max(RowCycles,
-// rowBytes/RequestBytesPerCycle) after setup and descriptor time.
+// rowBytes/RequestBytesPerCycle) after setup and descriptor time (the
+// launch's first copy also fetches its tensor map: 46 + 118 cycles).
 func TestTensorLoadCompletesExactlyAtPredictedCycle(t *testing.T) {
 	const now = 1000
+	const fetch = 46 + 118
 	tests := []struct {
 		name string
 		mod  func(*Config)
@@ -81,13 +83,13 @@ func TestTensorLoadCompletesExactlyAtPredictedCycle(t *testing.T) {
 	}{
 		// 64x4 fp16: rows of 128 B (100 + 4 cycles each); a row costs
 		// max(1, 128/256) = 1 cycle, so row 3 is issued at +3.
-		{"default", nil, false, 26 + 10 + 3 + 104 + 20},
-		{"no descriptor cost", func(c *Config) { c.DescriptorCycles = 0 }, false, 26 + 3 + 104 + 20},
-		{"row cost 10: row 3 at +30", func(c *Config) { c.RowCycles = 10 }, false, 26 + 10 + 30 + 104 + 20},
-		{"bytes bound rows: 128 B at 32 B/cycle, row 3 at +12", func(c *Config) { c.RequestBytesPerCycle = 32 }, false, 26 + 10 + 12 + 104 + 20},
-		{"row cost 40: generation outlasts the data", func(c *Config) { c.RowCycles, c.CompletionLatency = 40, 0 }, false, 26 + 10 + 120 + 104},
-		{"DRAM bytes add TensorDRAMCycles", nil, true, 26 + 10 + 3 + 104 + 450 + 20},
-		{"what-if TensorDRAMCycles 0", func(c *Config) { c.TensorDRAMCycles = 0 }, true, 26 + 10 + 3 + 104 + 20},
+		{"default", nil, false, fetch + 26 + 10 + 3 + 104 + 20},
+		{"no descriptor cost", func(c *Config) { c.DescriptorCycles, c.DescriptorMissCycles, c.DescriptorFirstCycles = 0, 0, 0 }, false, 26 + 3 + 104 + 20},
+		{"row cost 10: row 3 at +30", func(c *Config) { c.RowCycles = 10 }, false, fetch + 26 + 10 + 30 + 104 + 20},
+		{"bytes bound rows: 128 B at 32 B/cycle, row 3 at +12", func(c *Config) { c.RequestBytesPerCycle = 32 }, false, fetch + 26 + 10 + 12 + 104 + 20},
+		{"row cost 40: generation outlasts the data", func(c *Config) { c.RowCycles, c.CompletionLatency = 40, 0 }, false, fetch + 26 + 10 + 120 + 104},
+		{"DRAM bytes add TensorDRAMCycles", nil, true, fetch + 26 + 10 + 3 + 104 + 450 + 20},
+		{"what-if TensorDRAMCycles 0", func(c *Config) { c.TensorDRAMCycles = 0 }, true, fetch + 26 + 10 + 3 + 104 + 20},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -161,5 +163,62 @@ func BenchmarkTensorLoadSubmitComplete(b *testing.B) {
 		if err := eng.Run(sim.Never - 1); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// The unit fetches a tensor map the first time a launch copies through it
+// (by the map's address): DescriptorMissCycles, plus DescriptorFirstCycles
+// for the launch's first fetch. tmadesc.csv: 587 cycles for a launch's
+// first copy, 423 for the next through the same map, 469 for the first
+// through a second map. NewLaunch forgets the maps.
+func TestDescriptorCacheChargesEachMapsFirstCopy(t *testing.T) {
+	const base = 26 + 10 + 3 + 104 + 20 // default, no fetch (see above)
+	r := newRig(t, nil)
+	m := f16Map2D(256, 64, 64, 4, SwizzleNone)
+	copyAt := func(now sim.Cycle, desc uint64) {
+		t.Helper()
+		if err := r.u.TensorLoad(now, TensorLoad{Map: m, Desc: desc, Coords: [5]int32{0, 0}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyAt(1000, 0x40)
+	r.landsAt(t, 1000+46+118+base)
+	copyAt(5000, 0x40)
+	r.landsAt(t, 5000+base)
+	copyAt(9000, 0xc0)
+	r.landsAt(t, 9000+46+base)
+	r.u.NewLaunch()
+	copyAt(13000, 0xc0)
+	r.landsAt(t, 13000+46+118+base)
+	if got := r.u.Stats().DescriptorMisses; got != 3 {
+		t.Errorf("DescriptorMisses %d, want 3", got)
+	}
+}
+
+// Rows outside the tensor read nothing, but their zeros come back no sooner
+// than an L2 hit's bytes: on the H200 a box wholly out of bounds takes as
+// long as one in L2 (tmadesc.csv: 423 cycles either way).
+func TestOutOfBoundsRowsTakeAnL2Round(t *testing.T) {
+	m := f16Map2D(256, 64, 64, 4, SwizzleNone)
+	for _, tc := range []struct {
+		name   string
+		coords [5]int32
+	}{{"in bounds", [5]int32{0, 0}}, {"wholly out of bounds", [5]int32{0, 64}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, func(c *Config) { c.DescriptorMissCycles, c.DescriptorFirstCycles = 0, 0 })
+			if err := r.u.TensorLoad(1000, TensorLoad{Map: m, Coords: tc.coords}); err != nil {
+				t.Fatal(err)
+			}
+			// fakePath: 100 cycles and 128 B at 32 B a cycle an in-bounds
+			// row; an out-of-bounds row its 100-cycle hit latency.
+			want := sim.Cycle(1000 + 26 + 10 + 3 + 104 + 20)
+			if tc.coords[1] != 0 {
+				want = 1000 + 26 + 10 + 3 + 100 + 20
+			}
+			r.landsAt(t, want)
+			if tc.coords[1] != 0 && r.path.streams != 0 {
+				t.Errorf("%d memory requests for a box out of bounds, want none", r.path.streams)
+			}
+		})
 	}
 }

@@ -18,6 +18,8 @@ type GlobalMem interface {
 type MemPath interface {
 	Stream(now sim.Cycle, addr uint64, size int) (ready sim.Cycle, dramBytes int)
 	StreamWrite(now sim.Cycle, addr uint64, size int) (done sim.Cycle)
+	// HitLatency is the round trip of a request that L2 answers.
+	HitLatency() sim.Cycle
 }
 
 // SharedMem gives the unit the shared windows of the SM's CTAs.
@@ -54,6 +56,37 @@ type Unit struct {
 	groups   map[uint64]*groups
 	buf      []byte // scratch for moving bytes
 	stats    Stats
+
+	// descs holds the tensor maps (by address) fetched this launch;
+	// fetchedAny whether any was.
+	descs      map[uint64]struct{}
+	fetchedAny bool
+}
+
+// NewLaunch empties the descriptor cache: a launch's tensor maps are its
+// own parameters (or global memory it may have rewritten).
+func (u *Unit) NewLaunch() {
+	clear(u.descs)
+	u.fetchedAny = false
+}
+
+// descriptor returns the extra setup of a tensor copy through the map at
+// addr: nothing when an earlier copy of the launch fetched it.
+func (u *Unit) descriptor(addr uint64) sim.Cycle {
+	if _, ok := u.descs[addr]; ok {
+		return 0
+	}
+	if u.descs == nil {
+		u.descs = map[uint64]struct{}{}
+	}
+	u.descs[addr] = struct{}{}
+	u.stats.DescriptorMisses++
+	d := sim.Cycle(u.cfg.DescriptorMissCycles)
+	if !u.fetchedAny {
+		u.fetchedAny = true
+		d += sim.Cycle(u.cfg.DescriptorFirstCycles)
+	}
+	return d
 }
 
 // New returns an idle unit.

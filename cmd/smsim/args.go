@@ -115,59 +115,69 @@ func (ps *params) set(p *isa.Program, i int, q isa.Param, v string, gm *memory.G
 		ps.bufs[strconv.Itoa(i)] = b
 		return nil
 	case strings.HasPrefix(v, "tensormap:"):
-		return ps.setMap(q, v, dst, gm)
+		b, err := ps.setMap(q, v, dst, gm)
+		if err == nil && b.size > 0 {
+			// A tensor of its own answers to the map's name, as a
+			// buffer argument does (validate's warm list).
+			ps.bufs[q.Name] = b
+			ps.bufs[strconv.Itoa(i)] = b
+		}
+		return err
 	}
 	return putScalar(dst, q, v)
 }
 
 // setMap builds a CUtensorMap parameter (docs/tma.md): bound to the buffer
 // argument its spec names, or to an allocation of its own.
-func (ps *params) setMap(q isa.Param, v string, dst []byte, gm *memory.Global) error {
+// It returns the tensor it allocated, if any.
+func (ps *params) setMap(q isa.Param, v string, dst []byte, gm *memory.Global) (buffer, error) {
 	if q.Size < tma.MapBytes {
-		return fmt.Errorf("a tensor map is %d bytes but parameter %s is %d bytes", tma.MapBytes, q.Name, q.Size)
+		return buffer{}, fmt.Errorf("a tensor map is %d bytes but parameter %s is %d bytes", tma.MapBytes, q.Name, q.Size)
 	}
 	spec, err := tma.ParseMapSpec(v)
 	if err != nil {
-		return err
+		return buffer{}, err
 	}
 	var base uint64
+	var own buffer
 	if spec.Buf != "" {
 		b, ok := ps.bufs[spec.Buf]
 		if !ok {
-			return fmt.Errorf("tensor map names buffer %q, which is not a buffer argument of this kernel", spec.Buf)
+			return buffer{}, fmt.Errorf("tensor map names buffer %q, which is not a buffer argument of this kernel", spec.Buf)
 		}
 		if need := spec.AllocBytes(); b.size < need {
-			return fmt.Errorf("tensor map needs %d bytes but buffer %s has %d", need, spec.Buf, b.size)
+			return buffer{}, fmt.Errorf("tensor map needs %d bytes but buffer %s has %d", need, spec.Buf, b.size)
 		}
 		base = b.addr
 	} else {
 		size := spec.AllocBytes()
 		if size == 0 || size > maxBufferBytes {
-			return fmt.Errorf("tensor of %d bytes is outside 1..%d bytes", size, uint64(maxBufferBytes))
+			return buffer{}, fmt.Errorf("tensor of %d bytes is outside 1..%d bytes", size, uint64(maxBufferBytes))
 		}
 		addr, err := gm.Alloc(size, 256, q.Name+".tensor")
 		if err != nil {
-			return err
+			return buffer{}, err
 		}
 		f, err := memory.ParseFill(spec.Fill)
 		if err != nil {
-			return err
+			return buffer{}, err
 		}
 		if err := gm.SetFill(addr, f); err != nil {
-			return err
+			return buffer{}, err
 		}
 		base = addr
+		own = buffer{name: q.Name, addr: addr, size: size}
 	}
 	m, err := spec.WithBase(base)
 	if err != nil {
-		return err
+		return buffer{}, err
 	}
 	enc, err := m.Encode()
 	if err != nil {
-		return err
+		return buffer{}, err
 	}
 	copy(dst, enc[:])
-	return nil
+	return own, nil
 }
 
 // allocBuffer parses SIZE[:FILL] and allocates it.

@@ -25,7 +25,7 @@ func hasCalibrationFile(dir, name string) bool {
 // moreRecipes describes the rows of latency2.csv (division, square root and
 // local-memory chains), membw.csv (bulk-copy streaming against bytes in
 // flight), issue.csv (the steps of a producer trip), steps.csv (each step of
-// a producer timed alone), divcode.csv (the same in uniform and divergent code), prodonly.csv (pipeline.cu's producer with instant consumers), elect.csv, exitwait.csv (the same loops after a branch on the warp index), gmem.csv, branch.csv, waitdelay.csv, dsweep.csv (clock reads between the arrive and the try_wait), throughput.csv (warp instructions a scheduler issues per cycle), syncwarp.csv, trywait.csv (what a try_wait does while its phase is open), libpipe.csv
+// a producer timed alone), divcode.csv (the same in uniform and divergent code), prodonly.csv (pipeline.cu's producer with instant consumers), elect.csv, exitwait.csv (the same loops after a branch on the warp index), tmadesc.csv (a launch's first tensor copy), gmem.csv, branch.csv, waitdelay.csv, dsweep.csv (clock reads between the arrive and the try_wait), throughput.csv (warp instructions a scheduler issues per cycle), syncwarp.csv, trywait.csv (what a try_wait does while its phase is open), libpipe.csv
 // (a pipeline written with libcu++'s cuda::barrier, held out of every fit) and libcopy.csv (the
 // Programming Guide's cuda::memcpy_async pattern, held out too),
 // as calibration/h200/README.md says each row is made.
@@ -181,6 +181,25 @@ func moreRecipes(dir string) []recipe {
 					rows: []rowFn{{"exit_loop", fmt.Sprintf("%s_warps%d", m.name, w), "cycles_per_phase",
 						func(o []int64) float64 { return float64(o[0]) / iters }}}})
 			}
+		}
+	}
+	if hasCalibrationFile(dir, "tmadesc.ptx") {
+		at := func(i int) func([]int64) float64 { return func(o []int64) float64 { return float64(o[i]) } }
+		for _, c := range []struct {
+			two, x1, y1, x2, y2 int
+			name                string
+		}{{0, 64, 64, 64, 64, "same_map_oob_oob"}, {0, 0, 0, 0, 0, "same_map_in_in"}, {0, 64, 64, 0, 0, "same_map_oob_in"},
+			{0, 32, 32, 32, 32, "same_map_quarter_quarter"}, {1, 64, 64, 64, 64, "two_maps_oob_oob"}, {1, 0, 0, 0, 0, "two_maps_in_in"}} {
+			// tmadesc.csv: two copies of a 64x64 fp16 box, the tensor in L2 (the
+			// host wrote it right before); the median of launches 2-6.
+			const m = "tensormap:f16,64x64,box=64x64,stride=128"
+			rs = append(rs, recipe{file: "tmadesc.ptx", kernel: "_Z6k_desc14CUtensorMap_stS_iiiiiPx", block: 1, smem: 16384,
+				args:   []string{m, m, fmt.Sprint(c.two), fmt.Sprint(c.x1), fmt.Sprint(c.y1), fmt.Sprint(c.x2), fmt.Sprint(c.y2), "buf:16"},
+				warm:   []string{"0", "1"},
+				outLen: 2, rows: []rowFn{
+					{"tma_desc", c.name, "first_cycles", at(0)},
+					{"tma_desc", c.name, "second_cycles", at(1)},
+				}})
 		}
 	}
 	if hasCalibrationFile(dir, "gmem.ptx") {
