@@ -19,7 +19,8 @@ func (s *SM) result0(wc *wctx) {
 // result assembles the report of the launch (also after an error).
 func (s *SM) result() *Result {
 	now := s.eng.Now()
-	r := &Result{Kernel: s.prog.Name, Cycles: s.stats.Cycles, Stats: s.stats, Warnings: s.warnings}
+	r := &Result{Kernel: s.prog.Name, Cycles: s.stats.Cycles, Stats: s.stats, Warnings: s.warnings,
+		Copies: s.copyStats().Sub(s.copyStats0)}
 	if !s.done {
 		r.Cycles = uint64(now - s.start)
 		r.Stats.Cycles = r.Cycles

@@ -8,6 +8,7 @@ import (
 	"github.com/smsim/smsim/mbarrier"
 	"github.com/smsim/smsim/memory"
 	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/tma"
 	"github.com/smsim/smsim/warp"
 )
 
@@ -73,7 +74,8 @@ type SM struct {
 	retired    []WarpReport
 	warnings   []string
 	copyID     uint64
-	cpInFlight int // cp.async landings and asynchronous arrivals pending
+	cpInFlight int       // cp.async landings and asynchronous arrivals pending
+	copyStats0 tma.Stats // the copy engine's counters when the launch began
 	copyIssued map[uint64]copyInfo
 	landing    []landing         // bulk loads in flight, in issue order: the shared bytes they will write
 	storeSrc   []storeSource     // bulk-store sources not yet covered by a wait_group.read
@@ -163,6 +165,7 @@ func (s *SM) begin(l *Launch) error {
 	if e, ok := s.copy.(interface{ NewLaunch() }); ok {
 		e.NewLaunch() // a launch's tensor maps are fetched again
 	}
+	s.copyStats0 = s.copyStats()
 	s.start = s.eng.Now()
 	s.smemFree = 0
 	s.lastProg = s.start

@@ -1,6 +1,9 @@
 package sm
 
-import "github.com/smsim/smsim/isa"
+import (
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/tma"
+)
 
 // Reason is why a warp did not issue in a cycle, named as Nsight Compute
 // names its warp-state samples where a name exists there, plus "mbarrier"
@@ -74,6 +77,9 @@ type Result struct {
 	Warps    []WarpReport
 	Stats    Stats
 	Warnings []string // lint findings (arrive before the previous phase was observed, ...)
+	// Copies counts the launch's bulk and tensor copies (the TMA unit's
+	// counters over this launch; zero without a unit).
+	Copies tma.Stats
 }
 
 // BarrierReport is one mbarrier's history.

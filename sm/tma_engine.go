@@ -59,6 +59,17 @@ func (c copyEngine) WaitGroup(now sim.Cycle, thread uint64, n int, read bool) si
 	return c.u.WaitGroup(now, thread, n, read)
 }
 
+// copyStats returns the copy engine's counters so far, if it keeps any.
+func (s *SM) copyStats() tma.Stats {
+	if e, ok := s.copy.(interface{ Stats() tma.Stats }); ok {
+		return e.Stats()
+	}
+	return tma.Stats{}
+}
+
+// Stats returns the unit's counters.
+func (c copyEngine) Stats() tma.Stats { return c.u.Stats() }
+
 // NewLaunch empties the unit's descriptor cache.
 func (c copyEngine) NewLaunch() { c.u.NewLaunch() }
 

@@ -135,3 +135,41 @@ func TestListDisasmShowsTheRewrittenProgram(t *testing.T) {
 		t.Errorf("unknown kernel: exit %d, want 2", code)
 	}
 }
+
+// A run reports its copies: JSON's "tma" object and a line of the table
+// summary, naming only the kinds of copy the kernel made. tmadesc.ptx's
+// kernel copies a box wholly out of bounds and then one in bounds through
+// a second tensor map: two tensor loads, two tensor-map fetches, 8 KiB out
+// of bounds. A kernel without copies has neither.
+func TestRunReportsTheKernelsCopies(t *testing.T) {
+	ptx := filepath.Join("..", "..", "calibration", "h200", "tmadesc.ptx")
+	m := "tensormap:f16,64x64,box=64x64,stride=128"
+	args := []string{"run", ptx, "-b", "1", "--smem", "16384", "-a", m, "-a", m, "-a", "1", "-a", "64", "-a", "64", "-a", "0", "-a", "0", "-a", "buf:16"}
+	code, out, errs := cli(t, append(args, "-o", "json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		TMA *jsonTMA `json:"tma"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.TMA == nil {
+		t.Fatal("no tma object in the JSON report")
+	}
+	if g := *doc.TMA; g.TensorLoads != 2 || g.Loads != 0 || g.DescriptorFetches != 2 || g.OOBBytes != 8192 || g.BytesLoaded != 16384 {
+		t.Errorf("tma %+v: want 2 tensor loads, 2 tensor-map fetches, 8192 bytes out of bounds of 16384", g)
+	}
+	code, out, errs = cli(t, append(args, "--report", "summary")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if want := "tma: 2 tensor loads, 16.0 KiB loaded ("; !strings.Contains(out, want) || !strings.Contains(out, "8.0 KiB out of bounds); 2 tensor-map fetches; front end busy") {
+		t.Errorf("summary:\n%s\nwant a line starting %q", out, want)
+	}
+	code, out, _ = cli(t, "run", filepath.Join("..", "..", "examples", "entangle_half.sms"), "-o", "json")
+	if code != 0 || strings.Contains(out, `"tma"`) {
+		t.Errorf("a kernel without copies: exit %d, tma object present: %v", code, strings.Contains(out, `"tma"`))
+	}
+}

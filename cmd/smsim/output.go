@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
@@ -67,9 +68,76 @@ func newTable(w io.Writer, header ...any) *tablewriter.Table {
 
 func tableSummary(w io.Writer, r *report) error {
 	fmt.Fprintf(w, "kernel %s (%s), config %s, block %v, grid %v\n", r.Kernel, r.File, r.Config, r.Launch.Block, r.Launch.Grid)
-	fmt.Fprintf(w, "cycles %d   warp instructions %d   simulated in %.3f s (%.2fM warp-instr/s)\n\n",
+	fmt.Fprintf(w, "cycles %d   warp instructions %d   simulated in %.3f s (%.2fM warp-instr/s)\n",
 		r.Cycles, r.Sim.WarpInstructions, r.Sim.HostSeconds, r.Sim.InstrPerSecond/1e6)
+	if t := r.TMA; t != nil {
+		fmt.Fprintln(w, tmaLine(t, r.Cycles))
+	}
+	fmt.Fprintln(w)
 	return nil
+}
+
+// tmaLine says what the kernel's copies did, naming only the kinds it made:
+// "tma: 16 tensor loads, 128.0 KiB loaded (128.0 KiB from DRAM); 1
+// tensor-map fetch; front end busy 1208 cycles (14 % of the kernel)".
+func tmaLine(t *jsonTMA, cycles uint64) string {
+	var kinds []string
+	for _, k := range []struct {
+		n    uint64
+		name string
+	}{{t.Loads, "load"}, {t.TensorLoads, "tensor load"}, {t.Stores, "store"}, {t.TensorStores, "tensor store"}, {t.Prefetches, "prefetch"}} {
+		if k.n > 0 {
+			kinds = append(kinds, countOf(k.n, k.name))
+		}
+	}
+	line := "tma: " + strings.Join(kinds, ", ")
+	if t.BytesLoaded > 0 {
+		line += fmt.Sprintf(", %s loaded (%s from DRAM", byteSize(t.BytesLoaded), byteSize(t.DRAMBytes))
+		if t.OOBBytes > 0 {
+			line += fmt.Sprintf(", %s out of bounds", byteSize(t.OOBBytes))
+		}
+		line += ")"
+	}
+	if t.BytesStored > 0 {
+		line += fmt.Sprintf(", %s stored", byteSize(t.BytesStored))
+	}
+	if t.DescriptorFetches > 0 {
+		line += "; " + countOf(t.DescriptorFetches, "tensor-map fetch")
+	}
+	line += fmt.Sprintf("; front end busy %d cycles", t.BusyCycles)
+	if cycles > 0 {
+		line += fmt.Sprintf(" (%.0f %% of the kernel)", 100*float64(t.BusyCycles)/float64(cycles))
+	}
+	if t.QueueFullIssues > 0 {
+		line += fmt.Sprintf("; %s while its queue was full", countOf(t.QueueFullIssues, "copy issued"))
+	}
+	return line
+}
+
+func countOf(n uint64, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	switch {
+	case strings.HasSuffix(what, "ch"):
+		what += "es"
+	case strings.HasPrefix(what, "copy "):
+		what = "copies" + what[4:]
+	default:
+		what += "s"
+	}
+	return fmt.Sprintf("%d %s", n, what)
+}
+
+// byteSize writes n bytes the way a reader takes them in: B, KiB or MiB.
+func byteSize(n uint64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }
 
 func tableBarriers(w io.Writer, r *report) error {

@@ -19,6 +19,7 @@ type report struct {
 	Warps    []jsonWarp         `json:"warps"`
 	Dumps    map[string][]any   `json:"dumps"`
 	Warnings []string           `json:"warnings"`
+	TMA      *jsonTMA           `json:"tma,omitempty"`
 	Sim      jsonSim            `json:"sim"`
 	Error    *jsonError         `json:"error,omitempty"`
 	stalls   map[string]float64 // totals for the table
@@ -39,6 +40,23 @@ type jsonSim struct {
 	CyclesPerSecond  float64 `json:"cycles_per_second"`
 	SimulatedCycles  uint64  `json:"simulated_cycles"`
 	Ticks            uint64  `json:"scheduler_ticks"`
+}
+
+// jsonTMA counts the launch's bulk and tensor copies (the TMA unit's
+// counters); absent when the kernel made none.
+type jsonTMA struct {
+	Loads             uint64 `json:"loads"`
+	TensorLoads       uint64 `json:"tensor_loads"`
+	Stores            uint64 `json:"stores"`
+	TensorStores      uint64 `json:"tensor_stores"`
+	Prefetches        uint64 `json:"prefetches"`
+	BytesLoaded       uint64 `json:"bytes_loaded"`
+	BytesStored       uint64 `json:"bytes_stored"`
+	OOBBytes          uint64 `json:"oob_bytes"`
+	DRAMBytes         uint64 `json:"dram_bytes"`
+	DescriptorFetches uint64 `json:"descriptor_fetches"`
+	BusyCycles        uint64 `json:"front_end_busy_cycles"`
+	QueueFullIssues   uint64 `json:"queue_full_issues"`
 }
 
 type jsonError struct {
@@ -134,6 +152,12 @@ func buildReport(j *job, out *outcome) *report {
 			r.stalls[sm.Reason(k).String()] += float64(w.Stalls[k])
 		}
 		r.Warps = append(r.Warps, jw)
+	}
+	if c := res.Copies; c.Loads+c.TensorLoads+c.Stores+c.TensorStores+c.Prefetches > 0 {
+		r.TMA = &jsonTMA{Loads: c.Loads, TensorLoads: c.TensorLoads, Stores: c.Stores, TensorStores: c.TensorStores,
+			Prefetches: c.Prefetches, BytesLoaded: c.BytesLoaded, BytesStored: c.BytesStored, OOBBytes: c.OOBBytes,
+			DRAMBytes: c.DRAMBytes, DescriptorFetches: c.DescriptorMisses, BusyCycles: c.BusyCycles,
+			QueueFullIssues: c.QueueFullIssues}
 	}
 	secs := out.host.Seconds()
 	r.Sim = jsonSim{HostSeconds: secs, WarpInstructions: res.Stats.WarpInstructions,
