@@ -145,11 +145,7 @@ func scheduleRegion(r []Instr) {
 			left[s]--
 		}
 	}
-	out := make([]Instr, n)
-	for k, i := range order {
-		out[k] = r[i]
-	}
-	copy(r, out)
+	reorder(r, order)
 }
 
 // fillStalls reorders a loop trip of arithmetic (see ScheduleLoads) the way
@@ -167,7 +163,6 @@ func fillStalls(r []Instr) {
 		}
 		return nominalLatency(r[i].Class)
 	}
-	readyAt := make([]int, n) // earliest issue cycle once all preds issued
 	issued := make([]int, n)
 	done := make([]bool, n)
 	order := make([]int, 0, n)
@@ -189,7 +184,6 @@ func fillStalls(r []Instr) {
 			if !ok {
 				continue
 			}
-			readyAt[i] = at
 			if at <= cycle {
 				best, bestAt = i, at
 				break
@@ -203,7 +197,12 @@ func fillStalls(r []Instr) {
 		order = append(order, best)
 		cycle++
 	}
-	out := make([]Instr, n)
+	reorder(r, order)
+}
+
+// reorder puts r's instructions in the order given (indices into r).
+func reorder(r []Instr, order []int) {
+	out := make([]Instr, len(r))
 	for k, i := range order {
 		out[k] = r[i]
 	}
