@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -177,24 +178,17 @@ func TestStampsRowsMatchTheH200(t *testing.T) {
 // add rows run up to 16 % fast; with interval.imad 1 (a 32-lane IMAD) the
 // imad rows would be 40 % fast.
 func TestThroughputRowsMatchTheH200(t *testing.T) {
-	rows := repoCalibration(t, sm.DefaultConfig(), `throughput\.csv:`)
-	if len(rows) != 30 {
-		t.Fatalf("got %d throughput.csv rows, want 30", len(rows))
-	}
-	for k, r := range rows {
-		limit := 6.0
+	rowsWithin(t, "throughput.csv", 30, func(k string) float64 {
 		switch {
 		case strings.Contains(k, "iadd"):
-			limit = 16
+			return 16
 		case strings.Contains(k, "imad_ffma_warps1,") || strings.Contains(k, "imad_ffma_warps4,"):
-			limit = 27 // one warp a scheduler alternating the two: 1.85 a warp instruction on the H200, 1.38 in smsim
+			return 27 // one warp a scheduler alternating the two: 1.85 a warp instruction on the H200, 1.38 in smsim
 		case strings.Contains(k, "imad_ffma"):
-			limit = 8
+			return 8
 		}
-		if math.Abs(r.ErrorPct) > limit {
-			t.Errorf("%s: predicted %.2f, measured %.2f (%+.1f %%, limit %.0f)", k, r.Predicted, r.Measured, r.ErrorPct, limit)
-		}
-	}
+		return 6
+	})
 	cfg := sm.DefaultConfig()
 	cfg.Interval[isa.ClassIMAD] = 1
 	one := repoCalibration(t, cfg, `throughput\.csv:issue_rate,imad_warps32,`)
@@ -216,24 +210,15 @@ func TestThroughputRowsMatchTheH200(t *testing.T) {
 // are 13 % fast at 1-4 warps, its 128-element ones 10 and 19 % slow at 8
 // and 16 warps (the H200 keeps each sub-partition's shared pipe busier).
 func TestConvertRowsMatchTheH200(t *testing.T) {
-	rows := repoCalibration(t, sm.DefaultConfig(), `convert\.csv:`)
-	if len(rows) != 59 {
-		t.Fatalf("got %d convert.csv rows, want 59", len(rows))
-	}
-	for k, r := range rows {
-		limit := 6.0
+	rowsWithin(t, "convert.csv", 59, func(k string) float64 {
 		switch {
-		case strings.Contains(k, "f2h_pair_chains1_"):
-			limit = 20
+		case strings.Contains(k, "f2h_pair_chains1_"), strings.Contains(k, "sum16_loop"):
+			return 20
 		case strings.Contains(k, "i2f_imad_"):
-			limit = 9
-		case strings.Contains(k, "sum16_loop"):
-			limit = 20
+			return 9
 		}
-		if math.Abs(r.ErrorPct) > limit {
-			t.Errorf("%s: predicted %.2f, measured %.2f (%+.1f %%, limit %.0f)", k, r.Predicted, r.Measured, r.ErrorPct, limit)
-		}
-	}
+		return 6
+	})
 	// With conversions in the integer pipe's class but MUFU's interval the
 	// F2I rows would be a quarter of the H200's.
 	cfg := sm.DefaultConfig()
@@ -250,15 +235,7 @@ func TestConvertRowsMatchTheH200(t *testing.T) {
 // 128-bit loads of 32 warps would run at the sub-partition's rate, twice the
 // H200's.
 func TestSmemRowsMatchTheH200(t *testing.T) {
-	rows := repoCalibration(t, sm.DefaultConfig(), `smem\.csv:`)
-	if len(rows) != 21 {
-		t.Fatalf("got %d smem.csv rows, want 21", len(rows))
-	}
-	for k, r := range rows {
-		if math.Abs(r.ErrorPct) > 7 {
-			t.Errorf("%s: predicted %.2f, measured %.2f (%+.1f %%, limit 7)", k, r.Predicted, r.Measured, r.ErrorPct)
-		}
-	}
+	rowsWithin(t, "smem.csv", 21, func(string) float64 { return 7 })
 	cfg := sm.DefaultConfig()
 	cfg.Smem.WavefrontCycles = 0
 	one := repoCalibration(t, cfg, `smem\.csv:smem_rate,lds128_chains8_warps32,`)
@@ -273,22 +250,15 @@ func TestSmemRowsMatchTheH200(t *testing.T) {
 // (ldg.csv). Known misses: 128-bit loads from one or two warps (+24 %),
 // 32-bit ones from 8 warps (-21 %).
 func TestLdgRowsMatchTheH200(t *testing.T) {
-	rows := repoCalibration(t, sm.DefaultConfig(), `ldg\.csv:`)
-	if len(rows) != 21 {
-		t.Fatalf("got %d ldg.csv rows, want 21", len(rows))
-	}
-	for k, r := range rows {
-		limit := 9.0
+	rowsWithin(t, "ldg.csv", 21, func(k string) float64 {
 		switch {
 		case strings.Contains(k, "ldg128_chains8_warps1,") || strings.Contains(k, "ldg128_chains8_warps2,"):
-			limit = 25
+			return 25
 		case strings.Contains(k, "ldg32_chains8_warps8,"):
-			limit = 22
+			return 22
 		}
-		if math.Abs(r.ErrorPct) > limit {
-			t.Errorf("%s: predicted %.2f, measured %.2f (%+.1f %%, limit %.0f)", k, r.Predicted, r.Measured, r.ErrorPct, limit)
-		}
-	}
+		return 9
+	})
 }
 
 // TestExitwaitRowsMatchTheH200: arrive/wait loops after a branch on the
@@ -302,25 +272,20 @@ func TestLdgRowsMatchTheH200(t *testing.T) {
 // -21 %, as elect_sweep.csv), and the __syncwarp() loops after a branch
 // with one or two warps (-16 %: a BRA.DIV and its NOP in the trip).
 func TestExitwaitRowsMatchTheH200(t *testing.T) {
-	rows := repoCalibration(t, sm.DefaultConfig(), `exitwait\.csv:`)
-	if len(rows) != 63 {
-		t.Fatalf("got %d exitwait.csv rows, want 63", len(rows))
-	}
-	var sum float64
-	for k, r := range rows {
-		sum += math.Abs(r.ErrorPct)
-		limit := 22.0
+	rows := rowsWithin(t, "exitwait.csv", 63, func(k string) float64 {
 		for _, w := range []string{"_warps1,", "_warps2,", "_warps4,"} {
 			if strings.Contains(k, w) {
-				limit = 17
-				if !strings.Contains(k, "syncwarp_branch") {
-					limit = 13
+				if strings.Contains(k, "syncwarp_branch") {
+					return 17
 				}
+				return 13
 			}
 		}
-		if math.Abs(r.ErrorPct) > limit {
-			t.Errorf("%s: predicted %.2f, measured %.2f (%+.1f %%, limit %.0f)", k, r.Predicted, r.Measured, r.ErrorPct, limit)
-		}
+		return 22
+	})
+	var sum float64
+	for _, r := range rows {
+		sum += math.Abs(r.ErrorPct)
 	}
 	if m := sum / float64(len(rows)); m > 8.5 {
 		t.Errorf("exitwait.csv MAPE %.2f %%, want at most 8.5", m)
@@ -334,21 +299,31 @@ func TestExitwaitRowsMatchTheH200(t *testing.T) {
 // in-bounds copies are 12-16 % slow (the model's L2-hit tensor path, as
 // microbench.csv's box64x64_fp16_l2hit, +8 %).
 func TestTmadescRowsMatchTheH200(t *testing.T) {
-	rows := repoCalibration(t, sm.DefaultConfig(), `tmadesc\.csv:`)
-	if len(rows) != 12 {
-		t.Fatalf("got %d tmadesc.csv rows, want 12", len(rows))
-	}
-	for k, r := range rows {
-		limit := 7.0
+	rows := rowsWithin(t, "tmadesc.csv", 12, func(k string) float64 {
 		if strings.Contains(k, "_in,") || strings.Contains(k, "_in_in,") {
-			limit = 17
+			return 17
 		}
-		if math.Abs(r.ErrorPct) > limit {
-			t.Errorf("%s: predicted %.0f, measured %.0f (%+.1f %%, limit %.0f)", k, r.Predicted, r.Measured, r.ErrorPct, limit)
-		}
-	}
+		return 7
+	})
 	first, second := rows["tma_desc,same_map_oob_oob,first_cycles"], rows["tma_desc,same_map_oob_oob,second_cycles"]
 	if d := first.Predicted - second.Predicted; d < 150 || d > 180 {
 		t.Errorf("a launch's first copy costs %.0f cycles more than the next, want the H200's 164", d)
 	}
+}
+
+// rowsWithin runs file's rows of the repository's calibration suite, wants
+// n of them, and holds each within limit(key) percent of the H200; it
+// returns the rows for further checks.
+func rowsWithin(t *testing.T, file string, n int, limit func(key string) float64) map[string]rowResult {
+	t.Helper()
+	rows := repoCalibration(t, sm.DefaultConfig(), regexp.QuoteMeta(file)+":")
+	if len(rows) != n {
+		t.Fatalf("got %d %s rows, want %d", len(rows), file, n)
+	}
+	for k, r := range rows {
+		if l := limit(k); math.Abs(r.ErrorPct) > l {
+			t.Errorf("%s: predicted %.2f, measured %.2f (%+.1f %%, limit %.0f)", k, r.Predicted, r.Measured, r.ErrorPct, l)
+		}
+	}
+	return rows
 }
