@@ -25,7 +25,7 @@ func hasCalibrationFile(dir, name string) bool {
 // moreRecipes describes the rows of latency2.csv (division, square root and
 // local-memory chains), membw.csv (bulk-copy streaming against bytes in
 // flight), issue.csv (the steps of a producer trip), steps.csv (each step of
-// a producer timed alone), divcode.csv (the same in uniform and divergent code), prodonly.csv (pipeline.cu's producer with instant consumers), elect.csv, exitwait.csv (the same loops after a branch on the warp index), tmadesc.csv (a launch's first tensor copy), gmem.csv, branch.csv, waitdelay.csv, dsweep.csv (clock reads between the arrive and the try_wait), throughput.csv (warp instructions a scheduler issues per cycle), syncwarp.csv, trywait.csv (what a try_wait does while its phase is open), libpipe.csv
+// a producer timed alone), divcode.csv (the same in uniform and divergent code), prodonly.csv (pipeline.cu's producer with instant consumers), elect.csv, exitwait.csv (the same loops after a branch on the warp index), align.csv (the same loops at ten places in the code), tmadesc.csv (a launch's first tensor copy), gmem.csv, branch.csv, waitdelay.csv, dsweep.csv (clock reads between the arrive and the try_wait), throughput.csv (warp instructions a scheduler issues per cycle), syncwarp.csv, trywait.csv (what a try_wait does while its phase is open), libpipe.csv
 // (a pipeline written with libcu++'s cuda::barrier, held out of every fit) and libcopy.csv (the
 // Programming Guide's cuda::memcpy_async pattern, held out too),
 // as calibration/h200/README.md says each row is made.
@@ -180,6 +180,21 @@ func moreRecipes(dir string) []recipe {
 					args: []string{fmt.Sprint(iters), fmt.Sprint(w), "1000", "buf:8"}, outLen: 1,
 					rows: []rowFn{{"exit_loop", fmt.Sprintf("%s_warps%d", m.name, w), "cycles_per_phase",
 						func(o []int64) float64 { return float64(o[0]) / iters }}}})
+			}
+		}
+	}
+	if hasCalibrationFile(dir, "align.ptx") {
+		// align.csv: elect.cu's converged and lane0_syncwarp loops moved
+		// through the code by P extra instructions before the barrier's init.
+		const iters = 2000
+		for _, w := range []int{8, 12, 16, 24, 32} {
+			for m, name := range []string{"converged", "lane0_syncwarp"} {
+				for p := 0; p <= 9; p++ {
+					rs = append(rs, recipe{file: "align.ptx", kernel: fmt.Sprintf("_Z7k_alignILi%dELi%dEEviPx", m, p), block: 32 * w,
+						args: []string{fmt.Sprint(iters), "buf:8"}, outLen: 1,
+						rows: []rowFn{{"align", fmt.Sprintf("%s_p%d_warps%d", name, p, w), "cycles_per_phase",
+							func(o []int64) float64 { return float64(o[0]) / iters }}}})
+				}
 			}
 		}
 	}

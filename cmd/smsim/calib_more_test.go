@@ -292,6 +292,32 @@ func TestExitwaitRowsMatchTheH200(t *testing.T) {
 	}
 }
 
+// TestAlignRowsMatchTheH200: elect.cu's converged and lane0_syncwarp loops
+// at ten places in the code (align.csv; align.sass: the same instructions
+// and control bits at every place). smsim does not see code addresses, so
+// its value for a loop is one number where the H200 spreads: the converged
+// loop at 16 warps costs 125-127 cycles a phase at seven places and 143.5 at
+// three. The lane0_syncwarp loop costs 10-27 cycles more than the converged
+// one from 8 to 24 warps at every place (ptxas's trip: ARRIVE; NOP; UIADD3;
+// TRYWAIT three cycles apart), which smsim does not reproduce: those rows
+// are its known miss (up to -18.4 %, microbench.csv's elected_count1_warps16
+// among them).
+func TestAlignRowsMatchTheH200(t *testing.T) {
+	rows := rowsWithin(t, "align.csv", 100, func(k string) float64 {
+		if strings.HasPrefix(k, "align,lane0_syncwarp_") {
+			return 19
+		}
+		return 11
+	})
+	var sum float64
+	for _, r := range rows {
+		sum += math.Abs(r.ErrorPct)
+	}
+	if m := sum / float64(len(rows)); m > 9.5 {
+		t.Errorf("align.csv MAPE %.2f %%, want at most 9.5", m)
+	}
+}
+
 // TestTmadescRowsMatchTheH200: the TMA unit fetches a tensor map on a
 // launch's first copy through it (tma.descriptor_miss, and
 // tma.descriptor_first for the launch's first fetch), and a box wholly out
