@@ -283,13 +283,7 @@ func TestExitwaitRowsMatchTheH200(t *testing.T) {
 		}
 		return 22
 	})
-	var sum float64
-	for _, r := range rows {
-		sum += math.Abs(r.ErrorPct)
-	}
-	if m := sum / float64(len(rows)); m > 8.5 {
-		t.Errorf("exitwait.csv MAPE %.2f %%, want at most 8.5", m)
-	}
+	mapeAtMost(t, "exitwait.csv", rows, 8.5)
 }
 
 // TestAlignRowsMatchTheH200: elect.cu's converged and lane0_syncwarp loops
@@ -309,13 +303,7 @@ func TestAlignRowsMatchTheH200(t *testing.T) {
 		}
 		return 11
 	})
-	var sum float64
-	for _, r := range rows {
-		sum += math.Abs(r.ErrorPct)
-	}
-	if m := sum / float64(len(rows)); m > 9.5 {
-		t.Errorf("align.csv MAPE %.2f %%, want at most 9.5", m)
-	}
+	mapeAtMost(t, "align.csv", rows, 9.5)
 }
 
 // TestTmadescRowsMatchTheH200: the TMA unit fetches a tensor map on a
@@ -334,6 +322,18 @@ func TestTmadescRowsMatchTheH200(t *testing.T) {
 	first, second := rows["tma_desc,same_map_oob_oob,first_cycles"], rows["tma_desc,same_map_oob_oob,second_cycles"]
 	if d := first.Predicted - second.Predicted; d < 150 || d > 180 {
 		t.Errorf("a launch's first copy costs %.0f cycles more than the next, want the H200's 164", d)
+	}
+}
+
+// mapeAtMost fails t when rows' mean absolute percentage error exceeds limit.
+func mapeAtMost(t *testing.T, file string, rows map[string]rowResult, limit float64) {
+	t.Helper()
+	var sum float64
+	for _, r := range rows {
+		sum += math.Abs(r.ErrorPct)
+	}
+	if m := sum / float64(len(rows)); m > limit {
+		t.Errorf("%s MAPE %.2f %%, want at most %.1f", file, m, limit)
 	}
 }
 
