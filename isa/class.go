@@ -13,7 +13,7 @@ const (
 	ClassNone      Class = iota
 	ClassALU             // IADD3, LOP3, ISETP, SEL, SHF, MOV, PRMT, ...: integer pipe
 	ClassIMAD            // IMAD, IMAD.WIDE, IMUL: the FMA-heavy integer multiply
-	ClassFMA             // FFMA, FADD, FMUL, HFMA2: fp32/fp16 pipe
+	ClassFMA             // FFMA, FADD, FMUL (and scalar f16/bf16 arithmetic): fp32/fp16 pipe
 	ClassFP64            // DFMA, DADD, DMUL
 	ClassSFU             // MUFU (rcp, sqrt, sin, ex2, ...) and the conversions that share its unit (F2I, I2F.U16, F2F.F64, I2F.F64)
 	ClassDiv             // f32 division (also div.approx: MUFU.RCP with range checks), IEEE square root and reciprocal
@@ -37,6 +37,8 @@ const (
 	ClassSleep           // NANOSLEEP
 	ClassCompute         // .sms compute pseudo-op (FMA pipe)
 	ClassDelay           // .sms delay pseudo-op
+	ClassHalf2           // HFMA2, HADD2, HMUL2, HMNMX2 on f16x2/bf16x2: the FMA pipe
+	ClassHalf2MMA        // HFMA2.MMA: a packed-half FMA ptxas puts on the tensor pipe (Half2Pipes)
 	numClasses
 )
 
@@ -46,7 +48,7 @@ var classNames = [...]string{
 	ClassIDiv64: "idiv64", ClassIDiv64Inv: "idiv64_inv", ClassSpecial: "special", ClassBranch: "branch", ClassShared: "shared",
 	ClassGlobal: "global", ClassLocal: "local", ClassConst: "const", ClassParam: "param", ClassSyncs: "syncs",
 	ClassBar: "bar", ClassWarpSync: "warpsync", ClassFence: "fence", ClassTMA: "tma", ClassSleep: "sleep",
-	ClassCompute: "compute", ClassDelay: "delay",
+	ClassCompute: "compute", ClassDelay: "delay", ClassHalf2: "half2", ClassHalf2MMA: "half2_mma",
 }
 
 // NumClasses is the number of timing classes (for per-class tables).
@@ -136,8 +138,11 @@ func ClassOf(in *Instr) Class {
 }
 
 func floatClass(t Type) Class {
-	if t == F64 {
+	switch t {
+	case F64:
 		return ClassFP64
+	case F16x2, BF16x2:
+		return ClassHalf2
 	}
 	return ClassFMA
 }

@@ -16,7 +16,8 @@ import (
 //     instruction;
 //   - the FMA-lite pipe (pipeFMALite).
 //
-// An fp32 FMA may issue to either half of the FMA pipe (FFMA alone runs one
+// An fp32 FMA (and an HFMA2, isa.ClassHalf2; its HFMA2.MMA form has a pipe of
+// its own) may issue to either half of the FMA pipe (FFMA alone runs one
 // a cycle; IMAD alternating with FFMA too), and ptxas puts integer adds and
 // moves on the integer pipe or, as IMAD.IADD and IMAD.MOV, on the FMA-heavy
 // pipe (32 adds of throughput.cu's loop became 11 IADD3 and 21 IMAD.IADD:
@@ -33,7 +34,7 @@ const (
 // choice, the other one it may use (-1: none).
 func pipesOf(in *isa.Instr) (int, int) {
 	switch in.Class {
-	case isa.ClassFMA:
+	case isa.ClassFMA, isa.ClassHalf2:
 		return pipeFMALite, pipeFMAHeavy
 	case isa.ClassALU:
 		if movesToIMAD(in) {

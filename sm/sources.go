@@ -29,6 +29,8 @@ func sourcePrefixes() []struct{ prefix, source string } {
 		{"latency.alu", "measured: pipeline.csv latency_chain lop3/shf/prmt (4.16-4.18)"},
 		{"latency.imad", "measured: latency_chain imad_u32 (4.16)"},
 		{"latency.fma", "measured: latency_chain ffma_f32 (4.19), probe.csv alu_chain fma_f32"},
+		{"latency.half2_mma", "read: pipeline.cu's SASS (calibration/h200 README.md, twelfth session): ptxas stalls 10 cycles after an HFMA2.MMA whose result the next FMA reads; latency_chain hfma2_f16x2 (8.59 an FMA, alternating with HFMA2)"},
+		{"latency.half2", "read: pipeline.cu's SASS: ptxas stalls 6 cycles after an HFMA2 whose result the next FMA reads; latency_chain hfma2_f16x2 (8.59 an FMA, alternating with HFMA2.MMA)"},
 		{"latency.fp64", "measured: latency_chain dfma_f64 (8.15), probe.csv alu_chain fma_f64 (8.72)"},
 		{"latency.sfu", "measured: latency_chain mufu_rsqrt/ex2 (17.0), popc_b32 (17.04); convert.csv ex2, f2i_s32 and i2f_u16 chains (17.00): F2I and I2F.U16 run on the MUFU unit"},
 		{"latency.shared", "measured: latency_chain smem_ld_chain (23.26)"},
