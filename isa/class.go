@@ -39,6 +39,7 @@ const (
 	ClassDelay           // .sms delay pseudo-op
 	ClassHalf2           // HFMA2, HADD2, HMUL2, HMNMX2 on f16x2/bf16x2: the FMA pipe
 	ClassHalf2MMA        // HFMA2.MMA: a packed-half FMA ptxas puts on the tensor pipe (Half2Pipes)
+	ClassCvtFloat        // F2FP, HADD2.F32: conversions among f32, f16 and bf16, on the FMA pipe
 	numClasses
 )
 
@@ -49,6 +50,7 @@ var classNames = [...]string{
 	ClassGlobal: "global", ClassLocal: "local", ClassConst: "const", ClassParam: "param", ClassSyncs: "syncs",
 	ClassBar: "bar", ClassWarpSync: "warpsync", ClassFence: "fence", ClassTMA: "tma", ClassSleep: "sleep",
 	ClassCompute: "compute", ClassDelay: "delay", ClassHalf2: "half2", ClassHalf2MMA: "half2_mma",
+	ClassCvtFloat: "cvt_float",
 }
 
 // NumClasses is the number of timing classes (for per-class tables).
@@ -172,7 +174,9 @@ func memClass(s Space) Class {
 //     with MUFU.EX2 — so ClassSFU. A narrow source that a load extended is
 //     an exception ptxas makes (NarrowConversionsOfLoads);
 //   - f16/bf16/f32 among themselves are F2FP and HADD2.F32 on the FMA pipe
-//     (2.06 a pair of them);
+//     (2.06 a pair of them), 5 cycles each (ClassCvtFloat: ptxas's stalls in
+//     pipeline.cu's f2f chain, and 10.15-10.19 cycles a pair in it and in
+//     convert.csv's one-chain f2h rows);
 //   - integer to integer is a move, a shift or nothing.
 //
 // Conversions with f64 on either side, from 64-bit integers and to f16 from
@@ -183,7 +187,7 @@ func cvtClass(in *Instr) Class {
 	case dt == F64 || st == F64:
 		return ClassSFU
 	case dt.Float() && st.Float():
-		return ClassFMA
+		return ClassCvtFloat
 	case !dt.Float() && !st.Float():
 		return ClassALU
 	case dt == F32 && st.Bits() == 32 && (in.Rnd == RNone || in.Rnd == RN):

@@ -50,3 +50,25 @@ func TestHalf2PipesAlternateHFMA2AndHFMA2MMA(t *testing.T) {
 		})
 	}
 }
+
+func TestClassOfPackedHalves(t *testing.T) {
+	tests := []struct {
+		name string
+		in   Instr
+		want Class
+	}{
+		{"fma.rn.f16x2 is an HFMA2", h2(OpFma, F16x2, 1), ClassHalf2},
+		{"add.bf16x2 is an HADD2", h2(OpAdd, BF16x2, 1), ClassHalf2},
+		{"max.f16x2 is an HMNMX2", h2(OpMax, F16x2, 1), ClassHalf2},
+		{"fma.rn.f32 is an FFMA", h2(OpFma, F32, 1), ClassFMA},
+		{"fma.rn.f64 is a DFMA", h2(OpFma, F64, 1), ClassFP64},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := tc.in
+			if got := ClassOf(&in); got != tc.want {
+				t.Errorf("class %s, want %s", got, tc.want)
+			}
+		})
+	}
+}

@@ -524,7 +524,7 @@ func unrollable(in *Instr) bool {
 func arithmetic(c Class) bool {
 	switch c {
 	case ClassALU, ClassIMAD, ClassFMA, ClassFP64, ClassSFU, ClassDiv, ClassDiv64,
-		ClassIDiv, ClassIDivInv, ClassIDiv64, ClassIDiv64Inv:
+		ClassIDiv, ClassIDivInv, ClassIDiv64, ClassIDiv64Inv, ClassHalf2, ClassHalf2MMA, ClassCvtFloat:
 		return true
 	}
 	return false

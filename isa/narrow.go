@@ -278,7 +278,7 @@ func pureArith(in *Instr) bool {
 		return false
 	}
 	switch in.Class {
-	case ClassALU, ClassIMAD, ClassFMA, ClassFP64, ClassSFU:
+	case ClassALU, ClassIMAD, ClassFMA, ClassFP64, ClassSFU, ClassHalf2, ClassHalf2MMA, ClassCvtFloat:
 	default:
 		return false
 	}

@@ -124,7 +124,9 @@ func TestConversionClasses(t *testing.T) {
 		{"cvt.rni.u32.f32 too", cvt(U32, F32, RNI), ClassSFU},
 		{"cvt.rn.f32.u16 is I2F.U16", cvt(F32, U16, RN), ClassSFU},
 		{"cvt.rn.f32.s64 is I2F.S64", cvt(F32, S64, RN), ClassSFU},
-		{"cvt.rn.f16.f32 is F2FP on the FMA pipe", cvt(F16, F32, RN), ClassFMA},
+		{"cvt.rn.f16.f32 is F2FP on the FMA pipe, 5 cycles", cvt(F16, F32, RN), ClassCvtFloat},
+		{"cvt.f32.f16 is HADD2.F32, the same", cvt(F32, F16, RNone), ClassCvtFloat},
+		{"cvt.rn.bf16.f32 is F2FP too", cvt(BF16, F32, RN), ClassCvtFloat},
 		{"cvt.f64.f32 is the MUFU unit's", cvt(F64, F32, RNone), ClassSFU},
 		{"cvt.u32.u64 is an integer move", cvt(U32, U64, RNone), ClassALU},
 	}

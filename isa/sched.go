@@ -116,7 +116,7 @@ func isClockRead(in *Instr) bool {
 // movable reports whether a clock read writing dst may move above in.
 func movable(in *Instr, dst Operand) bool {
 	switch in.Class {
-	case ClassALU, ClassIMAD, ClassFMA, ClassFP64, ClassSFU:
+	case ClassALU, ClassIMAD, ClassFMA, ClassFP64, ClassSFU, ClassHalf2, ClassHalf2MMA, ClassCvtFloat:
 	default:
 		return false
 	}

@@ -110,6 +110,12 @@ func nominalLatency(c Class) int {
 		return 112
 	case ClassIDiv, ClassIDivInv, ClassIDiv64, ClassIDiv64Inv:
 		return 60
+	case ClassHalf2:
+		return 6
+	case ClassHalf2MMA:
+		return 10
+	case ClassCvtFloat:
+		return 5
 	}
 	return 4
 }

@@ -119,6 +119,7 @@ func DefaultConfig() Config {
 		isa.ClassGlobal: 0, isa.ClassLocal: 0, isa.ClassConst: 4, isa.ClassParam: 4, isa.ClassSyncs: 0,
 		isa.ClassBar: 0, isa.ClassWarpSync: 7, isa.ClassFence: 8, isa.ClassTMA: 44, isa.ClassSleep: 0,
 		isa.ClassCompute: 4, isa.ClassDelay: 0, isa.ClassHalf2: 6, isa.ClassHalf2MMA: 10,
+		isa.ClassCvtFloat: 5,
 	}
 	ivl := map[isa.Class]int{
 		isa.ClassALU: 2, isa.ClassIMAD: 2, isa.ClassFMA: 2, isa.ClassFP64: 2, isa.ClassSFU: 8,
@@ -127,6 +128,7 @@ func DefaultConfig() Config {
 		isa.ClassGlobal: 4, isa.ClassLocal: 1, isa.ClassConst: 1, isa.ClassParam: 1, isa.ClassSyncs: 1,
 		isa.ClassBar: 1, isa.ClassWarpSync: 1, isa.ClassFence: 1, isa.ClassTMA: 1, isa.ClassSleep: 1,
 		isa.ClassCompute: 1, isa.ClassDelay: 1, isa.ClassHalf2: 2, isa.ClassHalf2MMA: 2,
+		isa.ClassCvtFloat: 2,
 	}
 	for k, v := range lat {
 		c.Latency[k] = v

@@ -34,7 +34,7 @@ const (
 // choice, the other one it may use (-1: none).
 func pipesOf(in *isa.Instr) (int, int) {
 	switch in.Class {
-	case isa.ClassFMA, isa.ClassHalf2:
+	case isa.ClassFMA, isa.ClassHalf2, isa.ClassCvtFloat:
 		return pipeFMALite, pipeFMAHeavy
 	case isa.ClassALU:
 		if movesToIMAD(in) {

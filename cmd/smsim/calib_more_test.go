@@ -416,11 +416,12 @@ func TestPatchLoopsSitWithinTheSpreadOfTheirSchedules(t *testing.T) {
 // chains that depend on what ptxas makes of the PTX — three-input adds
 // (isa.FuseAdds), a narrowing cvt that is no instruction
 // (isa.ElideNarrowingCvts) and packed-half FMAs alternating between HFMA2
-// and HFMA2.MMA (isa.Half2Pipes) — next to the plain FFMA chain, each within
-// 10 % of the H200.
+// and HFMA2.MMA (isa.Half2Pipes) — next to the plain FFMA chain and the
+// f32/f16 conversion pair (F2FP and HADD2.F32, 5 cycles each:
+// isa.ClassCvtFloat), each within 10 % of the H200.
 func TestLatencyChainsOfPtxasRewritesMatchTheH200(t *testing.T) {
-	rows := repoCalibration(t, sm.DefaultConfig(), `pipeline\.csv:latency_chain,(iadd_u32|iadd_u64|imad_wide_u32|hfma2_f16x2|ffma_f32),`)
-	for _, k := range []string{"iadd_u32", "iadd_u64", "imad_wide_u32", "hfma2_f16x2", "ffma_f32"} {
+	rows := repoCalibration(t, sm.DefaultConfig(), `pipeline\.csv:latency_chain,(iadd_u32|iadd_u64|imad_wide_u32|hfma2_f16x2|ffma_f32|f2f_f16_f32_pair),`)
+	for _, k := range []string{"iadd_u32", "iadd_u64", "imad_wide_u32", "hfma2_f16x2", "ffma_f32", "f2f_f16_f32_pair"} {
 		within(t, rows, "latency_chain,"+k+",cycles_per_op", 10)
 	}
 }
