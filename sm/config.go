@@ -69,6 +69,9 @@ type Config struct {
 	// branch or a guard): the predicate file is read earlier in the pipe
 	// than general registers.
 	PredLatency int
+	// MUFUForward is how much later a MUFU result reaches another
+	// arithmetic pipe, and another pipe's result the MUFU unit.
+	MUFUForward int
 
 	// DivergeCycles is what a branch that splits a warp's lanes costs beyond
 	// an ordinary branch (setting up the reconvergence point).
@@ -105,7 +108,7 @@ func DefaultConfig() Config {
 		Schedulers: 4, MaxWarps: 64, MaxCTAs: 32, MaxThreads: 2048,
 		Policy: GTO, Smem: sharedmem.DefaultConfig(),
 		SyncsLatency: 42, SyncsInterval: 2, SyncsCountInterval: 4, SyncsWarpInterval: 5, SyncsResult: 5, SyncsQueue: 16, SyncsCheck: 7,
-		SyncsCheckCost: 2, SyncsVisibility: 2, SyncsPollVisible: 35, DivergeCycles: 0, PredLatency: 13, BranchTaken: 10, BsyncCycles: 34,
+		SyncsCheckCost: 2, SyncsVisibility: 2, SyncsPollVisible: 35, DivergeCycles: 0, PredLatency: 13, MUFUForward: 1, BranchTaken: 10, BsyncCycles: 34,
 		TestWaitLatency: 7, TryWaitTimeout: 7780, TryWaitHintCycles: 7838, TryWaitWake: 12, WakeCost: 2, WakeInterval: 11, SyncsAcquire: 27,
 		WindowReload: 61,
 		BarLatency:   12, BarPerWarp: 2,
@@ -251,6 +254,7 @@ func (c *Config) Params() []Param {
 		intParam("latency.window_reload", "cycles", "a barrier or copy operation in a loop with a call waits this long for the shared-memory window (S2UR SR_CgaCtaId)", &c.WindowReload),
 		intParam("syncs.acquire", "cycles", "least time from a try_wait's or test_wait's issue to a true answer", &c.SyncsAcquire),
 		intParam("latency.pred", "cycles", "setp to a guard or branch that reads its predicate", &c.PredLatency),
+		intParam("latency.mufu_forward", "cycles", "extra wait of a MUFU result read by another arithmetic pipe, or of theirs read by the MUFU unit", &c.MUFUForward),
 		intParam("branch.diverge", "cycles", "extra cost of a branch that splits the warp", &c.DivergeCycles),
 		intParam("branch.taken", "cycles", "taken branch issue to its target's first issue", &c.BranchTaken),
 		intParam("branch.bsync", "cycles", "leaving a lane-dependent if-converted region (ptxas's BSSY/BSYNC)", &c.BsyncCycles),

@@ -36,6 +36,8 @@ type wctx struct {
 
 	regReady    []sim.Cycle // per general register, then per predicate
 	regReason   []Reason
+	regPath     []uint8   // the datapath that produced each register's value (pathNone: not forwarded)
+	issuePath   uint8     // the datapath of the instruction being issued
 	lastIssue   sim.Cycle // when the warp last issued
 	staticClk   sim.Cycle // the warp's issue time, less its waits on variable-latency results (static.go)
 	predDue     []predDue // predicates written by setp whose latency.pred has not run out in staticClk
@@ -110,6 +112,7 @@ func (s *SM) startCTA(now sim.Cycle, id, nw, threads, smem int) error {
 		n := s.prog.NumRegs + s.prog.NumPreds
 		wc.regReady = make([]sim.Cycle, n)
 		wc.regReason = make([]Reason, n)
+		wc.regPath = make([]uint8, n)
 		s.stats.WarpsLaunched++
 		s.warps[slot] = wc
 		s.sched[wc.sp].warps = append(s.sched[wc.sp].warps, wc)

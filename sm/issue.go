@@ -36,7 +36,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	s.stats.WarpInstructions++
 	s.stats.ThreadInstrs += uint64(bits.OnesCount32(mask))
 	sc := &s.sched[wc.sp]
-	sc.occupy(now, s.pipes[pc], s.cfg.Interval[in.Class])
+	wc.issuePath = datapath(sc.occupy(now, s.pipes[pc], s.cfg.Interval[in.Class]))
 	wc.depPC = -1
 	if s.obs != nil {
 		s.obs.Issue(uint64(now-s.start), wc.slot, int(pc), mask)
@@ -158,6 +158,7 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 			}
 		}
 	}
+	s.setPath(wc, in, wc.issuePath)
 	w.Advance()
 	return nil
 }

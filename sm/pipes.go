@@ -86,11 +86,39 @@ func (sc *scheduler) pipeReady(pp pipePair) sim.Cycle {
 }
 
 // occupy books an instruction's pipe from cycle now: the first free of its
-// pipes (its own on a tie).
-func (sc *scheduler) occupy(now sim.Cycle, pp pipePair, interval int) {
-	p := pp[0]
+// pipes (its own on a tie). It returns the pipe.
+func (sc *scheduler) occupy(now sim.Cycle, pp pipePair, interval int) int {
+	p := int(pp[0])
 	if pp[1] >= 0 && sc.pipeFree[pp[1]] < sc.pipeFree[p] && sc.pipeFree[p] > now {
-		p = pp[1]
+		p = int(pp[1])
 	}
 	sc.pipeFree[p] = now + sim.Cycle(interval)
+	return p
+}
+
+// The datapaths a result crosses: the MUFU unit's results reach the other
+// arithmetic pipes (integer, FMA, fp64, tensor) a cycle late, and theirs reach
+// the MUFU unit a cycle late (latency.mufu_forward). pipeline.cu's chains that
+// go through the MUFU unit and back run two cycles a pair over the sum of the
+// latencies: MUFU.RCP with FFMA 23.11 cycles a pair, F2I with I2FP 23.13
+// (17 + 4 + 2). Between the other pipes nothing is measured late: convert.csv's
+// I2FP-and-IMAD chains, wspipe.cu's I2FP into FADD and the integer/FMA mixes of
+// the other kernels run at their latencies (charging a cycle there too took
+// wspipe.csv from 2.98 to 7.55 %).
+const (
+	pathNone  uint8 = iota // not an arithmetic pipe: memory, barriers, special registers, divisions
+	pathArith              // the integer, FMA, fp64 and tensor pipes
+	pathMUFU               // the MUFU unit
+)
+
+// datapath returns the datapath of a pipe.
+func datapath(p int) uint8 {
+	switch p {
+	case pipeInt, pipeFMALite, pipeFMAHeavy, int(isa.ClassFMA), int(isa.ClassFP64), int(isa.ClassHalf2),
+		int(isa.ClassHalf2MMA), int(isa.ClassCvtFloat), int(isa.ClassCompute):
+		return pathArith
+	case int(isa.ClassSFU):
+		return pathMUFU
+	}
+	return pathNone
 }

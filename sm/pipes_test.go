@@ -73,3 +73,40 @@ func TestDualPipesShareTheIssueSlots(t *testing.T) {
 		t.Errorf("an add after an xor ready at %d, want 0 (IMAD.IADD)", r)
 	}
 }
+
+// A MUFU result reaches the FMA pipe a cycle late, and the FMA pipe's result
+// the MUFU unit a cycle late (latency.mufu_forward): pipeline.csv's
+// mufu_rcp_ffma_pair runs 23.11 cycles a pair, 17 + 4 + 2. A chain on one
+// pipe pays nothing.
+func TestMUFUResultsCrossToOtherPipesACycleLate(t *testing.T) {
+	chain := func(ops ...isa.Op) *isa.Program {
+		a := newAsm(4, 1)
+		for i := 0; i < 8; i++ {
+			for _, op := range ops {
+				if op == isa.OpFma {
+					a.emit(alu(isa.OpFma, isa.F32, isa.R(1), isa.R(1), isa.R(2), isa.R(3)))
+				} else {
+					in := alu(op, isa.F32, isa.R(1), isa.R(1))
+					in.Flags |= isa.FApprox
+					a.emit(in)
+				}
+			}
+		}
+		return a.emit(exit).done()
+	}
+	cycles := func(p *isa.Program, forward int) uint64 {
+		c := DefaultConfig()
+		c.MUFUForward = forward
+		return mustRun(t, p, 32, &c).Cycles
+	}
+	mixed := chain(isa.OpEx2, isa.OpFma)
+	// 8 pairs cross 15 times: into the FMA pipe 8 times, back 7.
+	if d := cycles(mixed, 1) - cycles(mixed, 0); d != 15 {
+		t.Errorf("8 MUFU/FMA pairs: %d cycles more with latency.mufu_forward 1, want 15 (a cycle at each crossing)", d)
+	}
+	for name, p := range map[string]*isa.Program{"MUFU alone": chain(isa.OpEx2), "FMA alone": chain(isa.OpFma)} {
+		if d := cycles(p, 1) - cycles(p, 0); d != 0 {
+			t.Errorf("%s: %d cycles more with latency.mufu_forward 1, want 0", name, d)
+		}
+	}
+}

@@ -200,12 +200,29 @@ func (s *SM) computeDeps(wc *wctx, sp *warp.Split, in *isa.Instr) {
 	wc.depPC, wc.depSplit = sp.PC, wc.w.CurrentIndex()
 	var r sim.Cycle
 	why := ReasonWait
+	path := s.paths[sp.PC]
 	for _, idx := range s.deps[sp.PC] {
-		if wc.regReady[idx] > r {
-			r, why = wc.regReady[idx], wc.regReason[idx]
+		at := wc.regReady[idx]
+		if p := wc.regPath[idx]; p != pathNone && path != pathNone && p != path && at < sim.Never {
+			at += sim.Cycle(s.cfg.MUFUForward) // into or out of the MUFU unit
+		}
+		if at > r {
+			r, why = at, wc.regReason[idx]
 		}
 	}
 	wc.depReady, wc.depReason = r, why
+}
+
+// setPath records that the destinations of in were produced on datapath p.
+func (s *SM) setPath(wc *wctx, in *isa.Instr, p uint8) {
+	for i := 0; i < int(in.NDst); i++ {
+		switch d := in.Dst(i); d.Kind {
+		case isa.KReg:
+			wc.regPath[d.Reg] = p
+		case isa.KPred:
+			wc.regPath[s.prog.NumRegs+int(d.Reg)] = p
+		}
+	}
 }
 
 // scoreboardEntries lists, per instruction of p, the scoreboard entries
@@ -257,10 +274,10 @@ func (s *SM) blockedReason(wc *wctx) Reason {
 func (s *SM) setReady(wc *wctx, d *isa.Operand, at sim.Cycle, why Reason) {
 	switch d.Kind {
 	case isa.KReg:
-		wc.regReady[d.Reg], wc.regReason[d.Reg] = at, why
+		wc.regReady[d.Reg], wc.regReason[d.Reg], wc.regPath[d.Reg] = at, why, pathNone
 	case isa.KPred:
 		i := s.prog.NumRegs + int(d.Reg)
-		wc.regReady[i], wc.regReason[i] = at, why
+		wc.regReady[i], wc.regReason[i], wc.regPath[i] = at, why, pathNone
 		if len(wc.predDue) > 0 {
 			wc.dropPredDue(int32(i))
 		}

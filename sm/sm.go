@@ -55,6 +55,7 @@ type SM struct {
 	prog     *isa.Program
 	deps     [][]int32  // per instruction: the scoreboard entries it reads or writes (computeDeps)
 	pipes    []pipePair // per instruction: the pipes it may issue to (pipesOf)
+	paths    []uint8    // per instruction: the datapath of its own pipe (for latency.mufu_forward)
 	ctas     []*cta     // resident CTAs
 	nextCTA  int        // next CTA of the grid to start
 	totalCTA int
@@ -147,6 +148,10 @@ func (s *SM) begin(l *Launch) error {
 	s.launch, s.prog = l, l.Prog
 	s.deps = scoreboardEntries(l.Prog)
 	s.pipes = pipeTable(l.Prog)
+	s.paths = s.paths[:0]
+	for _, pp := range s.pipes {
+		s.paths = append(s.paths, datapath(int(pp[0])))
+	}
 	s.ctas, s.nextCTA, s.done, s.err = nil, 0, false, nil
 	s.totalCTA = l.Grid[0] * l.Grid[1] * l.Grid[2]
 	s.warps = make([]*wctx, s.cfg.MaxWarps)

@@ -418,10 +418,11 @@ func TestPatchLoopsSitWithinTheSpreadOfTheirSchedules(t *testing.T) {
 // (isa.ElideNarrowingCvts) and packed-half FMAs alternating between HFMA2
 // and HFMA2.MMA (isa.Half2Pipes) — next to the plain FFMA chain and the
 // f32/f16 conversion pair (F2FP and HADD2.F32, 5 cycles each:
-// isa.ClassCvtFloat), each within 10 % of the H200.
+// isa.ClassCvtFloat) and the chains through the MUFU unit and back
+// (latency.mufu_forward), each within 10 % of the H200.
 func TestLatencyChainsOfPtxasRewritesMatchTheH200(t *testing.T) {
-	rows := repoCalibration(t, sm.DefaultConfig(), `pipeline\.csv:latency_chain,(iadd_u32|iadd_u64|imad_wide_u32|hfma2_f16x2|ffma_f32|f2f_f16_f32_pair),`)
-	for _, k := range []string{"iadd_u32", "iadd_u64", "imad_wide_u32", "hfma2_f16x2", "ffma_f32", "f2f_f16_f32_pair"} {
+	rows := repoCalibration(t, sm.DefaultConfig(), `pipeline\.csv:latency_chain,(iadd_u32|iadd_u64|imad_wide_u32|hfma2_f16x2|ffma_f32|f2f_f16_f32_pair|mufu_rcp_ffma_pair|f2i_i2f_pair),`)
+	for _, k := range []string{"iadd_u32", "iadd_u64", "imad_wide_u32", "hfma2_f16x2", "ffma_f32", "f2f_f16_f32_pair", "mufu_rcp_ffma_pair", "f2i_i2f_pair"} {
 		within(t, rows, "latency_chain,"+k+",cycles_per_op", 10)
 	}
 }
