@@ -104,6 +104,7 @@ func TestConfigValidateNamesField(t *testing.T) {
 		{"negative conflict cost", func(c *Config) { c.ConflictCycles = -1 }, "ConflictCycles"},
 		{"negative wavefront time", func(c *Config) { c.WavefrontCycles = -1 }, "WavefrontCycles"},
 		{"negative queue", func(c *Config) { c.Queue = -1 }, "Queue"},
+		{"negative atomic cost", func(c *Config) { c.AtomicCycles = -1 }, "AtomicCycles"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -232,6 +232,7 @@ func (c *Config) Params() []Param {
 		intParam("smem.banks", "banks", "shared-memory banks", &c.Smem.Banks),
 		intParam("smem.bank_bytes", "bytes", "width of one bank", &c.Smem.BankBytes),
 		intParam("smem.conflict_cycles", "cycles", "extra cycles per extra wavefront of an access (latency; the sub-partition's shared pipe is held this long per wavefront, at least interval.shared)", &c.Smem.ConflictCycles),
+		intParam("smem.atomic_cycles", "cycles", "extra latency of a shared-memory atomic over a load of the same words (the read-modify-write)", &c.Smem.AtomicCycles),
 		intParam("smem.queue", "instructions", "shared-memory instructions of one sub-partition that may wait for its pipe before issue stops (the MIO queue)", &c.Smem.Queue),
 		intParam("smem.wavefront_cycles", "cycles", "cycles the SM's shared memory takes per 128-byte wavefront, all sub-partitions together (0: no limit)", &c.Smem.WavefrontCycles),
 		intParam("syncs.latency", "cycles", "barrier op issue to update applied", &c.SyncsLatency),

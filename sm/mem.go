@@ -124,6 +124,9 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 			queued = at - now
 			s.smemFree = at + per*sim.Cycle(wf)
 		}
+		if in.Op == isa.OpAtom || in.Op == isa.OpRed {
+			extra += sim.Cycle(s.cfg.Smem.AtomicCycles) // the read-modify-write
+		}
 		return sim.Cycle(s.cfg.Latency[isa.ClassShared]) + extra + queued, ReasonShortScoreboard
 	case isa.ParamSpace:
 		return sim.Cycle(s.cfg.Latency[isa.ClassParam]), ReasonWait

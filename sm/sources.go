@@ -33,6 +33,7 @@ func sourcePrefixes() []struct{ prefix, source string } {
 		{"latency.half2", "read: pipeline.cu's SASS: ptxas stalls 6 cycles after an HFMA2 whose result the next FMA reads; latency_chain hfma2_f16x2 (8.59 an FMA, alternating with HFMA2.MMA)"},
 		{"latency.cvt_float", "read: pipeline.cu's SASS (calibration/h200 README.md, twelfth session): F2FP.F16.F32.PACK_AB and HADD2.F32 stall 5 cycles before the conversion that reads them; latency_chain f2f_f16_f32_pair (10.15 a pair) and convert.csv f2h_pair_chains1_warps1 (10.19)"},
 		{"latency.mufu_forward", "measured: pipeline.csv latency_chain mufu_rcp_ffma_pair (23.11 cycles a pair: 17 + 4 + one each way) and f2i_i2f_pair (23.13); chains on one pipe run at its latency (mufu_rsqrt 17.06, ffma 4.19), and integer/FMA mixes at theirs (convert.csv i2f_imad, wspipe.csv)"},
+		{"smem.atomic_cycles", "measured: pipeline.csv latency_chain atom_shared_add_u32 (26.04 cycles a link; ATOMS.ADD chained through its result in pipeline.cu's SASS) against smem_ld_chain (23.26)"},
 		{"latency.fp64", "measured: latency_chain dfma_f64 (8.15), probe.csv alu_chain fma_f64 (8.72)"},
 		{"latency.sfu", "measured: latency_chain mufu_rsqrt/ex2 (17.0), popc_b32 (17.04); convert.csv ex2, f2i_s32 and i2f_u16 chains (17.00): F2I and I2F.U16 run on the MUFU unit"},
 		{"latency.shared", "measured: latency_chain smem_ld_chain (23.26)"},

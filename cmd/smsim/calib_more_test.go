@@ -418,11 +418,12 @@ func TestPatchLoopsSitWithinTheSpreadOfTheirSchedules(t *testing.T) {
 // (isa.ElideNarrowingCvts) and packed-half FMAs alternating between HFMA2
 // and HFMA2.MMA (isa.Half2Pipes) — next to the plain FFMA chain and the
 // f32/f16 conversion pair (F2FP and HADD2.F32, 5 cycles each:
-// isa.ClassCvtFloat) and the chains through the MUFU unit and back
-// (latency.mufu_forward), each within 10 % of the H200.
+// isa.ClassCvtFloat), the chains through the MUFU unit and back
+// (latency.mufu_forward) and a chain of shared-memory atomics
+// (smem.atomic_cycles), each within 10 % of the H200.
 func TestLatencyChainsOfPtxasRewritesMatchTheH200(t *testing.T) {
-	rows := repoCalibration(t, sm.DefaultConfig(), `pipeline\.csv:latency_chain,(iadd_u32|iadd_u64|imad_wide_u32|hfma2_f16x2|ffma_f32|f2f_f16_f32_pair|mufu_rcp_ffma_pair|f2i_i2f_pair),`)
-	for _, k := range []string{"iadd_u32", "iadd_u64", "imad_wide_u32", "hfma2_f16x2", "ffma_f32", "f2f_f16_f32_pair", "mufu_rcp_ffma_pair", "f2i_i2f_pair"} {
+	rows := repoCalibration(t, sm.DefaultConfig(), `pipeline\.csv:latency_chain,(iadd_u32|iadd_u64|imad_wide_u32|hfma2_f16x2|ffma_f32|f2f_f16_f32_pair|mufu_rcp_ffma_pair|f2i_i2f_pair|atom_shared_add_u32),`)
+	for _, k := range []string{"iadd_u32", "iadd_u64", "imad_wide_u32", "hfma2_f16x2", "ffma_f32", "f2f_f16_f32_pair", "mufu_rcp_ffma_pair", "f2i_i2f_pair", "atom_shared_add_u32"} {
 		within(t, rows, "latency_chain,"+k+",cycles_per_op", 10)
 	}
 }
