@@ -109,12 +109,11 @@ func (l *lowerer) tensor(in *Instr, m *mods) error {
 	x.Dim = dim[0] - '0'
 	x.Space, _ = space(m)
 	x.Space2, _ = space(m)
-	switch m.takeAny("tile", "im2col") {
-	case "im2col":
+	// The load mode is optional and defaults to .tile (PTX ISA,
+	// cp.async.bulk.tensor): CUTLASS's SM90_TMA_LOAD_2D and most hand-written
+	// TMA code leave it out.
+	if m.takeAny("tile", "im2col") == "im2col" {
 		x.Flags |= isa.FIm2col
-	case "tile":
-	default:
-		return l.unsupported("missing .tile or .im2col")
 	}
 	if x.Space == isa.Global && x.Space2 == isa.Shared {
 		return l.tensorStore(in, m, x)
