@@ -305,7 +305,15 @@ func invariantIn(p *Program, o Operand, lo, hi int) bool {
 //
 // The loop must be one block ending in its only backward branch, hold an
 // mbarrier try_wait or test_wait, and be entered by falling into it; S must be
-// reached only by falling out of it. Moved are the unguarded arithmetic
+// reached only by falling out of it, or also by one guarded forward branch
+// over straight-line arithmetic and the loop — an if-then region around the
+// wait, `if (t >= stages) wait(...)` — and then the moved instructions go
+// before that branch, which they may not feed, when one of them is a
+// division: they run on both paths, and ptxas moves long-latency work up
+// (ptxpipe.cu's producer in cuda::ptx terms computes its next tile's
+// coordinates, two divisions, before the branch and the TRYWAIT,
+// calibration/h200 ptxpipe.sass; prodonly.cu's multiply and mask stay after
+// it). Moved are the unguarded arithmetic
 // instructions (the arithmetic timing classes, divisions included; no clock
 // read) at S's head, up to its first instruction that is neither arithmetic
 // nor a barrier arrive (arrives stay after the wait: wspipe.cu's producer
@@ -346,6 +354,45 @@ func passable(in *Instr) bool {
 	return false
 }
 
+// holdsDivision reports whether one of the instructions is a division (a
+// long-latency sequence in SASS): what ptxas moves above the branch of an
+// if-then region around a wait. ptxpipe.cu's producer has its two divisions
+// and the coordinates' multiplies before the branch; prodonly.cu's producer,
+// the same region followed by a multiply and a mask, keeps them after the
+// TRYWAIT (calibration/h200 ptxpipe.sass; prodonly.cu's SASS, read in the
+// thirteenth session).
+func holdsDivision(ins []Instr) bool {
+	for i := range ins {
+		if nominalLatency(ins[i].Class) >= nominalLatency(ClassDiv) {
+			return true
+		}
+	}
+	return false
+}
+
+// skipBranch returns the index of the branch that makes the wait loop
+// [t..b] the body of an if-then region — a guarded forward bra to b+1, the
+// only other way into S, followed by straight-line arithmetic up to the
+// loop (the parity and the barrier's address) — or -1 when there is none.
+func skipBranch(p *Program, t, b int, targeted []int) int {
+	if targeted[b+1] != 1 {
+		return -1
+	}
+	for k := t - 1; k >= 0; k-- {
+		in := &p.Instrs[k]
+		if in.Op == OpBra {
+			if int(in.Target) == b+1 && in.Guard.Kind == KPred {
+				return k
+			}
+			return -1
+		}
+		if targeted[k] != 0 || in.Op.Ends() || in.Op == OpCall || !arithmetic(in.Class) || isClockRead(in) {
+			return -1
+		}
+	}
+	return -1
+}
+
 // hoistPastWaitLoop applies HoistPastWaitLoops to the loop whose back edge
 // is instruction b, and reports whether it moved anything.
 func hoistPastWaitLoop(p *Program, b int) bool {
@@ -360,13 +407,33 @@ func hoistPastWaitLoop(p *Program, b int) bool {
 			targeted[in.Target]++
 		}
 	}
-	if targeted[t] != 1 || targeted[b+1] != 0 {
+	if targeted[t] != 1 {
 		return false
 	}
-	wait := false
 	type reg = regKey
 	read, written := map[reg]bool{}, map[reg]bool{}
 	uses := eachUse
+	// from is where the moved instructions go: the loop's head, or, when
+	// the loop sits in an if-then region (a branch at skip jumps over an
+	// arithmetic preamble and the loop to S), before that branch.
+	from := t
+	if targeted[b+1] != 0 {
+		skip := skipBranch(p, t, b, targeted)
+		if skip < 0 {
+			return false
+		}
+		from = skip
+		for k := skip; k < t; k++ {
+			uses(&p.Instrs[k], func(r reg, dst bool) {
+				if dst {
+					written[r] = true
+				} else {
+					read[r] = true
+				}
+			})
+		}
+	}
+	wait := false
 	for k := t; k <= b; k++ {
 		in := &p.Instrs[k]
 		if k > t && targeted[k] != 0 || k < b && (in.Op.IsBranch() || in.Op.Ends() || in.Op == OpCall) {
@@ -424,26 +491,26 @@ func hoistPastWaitLoop(p *Program, b int) bool {
 			}
 		})
 	}
-	if len(moved) == 0 {
+	if len(moved) == 0 || from < t && !holdsDivision(moved) {
 		return false
 	}
-	// New order: [..t) moved [t..b] kept [end..). Old index -> new index.
+	// New order: [..from) moved [from..b] kept [end..). Old index -> new
+	// index; S's head is targeted only at b+1 (by the skipping branch), the
+	// kept part's start.
 	m := len(moved)
 	newIdx := func(old int) int {
 		switch {
-		case old < t:
+		case old < from:
 			return old
-		case old <= b:
+		case old <= b+1:
 			return old + m
-		case old < end:
-			return old // S's head: targeted only at b+1, which stays the kept part's start
 		}
 		return old
 	}
 	out := make([]Instr, 0, len(p.Instrs))
-	out = append(out, p.Instrs[:t]...)
+	out = append(out, p.Instrs[:from]...)
 	out = append(out, moved...)
-	out = append(out, p.Instrs[t:b+1]...)
+	out = append(out, p.Instrs[from:b+1]...)
 	out = append(out, kept...)
 	out = append(out, p.Instrs[end:]...)
 	for k := range out {

@@ -1,6 +1,9 @@
 package isa
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func clock(r int) Instr {
 	return Instr{Op: OpMov, Type: U64, NDst: 1, Ops: []Operand{R(r), Spec(SClock64)}, Class: ClassSpecial}
@@ -238,8 +241,74 @@ func TestArithmeticAfterAWaitLoopMovesAboveIt(t *testing.T) {
 	}
 }
 
+// A wait loop inside an if-then region — `@p bra S; parity and address;
+// L: try_wait; @!q bra L; S: ...` — is what ptxpipe.cu's producer makes of
+// `if (t >= S) while (!mbarrier_try_wait_parity(...)) {}`: the arithmetic at
+// S's head runs on both paths, and ptxas computes it (the next tile's
+// coordinates, two divisions) before the branch (ptxpipe.sass, k_ptx).
+func TestArithmeticAfterAGuardedWaitLoopMovesAboveTheGuard(t *testing.T) {
+	skip := Instr{Op: OpBra, Guard: P(2), Target: 5, Class: ClassBranch}
+	parity := Instr{Op: OpAnd, Type: B32, NDst: 1, Ops: []Operand{R(3), R(7), Imm(1)}, Class: ClassALU}
+	tw := Instr{Op: OpMbarTryWait, Flags: FParity, NDst: 1, Ops: []Operand{P(0), Addr(-1, 0), R(3)}, Class: ClassSyncs}
+	retry := Instr{Op: OpBra, Guard: NotP(0), Target: 3, Class: ClassBranch}
+	rem := Instr{Op: OpRem, Type: S32, NDst: 1, Ops: []Operand{R(10), R(7), R(5)}, Class: ClassIDiv}
+	arm := Instr{Op: OpMbarArrive, Flags: FExpectTx, NDst: 1, Ops: []Operand{Sink(), Addr(-1, 8), R(8)}, Class: ClassSyncs}
+	usesParity := Instr{Op: OpAdd, Type: U32, NDst: 1, Ops: []Operand{R(11), R(3), Imm(1)}, Class: ClassALU}
+	writesGuard := Instr{Op: OpSetp, Type: S32, Cmp: CmpLt, NDst: 1, Ops: []Operand{P(2), R(4), R(5)}, Class: ClassALU}
+	tests := []struct {
+		name string
+		tail []Instr
+		want []Op
+	}{
+		{"the division moves above the guard, the arrive stays behind the wait",
+			[]Instr{rem, arm},
+			[]Op{OpSetp, OpRem, OpBra, OpAnd, OpMbarTryWait, OpBra, OpMbarArrive, OpExit}},
+		{"what reads the preamble's result stays",
+			[]Instr{usesParity, rem},
+			[]Op{OpSetp, OpRem, OpBra, OpAnd, OpMbarTryWait, OpBra, OpAdd, OpExit}},
+		{"what writes the guard's predicate stays, a division after it moves",
+			[]Instr{writesGuard, rem},
+			[]Op{OpSetp, OpRem, OpBra, OpAnd, OpMbarTryWait, OpBra, OpSetp, OpExit}},
+		{"cheap arithmetic alone stays behind the wait (prodonly.cu's offset)",
+			[]Instr{aluI(12, 7), arm},
+			[]Op{OpSetp, OpBra, OpAnd, OpMbarTryWait, OpBra, OpAdd, OpMbarArrive, OpExit}},
+		{"cheap arithmetic moves with a division",
+			[]Instr{aluI(12, 7), rem, arm},
+			[]Op{OpSetp, OpAdd, OpRem, OpBra, OpAnd, OpMbarTryWait, OpBra, OpMbarArrive, OpExit}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			test := Instr{Op: OpSetp, Type: U32, Cmp: CmpLt, NDst: 1, Ops: []Operand{P(2), R(7), Imm(2)}, Class: ClassALU}
+			prog := append([]Instr{test, skip, parity, tw, retry}, tc.tail...)
+			prog = append(prog, Instr{Op: OpExit, Class: ClassBranch})
+			p := &Program{Instrs: prog}
+			Reconverge(p, nil)
+			HoistPastWaitLoops(p)
+			got := opsOf(p)
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+			// The guard still skips to the first instruction after the loop,
+			// the retry branch still targets the try_wait.
+			for i := range p.Instrs {
+				in := &p.Instrs[i]
+				if in.Op != OpBra {
+					continue
+				}
+				switch {
+				case in.Guard.Neg && p.Instrs[in.Target].Op != OpMbarTryWait:
+					t.Errorf("retry branch %d targets %v", i, p.Instrs[in.Target].Op)
+				case !in.Guard.Neg && (in.Target < 1 || p.Instrs[in.Target-1].Op != OpBra || !p.Instrs[in.Target-1].Guard.Neg):
+					t.Errorf("guard branch %d targets %d, not the loop's successor", i, in.Target)
+				}
+			}
+		})
+	}
+}
+
 // A wait loop that another branch enters, or whose successor another branch
-// reaches, is left alone: moving code there would change those paths.
+// reaches over more than arithmetic (here a barrier arrive), is left alone:
+// moving code there would change those paths.
 func TestWaitLoopsWithOtherEntriesAreLeftAlone(t *testing.T) {
 	count := aluI(4, 4)
 	for name, prog := range map[string][]Instr{

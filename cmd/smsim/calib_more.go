@@ -303,6 +303,9 @@ func moreRecipes(dir string) []recipe {
 	if hasCalibrationFile(dir, "wspipe.ptx") {
 		rs = append(rs, wspipeRecipes()...)
 	}
+	if hasCalibrationFile(dir, "ptxpipe.ptx") {
+		rs = append(rs, ptxpipeRecipes()...)
+	}
 	if hasCalibrationFile(dir, "stamps.ptx") {
 		rs = append(rs, stampsRecipes()...)
 	}
@@ -571,6 +574,34 @@ func wspipeRecipes() []recipe {
 						outLen: 1, launches: 2, // a warm-up launch first: the tensor is in L2
 						rows: []rowFn{{"ws_pipeline", fmt.Sprintf("box%dx%d_stages%d_consumers%d_work%d", w, h, st, c, work), "cycles_per_tile",
 							func(o []int64) float64 { return float64(o[0]) / tiles }}}})
+				}
+			}
+		}
+	}
+	return rs
+}
+
+// ptxpipeRecipes describes ptxpipe.csv (calibration/h200/ptxpipe.cu): the
+// warp-specialised TMA pipeline written with CCCL's headers only, as the raw
+// cuda::ptx API (k_ptx) and as cuda::barrier (k_bar), 2 to 4 stages; held
+// out of every fit.
+func ptxpipeRecipes() []recipe {
+	var rs []recipe
+	const tiles = 256
+	for _, box := range [][2]int{{64, 64}, {128, 64}} {
+		w, h := box[0], box[1]
+		m := fmt.Sprintf("tensormap:f16,512x512,box=%dx%d,stride=1024", w, h)
+		for _, k := range []struct{ name, bench string }{{"ptx", "ptx_pipeline"}, {"bar", "bar_pipeline"}} {
+			for _, c := range []int{1, 2, 4} {
+				for _, work := range []int{16, 64} {
+					for _, st := range []int{2, 3, 4} {
+						rs = append(rs, recipe{file: "ptxpipe.ptx", kernel: fmt.Sprintf("_Z5k_%sILi%dEEv14CUtensorMap_stiiiiPx", k.name, st),
+							block: 32 * (1 + c), smem: st * w * h * 2,
+							args:   []string{m, fmt.Sprint(tiles), fmt.Sprint(w), fmt.Sprint(h), fmt.Sprint(work), "buf:16"},
+							outLen: 1, launches: 2, // a warm-up launch first: the tensor is in L2
+							rows: []rowFn{{k.bench, fmt.Sprintf("box%dx%d_stages%d_consumers%d_work%d", w, h, st, c, work), "cycles_per_tile",
+								func(o []int64) float64 { return float64(o[0]) / tiles }}}})
+					}
 				}
 			}
 		}
