@@ -101,6 +101,7 @@ const (
 	FVecAddr                          // a barrier op inside divergent control: ptxas addresses it through a per-thread register, not the uniform datapath
 	FReloadWindow                     // an OpDelay that re-reads the shared-memory window in a loop with a call (latency.window_reload)
 	FSharedSym                        // mov of a shared variable's address: SASS forms it from the CTA's window (S2UR SR_CgaCtaId)
+	FReadWindow                       // an OpDelay that reads the shared-memory window again in a loop that sleeps (latency.window_read)
 )
 
 // Has reports whether all of f's bits are set in x.

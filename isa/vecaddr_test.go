@@ -189,8 +189,8 @@ func TestReloadSharedWindowInSleepLoops(t *testing.T) {
 	}
 	p := &Program{Instrs: prog(sleep), NumRegs: 5, NumPreds: 3}
 	ReloadSharedWindowInSleepLoops(p)
-	if got := opsOf(p); len(got) != 5 || got[0] != OpDelay || !p.Instrs[0].Flags.Has(FReloadWindow) || got[1] != OpMov {
-		t.Fatalf("sleeping loop: got %v, want a reload before the mov", got)
+	if got := opsOf(p); len(got) != 5 || got[0] != OpDelay || !p.Instrs[0].Flags.Has(FReadWindow) || p.Instrs[0].Flags.Has(FReloadWindow) || got[1] != OpMov {
+		t.Fatalf("sleeping loop: got %v, want a window read (latency.window_read, not the call loops' reload) before the mov", got)
 	}
 	if tgt := p.Instrs[3].Target; tgt != 0 {
 		t.Errorf("back edge targets %d, want the reload (0)", tgt)

@@ -90,25 +90,23 @@ func ReloadSharedWindowInCallLoops(p *Program) {
 		}
 	}
 	if any {
-		insertReloads(p, reload, after)
+		insertReloads(p, reload, after, FReloadWindow)
 	}
 }
 
 // ReloadSharedWindowInSleepLoops models the shared window in a loop that
-// sleeps. libcu++'s barrier wait (`cuda::barrier::wait`) backs off with
-// `%globaltimer` and `nanosleep` when its try_waits keep failing, and in a
-// loop that holds it ptxas keeps no shared address in a register: it forms
-// each one again from the CTA's window (S2UR SR_CgaCtaId) where the PTX
-// takes a shared variable's address, and the warp waits for the read
-// (calibration/h200 libpipe.cu's consumer: three a tile — before its arrive
-// on full, before summing the stage, before its arrive on empty; with a
-// plain try_wait loop in place of libcu++'s wait it reads the window once a
-// tile, into a vector register, as pipeline.cu's consumer does; lpstamp.csv
-// times the difference: about 60 cycles a read). An OpDelay flagged
-// FReloadWindow (latency.window_reload) goes before every mov of a shared
+// sleeps. libcu++'s barrier wait (`cuda::barrier::wait`, `wait_parity`)
+// backs off with `%globaltimer` and `nanosleep` when its try_waits keep
+// failing, and in a loop that holds it ptxas forms shared addresses again
+// from the CTA's window (S2UR or S2R SR_CgaCtaId) where the PTX takes a
+// shared variable's address (calibration/h200 libpipe.cu's consumer: three a
+// tile; ptxpipe.cu's cuda::barrier consumer: two). An OpDelay flagged
+// FReadWindow (latency.window_read) goes before every mov of a shared
 // variable's address (FSharedSym) inside a loop that holds a nanosleep and
-// no call; loops with a call are ReloadSharedWindowInCallLoops's. Branches
-// to such a mov go through its reload.
+// no call; loops with a call are ReloadSharedWindowInCallLoops's. The read
+// itself is short: calibration/h200 window.csv times it in a chain of
+// shared loads and in libcu++'s wait on a completed phase (a few cycles).
+// Branches to such a mov go through its read.
 func ReloadSharedWindowInSleepLoops(p *Program) {
 	if hasIndirect(p) {
 		return
@@ -136,22 +134,22 @@ func ReloadSharedWindowInSleepLoops(p *Program) {
 		}
 	}
 	if any {
-		insertReloads(p, reload, func(int) bool { return false })
+		insertReloads(p, reload, func(int) bool { return false }, FReadWindow)
 	}
 }
 
-// insertReloads puts a window reload (an OpDelay flagged FReloadWindow)
-// before each instruction k with reload[k]. A branch to such an instruction
+// insertReloads puts a window reload (an OpDelay flagged flag,
+// FReloadWindow or FReadWindow) before each instruction k with reload[k]. A branch to such an instruction
 // from one after which held says the window is in a register (a wait's
 // retry) goes to the instruction itself, any other through the reload.
-func insertReloads(p *Program, reload []bool, held func(int) bool) {
+func insertReloads(p *Program, reload []bool, held func(int) bool, flag Flags) {
 	n := len(p.Instrs)
 	newIdx := make([]int32, n+1)  // where old instruction k lands
 	from := make([]int, 0, n+n/4) // old index of each new instruction, -1 for a reload
 	out := make([]Instr, 0, n+n/4)
 	for k := 0; k < n; k++ {
 		if reload[k] {
-			out = append(out, Instr{Op: OpDelay, Ops: []Operand{Imm(0)}, Class: ClassDelay, Flags: FReloadWindow, Pos: p.Instrs[k].Pos})
+			out = append(out, Instr{Op: OpDelay, Ops: []Operand{Imm(0)}, Class: ClassDelay, Flags: flag, Pos: p.Instrs[k].Pos})
 			from = append(from, -1)
 		}
 		newIdx[k] = int32(len(out))

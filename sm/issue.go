@@ -122,8 +122,11 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 		return s.execCompute(now, wc, in)
 	case isa.OpDelay:
 		d := sim.Cycle(in.Src(0).Imm)
-		if in.Flags.Has(isa.FReloadWindow) {
+		switch {
+		case in.Flags.Has(isa.FReloadWindow):
 			d = sim.Cycle(s.cfg.WindowReload)
+		case in.Flags.Has(isa.FReadWindow):
+			d = sim.Cycle(s.cfg.WindowRead)
 		}
 		wc.busyUntil = now + d
 		w.Advance()

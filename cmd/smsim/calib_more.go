@@ -306,6 +306,9 @@ func moreRecipes(dir string) []recipe {
 	if hasCalibrationFile(dir, "ptxpipe.ptx") {
 		rs = append(rs, ptxpipeRecipes()...)
 	}
+	if hasCalibrationFile(dir, "window.ptx") {
+		rs = append(rs, windowRecipes()...)
+	}
 	if hasCalibrationFile(dir, "stamps.ptx") {
 		rs = append(rs, stampsRecipes()...)
 	}
@@ -577,6 +580,24 @@ func wspipeRecipes() []recipe {
 				}
 			}
 		}
+	}
+	return rs
+}
+
+// windowRecipes describes window.csv (calibration/h200/window.cu): one
+// warp's chain of shared loads with, in each link, a window read, a
+// %globaltimer or clock read, or a wait on a completed phase in libcu++'s
+// or cuda::ptx's terms (k_window<MODE>, out[0] / 4096).
+func windowRecipes() []recipe {
+	const iters = 4096
+	names := []string{"vector_outside", "vector_inside_sleep", "uniform_inside_sleep", "globaltimer", "clock64",
+		"ptx_try_wait_parity", "lib_wait_parity", "vector_ptx_try_wait_parity", "vector_lib_wait_parity",
+		"lib_arrive_wait_token", "ptx_arrive_wait_token", "vector_lib_arrive_wait_token", "vector_ptx_arrive_wait_token"}
+	var rs []recipe
+	for m, name := range names {
+		rs = append(rs, recipe{file: "window.ptx", kernel: fmt.Sprintf("_Z8k_windowILi%dEEviiPx", m), block: 32, smem: 4096,
+			args: []string{fmt.Sprint(iters), "77", "buf:16"}, outLen: 1,
+			rows: []rowFn{{"window", name, "cycles_per_link", func(o []int64) float64 { return float64(o[0]) / iters }}}})
 	}
 	return rs
 }

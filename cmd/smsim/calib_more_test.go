@@ -142,6 +142,36 @@ func TestCallInLoopReloadsTheSharedWindow(t *testing.T) {
 	}
 }
 
+// window.csv: where ptxas forms a shared address again in a loop that
+// sleeps (libcu++'s waits), the read of the CTA's window is short: libcu++'s
+// wait_parity on a completed phase (one S2UR or S2R a link in its SASS) and
+// a chain of loads through a re-read address stay within 10 % of the H200 at
+// latency.window_read, and charging the call loops' effective 61 cycles
+// there instead puts them more than 30 % over (what the eighth to twelfth
+// sessions' model did).
+func TestWindowReadInSleepLoopsIsShort(t *testing.T) {
+	cfg := sm.DefaultConfig()
+	only := `window\.csv:window,(vector|uniform)_(inside_sleep|lib_wait_parity),|window\.csv:window,lib_wait_parity,`
+	names := []string{"vector_inside_sleep", "uniform_inside_sleep", "lib_wait_parity", "vector_lib_wait_parity"}
+	rows := repoCalibration(t, cfg, only)
+	for _, n := range names {
+		r, ok := rows["window,"+n+",cycles_per_link"]
+		if !ok {
+			t.Fatalf("no row %s", n)
+		}
+		if e := math.Abs(r.ErrorPct); e > 10 {
+			t.Errorf("%s: predicted %.1f, measured %.1f (%+.1f %%)", n, r.Predicted, r.Measured, r.ErrorPct)
+		}
+	}
+	cfg.WindowRead = cfg.WindowReload
+	slow := repoCalibration(t, cfg, only)
+	for _, n := range names {
+		if r := slow["window,"+n+",cycles_per_link"]; r.ErrorPct < 30 {
+			t.Errorf("%s with latency.window_read = %d: %+.1f %%, want over +30 %%", n, cfg.WindowRead, r.ErrorPct)
+		}
+	}
+}
+
 // stamps.csv: waiters whose wait names the barrier through a uniform register
 // resume 90 cycles after the arriving thread's clock read on the H200, and
 // each scheduler's about 11 cycles apart after that (k_uwake). The model stays
