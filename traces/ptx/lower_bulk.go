@@ -35,9 +35,11 @@ func (l *lowerer) bulk(in *Instr, m *mods) error {
 	return l.bulkCopy(in, m)
 }
 
-// bulkCopy lowers the 1-D copies.
+// bulkCopy lowers the 1-D copies. A cache policy comes before a multicast
+// CTA mask: isa documents the mask as the last operand.
 func (l *lowerer) bulkCopy(in *Instr, m *mods) error {
 	x := isa.Instr{Op: isa.OpBulkCopy}
+	m.take("weak") // the default: the copy is a weak memory operation
 	x.Space, _ = space(m)
 	x.Space2, _ = space(m)
 	load := x.Space == isa.Cluster || x.Space == isa.Shared
@@ -50,8 +52,17 @@ func (l *lowerer) bulkCopy(in *Instr, m *mods) error {
 		if !m.take("bulk_group") {
 			return l.unsupported("missing .bulk_group")
 		}
+	case x.Space == isa.Cluster && x.Space2 == isa.Shared:
+		// The destination must be the shared memory of another CTA of the
+		// cluster (PTX ISA), and smsim's CTAs are clusters of one.
+		return l.unsupported("bulk copy from .shared::cta into another CTA's shared memory: smsim runs clusters of one CTA")
 	default:
 		return l.unsupported("bulk copy from .%s to .%s", x.Space2, x.Space)
+	}
+	if m.take("ignore_oob") {
+		// Up to 15 bytes at either end of the source may lie outside its
+		// allocation; the copy engine reads and checks all of them.
+		return l.unsupported("source bytes out of bounds with .ignore_oob")
 	}
 	if m.take("multicast::cluster") {
 		x.Flags |= isa.FMulticast
@@ -72,8 +83,12 @@ func (l *lowerer) bulkCopy(in *Instr, m *mods) error {
 	if err := l.nops(in, n); err != nil {
 		return err
 	}
-	for i, o := range in.Operands {
-		v, err := l.bulkOperand(o, i, x, load)
+	ops := in.Operands
+	if x.Flags.Has(isa.FMulticast) && x.Flags.Has(isa.FCacheHint) {
+		ops = []Operand{ops[0], ops[1], ops[2], ops[3], ops[5], ops[4]}
+	}
+	for i, o := range ops {
+		v, err := l.bulkOperand(o, i, x, load, i == len(ops)-1)
 		if err != nil {
 			return err
 		}
@@ -83,8 +98,9 @@ func (l *lowerer) bulkCopy(in *Instr, m *mods) error {
 	return nil
 }
 
-// bulkOperand converts operand i of a 1-D bulk copy.
-func (l *lowerer) bulkOperand(o Operand, i int, x isa.Instr, load bool) (isa.Operand, error) {
+// bulkOperand converts operand i of a 1-D bulk copy (in isa order; last
+// says it is the final one).
+func (l *lowerer) bulkOperand(o Operand, i int, x isa.Instr, load, last bool) (isa.Operand, error) {
 	switch {
 	case i == 0:
 		return l.mem(o, x.Space)
@@ -92,8 +108,8 @@ func (l *lowerer) bulkOperand(o Operand, i int, x isa.Instr, load bool) (isa.Ope
 		return l.mem(o, x.Space2)
 	case i == 3 && load:
 		return l.mem(o, isa.Shared)
-	case i == 2 || (i == 4 && x.Flags.Has(isa.FMulticast)):
-		return l.val(o, isa.U32)
+	case i == 2, last && x.Flags.Has(isa.FMulticast):
+		return l.val(o, isa.U32) // size, CTA mask
 	}
 	return l.val(o, isa.B64) // cache policy
 }
@@ -109,14 +125,14 @@ func (l *lowerer) tensor(in *Instr, m *mods) error {
 	x.Dim = dim[0] - '0'
 	x.Space, _ = space(m)
 	x.Space2, _ = space(m)
+	if x.Space == isa.Global && x.Space2 == isa.Shared {
+		return l.tensorStore(in, m, x)
+	}
 	// The load mode is optional and defaults to .tile (PTX ISA,
 	// cp.async.bulk.tensor): CUTLASS's SM90_TMA_LOAD_2D and most hand-written
 	// TMA code leave it out.
 	if m.takeAny("tile", "im2col") == "im2col" {
 		x.Flags |= isa.FIm2col
-	}
-	if x.Space == isa.Global && x.Space2 == isa.Shared {
-		return l.tensorStore(in, m, x)
 	}
 	if (x.Space != isa.Cluster && x.Space != isa.Shared) || x.Space2 != isa.Global {
 		return l.unsupported("tensor copy from .%s to .%s", x.Space2, x.Space)
@@ -130,13 +146,13 @@ func (l *lowerer) tensor(in *Instr, m *mods) error {
 	if cacheHints(m) {
 		x.Flags |= isa.FCacheHint
 	}
-	m.take("cta_group::1")
+	m.take("cta_group::1") // the default (PTX ISA)
 	return l.tensorLoad(in, x)
 }
 
 // tensorLoad converts [dst], [tmap, {c...}], [mbar][, im2col offsets][,
-// ctaMask][, policy]: destination, map, coordinates, barrier, then the
-// optional operands in the order isa documents (mask before offsets).
+// ctaMask][, policy] to destination, map, coordinates, barrier, offsets,
+// policy and the CTA mask, which isa documents as the last operand.
 func (l *lowerer) tensorLoad(in *Instr, x isa.Instr) error {
 	ops := in.Operands
 	if len(ops) < 3 {
@@ -155,7 +171,7 @@ func (l *lowerer) tensorLoad(in *Instr, x isa.Instr) error {
 		return err
 	}
 	x.Ops = append(append([]isa.Operand{d, tm}, coords...), mb)
-	rest, err := l.tensorExtras(in, &x, ops[3:])
+	rest, err := l.tensorExtras(in, x, ops[3:])
 	if err != nil {
 		return err
 	}
@@ -164,18 +180,24 @@ func (l *lowerer) tensorLoad(in *Instr, x isa.Instr) error {
 	return nil
 }
 
-// tensorExtras converts the optional operands of a tensor load: it
-// appends the multicast mask to x and returns the im2col offsets and the
-// cache policy, which follow it.
-func (l *lowerer) tensorExtras(in *Instr, x *isa.Instr, rest []Operand) ([]isa.Operand, error) {
+// tensorExtras converts the optional operands of a tensor load or
+// prefetch, in PTX order (im2col offsets, CTA mask, cache policy), and
+// returns them in isa order: offsets, policy, mask.
+func (l *lowerer) tensorExtras(in *Instr, x isa.Instr, rest []Operand) ([]isa.Operand, error) {
 	var out []isa.Operand
 	if x.Flags.Has(isa.FIm2col) {
+		if x.Dim < 3 {
+			return nil, l.errf("im2col needs a 3d to 5d tensor copy, found %dd", x.Dim)
+		}
 		if len(rest) == 0 {
 			return nil, l.errf("im2col tensor copy needs its offsets")
 		}
 		offsets, err := l.vectorVals(rest[0])
 		if err != nil {
 			return nil, err
+		}
+		if len(offsets) != int(x.Dim)-2 {
+			return nil, errAt(rest[0].Position(), "a %dd im2col tensor copy with %d offsets (it takes %d)", x.Dim, len(offsets), x.Dim-2)
 		}
 		out, rest = offsets, rest[1:]
 	}
@@ -189,32 +211,33 @@ func (l *lowerer) tensorExtras(in *Instr, x *isa.Instr, rest []Operand) ([]isa.O
 	if len(rest) != want {
 		return nil, l.errf("bad operand count for %s", in.Opcode())
 	}
+	var mask []isa.Operand
 	for i, o := range rest {
-		t := isa.B64
 		if i == 0 && x.Flags.Has(isa.FMulticast) {
-			t = isa.U32
+			v, err := l.val(o, isa.U32)
+			if err != nil {
+				return nil, err
+			}
+			mask = []isa.Operand{v}
+			continue
 		}
-		v, err := l.val(o, t)
+		v, err := l.val(o, isa.B64)
 		if err != nil {
 			return nil, err
 		}
-		if t == isa.U32 {
-			x.Ops = append(x.Ops, v)
-		} else {
-			out = append(out, v)
-		}
+		out = append(out, v)
 	}
-	return out, nil
+	return append(out, mask...), nil
 }
 
 // tensorStore converts [tmap, {c...}], [src][, policy].
 func (l *lowerer) tensorStore(in *Instr, m *mods, x isa.Instr) error {
 	x.Flags |= isa.FStore
+	if mode := m.takeAny("tile", "im2col", "im2col_no_offs"); mode != "" && mode != "tile" {
+		return l.unsupported("im2col tensor store")
+	}
 	if !m.take("bulk_group") {
 		return l.unsupported("missing .bulk_group")
-	}
-	if x.Flags.Has(isa.FIm2col) {
-		return l.unsupported("im2col tensor store")
 	}
 	if cacheHints(m) {
 		x.Flags |= isa.FCacheHint
@@ -289,25 +312,14 @@ func (l *lowerer) vectorVals(o Operand) ([]isa.Operand, error) {
 // bulkPrefetch lowers cp.async.bulk.prefetch.L2.global [src], size and the
 // tensor prefetch (an L2 hint with no result: a prefetch of the map).
 func (l *lowerer) bulkPrefetch(in *Instr, m *mods) error {
-	if m.take("tensor") {
-		m.takeAny("1d", "2d", "3d", "4d", "5d")
-		m.take("L2")
-		space(m)
-		m.takeAny("tile", "im2col")
-		cacheHints(m)
-		if len(in.Operands) == 0 {
-			return l.nops(in, 1)
-		}
-		tm, _, err := l.tensorMap(in.Operands[0], len(vecElems(in.Operands[0])))
-		if err != nil {
-			return err
-		}
-		l.emit(isa.Instr{Op: isa.OpPrefetch, Ops: []isa.Operand{tm}})
-		return nil
+	if !m.take("L2") {
+		return l.unsupported("missing .L2")
 	}
-	m.take("L2")
 	if sp, _ := space(m); sp != isa.Global {
 		return l.unsupported("bulk prefetch from .%s", sp)
+	}
+	if m.take("tensor") {
+		return l.tensorPrefetch(in, m)
 	}
 	n := 2
 	if cacheHints(m) {
@@ -328,19 +340,33 @@ func (l *lowerer) bulkPrefetch(in *Instr, m *mods) error {
 	return nil
 }
 
-// vecElems lists the coordinates of a tensor operand.
-func vecElems(o Operand) []Operand {
-	a, ok := o.(*Addr)
-	if !ok {
-		return nil
+// tensorPrefetch lowers cp.async.bulk.prefetch.tensor.Nd.L2.global{.tile,
+// .im2col}[.L2::cache_hint] [tmap, {c...}][, im2col offsets][, policy]: the
+// operands are checked and the prefetch is of the map (the data prefetch
+// is a hint with no result).
+func (l *lowerer) tensorPrefetch(in *Instr, m *mods) error {
+	x := isa.Instr{Op: isa.OpBulkTensor}
+	dim := m.takeAny("1d", "2d", "3d", "4d", "5d")
+	if dim == "" {
+		return l.unsupported("missing dimension")
 	}
-	var out []Operand
-	for _, c := range a.Coords {
-		if v, ok := c.(*Vector); ok {
-			out = append(out, v.Elems...)
-		} else {
-			out = append(out, c)
-		}
+	x.Dim = dim[0] - '0'
+	if m.takeAny("tile", "im2col") == "im2col" {
+		x.Flags |= isa.FIm2col
 	}
-	return out
+	if cacheHints(m) {
+		x.Flags |= isa.FCacheHint
+	}
+	if len(in.Operands) == 0 {
+		return l.nops(in, 1)
+	}
+	tm, _, err := l.tensorMap(in.Operands[0], int(x.Dim))
+	if err != nil {
+		return err
+	}
+	if _, err := l.tensorExtras(in, x, in.Operands[1:]); err != nil {
+		return err
+	}
+	l.emit(isa.Instr{Op: isa.OpPrefetch, Ops: []isa.Operand{tm}})
+	return nil
 }

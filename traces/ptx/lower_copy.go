@@ -104,6 +104,9 @@ func (l *lowerer) cpAsyncArrive(in *Instr, m *mods) error {
 		x.Flags |= isa.FNoInc
 	}
 	x.Space, _ = space(m)
+	if x.Space != isa.Generic && x.Space != isa.Shared {
+		return l.unsupported("cp.async.mbarrier.arrive in .%s", x.Space)
+	}
 	if t, err := l.typ(m); err != nil || t != isa.B64 {
 		return l.unsupported("needs .b64")
 	}

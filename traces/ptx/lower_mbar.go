@@ -18,6 +18,12 @@ func (l *lowerer) mbarrier(in *Instr, m *mods) error {
 	x.Space = sp
 	switch sp {
 	case isa.Cluster:
+		// Only arrive, arrive_drop, expect_tx and complete_tx reach a
+		// barrier in another CTA's shared memory (PTX ISA, mbarrier support
+		// with shared memory).
+		if kind != "arrive" && kind != "arrive_drop" && kind != "expect_tx" && kind != "complete_tx" {
+			return l.unsupported("mbarrier.%s on .shared::cluster", kind)
+		}
 		x.Flags |= isa.FRemote
 	case isa.Generic, isa.Shared:
 	default:
@@ -28,6 +34,12 @@ func (l *lowerer) mbarrier(in *Instr, m *mods) error {
 	}
 	switch kind {
 	case "init":
+		// .layout::v0 is the default layout. .layout::v1 differs only in a
+		// payload report that report-on operations write (fabric and
+		// report-mechanism copies, newer than sm_90, none of which smsim
+		// lowers); without one it stays zero and the conditional phase
+		// completes with the primary one, as in .layout::v0.
+		m.takeAny("layout::v0", "layout::v1")
 		x.Op = isa.OpMbarInit
 		return l.mbarOps(in, x, 0, 2)
 	case "inval":
@@ -68,11 +80,16 @@ func (l *lowerer) mbarArrive(in *Instr, m *mods, x isa.Instr, drop bool) error {
 	if err := l.nops(in, n...); err != nil {
 		return err
 	}
+	if _, sink := in.Operands[0].(*Sink); x.Space == isa.Cluster && !sink {
+		return l.errf("%s cannot return a state from a .shared::cluster barrier: its destination must be _", in.Opcode())
+	}
 	return l.mbarOps(in, x, 1, len(in.Operands))
 }
 
 // mbarWait lowers test_wait and try_wait (token or .parity; try_wait may
-// carry a suspend-time hint).
+// carry a suspend-time hint). With .phase_type::primary the destination
+// may be waitComplete|reportPredicate, optionally followed by a
+// reportValue operand before [addr].
 func (l *lowerer) mbarWait(in *Instr, m *mods, x isa.Instr, try bool) error {
 	x.Op = isa.OpMbarTestWait
 	if try {
@@ -81,26 +98,51 @@ func (l *lowerer) mbarWait(in *Instr, m *mods, x isa.Instr, try bool) error {
 	if m.take("parity") {
 		x.Flags |= isa.FParity
 	}
-	n := []int{3}
-	if try {
-		n = []int{3, 4}
+	// The conditional phase completes independently of the primary one only
+	// on a .layout::v1 barrier that a report-on operation wrote a non-zero
+	// report to; smsim runs none (see mbarrier.init), so it completes with
+	// the primary phase, which the waits test.
+	phase := m.takeAny("phase_type::primary", "phase_type::conditional")
+	if phase == "phase_type::conditional" && !x.Flags.Has(isa.FParity) {
+		return l.errf("%s: .phase_type::conditional needs .parity", in.Opcode())
 	}
-	if err := l.nops(in, n...); err != nil {
-		return err
+	ops := in.Operands
+	var report []Operand
+	if len(ops) > 0 {
+		if pr, ok := ops[0].(*Pair); ok {
+			if phase != "phase_type::primary" {
+				return l.errf("%s has no report predicate (it needs .phase_type::primary)", in.Opcode())
+			}
+			report = []Operand{pr.B}
+			ops = append([]Operand{pr.A}, ops[1:]...)
+			if len(ops) > 1 {
+				if _, isAddr := ops[1].(*Addr); !isAddr {
+					report = append(report, ops[1])
+					ops = append([]Operand{ops[0]}, ops[2:]...)
+				}
+			}
+		}
 	}
-	if len(in.Operands) == 4 {
+	if len(ops) != 3 && (!try || len(ops) != 4) {
+		want := "3"
+		if try {
+			want = "3 or 4"
+		}
+		return l.errf("bad operand count: %s takes %s operands besides the report, found %d", in.Opcode(), want, len(ops))
+	}
+	if len(ops) == 4 {
 		x.Flags |= isa.FHint
 	}
-	p, err := l.pdst(in.Operands[0])
+	p, err := l.pdst(ops[0])
 	if err != nil {
 		return err
 	}
-	a, err := l.mem(in.Operands[1], x.Space)
+	a, err := l.mem(ops[1], x.Space)
 	if err != nil {
 		return err
 	}
 	x.NDst, x.Ops = 1, []isa.Operand{p, a}
-	for _, o := range in.Operands[2:] {
+	for _, o := range ops[2:] {
 		t := isa.B64
 		if x.Flags.Has(isa.FParity) || len(x.Ops) == 3 {
 			t = isa.U32
@@ -112,6 +154,38 @@ func (l *lowerer) mbarWait(in *Instr, m *mods, x isa.Instr, try bool) error {
 		x.Ops = append(x.Ops, v)
 	}
 	l.emit(x)
+	return l.mbarReport(report)
+}
+
+// mbarReport writes the report of a .phase_type::primary wait: the payload
+// report is zero on a .layout::v0 barrier, and on a .layout::v1 one that no
+// report-on operation wrote, so reportPredicate is false and reportValue 0.
+func (l *lowerer) mbarReport(report []Operand) error {
+	if len(report) == 0 {
+		return nil
+	}
+	q, err := l.pdst(report[0])
+	if err != nil {
+		return err
+	}
+	l.emit(isa.Instr{Op: isa.OpMov, Type: isa.Pred, NDst: 1, Ops: []isa.Operand{q, isa.Imm(0)}})
+	if len(report) == 1 {
+		return nil
+	}
+	d, err := l.dst(report[1])
+	if err != nil {
+		return err
+	}
+	t := isa.B64
+	switch l.regWidth(report[1]) {
+	case 8:
+		t = isa.B8
+	case 16:
+		t = isa.B16
+	case 32:
+		t = isa.B32
+	}
+	l.emit(isa.Instr{Op: isa.OpMov, Type: t, NDst: 1, Ops: []isa.Operand{d, isa.Imm(0)}})
 	return nil
 }
 

@@ -100,14 +100,19 @@ func (l *lowerer) fenceOperand(o Operand) (isa.Operand, error) {
 	return l.val(o, isa.U32)
 }
 
-// prefetch lowers prefetch{.space}.level [a] and prefetch.tensormap [a].
+// prefetch lowers prefetch{.space}.level [a] (.L1::32B.valid_addr too) and
+// prefetch.tensormap [a].
 func (l *lowerer) prefetch(in *Instr, m *mods) error {
 	x := isa.Instr{Op: isa.OpPrefetch}
 	x.Space, _ = space(m)
-	if m.takeAny("L1", "L2", "tensormap") == "" && len(m.takePrefix("L2::")) == 0 {
+	level := m.takeAny("L1", "L2", "tensormap", "L1::32B")
+	if level == "" && len(m.takePrefix("L2::")) == 0 {
 		return l.unsupported("missing level")
 	}
 	m.takePrefix("L2::")
+	if level == "L1::32B" {
+		m.take("valid_addr") // a 32-byte L1 prefetch of an address known to be valid
+	}
 	if err := l.nops(in, 1); err != nil {
 		return err
 	}

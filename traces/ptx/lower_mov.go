@@ -27,6 +27,19 @@ func (l *lowerer) mov(in *Instr, m *mods) error {
 		if err != nil {
 			return err
 		}
+		if r, ok := a.(*Reg); ok && r.Special {
+			// %is_explicit_cluster, the one predicate special register: a
+			// value that is 0 or 1, turned into a predicate.
+			v, err := l.special(r)
+			if err != nil {
+				return err
+			}
+			if v.Kind != isa.KSpecial || v.Special != isa.SIsExplicitCluster {
+				return errAt(r.Pos, "special register %s is not a predicate", r.String())
+			}
+			l.emit(isa.Instr{Op: isa.OpSetp, Type: isa.U32, Cmp: isa.CmpNe, NDst: 1, Ops: []isa.Operand{pd, v, isa.Imm(0)}})
+			return nil
+		}
 		ps, err := l.psrc(a)
 		if err != nil {
 			return err

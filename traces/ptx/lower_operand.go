@@ -52,6 +52,11 @@ func vecComp(c string) (int, bool) {
 
 // special resolves a special register such as %tid.x.
 func (l *lowerer) special(r *Reg) (isa.Operand, error) {
+	if r.String() == "%current_graph_exec" {
+		// The CUDA device graph being executed: 0 for a kernel that is not
+		// part of one (PTX ISA), as smsim's launches are not.
+		return isa.Imm(0), nil
+	}
 	s, ok := isa.ParseSpecial(r.String())
 	if !ok {
 		return isa.Operand{}, errAt(r.Pos, "unsupported special register %s", r.String())

@@ -349,3 +349,91 @@ DONE:
 		t.Errorf("recursion past the inlined depth: got %v, want the recursion diagnostic", err)
 	}
 }
+
+// TestRunBulkMulticastCacheHint runs a multicast bulk copy with a cache
+// hint (CUTLASS and cuda::ptx spell the policy after the CTA mask): the
+// mask of a cluster of one is 1, and the policy, whatever its value, is
+// not taken for it.
+func TestRunBulkMulticastCacheHint(t *testing.T) {
+	src := `
+.global .align 16 .u32 table[4] = {11, 22, 33, 44};
+.visible .entry k(.param .u64 k_out)
+{
+	.reg .pred %p<4>;
+	.reg .b16 %rs<4>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<12>;
+	.shared .align 16 .u32 sh[4];
+	.shared .align 8 .b64 bar;
+` + storeTid + `
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra SKIP;
+	mbarrier.init.shared::cta.b64 [bar], 1;
+	fence.mbarrier_init.release.cluster;
+	createpolicy.fractional.L2::evict_last.b64 %rd5, 1.0;
+	mov.b16 %rs1, 1;
+	mov.u64 %rd3, table;
+	mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 16;
+	cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [sh], [%rd3], 16, [bar], %rs1, %rd5;
+WAIT:
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;
+	@!%p2 bra WAIT;
+	ld.shared.u32 %r2, [sh+8];
+	st.global.u32 [%rd1], %r2;
+SKIP:
+	ret;
+}
+`
+	if got := runPTX(t, src, 32, 1); got[0] != 33 {
+		t.Errorf("copied word %d, want 33", got[0])
+	}
+}
+
+// TestRunMbarrierPhaseTypes runs the PTX ISA 9.3 mbarrier forms: a
+// .layout::v1 barrier, a .phase_type::primary wait with its report (zero:
+// nothing reported) and a .phase_type::conditional wait, which completes
+// with the primary phase.
+func TestRunMbarrierPhaseTypes(t *testing.T) {
+	src := `
+.visible .entry k(.param .u64 k_out)
+{
+	.reg .pred %p<8>;
+	.reg .b16 %rs<4>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<12>;
+	.shared .align 8 .b64 bar;
+` + storeTid + `
+	setp.eq.u32 %p1, %r1, 0;
+	@%p1 mbarrier.init.layout::v1.shared::cta.b64 [bar], 32;
+	bar.sync 0;
+	mbarrier.arrive.release.cta.shared::cta.b64 %rd3, [bar];
+WAIT:
+	mbarrier.try_wait.parity.phase_type::primary.acquire.cta.shared::cta.b64 %p2|%p3, %rs1, [bar], 0, 1000;
+	@!%p2 bra WAIT;
+	mbarrier.test_wait.parity.phase_type::conditional.acquire.cta.shared::cta.b64 %p4, [bar], 0;
+	mbarrier.test_wait.phase_type::primary.shared::cta.b64 %p5|%p6, [bar], %rd3;
+	mov.pred %p7, %is_explicit_cluster;
+	mov.u64 %rd4, %current_graph_exec;
+	cvt.u32.u16 %r2, %rs1;
+	selp.u32 %r3, 1, 0, %p3;
+	selp.u32 %r4, 10, 0, %p4;
+	selp.u32 %r5, 100, 0, %p5;
+	selp.u32 %r6, 1000, 0, %p6;
+	selp.u32 %r7, 10000, 0, %p7;
+	cvt.u32.u64 %r8, %rd4;
+	add.u32 %r2, %r2, %r3;
+	add.u32 %r2, %r2, %r4;
+	add.u32 %r2, %r2, %r5;
+	add.u32 %r2, %r2, %r6;
+	add.u32 %r2, %r2, %r7;
+	add.u32 %r2, %r2, %r8;
+	st.global.u32 [%rd1], %r2;
+	ret;
+}
+`
+	for tid, g := range runPTX(t, src, 32, 32) {
+		if g != 110 {
+			t.Errorf("thread %d: got %d, want 110 (both phases complete, no report, no explicit cluster, no graph)", tid, g)
+		}
+	}
+}

@@ -172,8 +172,10 @@ func TestLowerAsyncCopies(t *testing.T) {
 		// and SM90_TMA_STORE_2D spell their copies without it.
 		{`cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1, {%r2, %r3}], [%r4], %rd2;`,
 			`cp.async.bulk.tensor {space=shared::cluster space2=global cachehint dim=2 ndst=0} [%r1], [%rd1], %r2, %r3, [%r4], %rd2`},
+		// The CTA mask moves after the cache policy: isa (and the SM) take it
+		// as the last operand.
 		{`cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [%r1], [%rd1, {%r2, %r3}], [%r4], %rs1, %rd2;`,
-			`cp.async.bulk.tensor {space=shared::cluster space2=global multicast cachehint dim=2 ndst=0} [%r1], [%rd1], %r2, %r3, [%r4], %rs1, %rd2`},
+			`cp.async.bulk.tensor {space=shared::cluster space2=global multicast cachehint dim=2 ndst=0} [%r1], [%rd1], %r2, %r3, [%r4], %rd2, %rs1`},
 		{`cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd1, {%r2, %r3}], [%r1];`,
 			`cp.async.bulk.tensor {space=global space2=shared store dim=2 ndst=0} [%rd1], %r2, %r3, [%r1]`},
 		{`cp.async.bulk.prefetch.tensor.2d.L2.global [%rd1, {%r1, %r2}];`,
