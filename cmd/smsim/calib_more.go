@@ -309,6 +309,9 @@ func moreRecipes(dir string) []recipe {
 	if hasCalibrationFile(dir, "window.ptx") {
 		rs = append(rs, windowRecipes()...)
 	}
+	if hasCalibrationFile(dir, "pingpong.ptx") {
+		rs = append(rs, pingpongRecipes()...)
+	}
 	if hasCalibrationFile(dir, "stamps.ptx") {
 		rs = append(rs, stampsRecipes()...)
 	}
@@ -580,6 +583,25 @@ func wspipeRecipes() []recipe {
 				}
 			}
 		}
+	}
+	return rs
+}
+
+// pingpongRecipes describes pingpong.csv (calibration/h200/pingpong.cu):
+// two warps hand a token back and forth through two barriers of count 1
+// (k_pp<MODE>, out[0] / 2000 round trips).
+func pingpongRecipes() []recipe {
+	const iters = 2000
+	names := []string{"two_schedulers", "same_scheduler", "hinted", "test_wait", "vector", "full_warp_arrive", "lane0_only"}
+	var rs []recipe
+	for m, name := range names {
+		block := 64
+		if m == 1 {
+			block = 160 // warps 0 and 4: one scheduler
+		}
+		rs = append(rs, recipe{file: "pingpong.ptx", kernel: fmt.Sprintf("_Z4k_ppILi%dEEviiPx", m), block: block,
+			args: []string{fmt.Sprint(iters), "777", "buf:16"}, outLen: 1,
+			rows: []rowFn{{"pingpong", name, "cycles_per_round_trip", func(o []int64) float64 { return float64(o[0]) / iters }}}})
 	}
 	return rs
 }
