@@ -112,7 +112,7 @@ func ClassOf(in *Instr) Class {
 		return cvtClass(in)
 	case OpLd, OpSt, OpAtom, OpRed, OpPrefetch, OpLdmatrix, OpStmatrix:
 		return memClass(in.Space)
-	case OpFence:
+	case OpFence, OpTensormapCopy:
 		return ClassFence
 	case OpBra, OpBrx, OpCall, OpRet, OpExit, OpTrap, OpBrkpt:
 		return ClassBranch

@@ -131,6 +131,11 @@ const (
 	//   cp.async.bulk.tensor  load:  [dst shared], [tensormap], c0..c(Dim-1), [mbar] [, ctaMask]
 	//                         store (FStore): [tensormap], c0..c(Dim-1), [src shared]
 	//   cp.async.bulk.wait_group  n   (FRead: only until sources are read)
+	//   cp.reduce.async.bulk  1-D:    [dst global], [src shared], size [, policy]   Atom=redOp, Type=element type
+	//                         tensor: [tensormap], c0..c(Dim-1), [src shared] [, policy]   Atom=redOp (Dim > 0)
+	//   tensormap.replace     [addr], ord, new_val   Mode=field (Tmap*), Space=state space of addr;
+	//                         ord is 0 for the fields that have none
+	//   tensormap.cp_fenceproxy  [dst global], [src shared], size   (FProxyTensormap, release)
 	OpCpAsync
 	OpCpAsyncCommit
 	OpCpAsyncWait
@@ -141,6 +146,7 @@ const (
 	OpBulkCommit
 	OpBulkWait
 	OpTensormapReplace
+	OpTensormapCopy
 
 	// Pseudo-operations of the .sms language. They have exact PTX-equivalent
 	// semantics but save the frontend from spelling out loops of instructions.
@@ -174,8 +180,23 @@ var opNames = [...]string{
 	OpBulkCopy: "cp.async.bulk", OpBulkTensor: "cp.async.bulk.tensor", OpBulkPrefetch: "cp.async.bulk.prefetch",
 	OpBulkReduce: "cp.reduce.async.bulk", OpBulkCommit: "cp.async.bulk.commit_group",
 	OpBulkWait: "cp.async.bulk.wait_group", OpTensormapReplace: "tensormap.replace",
-	OpCompute: "compute", OpDelay: "delay",
+	OpTensormapCopy: "tensormap.cp_fenceproxy", OpCompute: "compute", OpDelay: "delay",
 }
+
+// Fields of a tensor-map object that tensormap.replace writes (Instr.Mode
+// of OpTensormapReplace), as the PTX ISA names them for .tile maps on sm_90a.
+const (
+	TmapGlobalAddress = 1 + iota // .global_address (b64)
+	TmapRank                     // .rank: new_val is the rank − 1
+	TmapBoxDim                   // .box_dim[ord]
+	TmapGlobalDim                // .global_dim[ord]
+	TmapGlobalStride             // .global_stride[ord] (b64, bytes; ord 0 is dimension 1's)
+	TmapElementStride            // .element_stride[ord]
+	TmapElemType                 // .elemtype: the ISA's numbering (Table "Tensormap new_val validity"), not the driver's
+	TmapInterleave               // .interleave_layout
+	TmapSwizzle                  // .swizzle_mode
+	TmapFillMode                 // .fill_mode
+)
 
 // Reasons a frontend inserts a trap (Instr.Mode of OpTrap).
 const (

@@ -16,8 +16,10 @@
 // set-associative sectored L2 with LRU eviction whose sets are allocated on
 // first use (memory use is bounded by the L2's line count), the SM↔L2 link
 // and DRAM as bandwidth resources. Access serves loads and stores of the SM
-// (latency only); Stream and StreamWrite serve the TMA unit's bulk
-// transfers (latency plus bytes over bandwidth, hits and misses per line).
+// (latency only); Stream, StreamWrite and StreamReduce serve the TMA unit's
+// bulk transfers (latency plus bytes over bandwidth, hits and misses per
+// line; a bulk reduction is a write whose sectors missing in L2 are read
+// from DRAM first).
 // State persists across launches so a second launch sees a warm L2; the SM
 // calls InvalidateL1 at each launch, Warm for ranges the host just wrote, and
 // Flush where the calibration host flushes L2.
@@ -32,6 +34,7 @@
 // hashing (sets are indexed by line address modulo the set count), DRAM
 // banks, rows and refresh, write-backs of dirty lines, L1 write policy
 // subtleties (stores write through and keep L1 copies valid), other SMs'
-// traffic, atomics in L2, constant and texture caches, and coherence — one SM
+// traffic, the cost of an atomic's read-modify-write in L2 beyond its
+// access, constant and texture caches, and coherence — one SM
 // is the whole machine.
 package memory

@@ -164,16 +164,7 @@ func (h *Hierarchy) Stream(now sim.Cycle, addr uint64, size int) (ready sim.Cycl
 		return now, 0
 	}
 	t := now + h.translate(addr, size)
-	moved, missed := 0, 0
-	h.forLines(addr, size, func(line uint64, mask uint8) {
-		miss := mask &^ h.l2.probe(line, mask)
-		moved += bits.OnesCount8(mask)
-		missed += bits.OnesCount8(miss)
-		h.countL2(miss)
-		h.l2.fill(line, mask)
-	})
-	moved *= h.cfg.SectorBytes
-	missed *= h.cfg.SectorBytes
+	moved, missed := h.allocate(addr, size)
 	ready = occupy(&h.linkFree, t, moved, h.cfg.L2BytesPerCycle) + sim.Cycle(h.cfg.L2Cycles)
 	if missed > 0 {
 		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
@@ -183,6 +174,20 @@ func (h *Hierarchy) Stream(now sim.Cycle, addr uint64, size int) (ready sim.Cycl
 	h.stats.StreamBytes += uint64(size)
 	h.stats.DRAMBytes += uint64(missed)
 	return ready, missed
+}
+
+// allocate walks the sectors of [addr, addr+size) through L2, counting
+// the misses and filling the lines, and returns the bytes moved and the
+// bytes L2 did not hold (whole sectors).
+func (h *Hierarchy) allocate(addr uint64, size int) (moved, missed int) {
+	h.forLines(addr, size, func(line uint64, mask uint8) {
+		miss := mask &^ h.l2.probe(line, mask)
+		moved += bits.OnesCount8(mask)
+		missed += bits.OnesCount8(miss)
+		h.countL2(miss)
+		h.l2.fill(line, mask)
+	})
+	return moved * h.cfg.SectorBytes, missed * h.cfg.SectorBytes
 }
 
 // HitLatency is the round trip of a request L2 answers (L2Cycles): what an
@@ -206,6 +211,32 @@ func (h *Hierarchy) StreamWrite(now sim.Cycle, addr uint64, size int) (done sim.
 	h.stats.StreamWrites++
 	h.stats.StreamWriteBytes += uint64(size)
 	return occupy(&h.writeFree, t, moved*h.cfg.SectorBytes, h.cfg.L2BytesPerCycle) + sim.Cycle(h.cfg.L2Cycles)
+}
+
+// StreamReduce models a bulk reduction of size bytes at addr sent at now
+// (cp.reduce.async.bulk, whose read-modify-write happens in L2) and returns
+// the cycle at which the last byte has been combined in L2 and how many
+// bytes L2 read from DRAM to do it. The bytes cross the link as a bulk
+// write's do; sectors L2 does not hold are read from DRAM first, at what an
+// atomic that misses L2 pays (DRAMCycles, the load path's): the hierarchy
+// gives atomics no other cost (red.global is timed as a store).
+//
+//	done = max(writeDone + L2Cycles, dramDone + L2Cycles + DRAMCycles)
+func (h *Hierarchy) StreamReduce(now sim.Cycle, addr uint64, size int) (done sim.Cycle, dramBytes int) {
+	if size <= 0 {
+		return now, 0
+	}
+	t := now + h.translate(addr, size)
+	moved, missed := h.allocate(addr, size)
+	done = occupy(&h.writeFree, t, moved, h.cfg.L2BytesPerCycle) + sim.Cycle(h.cfg.L2Cycles)
+	if missed > 0 {
+		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
+		done = max(done, d+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles))
+	}
+	h.stats.StreamReduces++
+	h.stats.StreamReduceBytes += uint64(size)
+	h.stats.DRAMBytes += uint64(missed)
+	return done, missed
 }
 
 // occupy reserves a bandwidth resource for n bytes from cycle t (or from

@@ -291,3 +291,29 @@ func BenchmarkAccessL1Hit(b *testing.B) {
 		h.Access(0, isa.HeapBase, 4, false)
 	}
 }
+
+// TestStreamReduceIsAWriteThatReadsMissesFromDRAM: a bulk reduction into
+// lines L2 holds costs what a bulk write does; into lines it does not hold,
+// L2 first reads the missing sectors from DRAM, at a missing load's DRAM
+// latency.
+func TestStreamReduceIsAWriteThatReadsMissesFromDRAM(t *testing.T) {
+	h := newTestHierarchy(t, nil)
+	c := h.Config()
+	a := isa.HeapBase
+	h.Warm(a, 1<<20)
+	h.translate(a, 1<<21)
+	w := h.StreamWrite(1000, a, 1024)
+	r, dram := h.StreamReduce(5000, a, 1024)
+	if r-5000 != w-1000 || dram != 0 {
+		t.Errorf("warm: reduce %d cycles (%d DRAM bytes), want the write's %d and none", r-5000, dram, w-1000)
+	}
+	cold := a + 1<<20 // same TLB page range, not in L2
+	r, dram = h.StreamReduce(9000, cold, 1024)
+	want := sim.Cycle(1024*256/c.DRAMBytesPerCycle+255)/256 + sim.Cycle(c.L2Cycles+c.DRAMCycles)
+	if dram != 1024 || r-9000 != want {
+		t.Errorf("cold: reduce %d cycles with %d DRAM bytes, want %d with 1024", r-9000, dram, want)
+	}
+	if s := h.Stats(); s.StreamReduces != 2 || s.StreamReduceBytes != 2048 {
+		t.Errorf("stats %+v, want 2 reductions of 2048 bytes", s)
+	}
+}

@@ -3,15 +3,17 @@ package memory
 // Stats are the hierarchy's counters. They only count; rates are computed
 // by the report.
 type Stats struct {
-	Loads, Stores    uint64 // Access calls
-	L1Hits, L1Misses uint64 // line lookups of loads in L1
-	L2Hits, L2Misses uint64 // line lookups in L2 (a miss: some sector was absent)
-	TLBMisses        uint64 // pages not in the TLB
-	Streams          uint64 // bulk reads
-	StreamBytes      uint64 // bytes requested by bulk reads
-	StreamWrites     uint64 // bulk writes
-	StreamWriteBytes uint64 // bytes of bulk writes
-	DRAMBytes        uint64 // sector bytes read from DRAM
+	Loads, Stores     uint64 // Access calls
+	L1Hits, L1Misses  uint64 // line lookups of loads in L1
+	L2Hits, L2Misses  uint64 // line lookups in L2 (a miss: some sector was absent)
+	TLBMisses         uint64 // pages not in the TLB
+	Streams           uint64 // bulk reads
+	StreamBytes       uint64 // bytes requested by bulk reads
+	StreamWrites      uint64 // bulk writes
+	StreamWriteBytes  uint64 // bytes of bulk writes
+	StreamReduces     uint64 // bulk reductions (read-modify-writes in L2)
+	StreamReduceBytes uint64 // bytes of bulk reductions
+	DRAMBytes         uint64 // sector bytes read from DRAM
 }
 
 // Sub returns s − o, counter by counter (to remove a warm-up snapshot).
@@ -23,6 +25,7 @@ func (s Stats) Sub(o Stats) Stats {
 		TLBMisses: s.TLBMisses - o.TLBMisses,
 		Streams:   s.Streams - o.Streams, StreamBytes: s.StreamBytes - o.StreamBytes,
 		StreamWrites: s.StreamWrites - o.StreamWrites, StreamWriteBytes: s.StreamWriteBytes - o.StreamWriteBytes,
+		StreamReduces: s.StreamReduces - o.StreamReduces, StreamReduceBytes: s.StreamReduceBytes - o.StreamReduceBytes,
 		DRAMBytes: s.DRAMBytes - o.DRAMBytes,
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/tma"
 	"github.com/smsim/smsim/warp"
 )
 
@@ -13,11 +14,13 @@ type CopyKind uint8
 
 // Copy kinds.
 const (
-	CopyBulkLoad    CopyKind = iota // cp.async.bulk global -> shared, completes tx on an mbarrier
-	CopyTensorLoad                  // cp.async.bulk.tensor global -> shared
-	CopyBulkStore                   // cp.async.bulk shared -> global, joins the thread's bulk group
-	CopyTensorStore                 // cp.async.bulk.tensor shared -> global
-	CopyPrefetch                    // cp.async.bulk.prefetch: L2 only
+	CopyBulkLoad     CopyKind = iota // cp.async.bulk global -> shared, completes tx on an mbarrier
+	CopyTensorLoad                   // cp.async.bulk.tensor global -> shared
+	CopyBulkStore                    // cp.async.bulk shared -> global, joins the thread's bulk group
+	CopyTensorStore                  // cp.async.bulk.tensor shared -> global
+	CopyPrefetch                     // cp.async.bulk.prefetch: L2 only
+	CopyBulkReduce                   // cp.reduce.async.bulk shared -> global, joins the thread's bulk group
+	CopyTensorReduce                 // cp.reduce.async.bulk.tensor shared -> global
 )
 
 // CopyRequest is one thread's bulk copy.
@@ -34,6 +37,8 @@ type CopyRequest struct {
 	Mbar   uint32 // barrier (shared offset) of loads
 	Thread uint64 // issuing thread (bulk-group owner)
 	ID     uint64
+	Red    isa.AtomOp // operation of reductions
+	Type   isa.Type   // element type of 1-D reductions (tensor reductions: the map's)
 }
 
 // CopyEngine is the TMA unit as the SM sees it. It calls the SM back
@@ -100,8 +105,8 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 		if err != nil {
 			return err
 		}
-		n, spanOK := sharedBytes(r)
-		if spanOK && (r.Kind == CopyBulkStore || r.Kind == CopyTensorStore) {
+		n, spanOK := copySharedBytes(r)
+		if spanOK && readsShared(r.Kind) {
 			if err := s.storeReadsUnfenced(wc, in, r, n, l); err != nil {
 				return err
 			}
@@ -121,6 +126,29 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 	wc.busyUntil = max(now+sim.Cycle(s.cfg.Latency[isa.ClassTMA]), accept)
 	wc.w.Advance()
 	return nil
+}
+
+// readsShared reports whether a copy of kind k reads shared memory: stores
+// and reductions, whose source the proxy-fence and overwrite checks guard.
+func readsShared(k CopyKind) bool {
+	switch k {
+	case CopyBulkStore, CopyTensorStore, CopyBulkReduce, CopyTensorReduce:
+		return true
+	}
+	return false
+}
+
+// copySharedBytes is the shared range's length of a copy, as sharedBytes
+// gives it, with a tensor reduction's box (its Size is not set).
+func copySharedBytes(r CopyRequest) (uint64, bool) {
+	if r.Kind != CopyTensorReduce {
+		return sharedBytes(r)
+	}
+	m, err := tma.Decode(r.Map)
+	if err != nil {
+		return 0, false // the engine reports the bad map
+	}
+	return uint64(m.BoxBytes()), true
 }
 
 // copyInfo remembers a load in flight: for the timeline and for diagnostics
@@ -198,6 +226,8 @@ func (s *SM) copyRequest(wc *wctx, in *isa.Instr, l int, t uint64) (CopyRequest,
 		}
 		r.Mbar, err = smem(val(coord0+r.Dim), isa.Shared)
 		return r, err
+	case isa.OpBulkReduce:
+		return r, s.reduceRequest(wc, in, l, &r, val, smem)
 	case isa.OpBulkPrefetch:
 		r.Kind, r.Global = CopyPrefetch, val(0)
 		if in.NSrc() > 1 {
@@ -206,6 +236,29 @@ func (s *SM) copyRequest(wc *wctx, in *isa.Instr, l int, t uint64) (CopyRequest,
 		return r, nil
 	}
 	return r, s.diag(wc, in, DiagInput, "unsupported", 1<<l, fmt.Sprintf("instruction %s is not supported", in.Op))
+}
+
+// reduceRequest decodes lane l's operands of a bulk reduction: [dst],
+// [src], size for the 1-D form, [tensorMap], coordinates, [src] for the
+// tensor form (Dim > 0); a cache policy may follow either.
+func (s *SM) reduceRequest(wc *wctx, in *isa.Instr, l int, r *CopyRequest, val func(int) uint64,
+	smem func(uint64, isa.Space) (uint32, error)) error {
+	r.Red = in.Atom
+	var err error
+	if in.Dim == 0 {
+		r.Kind, r.Type, r.Global, r.Size = CopyBulkReduce, in.Type, val(0), uint32(val(2))
+		r.Shared, err = smem(val(1), in.Space2)
+		return err
+	}
+	r.Kind, r.Dim, r.MapAt = CopyTensorReduce, int(in.Dim), val(0)
+	if r.Map, err = s.readMap(wc, in, r.MapAt, l); err != nil {
+		return err
+	}
+	for d := 0; d < r.Dim && d < 5; d++ {
+		r.Coords[d] = int32(val(1 + d))
+	}
+	r.Shared, err = smem(val(1+r.Dim), in.Space2)
+	return err
 }
 
 // multicastToSelf checks a multicast copy's CTA mask (its last operand): in

@@ -145,8 +145,10 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 		return s.execCopy(now, wc, in, mask)
 	case isa.OpCpAsync, isa.OpCpAsyncCommit, isa.OpCpAsyncWait:
 		return s.execCpAsync(now, wc, in, mask)
+	case isa.OpTensormapReplace, isa.OpTensormapCopy:
+		return s.execTensormap(now, wc, in, mask)
 	case isa.OpCall, isa.OpBrx, isa.OpLdmatrix,
-		isa.OpStmatrix, isa.OpTensormapReplace:
+		isa.OpStmatrix:
 		return s.diag(wc, in, DiagInput, "unsupported", mask, fmt.Sprintf("instruction %s is not supported by the simulator", in.Op))
 	}
 	if err := w.ExecALU(in, mask, uint64(now-s.start)); err != nil {

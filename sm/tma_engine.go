@@ -3,6 +3,7 @@ package sm
 import (
 	"fmt"
 
+	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sim"
 	"github.com/smsim/smsim/tma"
 )
@@ -34,6 +35,12 @@ func (c copyEngine) Issue(now sim.Cycle, r CopyRequest) error {
 		return c.u.Store(now, tma.Store{CTA: r.CTA, Thread: r.Thread, Dst: r.Global, Src: r.Shared, Size: r.Size})
 	case CopyPrefetch:
 		return c.u.Prefetch(now, tma.Prefetch{Src: r.Global, Size: r.Size})
+	case CopyBulkReduce:
+		op, t, err := reduction(r)
+		if err != nil {
+			return err
+		}
+		return c.u.Reduce(now, tma.Reduce{CTA: r.CTA, Thread: r.Thread, Dst: r.Global, Src: r.Shared, Size: r.Size, Op: op, Type: t})
 	}
 	m, err := tma.Decode(r.Map)
 	if err != nil {
@@ -47,8 +54,65 @@ func (c copyEngine) Issue(now sim.Cycle, r CopyRequest) error {
 		return c.u.TensorLoad(now, tma.TensorLoad{CTA: r.CTA, Dst: r.Shared, Map: m, Desc: r.MapAt, Coords: r.Coords, Mbar: r.Mbar, CopyID: r.ID})
 	case CopyTensorStore:
 		return c.u.TensorStore(now, tma.TensorStore{CTA: r.CTA, Thread: r.Thread, Map: m, Desc: r.MapAt, Coords: r.Coords, Src: r.Shared})
+	case CopyTensorReduce:
+		op, _, err := reduction(r)
+		if err != nil {
+			return err
+		}
+		return c.u.TensorReduce(now, tma.TensorReduce{CTA: r.CTA, Thread: r.Thread, Map: m, Desc: r.MapAt, Coords: r.Coords, Src: r.Shared, Op: op})
 	}
 	return fmt.Errorf("unknown copy kind %d", r.Kind)
+}
+
+// reduction maps a reduction request's operation and (1-D) element type to
+// the unit's: .b32 and .b64 elements are u32 and u64 ones.
+func reduction(r CopyRequest) (tma.RedOp, tma.DType, error) {
+	var op tma.RedOp
+	switch r.Red {
+	case isa.AtomAdd:
+		op = tma.RedAdd
+	case isa.AtomMin:
+		op = tma.RedMin
+	case isa.AtomMax:
+		op = tma.RedMax
+	case isa.AtomInc:
+		op = tma.RedInc
+	case isa.AtomDec:
+		op = tma.RedDec
+	case isa.AtomAnd:
+		op = tma.RedAnd
+	case isa.AtomOr:
+		op = tma.RedOr
+	case isa.AtomXor:
+		op = tma.RedXor
+	default:
+		return 0, 0, fmt.Errorf("reduction operation %d is not one of add min max inc dec and or xor", r.Red)
+	}
+	if r.Kind == CopyTensorReduce {
+		return op, 0, nil
+	}
+	var t tma.DType
+	switch r.Type {
+	case isa.B32, isa.U32:
+		t = tma.U32
+	case isa.S32:
+		t = tma.S32
+	case isa.B64, isa.U64:
+		t = tma.U64
+	case isa.S64:
+		t = tma.S64
+	case isa.F16:
+		t = tma.F16
+	case isa.BF16:
+		t = tma.BF16
+	case isa.F32:
+		t = tma.F32
+	case isa.F64:
+		t = tma.F64
+	default:
+		return 0, 0, fmt.Errorf("reduction element type .%s is not one of b32 u32 s32 b64 u64 s64 f16 bf16 f32 f64", r.Type)
+	}
+	return op, t, nil
 }
 
 // Commit closes the thread's bulk group.

@@ -14,6 +14,7 @@ const (
 	BadMap                         // the tensor map breaks a driver limit (§4 #53)
 	NegativeOrigin                 // tensor store with a negative coordinate (§4 #45)
 	Unsupported                    // a mode the model does not implement (interleaved layouts)
+	BadReduce                      // a reduction the PTX ISA does not define on the element type
 	Fault                          // memory refused the bytes when the copy landed
 )
 
@@ -34,6 +35,8 @@ func (c Code) String() string {
 		return "negative origin"
 	case Unsupported:
 		return "unsupported"
+	case BadReduce:
+		return "bad reduction"
 	case Fault:
 		return "fault"
 	}

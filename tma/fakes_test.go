@@ -40,6 +40,7 @@ type fakePath struct {
 	perCycle int
 	dramFrom uint64
 	streams  int
+	reduces  int
 }
 
 func (p *fakePath) cost(now sim.Cycle, size int) sim.Cycle {
@@ -55,6 +56,14 @@ func (p *fakePath) Stream(now sim.Cycle, addr uint64, size int) (sim.Cycle, int)
 }
 
 func (p *fakePath) StreamWrite(now sim.Cycle, _ uint64, size int) sim.Cycle { return p.cost(now, size) }
+
+func (p *fakePath) StreamReduce(now sim.Cycle, addr uint64, size int) (sim.Cycle, int) {
+	p.reduces++
+	if p.dramFrom != 0 && addr >= p.dramFrom {
+		return p.cost(now, size), size
+	}
+	return p.cost(now, size), 0
+}
 
 func (p *fakePath) HitLatency() sim.Cycle { return p.lat }
 

@@ -66,6 +66,13 @@ func (u *Unit) landStore(r *request) error {
 // landTensorStore writes the in-bounds elements of the box; elements past
 // the tensor's end are dropped (§4 #45).
 func (u *Unit) landTensorStore(r *request) error {
+	return u.landBox(r, false)
+}
+
+// landBox reads a tensor store's or reduction's box from shared memory and
+// writes (or, with reduce, combines) each in-bounds run of it into the
+// tensor; out-of-bounds runs are dropped.
+func (u *Unit) landBox(r *request, reduce bool) error {
 	img := u.buf[:r.size]
 	if err := u.readBox(r.cta, r.smem, img, r.m.Swizzle); err != nil {
 		return err
@@ -75,12 +82,52 @@ func (u *Unit) landTensorStore(r *request) error {
 		if !run.InBounds {
 			continue
 		}
-		if err := u.mem.Write(run.Global, img[run.Smem:][:run.Bytes]); err != nil {
+		b := img[run.Smem:][:run.Bytes]
+		if reduce {
+			if err := u.reduceInto(run.Global, b, r); err != nil {
+				return fault(opRedTensor, "reducing into the tensor", err)
+			}
+		} else if err := u.mem.Write(run.Global, b); err != nil {
 			return fault(opTensor, "writing the tensor", err)
 		}
 		u.stats.BytesStored += uint64(run.Bytes)
 	}
 	return nil
+}
+
+// landReduce reads a 1-D reduction's source and combines it, element by
+// element, with the destination in global memory. The model is one event, so
+// each element's read-modify-write is atomic with respect to every other
+// access (PTX: each reduction is individually .relaxed.gpu).
+func (u *Unit) landReduce(r *request) error {
+	src := u.buf[:r.size]
+	if err := u.smem.ReadShared(r.cta, r.smem, src); err != nil {
+		return fault(opReduce, "reading shared memory", err)
+	}
+	if err := u.reduceInto(r.global, src, r); err != nil {
+		return fault(opReduce, "reducing into the destination", err)
+	}
+	u.stats.BytesStored += uint64(r.size)
+	return nil
+}
+
+// landTensorReduce combines the in-bounds elements of the box with the
+// tensor's; elements past the tensor's end are skipped, as a store drops them.
+func (u *Unit) landTensorReduce(r *request) error {
+	return u.landBox(r, true)
+}
+
+// reduceInto combines src with the global bytes at addr by r's operation.
+func (u *Unit) reduceInto(addr uint64, src []byte, r *request) error {
+	if len(u.gbuf) < len(src) {
+		u.gbuf = make([]byte, max(len(src), u.cfg.SmemBytes))
+	}
+	dst := u.gbuf[:len(src)]
+	if err := u.mem.Read(addr, dst); err != nil {
+		return err
+	}
+	reduceElems(r.op, r.dtype, dst, src)
+	return u.mem.Write(addr, dst)
 }
 
 // writeBox writes the unswizzled box image img to shared memory at dst.

@@ -52,10 +52,20 @@ func (u *Unit) rowCost(n uint32) fixed {
 	return max(toFixed(sim.Cycle(u.cfg.RowCycles)), perByte(n, u.cfg.RequestBytesPerCycle))
 }
 
+// stream is what a request's memory traffic does.
+type stream uint8
+
+const (
+	streamRead   stream = iota // MemPath.Stream: loads and prefetches
+	streamWrite                // MemPath.StreamWrite: stores
+	streamReduce               // MemPath.StreamReduce: reductions
+)
+
 // streamRows issues one memory request per box row, row i at t + i·rowCost,
-// and returns when the last byte is back (not before the last request is
-// issued) and the bytes that came from DRAM. write selects StreamWrite.
-func (u *Unit) streamRows(t sim.Cycle, m *Map, coords [MaxRank]int32, write bool) (sim.Cycle, int) {
+// and returns when the last byte is back or performed (not before the last
+// request is issued) and the bytes that came from DRAM. Out-of-bounds rows
+// of stores and reductions touch nothing.
+func (u *Unit) streamRows(t sim.Cycle, m *Map, coords [MaxRank]int32, kind stream) (sim.Cycle, int) {
 	cost := u.rowCost(uint32(m.InnerBytes()))
 	ready, dram := t, 0
 	it := m.unswizzled(coords)
@@ -65,17 +75,21 @@ func (u *Unit) streamRows(t sim.Cycle, m *Map, coords [MaxRank]int32, write bool
 			// Nothing is read or written, but the row's zeros come back
 			// no sooner than an L2 hit's bytes (tmadesc.csv: a box
 			// wholly out of bounds takes as long as one in L2).
-			if !write {
+			if kind == streamRead {
 				ready = max(ready, at+u.path.HitLatency())
 			}
 			continue
 		}
-		if write {
+		switch kind {
+		case streamWrite:
 			ready = max(ready, u.path.StreamWrite(at, r.Global, int(r.Bytes)))
-			continue
+		case streamReduce:
+			rd, d := u.path.StreamReduce(at, r.Global, int(r.Bytes))
+			ready, dram = max(ready, rd), dram+d
+		default:
+			rd, d := u.path.Stream(at, r.Global, int(r.Bytes))
+			ready, dram = max(ready, rd), dram+d
 		}
-		rd, d := u.path.Stream(at, r.Global, int(r.Bytes))
-		ready, dram = max(ready, rd), dram+d
 	}
 	return max(ready, (toFixed(t) + fixed(m.Rows())*cost).ceil()), dram
 }
@@ -102,7 +116,7 @@ func (u *Unit) timeLoad(now sim.Cycle, src uint64, size uint32) sim.Cycle {
 func (u *Unit) timeTensorLoad(now sim.Cycle, m *Map, coords [MaxRank]int32, desc uint64) sim.Cycle {
 	bytes := m.BoxBytes()
 	t := u.begin(now, m.Rows(), uint32(m.InnerBytes())) + sim.Cycle(u.cfg.SetupCycles+u.cfg.DescriptorCycles) + u.descriptor(desc)
-	ready, dram := u.streamRows(t, m, coords, false)
+	ready, dram := u.streamRows(t, m, coords, streamRead)
 	if dram > 0 {
 		ready += sim.Cycle(u.cfg.TensorDRAMCycles)
 	}
@@ -111,19 +125,30 @@ func (u *Unit) timeTensorLoad(now sim.Cycle, m *Map, coords [MaxRank]int32, desc
 }
 
 // timeStore returns when a store issued at now has read its source (read)
-// and when its writes are performed (done). m is nil for 1-D stores.
-func (u *Unit) timeStore(now sim.Cycle, dst uint64, size uint32, m *Map, coords [MaxRank]int32, desc uint64) (read, done sim.Cycle) {
+// and when its writes are performed (done). m is nil for 1-D stores. A
+// reduction (reduce) takes the store's path through the unit; its writes are
+// read-modify-writes in L2 (MemPath.StreamReduce).
+func (u *Unit) timeStore(now sim.Cycle, dst uint64, size uint32, m *Map, coords [MaxRank]int32, desc uint64, reduce bool) (read, done sim.Cycle) {
 	rows, rowBytes, setup := 1, size, u.cfg.SetupCycles
 	if m != nil {
 		rows, rowBytes, setup = m.Rows(), uint32(m.InnerBytes()), setup+u.cfg.DescriptorCycles+int(u.descriptor(desc))
 	}
 	t := u.begin(now, rows, rowBytes) + sim.Cycle(setup)
 	read = u.port(t, t, size)
-	if m != nil {
-		done, _ = u.streamRows(t, m, coords, true)
-	} else {
+	kind := streamWrite
+	if reduce {
+		kind = streamReduce
+	}
+	var dram int
+	switch {
+	case m != nil:
+		done, dram = u.streamRows(t, m, coords, kind)
+	case reduce:
+		done, dram = u.path.StreamReduce(t, dst, int(size))
+	default:
 		done = u.path.StreamWrite(t, dst, int(size))
 	}
+	u.stats.DRAMBytes += uint64(dram)
 	c := sim.Cycle(u.cfg.CompletionLatency)
 	return read + c, max(done, read) + c
 }

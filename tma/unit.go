@@ -18,6 +18,9 @@ type GlobalMem interface {
 type MemPath interface {
 	Stream(now sim.Cycle, addr uint64, size int) (ready sim.Cycle, dramBytes int)
 	StreamWrite(now sim.Cycle, addr uint64, size int) (done sim.Cycle)
+	// StreamReduce is a bulk reduction's write, combined in L2: when it is
+	// performed, and how many bytes L2 read from DRAM for it.
+	StreamReduce(now sim.Cycle, addr uint64, size int) (done sim.Cycle, dramBytes int)
 	// HitLatency is the round trip of a request that L2 answers.
 	HitLatency() sim.Cycle
 }
@@ -55,6 +58,7 @@ type Unit struct {
 	next     int         // ring position of the oldest entry
 	groups   map[uint64]*groups
 	buf      []byte // scratch for moving bytes
+	gbuf     []byte // scratch for a reduction's destination bytes
 	stats    Stats
 
 	// descs holds the tensor maps (by address) fetched this launch;
@@ -139,6 +143,8 @@ const (
 	kTensorLoad
 	kStore
 	kTensorStore
+	kReduce
+	kTensorReduce
 )
 
 // request is a copy in flight, kept in Unit.reqs until its event runs.
@@ -152,6 +158,8 @@ type request struct {
 	id     uint64
 	m      Map
 	coords [MaxRank]int32
+	op     RedOp // reductions
+	dtype  DType // reductions: the element type
 }
 
 // alloc takes a pool entry for r and returns its index.
@@ -180,6 +188,10 @@ func (u *Unit) Handle(now sim.Cycle, arg uint64) error {
 		err = u.landStore(r)
 	case kTensorStore:
 		err = u.landTensorStore(r)
+	case kReduce:
+		err = u.landReduce(r)
+	case kTensorReduce:
+		err = u.landTensorReduce(r)
 	}
 	u.reqs[arg] = request{}
 	u.free = append(u.free, int32(arg))

@@ -137,6 +137,8 @@ func handlerFor(op string) handler {
 		return (*lowerer).mbarrier
 	case "cp":
 		return (*lowerer).copyAsync
+	case "tensormap":
+		return (*lowerer).tensormap
 	case "vadd2", "vsub2", "vabsdiff2", "vmin2", "vmax2", "vadd4", "vsub4", "vabsdiff4", "vmin4", "vmax4":
 		return (*lowerer).video
 	}

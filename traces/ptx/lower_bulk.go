@@ -242,6 +242,12 @@ func (l *lowerer) tensorStore(in *Instr, m *mods, x isa.Instr) error {
 	if cacheHints(m) {
 		x.Flags |= isa.FCacheHint
 	}
+	return l.tensorFromShared(in, x)
+}
+
+// tensorFromShared converts the operands of a tensor store or reduction,
+// [tmap, {c...}], [src][, policy], and emits x.
+func (l *lowerer) tensorFromShared(in *Instr, x isa.Instr) error {
 	n := 2
 	if x.Flags.Has(isa.FCacheHint) {
 		n = 3

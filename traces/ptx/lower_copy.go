@@ -5,10 +5,10 @@ import (
 )
 
 // copyAsync lowers the cp.* family: cp.async (non-bulk), its groups and
-// mbarrier arrive, and the bulk and tensor copies.
+// mbarrier arrive, the bulk and tensor copies, and the bulk reductions.
 func (l *lowerer) copyAsync(in *Instr, m *mods) error {
 	if m.take("reduce") {
-		return l.unsupported("bulk reductions (cp.reduce.async.bulk)")
+		return l.bulkReduce(in, m)
 	}
 	if !m.take("async") {
 		return l.unsupported("unknown cp form")

@@ -32,7 +32,7 @@ func TestLowerErrors(t *testing.T) {
 		{"f16 atomic", "\tatom.global.add.noftz.f16 %rs1, [%rd1], %rs2;", 1, 2, "unsupported instruction atom.global.add.noftz.f16"},
 		{"non-sync vote", "\tvote.all.pred %p1, %p2;", 1, 2, "only the .sync form of vote is supported"},
 		{"indirect call", "\tcall %rd1, ();", 1, 2, "unsupported instruction call (indirect call through %rd1)"},
-		{"bulk reduction", "\tcp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r1], 16;", 1, 2, "bulk reductions"},
+		{"bulk reduction on a type the ISA leaves out", "\tcp.reduce.async.bulk.global.shared::cta.bulk_group.dec.s32 [%rd1], [%r1], 16;", 1, 2, "cp.reduce.async.bulk.dec is not defined on .s32 elements"},
 		{"float rounding on integers", "\tcvt.rzi.s32.s64 %r1, %rd1;", 1, 2, "integer rounding on a conversion from .s64"},
 		{"lop3 table in a register", "\tlop3.b32 %r1, %r2, %r3, %r4, %r5;", 1, 2, "lop3 truth table must be an immediate"},
 		{"tensor coordinate count", "\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2}], [%r3];", 1, 90, "a 2d tensor copy with 1 coordinates"},

@@ -512,19 +512,28 @@ func TestLowerLibraryUnsupported(t *testing.T) {
 		// Source bytes outside their allocation (PTX ISA 9.2, cp_async_bulk.h).
 		{`cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes.ignore_oob [%r1], [%rd1], %r2, %r4, %r5, [%r3];`,
 			"(source bytes out of bounds with .ignore_oob)"},
-		// cp_reduce_async_bulk.h, cp_reduce_async_bulk_tensor.h, CUTLASS
-		// SM90_BULK_REDUCE_ADD and SM90_TMA_REDUCE_ADD.
+		// cp_reduce_async_bulk.h: the destination is another CTA's shared
+		// memory (the cluster form); the global forms lower
+		// (TestLowerLibraryReductions).
 		{`cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [%r1], [%r2], %r3, [%r4];`,
-			"(bulk reductions (cp.reduce.async.bulk))"},
-		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%rd1], [%r1], %r2;`,
-			"(bulk reductions (cp.reduce.async.bulk))"},
-		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.min.u64 [%rd1], [%r1], %r2, %rd2;`,
-			"(bulk reductions (cp.reduce.async.bulk))"},
-		{`cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%rd4, {%r2, %r3}], [%r1];`,
-			"(bulk reductions (cp.reduce.async.bulk))"},
+			"(bulk reduction from .shared::cta into another CTA's shared memory: smsim runs clusters of one CTA)"},
+		{`cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.and.b32 [%r1], [%r2], %r3, [%r4];`,
+			"(bulk reduction from .shared::cta into another CTA's shared memory"},
+		// The im2col form of cp_reduce_async_bulk_tensor.h (PTX ISA 8.0).
+		{`cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.im2col_no_offs.bulk_group [%rd4, {%r2, %r3, %r4}], [%r1];`,
+			"(im2col tensor reduction)"},
 		// CUTLASS SM90_TMA_STORE_IM2COL.
 		{`cp.async.bulk.tensor.3d.global.shared::cta.im2col_no_offs.bulk_group [%rd4, {%r2, %r3, %r4}], [%r1];`,
 			"(im2col tensor store)"},
+		// tensormap.replace forms of later targets than sm_90a.
+		{`tensormap.replace.tile.swizzle_atomicity.global.b1024.b32 [%rd1], 1;`,
+			"(.swizzle_atomicity needs sm_100a)"},
+		{`tensormap.replace.tile.elemtype.global.b1024.b32 [%rd1], 13;`,
+			"(.elemtype 13 needs a later target than sm_90a)"},
+		{`tensormap.replace.tile.swizzle_mode.global.b1024.b32 [%rd1], 4;`,
+			"(.swizzle_mode 4 needs a later target than sm_90a)"},
+		{`tensormap.replace.im2col.global_address.global.b1024.b64 [%rd1], %rd2;`,
+			"(missing .tile (the only mode))"},
 		// User plus system-reserved shared memory: smsim does not model the
 		// reserved region (get_sreg.h).
 		{`mov.u32 %r1, %aggr_smem_size;`,
@@ -536,6 +545,115 @@ func TestLowerLibraryUnsupported(t *testing.T) {
 			t.Errorf("%s\n got: %v\nwant: an error containing %q", tt.src, err, tt.want)
 		}
 	}
+}
+
+// TestLowerLibraryReductions lowers the bulk reductions into global memory
+// as CCCL's cp_reduce_async_bulk{,_f16,_bf16,_tensor}.h and CUTLASS's
+// SM90_BULK_REDUCE_ADD and SM90_TMA_REDUCE_ADD_*D spell them: the operation
+// is the atom field (isa.AtomOp: add 1, min 2, max 3, inc 4, dec 5, and 6,
+// or 7, xor 8), the element type the instruction's type (1-D) or the tensor
+// map's (tensor: none in the instruction).
+func TestLowerLibraryReductions(t *testing.T) {
+	runLowerCases(t, []lowerCase{
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.and.b32 [%rd1], [%r1], %r2;`,
+			`cp.reduce.async.bulk.b32 {space=global space2=shared atom=6 ndst=0} [%rd1], [%r1], %r2`},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.or.b64 [%rd1], [%r1], %r2;`,
+			`cp.reduce.async.bulk.b64 {space=global space2=shared atom=7 ndst=0} [%rd1], [%r1], %r2`},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.xor.b32 [%rd1], [%r1], %r2;`,
+			`cp.reduce.async.bulk.b32 {space=global space2=shared atom=8 ndst=0} [%rd1], [%r1], %r2`},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.min.u32 [%rd1], [%r1], %r2;`,
+			`cp.reduce.async.bulk.u32 {space=global space2=shared atom=2 ndst=0} [%rd1], [%r1], %r2`},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s32 [%rd1], [%r1], %r2;`,
+			`cp.reduce.async.bulk.s32 {space=global space2=shared atom=3 ndst=0} [%rd1], [%r1], %r2`},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.u32 [%rd1], [%r1], %r2;`,
+			`cp.reduce.async.bulk.u32 {space=global space2=shared atom=4 ndst=0} [%rd1], [%r1], %r2`},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.dec.u32 [%rd1], [%r1], %r2;`,
+			`cp.reduce.async.bulk.u32 {space=global space2=shared atom=5 ndst=0} [%rd1], [%r1], %r2`},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.add.s32 [%rd1], [%r1], %r2;`,
+			`cp.reduce.async.bulk.s32 {space=global space2=shared atom=1 ndst=0} [%rd1], [%r1], %r2`},
+		// cuda::ptx spells the s64 add .add.u64 (the same bits).
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u64 [%rd1], [%r1], %r2;`,
+			`cp.reduce.async.bulk.u64 {space=global space2=shared atom=1 ndst=0} [%rd1], [%r1], %r2`},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.min.s64 [%rd1], [%r1], %r2;`,
+			`cp.reduce.async.bulk.s64 {space=global space2=shared atom=2 ndst=0} [%rd1], [%r1], %r2`},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.max.u64 [%rd1], [%r1], %r2;`,
+			`cp.reduce.async.bulk.u64 {space=global space2=shared atom=3 ndst=0} [%rd1], [%r1], %r2`},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%rd1], [%r1], %r2;`,
+			`cp.reduce.async.bulk.f32 {space=global space2=shared atom=1 ndst=0} [%rd1], [%r1], %r2`},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f64 [%rd1], [%r1], %r2;`,
+			`cp.reduce.async.bulk.f64 {space=global space2=shared atom=1 ndst=0} [%rd1], [%r1], %r2`},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16 [%rd1], [%r1], %r2;`,
+			`cp.reduce.async.bulk.f16 {space=global space2=shared atom=1 ndst=0} [%rd1], [%r1], %r2`},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.min.bf16 [%rd1], [%r1], %r2;`,
+			`cp.reduce.async.bulk.bf16 {space=global space2=shared atom=2 ndst=0} [%rd1], [%r1], %r2`},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16 [%rd1], [dyn], 64;`,
+			`cp.reduce.async.bulk.bf16 {space=global space2=shared atom=1 ndst=0} [%rd1], [0x40], 64`},
+		// CUTLASS SM90_BULK_REDUCE_ADD with a cache hint, and the PTX ISA's example (.xor on .s32: the bits of .b32).
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.add.f32 [%rd1], [%r1], %r2, %rd2;`,
+			`cp.reduce.async.bulk.f32 {space=global space2=shared cachehint atom=1 ndst=0} [%rd1], [%r1], %r2, %rd2`},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.min.u64 [%rd1], [%r1], %r2, %rd2;`,
+			`cp.reduce.async.bulk.u64 {space=global space2=shared cachehint atom=2 ndst=0} [%rd1], [%r1], %r2, %rd2`},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.xor.s32 [%rd1], [%r1], %r2, %rd2;`,
+			`cp.reduce.async.bulk.s32 {space=global space2=shared cachehint atom=8 ndst=0} [%rd1], [%r1], %r2, %rd2`},
+
+		// cp_reduce_async_bulk_tensor.h: redOp before the (optional) load mode.
+		{`cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [%rd4, {%r2}], [%r1];`,
+			`cp.reduce.async.bulk {space=global space2=shared atom=1 dim=1 ndst=0} [%rd4], %r2, [%r1]`},
+		{`cp.reduce.async.bulk.tensor.2d.global.shared::cta.min.tile.bulk_group [%rd4, {%r2, %r3}], [%r1];`,
+			`cp.reduce.async.bulk {space=global space2=shared atom=2 dim=2 ndst=0} [%rd4], %r2, %r3, [%r1]`},
+		{`cp.reduce.async.bulk.tensor.5d.global.shared::cta.dec.tile.bulk_group [k_map, {%r2, %r3, %r4, %r5, %r6}], [sbuf];`,
+			`cp.reduce.async.bulk {space=global space2=shared atom=5 dim=5 ndst=0} [0x7d0000000080], %r2, %r3, %r4, %r5, %r6, [0x0]`},
+		// CUTLASS SM90_TMA_REDUCE_ADD_2D (no load mode), and with its cache hint.
+		{`cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.bulk_group [%rd4, {%r2, %r3}], [%r1];`,
+			`cp.reduce.async.bulk {space=global space2=shared atom=1 dim=2 ndst=0} [%rd4], %r2, %r3, [%r1]`},
+		{`cp.reduce.async.bulk.tensor.3d.global.shared::cta.xor.bulk_group.L2::cache_hint [%rd4, {%r2, %r3, %r4}], [%r1], %rd2;`,
+			`cp.reduce.async.bulk {space=global space2=shared cachehint atom=8 dim=3 ndst=0} [%rd4], %r2, %r3, %r4, [%r1], %rd2`},
+	})
+}
+
+// TestLowerLibraryTensormap lowers CCCL's tensormap_replace.h and
+// tensormap_cp_fenceproxy.h spellings and those CUTLASS and Triton emit to
+// update a tensor map on the device: the field is the mode (isa.Tmap*:
+// global_address 1, rank 2, box_dim 3, global_dim 4, global_stride 5,
+// element_stride 6, elemtype 7, interleave_layout 8, swizzle_mode 9,
+// fill_mode 10), the operands [addr], ord (0 where the field has none),
+// new_val.
+func TestLowerLibraryTensormap(t *testing.T) {
+	runLowerCases(t, []lowerCase{
+		{`tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd2;`,
+			`tensormap.replace.b64 {space=global mode=1 ndst=0} [%rd1], 0, %rd2`},
+		{`tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%r1], %rd2;`,
+			`tensormap.replace.b64 {space=shared mode=1 ndst=0} [%r1], 0, %rd2`},
+		// The PTX ISA's example spells the space .shared; TransformerEngine leaves it out (generic).
+		{`tensormap.replace.tile.global_address.shared.b1024.b64 [sbuf], %rd2;`,
+			`tensormap.replace.b64 {space=shared mode=1 ndst=0} [0x0], 0, %rd2`},
+		{`tensormap.replace.tile.global_dim.b1024.b32 [%rd1], 1, %r2;`,
+			`tensormap.replace.b32 {mode=4 ndst=0} [%rd1], 1, %r2`},
+		{`tensormap.replace.tile.rank.shared::cta.b1024.b32 [%r1], %r2;`,
+			`tensormap.replace.b32 {space=shared mode=2 ndst=0} [%r1], 0, %r2`},
+		{`tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r1], 0x1, %r2;`,
+			`tensormap.replace.b32 {space=shared mode=3 ndst=0} [%r1], 1, %r2`},
+		{`tensormap.replace.tile.global_dim.global.b1024.b32 [%rd1], 4, %r2;`,
+			`tensormap.replace.b32 {space=global mode=4 ndst=0} [%rd1], 4, %r2`},
+		{`tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%r1], 3, %rd2;`,
+			`tensormap.replace.b64 {space=shared mode=5 ndst=0} [%r1], 3, %rd2`},
+		{`tensormap.replace.tile.element_stride.global.b1024.b32 [%rd1], 0, %r2;`,
+			`tensormap.replace.b32 {space=global mode=6 ndst=0} [%rd1], 0, %r2`},
+		{`tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%r1], 0xa;`,
+			`tensormap.replace.b32 {space=shared mode=7 ndst=0} [%r1], 0, 10`},
+		{`tensormap.replace.tile.interleave_layout.global.b1024.b32 [%rd1], 0;`,
+			`tensormap.replace.b32 {space=global mode=8 ndst=0} [%rd1], 0, 0`},
+		{`tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%r1], 3;`,
+			`tensormap.replace.b32 {space=shared mode=9 ndst=0} [%r1], 0, 3`},
+		{`tensormap.replace.tile.fill_mode.global.b1024.b32 [%rd1], 1;`,
+			`tensormap.replace.b32 {space=global mode=10 ndst=0} [%rd1], 0, 1`},
+		{`tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd1], [%r1], 128;`,
+			`tensormap.cp_fenceproxy {space=global space2=shared proxytensormap aligned sem=4 scope=3 ndst=0} [%rd1], [%r1], 128`},
+		{`tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.cta.sync.aligned [%rd1], [sbuf], 0x80;`,
+			`tensormap.cp_fenceproxy {space=global space2=shared proxytensormap aligned sem=4 scope=1 ndst=0} [%rd1], [0x0], 128`},
+		{`fence.proxy.tensormap::generic.acquire.gpu [%rd1], 128;`,
+			`fence {proxytensormap sem=3 scope=3 ndst=0} [%rd1], 128`},
+	})
 }
 
 // TestLowerLibraryMisuse checks that spellings the PTX ISA rules out near
@@ -566,6 +684,52 @@ func TestLowerLibraryMisuse(t *testing.T) {
 			"bad operand count"},
 		{`mov.pred %p1, %tid.x;`,
 			"special register %tid.x is not a predicate"},
+		// The PTX ISA's table of .redOp and element type (§9.7.9.25.4.2).
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.s32 [%rd1], [%r1], %r2;`,
+			"cp.reduce.async.bulk.inc is not defined on .s32 elements"},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.add.b32 [%rd1], [%r1], %r2;`,
+			"cp.reduce.async.bulk.add is not defined on .b32 elements"},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.and.f32 [%rd1], [%r1], %r2;`,
+			"cp.reduce.async.bulk.and is not defined on .f32 elements"},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.add.s64 [%rd1], [%r1], %r2;`,
+			"cp.reduce.async.bulk.add is not defined on .s64 elements"},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.min.f32 [%rd1], [%r1], %r2;`,
+			"cp.reduce.async.bulk.min is not defined on .f32 elements"},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f16 [%rd1], [%r1], %r2;`,
+			"must be spelled .add.noftz.f16"},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f32 [%rd1], [%r1], %r2;`,
+			".noftz belongs to cp.reduce.async.bulk.add on .f16 and .bf16 only"},
+		{`cp.reduce.async.bulk.global.shared::cta.add.u32 [%rd1], [%r1], %r2;`,
+			"(missing .bulk_group)"},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.u32 [%rd1], [%r1], %r2;`,
+			"(missing reduction operation"},
+		{`cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.add.u32 [%rd1], [%r1], %r2;`,
+			"bad operand count"},
+		{`cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group.f32 [%rd4, {%r2, %r3}], [%r1];`,
+			"a tensor reduction takes its element type from the tensor map, not .f32"},
+		{`cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%rd4, {%r2}], [%r1];`,
+			"a 2d tensor copy with 1 coordinates"},
+		// tensormap.replace (PTX ISA §9.7.9.26) and tensormap.cp_fenceproxy (§9.7.13.16).
+		{`tensormap.replace.tile.global_address.global.b1024.b32 [%rd1], %r2;`,
+			"tensormap.replace .global_address takes a .b64 value, not .b32"},
+		{`tensormap.replace.tile.box_dim.global.b1024.b64 [%rd1], 0, %rd2;`,
+			"tensormap.replace .box_dim takes a .b32 value, not .b64"},
+		{`tensormap.replace.tile.box_dim.global.b1024.b32 [%rd1], 5, %r2;`,
+			"tensormap.replace .box_dim: the ordinal must be an immediate 0..4, found 5"},
+		{`tensormap.replace.tile.global_stride.global.b1024.b64 [%rd1], 4, %rd2;`,
+			"the ordinal must be an immediate 0..3, found 4"},
+		{`tensormap.replace.tile.global_dim.global.b1024.b32 [%rd1], %r1, %r2;`,
+			"the ordinal must be an immediate 0..4, found %r1"},
+		{`tensormap.replace.tile.elemtype.global.b1024.b32 [%rd1], %r2;`,
+			"tensormap.replace .elemtype: the new value must be an immediate"},
+		{`tensormap.replace.tile.elemtype.global.b1024.b32 [%rd1], 16;`,
+			"tensormap.replace .elemtype: 16 is not a valid value (0..12)"},
+		{`tensormap.replace.tile.fill_mode.global.b1024.b32 [%rd1], 2;`,
+			"tensormap.replace .fill_mode: 2 is not a valid value (0..1)"},
+		{`tensormap.replace.tile.global_dim.global.b1024.b32 [%rd1], 0;`,
+			"bad operand count"},
+		{`tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd1], [%r1], 64;`,
+			"tensormap.cp_fenceproxy: the size must be the immediate 128, found 64"},
 	}
 	for _, tt := range tests {
 		_, err := Compile("t.ptx", []byte(snippetHead+tt.src+"\n}\n"))
