@@ -306,6 +306,9 @@ func moreRecipes(dir string) []recipe {
 	if hasCalibrationFile(dir, "ptxpipe.ptx") {
 		rs = append(rs, ptxpipeRecipes()...)
 	}
+	if hasCalibrationFile(dir, "cpipe.ptx") {
+		rs = append(rs, cpipeRecipes()...)
+	}
 	if hasCalibrationFile(dir, "window.ptx") {
 		rs = append(rs, windowRecipes()...)
 	}
@@ -620,6 +623,37 @@ func windowRecipes() []recipe {
 		rs = append(rs, recipe{file: "window.ptx", kernel: fmt.Sprintf("_Z8k_windowILi%dEEviiPx", m), block: 32, smem: 4096,
 			args: []string{fmt.Sprint(iters), "77", "buf:16"}, outLen: 1,
 			rows: []rowFn{{"window", name, "cycles_per_link", func(o []int64) float64 { return float64(o[0]) / iters }}}})
+	}
+	return rs
+}
+
+// cpipeRecipes describes cpipe.csv (calibration/h200/cpipe.cu): the
+// Programming Guide's cuda::pipeline pipelines (cp.async and the pipeline's
+// shared-state barriers), all threads producing and consuming (k_unified)
+// or warp 0 producing for 1-4 consumer warps (k_part); held out of every
+// fit. A warm-up launch first: the source is in L2.
+func cpipeRecipes() []recipe {
+	const tiles, warm, span = 64, 8, 1 << 19
+	var rs []recipe
+	for _, t := range []int{128, 256} {
+		for _, st := range []int{1, 2, 4} {
+			rs = append(rs, recipe{file: "cpipe.ptx", kernel: fmt.Sprintf("_Z9k_unifiedILi%dEEvPKiiiiPx", st), block: t, smem: st * t * 4,
+				args:   []string{fmt.Sprintf("buf:%d", span), fmt.Sprint(span / 4), fmt.Sprint(tiles), fmt.Sprint(warm), "buf:16"},
+				outLen: 1, launches: 2,
+				rows: []rowFn{{"cpipe_unified", fmt.Sprintf("threads%d_stages%d", t, st), "cycles_per_tile",
+					func(o []int64) float64 { return float64(o[0]) / tiles }}}})
+		}
+	}
+	for _, chunk := range []int{4096, 16384} {
+		for _, c := range []int{1, 2, 4} {
+			for _, st := range []int{1, 2, 4} {
+				rs = append(rs, recipe{file: "cpipe.ptx", kernel: fmt.Sprintf("_Z6k_partILi%dEEvPK4int4iiiiPx", st), block: 32 * (1 + c), smem: st * chunk,
+					args:   []string{fmt.Sprintf("buf:%d", span), fmt.Sprint(span / 16), fmt.Sprint(chunk / 16), fmt.Sprint(tiles), fmt.Sprint(warm), "buf:16"},
+					outLen: 1, launches: 2,
+					rows: []rowFn{{"cpipe_part", fmt.Sprintf("chunk%d_consumers%d_stages%d", chunk, c, st), "cycles_per_tile",
+						func(o []int64) float64 { return float64(o[0]) / tiles }}}})
+			}
+		}
 	}
 	return rs
 }
