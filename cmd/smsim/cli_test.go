@@ -136,6 +136,69 @@ func TestListDisasmShowsTheRewrittenProgram(t *testing.T) {
 	}
 }
 
+// TestRunReportsBulkReductions: a kernel whose thread 0 reduces 128 bytes of
+// shared memory into global memory (cp.reduce.async.bulk .add.u32) reports
+// one store, one reduction among them, and adds the words.
+func TestRunReportsBulkReductions(t *testing.T) {
+	dir := t.TempDir()
+	ptx := filepath.Join(dir, "red.ptx")
+	src := `.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry k(.param .u64 k_dst)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	.shared .align 128 .b8 sh[128];
+	ld.param.u64 %rd1, [k_dst];
+	mov.u32 %r1, %tid.x;
+	shl.b32 %r2, %r1, 2;
+	mov.u32 %r3, sh;
+	add.u32 %r4, %r3, %r2;
+	add.u32 %r5, %r1, 1;
+	st.shared.u32 [%r4], %r5;
+	fence.proxy.async.shared::cta;
+	bar.sync 0;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra DONE;
+	cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [sh], 128;
+	cp.async.bulk.commit_group;
+	cp.async.bulk.wait_group 0;
+DONE:
+	ret;
+}
+`
+	if err := os.WriteFile(ptx, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"run", ptx, "-b", "32", "-a", "buf:128:seq", "--dump", "0:u32:4"}
+	code, out, errs := cli(t, append(args, "-o", "json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		TMA   *jsonTMA            `json:"tma"`
+		Dumps map[string][]uint64 `json:"dumps"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.TMA == nil || doc.TMA.Stores != 1 || doc.TMA.Reductions != 1 || doc.TMA.BytesStored != 128 {
+		t.Fatalf("tma %+v: want 1 store, 1 reduction, 128 bytes", doc.TMA)
+	}
+	if got := doc.Dumps["0"]; len(got) != 4 || got[0] != 1 || got[1] != 3 || got[3] != 7 {
+		t.Errorf("dump %v: want word i = i + (i + 1)", got)
+	}
+	code, out, errs = cli(t, append(args, "--report", "summary")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if want := "tma: 1 store, 1 reduction among the stores, 128 B stored"; !strings.Contains(out, want) {
+		t.Errorf("summary:\n%s\nwant %q", out, want)
+	}
+}
+
 // A run reports its copies: JSON's "tma" object and a line of the table
 // summary, naming only the kinds of copy the kernel made. tmadesc.ptx's
 // kernel copies a box wholly out of bounds and then one in bounds through

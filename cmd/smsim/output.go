@@ -90,6 +90,9 @@ func tmaLine(t *jsonTMA, cycles uint64) string {
 			kinds = append(kinds, countOf(k.n, k.name))
 		}
 	}
+	if t.Reductions > 0 {
+		kinds = append(kinds, fmt.Sprintf("%s among the stores", countOf(t.Reductions, "reduction")))
+	}
 	line := "tma: " + strings.Join(kinds, ", ")
 	if t.BytesLoaded > 0 {
 		line += fmt.Sprintf(", %s loaded (%s from DRAM", byteSize(t.BytesLoaded), byteSize(t.DRAMBytes))

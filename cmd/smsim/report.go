@@ -49,6 +49,7 @@ type jsonTMA struct {
 	TensorLoads       uint64 `json:"tensor_loads"`
 	Stores            uint64 `json:"stores"`
 	TensorStores      uint64 `json:"tensor_stores"`
+	Reductions        uint64 `json:"reductions"`
 	Prefetches        uint64 `json:"prefetches"`
 	BytesLoaded       uint64 `json:"bytes_loaded"`
 	BytesStored       uint64 `json:"bytes_stored"`
@@ -155,7 +156,7 @@ func buildReport(j *job, out *outcome) *report {
 	}
 	if c := res.Copies; c.Loads+c.TensorLoads+c.Stores+c.TensorStores+c.Prefetches > 0 {
 		r.TMA = &jsonTMA{Loads: c.Loads, TensorLoads: c.TensorLoads, Stores: c.Stores, TensorStores: c.TensorStores,
-			Prefetches: c.Prefetches, BytesLoaded: c.BytesLoaded, BytesStored: c.BytesStored, OOBBytes: c.OOBBytes,
+			Reductions: c.Reductions, Prefetches: c.Prefetches, BytesLoaded: c.BytesLoaded, BytesStored: c.BytesStored, OOBBytes: c.OOBBytes,
 			DRAMBytes: c.DRAMBytes, DescriptorFetches: c.DescriptorMisses, BusyCycles: c.BusyCycles,
 			QueueFullIssues: c.QueueFullIssues}
 	}
