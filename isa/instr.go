@@ -102,6 +102,7 @@ const (
 	FReloadWindow                     // an OpDelay that re-reads the shared-memory window in a loop with a call (latency.window_reload)
 	FSharedSym                        // mov of a shared variable's address: SASS forms it from the CTA's window (S2UR SR_CgaCtaId)
 	FReadWindow                       // an OpDelay that reads the shared-memory window again in a loop that sleeps (latency.window_read)
+	FFoldedAddr                       // an add ptxas folds into a shared access's address ([R+UR+imm]): its result is ready at once
 )
 
 // Has reports whether all of f's bits are set in x.

@@ -65,32 +65,8 @@ func MarkDivergentWaits(p *Program) {
 		if isWait(in.Op) && (vary(&in.Guard) || (in.NSrc() > 0 && vary(in.Src(0)))) {
 			in.Flags |= FVecAddr
 		}
-		if in.Op != OpBra || in.Guard.Kind != KPred || !vary(&in.Guard) {
-			continue
-		}
-		if t := int(in.Target); t > i && t < len(p.Instrs) && p.Instrs[t].Op.Ends() {
-			// A lane-dependent exit (`if (warp >= W) return;`): ptxas
-			// emits `@P EXIT`, and what follows stays uniform
-			// (exitwait.sass: the loop waits on [UR5]).
-			continue
-		}
-		if int(in.Target) > i && oneLane(p, i, in.Guard.Reg, in.Guard.Neg, 0) {
-			// Only one thread falls through (`if (threadIdx.x == 0)`):
-			// ptxas keeps such a region's values uniform (divcode.csv: a
-			// producer under `threadIdx.x == 0` waits through [UR15]).
-			continue
-		}
-		switch t := int(in.Target); {
-		case t <= i: // a loop whose exit may differ between lanes
-			mark(t, i+1, true)
-		case in.Reconv == NoReconv:
-			mark(i+1, len(p.Instrs), false)
-		default:
-			// Paths that meet only to exit need no convergence barrier.
-			r := int(in.Reconv)
-			mark(i+1, r, r < len(p.Instrs) && !p.Instrs[r].Op.Ends())
-		}
 	}
+	laneDependentRegions(p, vary, mark)
 	laneWait := func(k int) bool {
 		w := &p.Instrs[k]
 		if region[k] || vary(&w.Guard) {
@@ -134,6 +110,42 @@ func loopAround(p *Program, k, lo, hi int) bool {
 		return true
 	}
 	return false
+}
+
+// laneDependentRegions calls mark(lo, hi, closed) for each stretch of p
+// under lane-dependent control flow, as ptxas sees it: between a branch on a
+// lane-dependent predicate and its reconvergence point (closed: ptxas ends
+// it with a BSYNC), or the body of a loop whose back edge is such a branch.
+// A lane-dependent exit (`if (warp >= W) return;`, ptxas's `@P EXIT`) and a
+// region only one thread enters (`if (threadIdx.x == 0)`, whose values ptxas
+// keeps uniform: divcode.csv) open none.
+func laneDependentRegions(p *Program, vary func(*Operand) bool, mark func(lo, hi int, closed bool)) {
+	for i := range p.Instrs {
+		in := &p.Instrs[i]
+		if in.Op != OpBra || in.Guard.Kind != KPred || !vary(&in.Guard) {
+			continue
+		}
+		if t := int(in.Target); t > i && t < len(p.Instrs) && p.Instrs[t].Op.Ends() {
+			// A lane-dependent exit: what follows stays uniform
+			// (exitwait.sass: the loop waits on [UR5]).
+			continue
+		}
+		if int(in.Target) > i && oneLane(p, i, in.Guard.Reg, in.Guard.Neg, 0) {
+			// Only one thread falls through (divcode.csv: a producer
+			// under `threadIdx.x == 0` waits through [UR15]).
+			continue
+		}
+		switch t := int(in.Target); {
+		case t <= i: // a loop whose exit may differ between lanes
+			mark(t, i+1, true)
+		case in.Reconv == NoReconv:
+			mark(i+1, len(p.Instrs), false)
+		default:
+			// Paths that meet only to exit need no convergence barrier.
+			r := int(in.Reconv)
+			mark(i+1, r, r < len(p.Instrs) && !p.Instrs[r].Op.Ends())
+		}
+	}
 }
 
 func isWait(op Op) bool { return op == OpMbarTryWait || op == OpMbarTestWait }

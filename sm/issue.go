@@ -154,6 +154,9 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 	if err := w.ExecALU(in, mask, uint64(now-s.start)); err != nil {
 		return s.diag(wc, in, DiagInput, "unsupported", mask, err.Error())
 	}
+	if in.Flags.Has(isa.FFoldedAddr) {
+		lat = 0 // SASS adds it in the access's address (isa.FoldSharedAddressAdds)
+	}
 	s.dstReady(wc, in, now+lat, ReasonWait)
 	if in.Op == isa.OpSetp { // predicates are ready sooner than general registers
 		for i := 0; i < int(in.NDst); i++ {

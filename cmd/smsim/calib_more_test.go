@@ -457,3 +457,25 @@ func TestLatencyChainsOfPtxasRewritesMatchTheH200(t *testing.T) {
 		within(t, rows, "latency_chain,"+k+",cycles_per_op", 10)
 	}
 }
+
+// A chain of shared loads whose address adds a uniform base to the last
+// value loaded costs what a bare LDS chain costs on the H200: ptxas folds
+// the add into the address ([R+UR], isa.FoldSharedAddressAdds). hwprobe.cu's
+// `shl; add; ld` chain (probe.csv smem_load_chain) and window.cu's `add; ld`
+// chain (window.csv vector_outside) stay within 3 and 10 %; charged the
+// add's four cycles they were 5–8 % and 18 % slow.
+func TestSharedAddressAddsFoldIntoTheAccess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs calibration rows")
+	}
+	probe := rowsOf(t, filepath.Join("..", "..", "..", "shared", "calibration", "h200"), sm.DefaultConfig(),
+		suiteOpts{quick: true, only: `probe\.csv:smem_load_chain,`})
+	if len(probe) != 8 {
+		t.Fatalf("%d smem_load_chain rows, want 8", len(probe))
+	}
+	for k := range probe {
+		within(t, probe, k, 3)
+	}
+	window := repoCalibration(t, sm.DefaultConfig(), `window\.csv:window,vector_outside,`)
+	within(t, window, "window,vector_outside,cycles_per_link", 10)
+}

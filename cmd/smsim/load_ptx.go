@@ -9,7 +9,7 @@ import (
 // does to such code that decides timing (isa.DropUnusedTokens, isa.FoldPredicateBranches,
 // isa.InvertBranchesOverJumps,
 // isa.IfConvert, isa.IfConvertDiamonds, isa.HoistInvariantCompares, isa.HoistPastWaitLoops, isa.UnrollCountedLoops,
-// isa.ElideMoves, isa.DropDeadResults, isa.FuseAdds, isa.Half2Pipes, isa.ElideNarrowingCvts, isa.NarrowConversionsOfLoads, isa.HoistLoopCounters, isa.ScheduleLoads,
+// isa.ElideMoves, isa.DropDeadResults, isa.FuseAdds, isa.FoldSharedAddressAdds, isa.Half2Pipes, isa.ElideNarrowingCvts, isa.NarrowConversionsOfLoads, isa.HoistLoopCounters, isa.ScheduleLoads,
 // isa.HoistClockReads, isa.HoistDivisors, isa.MarkDivergentWaits,
 // isa.ReloadSharedWindowInCallLoops, isa.ReloadSharedWindowInSleepLoops).
 func compilePTX(path string, src []byte) ([]*isa.Program, error) {
@@ -29,6 +29,7 @@ func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 		isa.ElideMoves(p)
 		isa.DropDeadResults(p)
 		isa.FuseAdds(p)
+		isa.FoldSharedAddressAdds(p)
 		isa.Half2Pipes(p)
 		isa.ElideNarrowingCvts(p)
 		isa.NarrowConversionsOfLoads(p)

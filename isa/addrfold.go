@@ -1,0 +1,113 @@
+package isa
+
+// FoldSharedAddressAdds marks (FFoldedAddr) the integer adds ptxas folds
+// into a shared-memory access's address. SASS's LDS and STS take an address
+// of a register plus a uniform register plus an immediate ([R+UR+imm]), so
+//
+//	add.u32 d, x, base;  ld.shared.u32 v, [d]
+//
+// is one `LDS v, [Rx+URbase]` when base is a value the uniform datapath
+// holds: window.cu's chain of shared loads through `add; ld` costs 23 cycles
+// a link on the H200, what a bare LDS chain costs, and hwprobe.cu's
+// `shl; add; ld` chain 29 (calibration/h200 window.sass: `LDS R6,
+// [R6+UR4]`). The add's result is then ready for the access at once (sm);
+// it still takes its issue slot here, where SASS has no instruction.
+//
+// An add is folded when it is a 32-bit integer add without guard or flags,
+// its result is read once in the program, by the address of a later ld or
+// st of the shared space in the same straight run (nothing between writes
+// the result or the add's sources, and no branch enters or leaves), and one
+// source is an immediate or a register the uniform datapath can hold: the
+// same in every lane (varyingRegs) and computed outside lane-dependent
+// control flow, or a constant (an immediate or a shared variable's address,
+// which ptxas forms ahead). Under a lane-dependent branch ptxas computes in
+// vector registers, and the add stays (pipeline.sass: the consumer's
+// `IMAD R4, R25, 0x10, R24; LDS.128 R4, [R4]`).
+func FoldSharedAddressAdds(p *Program) {
+	if hasIndirect(p) {
+		return
+	}
+	reads := readCounts(p)
+	varying := varyingRegs(p)
+	vary := func(o *Operand) bool {
+		switch o.Kind {
+		case KPred, KReg:
+			return varying[regKey{o.Kind, o.Reg}]
+		case KAddr:
+			return o.Reg >= 0 && varying[regKey{KReg, o.Reg}]
+		}
+		return false
+	}
+	divergent := make([]bool, len(p.Instrs))
+	laneDependentRegions(p, vary, func(lo, hi int, _ bool) {
+		for k := max(lo, 0); k < min(hi, len(p.Instrs)); k++ {
+			divergent[k] = true
+		}
+	})
+	// vectorDefs: registers some instruction under lane-dependent control
+	// writes with anything but a constant.
+	vectorDefs := map[int32]bool{}
+	for k := range p.Instrs {
+		in := &p.Instrs[k]
+		if !divergent[k] || in.Guard.Kind == KNone && isConstMov(in) {
+			continue
+		}
+		for d := 0; d < int(in.NDst); d++ {
+			if in.Ops[d].Kind == KReg {
+				vectorDefs[in.Ops[d].Reg] = true
+			}
+		}
+	}
+	uniform := func(o Operand) bool {
+		return o.Kind == KImm || o.Kind == KReg && !varying[regKey{KReg, o.Reg}] && !vectorDefs[o.Reg]
+	}
+	targeted := branchTargets(p)
+	for i := range p.Instrs {
+		in := &p.Instrs[i]
+		if in.Op != OpAdd || in.Guard.Kind != KNone || in.NDst != 1 || len(in.Ops) != 3 ||
+			in.Ops[0].Kind != KReg || in.Flags != 0 || !is32Int(in.Type) {
+			continue
+		}
+		d, a, b := in.Ops[0].Reg, in.Ops[1], in.Ops[2]
+		if reads[regKey{KReg, d}] != 1 || a.Kind != KReg && a.Kind != KImm || b.Kind != KReg && b.Kind != KImm ||
+			!uniform(a) && !uniform(b) {
+			continue
+		}
+		if j := addressUse(p, i, targeted); j >= 0 && (p.Instrs[j].Op == OpLd || p.Instrs[j].Op == OpSt) &&
+			p.Instrs[j].Space == Shared {
+			in.Flags |= FFoldedAddr
+		}
+	}
+}
+
+// addressUse returns the instruction after i, in the same straight run,
+// whose address operand reads add i's result, or -1: -1 also when an
+// instruction between reads it otherwise or writes it or the add's sources.
+func addressUse(p *Program, i int, targeted []int) int {
+	add := &p.Instrs[i]
+	d := add.Ops[0].Reg
+	for j := i + 1; j < len(p.Instrs); j++ {
+		if targeted[j] != 0 {
+			return -1
+		}
+		u := &p.Instrs[j]
+		for k := int(u.NDst); k < len(u.Ops); k++ {
+			if o := u.Ops[k]; o.Kind == KAddr && o.Reg == d {
+				return j
+			}
+		}
+		stop := u.Op.IsBranch() || u.Op.Ends()
+		eachUse(u, func(r regKey, dst bool) {
+			if r.kind != KReg {
+				return
+			}
+			if r.n == d || dst && (add.Ops[1].Kind == KReg && r.n == add.Ops[1].Reg || add.Ops[2].Kind == KReg && r.n == add.Ops[2].Reg) {
+				stop = true
+			}
+		})
+		if stop {
+			return -1
+		}
+	}
+	return -1
+}
