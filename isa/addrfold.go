@@ -29,15 +29,7 @@ func FoldSharedAddressAdds(p *Program) {
 	}
 	reads := readCounts(p)
 	varying := varyingRegs(p)
-	vary := func(o *Operand) bool {
-		switch o.Kind {
-		case KPred, KReg:
-			return varying[regKey{o.Kind, o.Reg}]
-		case KAddr:
-			return o.Reg >= 0 && varying[regKey{KReg, o.Reg}]
-		}
-		return false
-	}
+	vary := varies(varying)
 	divergent := make([]bool, len(p.Instrs))
 	laneDependentRegions(p, vary, func(lo, hi int, _ bool) {
 		for k := max(lo, 0); k < min(hi, len(p.Instrs)); k++ {

@@ -38,15 +38,7 @@ func MarkDivergentWaits(p *Program) {
 		return
 	}
 	varying := varyingRegs(p)
-	vary := func(o *Operand) bool {
-		switch o.Kind {
-		case KPred, KReg:
-			return varying[regKey{o.Kind, o.Reg}]
-		case KAddr:
-			return o.Reg >= 0 && varying[regKey{KReg, o.Reg}]
-		}
-		return false
-	}
+	vary := varies(varying)
 	// region[k]: wait k is the last wait of a lane-dependent region that
 	// ptxas closes with a BSYNC right after it (no other loop between), so
 	// leaving its retry loop is leaving the region.
@@ -145,6 +137,20 @@ func laneDependentRegions(p *Program, vary func(*Operand) bool, mark func(lo, hi
 			r := int(in.Reconv)
 			mark(i+1, r, r < len(p.Instrs) && !p.Instrs[r].Op.Ends())
 		}
+	}
+}
+
+// varies returns whether an operand may differ between the lanes of a warp,
+// given varyingRegs's answer.
+func varies(varying map[regKey]bool) func(*Operand) bool {
+	return func(o *Operand) bool {
+		switch o.Kind {
+		case KPred, KReg:
+			return varying[regKey{o.Kind, o.Reg}]
+		case KAddr:
+			return o.Reg >= 0 && varying[regKey{KReg, o.Reg}]
+		}
+		return false
 	}
 }
 
