@@ -312,6 +312,9 @@ func moreRecipes(dir string) []recipe {
 	if hasCalibrationFile(dir, "window.ptx") {
 		rs = append(rs, windowRecipes()...)
 	}
+	if hasCalibrationFile(dir, "store.ptx") {
+		rs = append(rs, storeRecipes()...)
+	}
 	if hasCalibrationFile(dir, "pingpong.ptx") {
 		rs = append(rs, pingpongRecipes()...)
 	}
@@ -623,6 +626,28 @@ func windowRecipes() []recipe {
 		rs = append(rs, recipe{file: "window.ptx", kernel: fmt.Sprintf("_Z8k_windowILi%dEEviiPx", m), block: 32, smem: 4096,
 			args: []string{fmt.Sprint(iters), "77", "buf:16"}, outLen: 1,
 			rows: []rowFn{{"window", name, "cycles_per_link", func(o []int64) float64 { return float64(o[0]) / iters }}}})
+	}
+	return rs
+}
+
+// storeRecipes describes store.csv (calibration/h200/store.cu): one
+// thread's stream of bulk stores from a ring of 1, 2 or 4 shared buffers to
+// global memory, each its own bulk group, waiting for the source read
+// (wait_group.read) or the writes (wait_group) before reusing a buffer; held
+// out of every fit. A warm-up launch first: the destination is in L2.
+func storeRecipes() []recipe {
+	const reps, span = 256, 8 << 20
+	var rs []recipe
+	for mode, kind := range []string{"read", "write"} {
+		for _, size := range []int{256, 1024, 4096, 16384} {
+			for _, d := range []int{1, 2, 4} {
+				rs = append(rs, recipe{file: "store.ptx", kernel: fmt.Sprintf("_Z7k_storeILi%dELi%dEEvPhjjiPx", mode, d), block: 128, smem: size * d,
+					args:   []string{fmt.Sprintf("buf:%d", span), fmt.Sprint(span), fmt.Sprint(size), fmt.Sprint(reps), "buf:16"},
+					outLen: 1, launches: 2,
+					rows: []rowFn{{"store_stream", fmt.Sprintf("%s_size%d_depth%d", kind, size, d), "cycles_per_store",
+						func(o []int64) float64 { return float64(o[0]) / reps }}}})
+			}
+		}
 	}
 	return rs
 }
