@@ -521,3 +521,43 @@ func hoistPastWaitLoop(p *Program, b int) bool {
 	p.Instrs = out
 	return true
 }
+
+// HoistPastBulkWaits models ptxas scheduling arithmetic across a bulk-group
+// wait. cp.async.bulk.wait_group is SASS's `DEPBAR.LE SB0, N`, a wait on the
+// bulk stores' scoreboard that defines no register, and ptxas computes the
+// arithmetic after it ahead of it: store.cu's loop computes the next store's
+// address above each DEPBAR (calibration/h200 store.sass). The run of
+// arithmetic right after a wait_group moves above it; the run ends at the
+// first instruction that is not arithmetic (a memory access, a barrier, a
+// bulk operation, a clock read, a branch) and at a branch target. Programs
+// with indirect branches are left as they are.
+func HoistPastBulkWaits(p *Program) {
+	if hasIndirect(p) {
+		return
+	}
+	targeted := branchTargets(p)
+	any := false
+	for w := 0; w < len(p.Instrs); w++ {
+		if p.Instrs[w].Op != OpBulkWait {
+			continue
+		}
+		end := w + 1
+		for ; end < len(p.Instrs) && targeted[end] == 0; end++ {
+			in := &p.Instrs[end]
+			if !arithmetic(in.Class) || in.Op.IsBranch() || in.Op.Ends() || isClockRead(in) {
+				break
+			}
+		}
+		if end == w+1 {
+			continue
+		}
+		wait := p.Instrs[w]
+		copy(p.Instrs[w:end-1], p.Instrs[w+1:end])
+		p.Instrs[end-1] = wait
+		w = end - 1
+		any = true
+	}
+	if any {
+		Reconverge(p, nil)
+	}
+}

@@ -337,3 +337,43 @@ func TestWaitLoopsWithOtherEntriesAreLeftAlone(t *testing.T) {
 		})
 	}
 }
+
+// ptxas computes what follows a bulk-group wait (DEPBAR) ahead of it when
+// it does not depend on what stays behind: store.cu's next address sits
+// above each DEPBAR (calibration/h200 store.sass).
+func TestArithmeticAfterABulkWaitMovesAboveIt(t *testing.T) {
+	wait := Instr{Op: OpBulkWait, Ops: []Operand{Imm(0)}, Flags: FRead, Class: ClassTMA}
+	store := Instr{Op: OpBulkCopy, Ops: []Operand{Addr(4, 0), Addr(5, 0), R(6)}, Class: ClassTMA}
+	clock := Instr{Op: OpMov, Type: U64, NDst: 1, Ops: []Operand{R(7), Spec(SClock64)}, Class: ClassSpecial}
+	ld := Instr{Op: OpLd, Type: U32, Space: Shared, NDst: 1, Ops: []Operand{R(2), Addr(3, 0)}, Class: ClassShared}
+	tests := []struct {
+		name string
+		prog []Instr
+		want []Op // the order after the pass
+	}{
+		{"the next address", []Instr{store, wait, aluI(4, 4), aluI(4, 4), store, {Op: OpExit}},
+			[]Op{OpBulkCopy, OpAdd, OpAdd, OpBulkWait, OpBulkCopy, OpExit}},
+		{"not past a memory access", []Instr{store, wait, ld, aluI(4, 2), aluI(8, 8), {Op: OpExit}},
+			[]Op{OpBulkCopy, OpBulkWait, OpLd, OpAdd, OpAdd, OpExit}},
+		{"not a clock read, nor what follows it", []Instr{store, wait, clock, aluI(8, 8), {Op: OpExit}},
+			[]Op{OpBulkCopy, OpBulkWait, OpMov, OpAdd, OpExit}},
+		{"not past a branch target", []Instr{store, wait, aluI(4, 4), gbra(NotP(0), 2), {Op: OpExit}},
+			[]Op{OpBulkCopy, OpBulkWait, OpAdd, OpBra, OpExit}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Program{Instrs: append([]Instr(nil), tc.prog...), NumPreds: 2, NumRegs: 10}
+			Reconverge(p, nil)
+			HoistPastBulkWaits(p)
+			if len(p.Instrs) != len(tc.want) {
+				t.Fatalf("%d instructions, want %d", len(p.Instrs), len(tc.want))
+			}
+			for i, op := range tc.want {
+				if p.Instrs[i].Op != op {
+					t.Errorf("instruction %d is %v, want %v (%v)", i, p.Instrs[i].Op, op, opsOf(p))
+					break
+				}
+			}
+		})
+	}
+}

@@ -96,6 +96,7 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 		return nil
 	}
 	accept := now // the warp is held until the engine's queue has taken its last request
+	stores := true
 	for l := 0; l < warp.Lanes; l++ {
 		if mask>>l&1 == 0 {
 			continue
@@ -105,6 +106,7 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 		if err != nil {
 			return err
 		}
+		stores = stores && readsShared(r.Kind)
 		n, spanOK := copySharedBytes(r)
 		if spanOK && readsShared(r.Kind) {
 			if err := s.storeReadsUnfenced(wc, in, r, n, l); err != nil {
@@ -123,7 +125,15 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 			s.copyIssued[r.ID] = copyInfo{at: uint64(now - s.start), bytes: int(r.Size), mbar: r.Mbar, in: in, warp: wc.slot, cta: wc.c.id}
 		}
 	}
-	wc.busyUntil = max(now+sim.Cycle(s.cfg.Latency[isa.ClassTMA]), accept)
+	hold := now + sim.Cycle(s.cfg.Latency[isa.ClassTMA])
+	if stores && mask != 0 {
+		// A store or reduction holds its thread only until the unit's queue
+		// takes it: one thread issues 256-byte bulk stores every 26.6
+		// cycles where a load holds it 44 (calibration/h200 store.csv,
+		// steps.csv).
+		hold = now + 1
+	}
+	wc.busyUntil = max(hold, accept)
 	wc.w.Advance()
 	return nil
 }

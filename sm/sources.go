@@ -72,6 +72,8 @@ func sourcePrefixes() []struct{ prefix, source string } {
 		{"tma.issue_interval", "bounded: the engine keeps up with one thread's copies back to back (steps.csv 44 a copy, issue.csv 46.6 a 16-byte copy in a loop); no row measures the front end alone"},
 		{"tma.descriptor_miss", "measured: tmadesc.csv, a second tensor map's first copy 469 cycles against 423 for the next copies — one poll of the test_wait spin that times them (spin.csv: a spin polls every ~46 cycles), so anything from 1 to 92"},
 		{"tma.descriptor_first", "measured: tmadesc.csv, a launch's first tensor copy 587 cycles against 423 (164 = descriptor_miss + 118), in bounds or not"},
+		{"tma.store_bytes_per_cycle", "measured: store.csv, one thread's stream of 16 KiB bulk stores leaves every 513.9 cycles (31.9 B/cycle), of 4 KiB stores every 129.9 (31.5)"},
+		{"tma.store_buffer", "measured: store.csv, with one buffer the read wait (wait_group.read) comes 31 cycles before the write wait (wait_group) for stores of 4 and 16 KiB: 31 cycles at 32 B/cycle"},
 		{"tma.", "fit: microbench.csv bulk_copy_latency, bulk_copy_bandwidth_one_sm, tensor2d_copy_latency"},
 		{"smem.wavefront_cycles", "measured: smem.csv lds32/64/128 at 8-32 warps (4.00, 8.00, 16.00 cycles a warp instruction per sub-partition: the four together get one 128-byte wavefront a cycle)"},
 		{"smem.queue", "scan: 4 best of 0, 4, 8 and 16 over every row (7.78, 7.58, 7.63, 7.64 % mean error): wspipe.csv 10.8 % with none, 5.8 % with 4; no row measures the depth alone"},

@@ -9,10 +9,12 @@ type Config struct {
 	// QueueDepth is how many accepted requests may wait for the unit's
 	// front end. Assumed (no row constrains it).
 	QueueDepth int
-	// IssueInterval is the front end's fixed occupancy per request: it
-	// starts at most one request every IssueInterval cycles, plus the time
-	// it takes to generate the request's rows (below). Fitted to the 1 KiB-
-	// and 4 KiB-chunk bandwidth rows.
+	// IssueInterval is the front end's fixed occupancy per load or
+	// prefetch: it starts at most one every IssueInterval cycles, plus the
+	// time it takes to generate the request's rows (below). Fitted to the
+	// 1 KiB- and 4 KiB-chunk bandwidth rows. A store or reduction occupies it
+	// for its rows only: one thread's 256-byte bulk stores from four buffers
+	// go every 26.6 cycles, bound by the thread (store.csv).
 	IssueInterval int
 	// SetupCycles is the latency from the start of a request to its first
 	// memory request.
@@ -52,6 +54,17 @@ type Config struct {
 	// 1-D DRAM rows and the L2 model explain; the cause (DRAM pages of rows
 	// 16 KiB apart, a descriptor or page-table access) is not identified.
 	TensorDRAMCycles int
+	// StoreBytesPerCycle is the rate at which the unit sends a store's bytes
+	// out of the SM. Measured (store.csv): one thread's stream of 4 or 16 KiB
+	// bulk stores leaves at 31.5–31.9 B/cycle, a third of what bulk loads
+	// bring in.
+	StoreBytesPerCycle int
+	// StoreBufferBytes is how far the unit reads a store's source ahead of
+	// the bytes it has sent: a store's source is read (wait_group.read) that
+	// much before its last byte leaves. Measured (store.csv): with one
+	// buffer the read wait comes 31 cycles (1 KiB at 32 B/cycle) before the
+	// write wait for stores of 4 KiB and more.
+	StoreBufferBytes int
 	// SmemBytes bounds the shared-memory range of a copy at issue (the SM's
 	// capacity); the CTA's own window is checked when the bytes land.
 	SmemBytes int
@@ -70,6 +83,8 @@ func DefaultConfig() Config {
 		RequestBytesPerCycle:  256,
 		SmemBytesPerCycle:     128,
 		CompletionLatency:     20,
+		StoreBytesPerCycle:    32,
+		StoreBufferBytes:      1024,
 		TensorDRAMCycles:      450,
 		SmemBytes:             228 << 10,
 	}
@@ -81,7 +96,8 @@ func (c Config) Validate() error {
 		name string
 		v    int
 	}{{"QueueDepth", c.QueueDepth}, {"RequestBytesPerCycle", c.RequestBytesPerCycle},
-		{"SmemBytesPerCycle", c.SmemBytesPerCycle}, {"SmemBytes", c.SmemBytes}}
+		{"SmemBytesPerCycle", c.SmemBytesPerCycle}, {"SmemBytes", c.SmemBytes},
+		{"StoreBytesPerCycle", c.StoreBytesPerCycle}}
 	for _, f := range positive {
 		if f.v <= 0 {
 			return fmt.Errorf("tma: %s %d must be positive", f.name, f.v)

@@ -33,11 +33,17 @@ func perByte(n uint32, rate int) fixed {
 // begin takes a request of rows rows of rowBytes bytes (a 1-D copy is one
 // row) into the front end and returns the cycle it starts.
 func (u *Unit) begin(now sim.Cycle, rows int, rowBytes uint32) sim.Cycle {
+	return u.beginEvery(now, rows, rowBytes, u.cfg.IssueInterval)
+}
+
+// beginEvery is begin with the front end's fixed occupancy per request
+// given: IssueInterval for loads, none for stores.
+func (u *Unit) beginEvery(now sim.Cycle, rows int, rowBytes uint32, interval int) sim.Cycle {
 	if u.AcceptAt(now) > now {
 		u.stats.QueueFullIssues++
 	}
 	start := max(toFixed(now), u.feFree)
-	busy := toFixed(sim.Cycle(u.cfg.IssueInterval)) + fixed(rows)*u.rowCost(rowBytes)
+	busy := toFixed(sim.Cycle(interval)) + fixed(rows)*u.rowCost(rowBytes)
 	u.feFree = start + busy
 	u.busy += busy
 	s := start.ceil()
@@ -125,16 +131,35 @@ func (u *Unit) timeTensorLoad(now sim.Cycle, m *Map, coords [MaxRank]int32, desc
 }
 
 // timeStore returns when a store issued at now has read its source (read)
-// and when its writes are performed (done). m is nil for 1-D stores. A
-// reduction (reduce) takes the store's path through the unit; its writes are
-// read-modify-writes in L2 (MemPath.StreamReduce).
+// and when its writes are done (done). m is nil for 1-D stores. A store's
+// bytes leave the SM at StoreBytesPerCycle (a path its stores share, from
+// the end of setup); the unit reads the source at most StoreBufferBytes
+// ahead of them, and the bulk group counts as written once the last byte has
+// left, not when L2 has it (store.csv: wait_group is the read wait's DEPBAR
+// on the stores' scoreboard plus an L1 invalidation, 12–31 cycles later, no
+// L2 round trip). Neither waits for CompletionLatency, the way to a barrier's
+// complete-tx:
+//
+//	issue ─queue─▶ start ─setup─▶ t ─ bytes leave at StoreBytesPerCycle ─▶ sent = done
+//	                              ╰─ source read (smem port), no sooner than sent − StoreBufferBytes' time ─▶ read
+//
+// The writes still reach L2 (MemPath.StreamWrite: its lines and DRAM
+// traffic). A reduction (reduce) takes the store's path through the unit and
+// completes as a store does; L2 combines its bytes after
+// (MemPath.StreamReduce: the DRAM reads of sectors it lacks).
 func (u *Unit) timeStore(now sim.Cycle, dst uint64, size uint32, m *Map, coords [MaxRank]int32, desc uint64, reduce bool) (read, done sim.Cycle) {
 	rows, rowBytes, setup := 1, size, u.cfg.SetupCycles
 	if m != nil {
 		rows, rowBytes, setup = m.Rows(), uint32(m.InnerBytes()), setup+u.cfg.DescriptorCycles+int(u.descriptor(desc))
 	}
-	t := u.begin(now, rows, rowBytes) + sim.Cycle(setup)
+	t := u.beginEvery(now, rows, rowBytes, 0) + sim.Cycle(setup)
+	u.sendFree = max(u.sendFree, toFixed(t)) + perByte(size, u.cfg.StoreBytesPerCycle)
+	sent := u.sendFree.ceil()
+	ahead := perByte(uint32(u.cfg.StoreBufferBytes), u.cfg.StoreBytesPerCycle)
 	read = u.port(t, t, size)
+	if u.sendFree > ahead {
+		read = max(read, (u.sendFree - ahead).ceil())
+	}
 	kind := streamWrite
 	if reduce {
 		kind = streamReduce
@@ -142,13 +167,12 @@ func (u *Unit) timeStore(now sim.Cycle, dst uint64, size uint32, m *Map, coords 
 	var dram int
 	switch {
 	case m != nil:
-		done, dram = u.streamRows(t, m, coords, kind)
+		_, dram = u.streamRows(t, m, coords, kind)
 	case reduce:
-		done, dram = u.path.StreamReduce(t, dst, int(size))
+		_, dram = u.path.StreamReduce(t, dst, int(size))
 	default:
-		done = u.path.StreamWrite(t, dst, int(size))
+		u.path.StreamWrite(t, dst, int(size))
 	}
 	u.stats.DRAMBytes += uint64(dram)
-	c := sim.Cycle(u.cfg.CompletionLatency)
-	return read + c, max(done, read) + c
+	return read, max(sent, read)
 }

@@ -222,3 +222,46 @@ func TestOutOfBoundsRowsTakeAnL2Round(t *testing.T) {
 		})
 	}
 }
+
+// A store's bytes leave at StoreBytesPerCycle from the end of its setup, one
+// store after another; its source is read StoreBufferBytes' worth of
+// sending before its last byte leaves (wait_group.read), and its group is
+// written when the last byte has left, however slow the path to L2
+// (calibration/h200 store.csv: a stream of 16 KiB stores every 514 cycles,
+// the read wait 31 cycles before the write wait, no L2 round trip).
+func TestStoreTimingFollowsTheStorePath(t *testing.T) {
+	for _, slowL2 := range []sim.Cycle{100, 5000} {
+		r := newRig(t, nil)
+		r.path.lat = slowL2
+		cfg := DefaultConfig()
+		const size = 16 << 10
+		send := sim.Cycle(size / cfg.StoreBytesPerCycle)
+		ahead := sim.Cycle(cfg.StoreBufferBytes / cfg.StoreBytesPerCycle)
+		setup := sim.Cycle(cfg.SetupCycles)
+		for i, th := range []uint64{1, 2} {
+			if err := r.u.Store(0, Store{Thread: th, Dst: gbase + uint64(i)*size, Src: 0, Size: size}); err != nil {
+				t.Fatal(err)
+			}
+			r.u.Commit(th)
+			// The second store's bytes follow the first's.
+			sent := setup + send*sim.Cycle(i+1)
+			if got := r.u.WaitGroup(0, th, 0, false); got != sent {
+				t.Errorf("L2 latency %d, store %d: written at %d, want %d", slowL2, i, got, sent)
+			}
+			if got := r.u.WaitGroup(0, th, 0, true); got != sent-ahead {
+				t.Errorf("L2 latency %d, store %d: source read at %d, want %d", slowL2, i, got, sent-ahead)
+			}
+		}
+	}
+	// A small store's source read is bound by the shared-memory port, not
+	// the read-ahead.
+	r := newRig(t, nil)
+	if err := r.u.Store(0, Store{Thread: 1, Dst: gbase, Src: 0, Size: 256}); err != nil {
+		t.Fatal(err)
+	}
+	r.u.Commit(1)
+	cfg := DefaultConfig()
+	if got, want := r.u.WaitGroup(0, 1, 0, true), sim.Cycle(cfg.SetupCycles+256/cfg.SmemBytesPerCycle); got != want {
+		t.Errorf("256-byte store: source read at %d, want %d", got, want)
+	}
+}

@@ -54,6 +54,7 @@ type Unit struct {
 	feFree   fixed       // when the front end can start the next request
 	busy     fixed       // total front-end occupancy
 	smemFree fixed       // when the shared-memory port is free
+	sendFree fixed       // when the store path out of the SM is free
 	starts   []sim.Cycle // start cycles of the last QueueDepth requests (a ring)
 	next     int         // ring position of the oldest entry
 	groups   map[uint64]*groups

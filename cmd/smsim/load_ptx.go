@@ -8,7 +8,7 @@ import (
 // compilePTX parses a PTX file, lowers every entry, and applies what ptxas
 // does to such code that decides timing (isa.DropUnusedTokens, isa.FoldPredicateBranches,
 // isa.InvertBranchesOverJumps,
-// isa.IfConvert, isa.IfConvertDiamonds, isa.HoistInvariantCompares, isa.HoistPastWaitLoops, isa.UnrollCountedLoops,
+// isa.IfConvert, isa.IfConvertDiamonds, isa.HoistInvariantCompares, isa.HoistPastWaitLoops, isa.HoistPastBulkWaits, isa.UnrollCountedLoops,
 // isa.ElideMoves, isa.DropDeadResults, isa.FuseAdds, isa.FoldSharedAddressAdds, isa.Half2Pipes, isa.ElideNarrowingCvts, isa.NarrowConversionsOfLoads, isa.HoistLoopCounters, isa.ScheduleLoads,
 // isa.HoistClockReads, isa.HoistDivisors, isa.MarkDivergentWaits,
 // isa.ReloadSharedWindowInCallLoops, isa.ReloadSharedWindowInSleepLoops).
@@ -25,6 +25,7 @@ func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 		isa.IfConvertDiamonds(p)
 		isa.HoistInvariantCompares(p)
 		isa.HoistPastWaitLoops(p)
+		isa.HoistPastBulkWaits(p)
 		isa.UnrollCountedLoops(p)
 		isa.ElideMoves(p)
 		isa.DropDeadResults(p)
