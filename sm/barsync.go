@@ -67,8 +67,13 @@ func (s *SM) blockUntilReleased(now sim.Cycle, wc *wctx) *warp.Split {
 	return sp
 }
 
-// barSyncCheck releases barrier id of c if enough threads have arrived
-// (exited threads count as arrived).
+// barSyncCheck releases barrier id of c if enough threads have arrived.
+// Exited threads count as arrived at a barrier for all the CTA's threads
+// (PTX ISA, exit: "barriers waiting on all threads are checked to see if
+// the exiting threads are the only threads that have not yet made it"),
+// not at one with a smaller thread count: a warp-specialised kernel's
+// consumers synchronise among themselves with `bar.sync 1, N` after its
+// producer warp has exited.
 func (s *SM) barSyncCheck(now sim.Cycle, c *cta, id int) { s.barSyncCheckAt(now, c, id) }
 
 func (s *SM) barSyncCheckAt(at sim.Cycle, c *cta, id int) {
@@ -77,8 +82,10 @@ func (s *SM) barSyncCheckAt(at sim.Cycle, c *cta, id int) {
 		return
 	}
 	exited := 0
-	for _, w := range c.warps {
-		exited += popcount(w.w.Exited & w.w.Live)
+	if bs.expect >= c.threads {
+		for _, w := range c.warps {
+			exited += popcount(w.w.Exited & w.w.Live)
+		}
 	}
 	if bs.arrived+exited < bs.expect && !(bs.expect == c.threads && bs.arrived+exited >= c.threads) {
 		return
