@@ -315,6 +315,12 @@ func moreRecipes(dir string) []recipe {
 	if hasCalibrationFile(dir, "store.ptx") {
 		rs = append(rs, storeRecipes()...)
 	}
+	if hasCalibrationFile(dir, "sel.ptx") {
+		rs = append(rs, selRecipes()...)
+	}
+	if hasCalibrationFile(dir, "epilogue.ptx") {
+		rs = append(rs, epilogueRecipes()...)
+	}
 	if hasCalibrationFile(dir, "pingpong.ptx") {
 		rs = append(rs, pingpongRecipes()...)
 	}
@@ -646,6 +652,49 @@ func storeRecipes() []recipe {
 					outLen: 1, launches: 2,
 					rows: []rowFn{{"store_stream", fmt.Sprintf("%s_size%d_depth%d", kind, size, d), "cycles_per_store",
 						func(o []int64) float64 { return float64(o[0]) / reps }}}})
+			}
+		}
+	}
+	return rs
+}
+
+// selRecipes describes sel.csv (calibration/h200/sel.cu): one warp's
+// dependent chains of `setp; selp` and `add; add; setp; selp`, 4096 links.
+func selRecipes() []recipe {
+	const links = 256 * 16
+	var rs []recipe
+	for _, c := range []struct {
+		name, kernel string
+		n, k         int
+	}{
+		{"setp_selp_vector", "_Z5k_selILi0EEviiiPx", 1000, 5}, {"setp_selp_uniform", "_Z5k_selILi1EEviiiPx", 1000, 5},
+		{"add_setp_selp_vector", "_Z8k_addselILi0EEviiiPx", 100000, 64}, {"add_setp_selp_uniform", "_Z8k_addselILi1EEviiiPx", 100000, 64},
+	} {
+		rs = append(rs, recipe{file: "sel.ptx", kernel: c.kernel, block: 32,
+			args: []string{"256", fmt.Sprint(c.n), fmt.Sprint(c.k), "buf:64"}, outLen: 1,
+			rows: []rowFn{{"sel", c.name, "cycles_per_link", func(o []int64) float64 { return float64(o[0]) / links }}}})
+	}
+	return rs
+}
+
+// epilogueRecipes describes epilogue.csv (calibration/h200/epilogue.cu): a
+// warp-specialised bulk-copy pipeline whose consumers transform each tile
+// into one of two output buffers that consumer thread 0 writes back with a
+// bulk store (wait_group.read before a buffer is written again); held out
+// of every fit. A warm-up launch first: the source is in L2.
+func epilogueRecipes() []recipe {
+	const tiles, warm, span = 64, 8, 1 << 20
+	var rs []recipe
+	for _, chunk := range []int{4096, 16384} {
+		for _, c := range []int{1, 2, 4} {
+			for _, st := range []int{2, 4} {
+				rs = append(rs, recipe{file: "epilogue.ptx", kernel: fmt.Sprintf("_Z5k_epiILi%dEEvPKhPhjjiiPx", st),
+					block: 32 * (1 + c), smem: (st + 2) * chunk,
+					args: []string{fmt.Sprintf("buf:%d", span), fmt.Sprintf("buf:%d", span), fmt.Sprint(span), fmt.Sprint(chunk),
+						fmt.Sprint(tiles), fmt.Sprint(warm), "buf:16"},
+					outLen: 1, launches: 2,
+					rows: []rowFn{{"epilogue", fmt.Sprintf("chunk%d_consumers%d_stages%d", chunk, c, st), "cycles_per_tile",
+						func(o []int64) float64 { return float64(o[0]) / tiles }}}})
 			}
 		}
 	}
