@@ -318,6 +318,9 @@ func moreRecipes(dir string) []recipe {
 	if hasCalibrationFile(dir, "sel.ptx") {
 		rs = append(rs, selRecipes()...)
 	}
+	if hasCalibrationFile(dir, "fence.ptx") {
+		rs = append(rs, fenceRecipes()...)
+	}
 	if hasCalibrationFile(dir, "epilogue.ptx") {
 		rs = append(rs, epilogueRecipes()...)
 	}
@@ -673,6 +676,20 @@ func selRecipes() []recipe {
 		rs = append(rs, recipe{file: "sel.ptx", kernel: c.kernel, block: 32,
 			args: []string{"256", fmt.Sprint(c.n), fmt.Sprint(c.k), "buf:64"}, outLen: 1,
 			rows: []rowFn{{"sel", c.name, "cycles_per_link", func(o []int64) float64 { return float64(o[0]) / links }}}})
+	}
+	return rs
+}
+
+// fenceRecipes describes fence.csv (calibration/h200/fence.cu): one warp's
+// loop of 128-bit shared stores and fence.proxy.async or
+// __threadfence_block() (k_f<MODE>, out[0] / 1024).
+func fenceRecipes() []recipe {
+	const iters = 1024
+	var rs []recipe
+	for m, name := range []string{"sts128", "sts128_fence_proxy_async", "fence_proxy_async", "sts128_membar_cta", "sts128x4_fence_proxy_async"} {
+		rs = append(rs, recipe{file: "fence.ptx", kernel: fmt.Sprintf("_Z3k_fILi%dEEviPx", m), block: 32, smem: 8192,
+			args: []string{fmt.Sprint(iters), "buf:16"}, outLen: 1,
+			rows: []rowFn{{"fence", name, "cycles_per_iter", func(o []int64) float64 { return float64(o[0]) / iters }}}})
 	}
 	return rs
 }
