@@ -108,7 +108,8 @@ func (c Config) Validate() error {
 		v    int
 	}{{"IssueInterval", c.IssueInterval}, {"SetupCycles", c.SetupCycles}, {"DescriptorCycles", c.DescriptorCycles},
 		{"DescriptorMissCycles", c.DescriptorMissCycles}, {"DescriptorFirstCycles", c.DescriptorFirstCycles},
-		{"RowCycles", c.RowCycles}, {"CompletionLatency", c.CompletionLatency}, {"TensorDRAMCycles", c.TensorDRAMCycles}}
+		{"RowCycles", c.RowCycles}, {"CompletionLatency", c.CompletionLatency}, {"TensorDRAMCycles", c.TensorDRAMCycles},
+		{"StoreBufferBytes", c.StoreBufferBytes}}
 	for _, f := range nonNegative {
 		if f.v < 0 {
 			return fmt.Errorf("tma: %s %d must not be negative", f.name, f.v)

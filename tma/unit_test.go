@@ -178,6 +178,8 @@ func TestConfigValidateNamesField(t *testing.T) {
 		"IssueInterval":        func(c *Config) { c.IssueInterval = -1 },
 		"CompletionLatency":    func(c *Config) { c.CompletionLatency = -1 },
 		"TensorDRAMCycles":     func(c *Config) { c.TensorDRAMCycles = -1 },
+		"StoreBytesPerCycle":   func(c *Config) { c.StoreBytesPerCycle = 0 },
+		"StoreBufferBytes":     func(c *Config) { c.StoreBufferBytes = -1 },
 	}
 	for name, mod := range fields {
 		c := DefaultConfig()
