@@ -87,6 +87,12 @@ func (l *lowerer) bulkCopy(in *Instr, m *mods) error {
 	if x.Flags.Has(isa.FMulticast) && x.Flags.Has(isa.FCacheHint) {
 		ops = []Operand{ops[0], ops[1], ops[2], ops[3], ops[5], ops[4]}
 	}
+	return l.emitBulk(x, ops, load)
+}
+
+// emitBulk converts the operands of a 1-D bulk copy or reduction (in isa
+// order) into x and emits it.
+func (l *lowerer) emitBulk(x isa.Instr, ops []Operand, load bool) error {
 	for i, o := range ops {
 		v, err := l.bulkOperand(o, i, x, load, i == len(ops)-1)
 		if err != nil {

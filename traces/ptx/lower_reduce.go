@@ -67,28 +67,8 @@ func (l *lowerer) bulkReduce(in *Instr, m *mods) error {
 	if err := l.nops(in, n); err != nil {
 		return err
 	}
-	dst, err := l.mem(in.Operands[0], isa.Global)
-	if err != nil {
-		return err
-	}
-	src, err := l.mem(in.Operands[1], isa.Shared)
-	if err != nil {
-		return err
-	}
-	size, err := l.val(in.Operands[2], isa.U32)
-	if err != nil {
-		return err
-	}
-	x.Ops = []isa.Operand{dst, src, size}
-	if n == 4 {
-		p, err := l.val(in.Operands[3], isa.B64)
-		if err != nil {
-			return err
-		}
-		x.Ops = append(x.Ops, p)
-	}
-	l.emit(x)
-	return nil
+	// [dst], [src], size[, policy]: a bulk store's operands.
+	return l.emitBulk(x, in.Operands, false)
 }
 
 // checkReduce enforces the PTX ISA's table of operations and element types
