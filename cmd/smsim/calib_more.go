@@ -318,6 +318,9 @@ func moreRecipes(dir string) []recipe {
 	if hasCalibrationFile(dir, "sel.ptx") {
 		rs = append(rs, selRecipes()...)
 	}
+	if hasCalibrationFile(dir, "waterfall.ptx") {
+		rs = append(rs, waterfallRecipes()...)
+	}
 	if hasCalibrationFile(dir, "fence.ptx") {
 		rs = append(rs, fenceRecipes()...)
 	}
@@ -656,6 +659,34 @@ func storeRecipes() []recipe {
 					rows: []rowFn{{"store_stream", fmt.Sprintf("%s_size%d_depth%d", kind, size, d), "cycles_per_store",
 						func(o []int64) float64 { return float64(o[0]) / reps }}}})
 			}
+		}
+	}
+	return rs
+}
+
+// waterfallRecipes describes waterfall.csv (calibration/h200/waterfall.cu):
+// one thread's bulk stores (each waited on with wait_group.read) and bulk
+// loads (each waited on through its barrier), with operands ptxas keeps on the
+// uniform datapath or in vector registers (a per-thread zero added), after a
+// return of the other threads or inside `if (threadIdx.x == 32)`; the hold
+// modes also sum the cycles from before the copy to after its commit (store)
+// or issue (load). A warm-up launch first, as timed3 runs one.
+func waterfallRecipes() []recipe {
+	const reps = 256
+	names := []string{"store_uniform", "store_vector", "hold_uniform", "hold_vector", "load_uniform", "load_vector",
+		"load_hold_uniform", "load_hold_vector", "store_region", "store_region_vector", "hold_region",
+		"hold_region_vector", "load_region", "load_region_vector", "load_hold_region", "load_hold_region_vector"}
+	var rs []recipe
+	for _, size := range []int{256, 4096} {
+		for m, name := range names {
+			cfg := fmt.Sprintf("%s_size%d", name, size)
+			rows := []rowFn{{"waterfall", cfg, "cycles_per_copy", func(o []int64) float64 { return float64(o[0]) / reps }}}
+			if k := m & 7; k == 2 || k == 3 || k == 6 || k == 7 {
+				rows = append(rows, rowFn{"waterfall", cfg, "hold_cycles", func(o []int64) float64 { return float64(o[1]) / reps }})
+			}
+			rs = append(rs, recipe{file: "waterfall.ptx", kernel: fmt.Sprintf("_Z4k_wfILi%dEEvPhPKijiPx", m), block: 64, smem: size,
+				args:   []string{fmt.Sprintf("buf:%d", 16*16384), "buf:256", fmt.Sprint(size), fmt.Sprint(reps), "buf:64"},
+				outLen: 2, launches: 2, rows: rows})
 		}
 	}
 	return rs
