@@ -61,48 +61,50 @@ type Flags uint64
 
 // Instruction flags.
 const (
-	FSat            Flags = 1 << iota // .sat
-	FFtz                              // .ftz
-	FApprox                           // .approx
-	FHi                               // .hi
-	FLo                               // .lo
-	FWide                             // .wide
-	FUni                              // .uni (branch or call known uniform)
-	FCC                               // .cc (carry out) — add.cc/addc
-	FCarryIn                          // addc/subc/madc: uses the carry flag
-	FDrop                             // mbarrier.arrive_drop
-	FNoComplete                       // mbarrier .noComplete
-	FExpectTx                         // mbarrier.arrive.expect_tx
-	FParity                           // mbarrier waits: operand is a parity, not a token
-	FNoInc                            // cp.async.mbarrier.arrive.noinc
-	FMulticast                        // bulk copies with .multicast::cluster
-	FStore                            // bulk tensor copy shared -> global
-	FRead                             // cp.async.bulk.wait_group.read
-	FTo                               // cvta.to.<space> (generic -> space); without it, space -> generic
-	FClamp                            // shf.clamp / shfl clamp
-	FVolatile                         // ld/st.volatile
-	FNoncoherent                      // ld.global.nc
-	FProxyAsync                       // fence.proxy.async*
-	FMbarInitFence                    // fence.mbarrier_init
-	FProxyTensormap                   // fence.proxy.tensormap
-	FAligned                          // .aligned (barrier.sync.aligned etc.)
-	FHint                             // try_wait has a suspend-time hint operand
-	FRemote                           // mbarrier op through a .shared::cluster address
-	FAbs                              // .abs on an operand (min/max .abs, etc.)
-	FNaN                              // .NaN (min/max propagate NaN)
-	FF32Result                        // set.f32: result 1.0f/0.0f
-	FShiftAmt                         // bfind.shiftamt
-	FIm2col                           // bulk tensor .im2col
-	FCacheHint                        // .L2::cache_hint: an extra policy operand
-	FFullRange                        // .full (div.full.f32)
-	FBypassL1                         // ld.global.cg/.cv, cp.async.cg: cached in L2 only
-	FNoUnroll                         // heads a loop marked .pragma "nounroll": ptxas keeps it rolled
-	FConverge                         // ends a lane-dependent if-converted region: ptxas's BSSY/BSYNC (branch.bsync)
-	FVecAddr                          // a barrier op inside divergent control: ptxas addresses it through a per-thread register, not the uniform datapath
-	FReloadWindow                     // an OpDelay that re-reads the shared-memory window in a loop with a call (latency.window_reload)
-	FSharedSym                        // mov of a shared variable's address: SASS forms it from the CTA's window (S2UR SR_CgaCtaId)
-	FReadWindow                       // an OpDelay that reads the shared-memory window again in a loop that sleeps (latency.window_read)
-	FFoldedAddr                       // an add ptxas folds into a shared access's address ([R+UR+imm]): its result is ready at once
+	FSat             Flags = 1 << iota // .sat
+	FFtz                               // .ftz
+	FApprox                            // .approx
+	FHi                                // .hi
+	FLo                                // .lo
+	FWide                              // .wide
+	FUni                               // .uni (branch or call known uniform)
+	FCC                                // .cc (carry out) — add.cc/addc
+	FCarryIn                           // addc/subc/madc: uses the carry flag
+	FDrop                              // mbarrier.arrive_drop
+	FNoComplete                        // mbarrier .noComplete
+	FExpectTx                          // mbarrier.arrive.expect_tx
+	FParity                            // mbarrier waits: operand is a parity, not a token
+	FNoInc                             // cp.async.mbarrier.arrive.noinc
+	FMulticast                         // bulk copies with .multicast::cluster
+	FStore                             // bulk tensor copy shared -> global
+	FRead                              // cp.async.bulk.wait_group.read
+	FTo                                // cvta.to.<space> (generic -> space); without it, space -> generic
+	FClamp                             // shf.clamp / shfl clamp
+	FVolatile                          // ld/st.volatile
+	FNoncoherent                       // ld.global.nc
+	FProxyAsync                        // fence.proxy.async*
+	FMbarInitFence                     // fence.mbarrier_init
+	FProxyTensormap                    // fence.proxy.tensormap
+	FAligned                           // .aligned (barrier.sync.aligned etc.)
+	FHint                              // try_wait has a suspend-time hint operand
+	FRemote                            // mbarrier op through a .shared::cluster address
+	FAbs                               // .abs on an operand (min/max .abs, etc.)
+	FNaN                               // .NaN (min/max propagate NaN)
+	FF32Result                         // set.f32: result 1.0f/0.0f
+	FShiftAmt                          // bfind.shiftamt
+	FIm2col                            // bulk tensor .im2col
+	FCacheHint                         // .L2::cache_hint: an extra policy operand
+	FFullRange                         // .full (div.full.f32)
+	FBypassL1                          // ld.global.cg/.cv, cp.async.cg: cached in L2 only
+	FNoUnroll                          // heads a loop marked .pragma "nounroll": ptxas keeps it rolled
+	FConverge                          // ends a lane-dependent if-converted region: ptxas's BSSY/BSYNC (branch.bsync)
+	FVecAddr                           // a barrier op inside divergent control: ptxas addresses it through a per-thread register, not the uniform datapath
+	FReloadWindow                      // an OpDelay that re-reads the shared-memory window in a loop with a call (latency.window_reload)
+	FSharedSym                         // mov of a shared variable's address: SASS forms it from the CTA's window (S2UR SR_CgaCtaId)
+	FReadWindow                        // an OpDelay that reads the shared-memory window again in a loop that sleeps (latency.window_read)
+	FFoldedAddr                        // an add ptxas folds into a shared access's address ([R+UR+imm]): its result is ready at once
+	FMoveUniform                       // an OpDelay before a bulk copy whose operands ptxas moves to uniform registers (R2UR) before an elected lane issues it (latency.copy_r2ur)
+	FMoveUniformLoop                   // an OpDelay before a bulk store or reduction whose operands ptxas moves to uniform registers in a loop over the lanes' distinct values (R2UR.OR: latency.copy_r2ur_loop)
 )
 
 // Has reports whether all of f's bits are set in x.

@@ -93,7 +93,7 @@ var flagNames = []struct {
 	{FParity, "parity"}, {FNoInc, "noinc"}, {FMulticast, "multicast"}, {FStore, "store"}, {FRead, "read"},
 	{FTo, "to"}, {FClamp, "clamp"}, {FVolatile, "volatile"}, {FNoncoherent, "nc"}, {FProxyAsync, "proxy.async"},
 	{FMbarInitFence, "mbarrier_init"}, {FProxyTensormap, "proxy.tensormap"}, {FAligned, "aligned"}, {FHint, "hint"},
-	{FRemote, "remote"}, {FIm2col, "im2col"}, {FBypassL1, "l2only"}, {FNoUnroll, "nounroll"}, {FConverge, "bsync"}, {FVecAddr, "vaddr"}, {FReloadWindow, "window"}, {FSharedSym, "smem_sym"}, {FReadWindow, "window_read"}, {FFoldedAddr, "in_addr"},
+	{FRemote, "remote"}, {FIm2col, "im2col"}, {FBypassL1, "l2only"}, {FNoUnroll, "nounroll"}, {FConverge, "bsync"}, {FVecAddr, "vaddr"}, {FReloadWindow, "window"}, {FSharedSym, "smem_sym"}, {FReadWindow, "window_read"}, {FFoldedAddr, "in_addr"}, {FMoveUniform, "r2ur"}, {FMoveUniformLoop, "r2ur_loop"},
 }
 
 var cmpNames = [...]string{CmpNone: "", CmpEq: "eq", CmpNe: "ne", CmpLt: "lt", CmpLe: "le", CmpGt: "gt", CmpGe: "ge",

@@ -143,13 +143,27 @@ func ReloadSharedWindowInSleepLoops(p *Program) {
 // from one after which held says the window is in a register (a wait's
 // retry) goes to the instruction itself, any other through the reload.
 func insertReloads(p *Program, reload []bool, held func(int) bool, flag Flags) {
+	flags := make([]Flags, len(p.Instrs))
+	for k, r := range reload {
+		if r {
+			flags[k] = flag
+		}
+	}
+	insertDelays(p, flags, held)
+}
+
+// insertDelays puts an OpDelay flagged flags[k] before each instruction k
+// whose flags[k] is not zero. A branch to such an instruction goes through
+// the delay, unless held(k) says the branch at k arrives with what the delay
+// stands for already done (a wait's retry keeps the window in a register).
+func insertDelays(p *Program, flags []Flags, held func(int) bool) {
 	n := len(p.Instrs)
 	newIdx := make([]int32, n+1)  // where old instruction k lands
-	from := make([]int, 0, n+n/4) // old index of each new instruction, -1 for a reload
+	from := make([]int, 0, n+n/4) // old index of each new instruction, -1 for a delay
 	out := make([]Instr, 0, n+n/4)
 	for k := 0; k < n; k++ {
-		if reload[k] {
-			out = append(out, Instr{Op: OpDelay, Ops: []Operand{Imm(0)}, Class: ClassDelay, Flags: flag, Pos: p.Instrs[k].Pos})
+		if flags[k] != 0 {
+			out = append(out, Instr{Op: OpDelay, Ops: []Operand{Imm(0)}, Class: ClassDelay, Flags: flags[k], Pos: p.Instrs[k].Pos})
 			from = append(from, -1)
 		}
 		newIdx[k] = int32(len(out))
@@ -164,9 +178,7 @@ func insertReloads(p *Program, reload []bool, held func(int) bool, flag Flags) {
 		}
 		t := int(in.Target)
 		nt := newIdx[t]
-		// A branch that arrives with the window held (a wait's retry)
-		// goes to the operation itself, any other through the reload.
-		if t < n && reload[t] && !held(from[k]) {
+		if t < n && flags[t] != 0 && !held(from[k]) {
 			nt--
 		}
 		in.Target = nt

@@ -64,6 +64,8 @@ type Config struct {
 	WakeInterval       int // cycles a scheduler needs between resuming two of its warps on try_wait answers
 	WindowReload       int // what a barrier/copy op in a loop with a call waits where ptxas reads the shared window again (effective)
 	WindowRead         int // reading the shared window again (S2UR/S2R SR_CgaCtaId) for a shared address in a loop that sleeps
+	CopyR2UR           int // a bulk load's vector operands moved to uniform registers before an elected lane issues it (ELECT; R2UR)
+	CopyR2URLoop       int // a bulk store's vector operands moved to uniform registers, each checked uniform over the active lanes (R2UR.OR chain)
 	SyncsAcquire       int // least time from a wait's issue to a true answer (its acquire), 0: none
 
 	// PredLatency is when a predicate written by setp can be used (by a
@@ -111,7 +113,7 @@ func DefaultConfig() Config {
 		SyncsLatency: 42, SyncsInterval: 2, SyncsCountInterval: 4, SyncsWarpInterval: 5, SyncsResult: 5, SyncsQueue: 16, SyncsCheck: 7,
 		SyncsCheckCost: 2, SyncsVisibility: 2, SyncsPollVisible: 35, DivergeCycles: 0, PredLatency: 13, MUFUForward: 1, BranchTaken: 10, BsyncCycles: 34,
 		TestWaitLatency: 7, TryWaitTimeout: 7780, TryWaitHintCycles: 7838, TryWaitWake: 12, WakeCost: 2, WakeInterval: 11, SyncsAcquire: 27,
-		WindowReload: 61, WindowRead: 4,
+		WindowReload: 61, WindowRead: 4, CopyR2UR: 38, CopyR2URLoop: 58,
 		BarLatency: 12, BarPerWarp: 2,
 		Mem: memory.DefaultConfig(), GlobalPerLine: 2, TMA: tma.DefaultConfig(),
 		NanosleepMin: 0, WatchdogIdle: 2_000_000,
@@ -255,6 +257,8 @@ func (c *Config) Params() []Param {
 		intParam("sched.wake_interval", "cycles", "cycles a scheduler needs between resuming two of its warps on a try_wait answer (a suspended waiter's wake-up, or a true answer on arrival)", &c.WakeInterval),
 		intParam("latency.window_reload", "cycles", "a barrier or copy operation in a loop with a call waits this long where ptxas reads the shared-memory window again (an effective cost: the read itself is latency.window_read)", &c.WindowReload),
 		intParam("latency.window_read", "cycles", "reading the shared-memory window again (S2UR/S2R SR_CgaCtaId) for a shared variable's address in a loop that sleeps", &c.WindowRead),
+		intParam("latency.copy_r2ur", "cycles", "a bulk load or prefetch whose operands ptxas keeps in vector registers waits this long before it issues (ELECT, then R2UR moves to uniform registers)", &c.CopyR2UR),
+		intParam("latency.copy_r2ur_loop", "cycles", "a bulk store or reduction whose operands ptxas keeps in vector registers waits this long before it issues (R2UR.OR moves, each checking the value is the same in every active lane, chained)", &c.CopyR2URLoop),
 		intParam("syncs.acquire", "cycles", "least time from a try_wait's or test_wait's issue to a true answer", &c.SyncsAcquire),
 		intParam("latency.pred", "cycles", "setp to a guard or branch that reads its predicate", &c.PredLatency),
 		intParam("latency.mufu_forward", "cycles", "extra wait of a MUFU result read by another arithmetic pipe, or of theirs read by the MUFU unit", &c.MUFUForward),

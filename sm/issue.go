@@ -127,6 +127,10 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 			d = sim.Cycle(s.cfg.WindowReload)
 		case in.Flags.Has(isa.FReadWindow):
 			d = sim.Cycle(s.cfg.WindowRead)
+		case in.Flags.Has(isa.FMoveUniform):
+			d = sim.Cycle(s.cfg.CopyR2UR)
+		case in.Flags.Has(isa.FMoveUniformLoop):
+			d = sim.Cycle(s.cfg.CopyR2URLoop)
 		}
 		wc.busyUntil = now + d
 		w.Advance()

@@ -510,3 +510,47 @@ func TestBulkStoresMatchTheH200(t *testing.T) {
 		t.Errorf("store.csv MAPE %.1f %% > 11 %%", m)
 	}
 }
+
+// waterfall.csv: a bulk copy whose operands ptxas keeps in vector registers
+// waits for their moves to uniform registers (isa.MoveCopyOperandsToUniform):
+// a store and its wait_group.read 56 cycles more than from uniform operands
+// at 256 bytes (73 at 4 KiB), a load and its wait 38 more. The model charges
+// the difference and nothing else; a region only one thread enters stays
+// uniform, as after the other threads' return.
+func TestVectorCopyOperandsCostWhatTheH200Charges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs calibration rows")
+	}
+	rows := repoCalibration(t, sm.DefaultConfig(), `waterfall\.csv:`)
+	if len(rows) != 48 {
+		t.Fatalf("%d waterfall.csv rows, want 48", len(rows))
+	}
+	get := func(name string, size int) rowResult {
+		k := fmt.Sprintf("waterfall,%s_size%d,cycles_per_copy", name, size)
+		r, ok := rows[k]
+		if !ok {
+			t.Fatalf("no row %s", k)
+		}
+		return r
+	}
+	for _, size := range []int{256, 4096} {
+		for _, c := range []struct{ uniform, vector string }{
+			{"store_uniform", "store_vector"}, {"load_uniform", "load_vector"},
+			{"store_region", "store_region_vector"}, {"load_region", "load_region_vector"},
+		} {
+			u, v := get(c.uniform, size), get(c.vector, size)
+			hw, model := v.Measured-u.Measured, v.Predicted-u.Predicted
+			if math.Abs(model-hw) > 0.3*hw {
+				t.Errorf("%s - %s at %d B: %.1f cycles, the H200 %.1f", c.vector, c.uniform, size, model, hw)
+			}
+		}
+		for _, name := range []string{"store", "load"} {
+			region, after := get(name+"_region", size), get(name+"_uniform", size)
+			if math.Abs(region.Predicted-after.Predicted) > 1 {
+				t.Errorf("%s_region at %d B: %.1f cycles, after a return %.1f: a one-thread region is uniform code",
+					name, size, region.Predicted, after.Predicted)
+			}
+		}
+		within(t, rows, fmt.Sprintf("waterfall,store_vector_size%d,cycles_per_copy", size), 12)
+	}
+}

@@ -39,6 +39,7 @@ func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 		isa.HoistClockReads(p)
 		isa.HoistDivisors(p)
 		isa.MarkDivergentWaits(p)
+		isa.MoveCopyOperandsToUniform(p)
 		isa.ReloadSharedWindowInCallLoops(p)
 		isa.ReloadSharedWindowInSleepLoops(p)
 	}

@@ -1,0 +1,165 @@
+package isa
+
+// MoveCopyOperandsToUniform models how ptxas issues a 1-D bulk copy whose
+// operands it cannot keep in uniform registers. The copy instruction (UBLKCP)
+// takes its addresses and size from uniform registers. Values computed in
+// uniform control flow from uniform values (parameters, constants, loop
+// counters of uniform loops) ptxas computes on the uniform datapath, and the
+// copy issues at once — also inside a region that only some lanes enter, such
+// as libcopy.cu's `if (rank == 0)`, when the operands were computed before it
+// (libcopy.sass: UIADD3.64, UIMAD, then `ELECT; UBLKCP`). An operand that may
+// differ between lanes, or that is computed inside lane-dependent control flow
+// (MarkDivergentWaits's reading: between a branch on a lane-dependent
+// predicate and its reconvergence, or in a loop whose back edge is one; a
+// region only one thread enters, `if (threadIdx.x == 0)`, and a lane-dependent
+// exit open none), ptxas keeps in a vector register and moves over with R2UR
+// just before the copy:
+//
+//   - a load or prefetch: `ELECT P1; @P1 R2UR UR…, R…` (in parallel), then
+//     the copy, in a loop over the active lanes (pipeline.sass and
+//     libpipe.sass's producers, under `lane == 0` inside `warp == 0`);
+//   - a store or reduction (bulk group): `R2UR P0, UR…, R…; PLOP3;
+//     R2UR.OR P0, …; PLOP3; …` — each move also tests that the value is the
+//     same in every active lane, the tests chained through one predicate —
+//     then the copy, in a loop over the lanes' distinct values
+//     (epilogue.sass's consumer store).
+//
+// calibration/h200 waterfall.csv measures both against the uniform form: a
+// load and its wait take 38 cycles longer, and a store's thread is held 68
+// cycles from before the moves to after its commit instead of 10.
+//
+// The pass puts an OpDelay flagged FMoveUniform (loads, prefetches) or
+// FMoveUniformLoop (stores, reductions) before each such copy; the SM charges
+// latency.copy_r2ur or latency.copy_r2ur_loop for it. Branches to the copy go
+// through the delay. Tensor copies are left alone: ptxas moves their
+// coordinates earlier, outside the elected loop (ptxpipe.sass), or issues them
+// from an elect.sync region without one (wspipe.sass), and neither form has
+// been measured. Programs with indirect branches are left as they are.
+func MoveCopyOperandsToUniform(p *Program) {
+	if hasIndirect(p) {
+		return
+	}
+	vary := varies(varyingRegs(p))
+	inRegion := make([]bool, len(p.Instrs))
+	laneDependentRegions(p, vary, func(lo, hi int, _ bool) {
+		for k := max(lo, 0); k < min(hi, len(p.Instrs)); k++ {
+			inRegion[k] = true
+		}
+	})
+	// vec: registers ptxas keeps in vector registers — those that may
+	// differ between lanes, the values carried around a loop that lies
+	// inside a lane-dependent region (pipeline.sass's producer keeps its
+	// tile and stage counters in R9, R10), and what the region computes
+	// from either.
+	vec := map[regKey]bool{}
+	for k := range varyingRegs(p) {
+		vec[k] = true
+	}
+	for i := range p.Instrs {
+		br := &p.Instrs[i]
+		t := int(br.Target)
+		if br.Op != OpBra || t > i || t < 0 || !allTrue(inRegion[t:i+1]) {
+			continue
+		}
+		read := map[regKey]bool{} // read in the loop before (or by) the instruction at k
+		for k := t; k <= i; k++ {
+			eachUse(&p.Instrs[k], func(r regKey, dst bool) {
+				if !dst {
+					read[r] = true
+				}
+			})
+			eachUse(&p.Instrs[k], func(r regKey, dst bool) {
+				if dst && read[r] {
+					vec[r] = true // carried around the loop
+				}
+			})
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for k := range p.Instrs {
+			if !inRegion[k] {
+				continue
+			}
+			in := &p.Instrs[k]
+			from := false
+			for j := 0; j < in.NSrc(); j++ {
+				if o := in.Src(j); (o.Kind == KReg || o.Kind == KAddr && o.Reg >= 0) && vec[regKey{KReg, o.Reg}] {
+					from = true
+				}
+			}
+			for j := 0; from && j < int(in.NDst); j++ {
+				if d := in.Dst(j); d.Kind == KReg && !vec[regKey{KReg, d.Reg}] {
+					vec[regKey{KReg, d.Reg}], changed = true, true
+				}
+			}
+		}
+	}
+	vector := func(o *Operand) bool {
+		switch {
+		case vary(o):
+			return true
+		case o.Kind == KReg, o.Kind == KAddr && o.Reg >= 0:
+			return vec[regKey{KReg, o.Reg}]
+		}
+		return false
+	}
+	flags := make([]Flags, len(p.Instrs))
+	any := false
+	for k := range p.Instrs {
+		in := &p.Instrs[k]
+		if !isLinearCopy(in) {
+			continue
+		}
+		vec := vary(&in.Guard)
+		for j := 0; j < in.NSrc() && !vec; j++ {
+			vec = vector(in.Src(j))
+		}
+		if !vec {
+			continue
+		}
+		any = true
+		if readsSharedSource(in) {
+			flags[k] = FMoveUniformLoop
+		} else {
+			flags[k] = FMoveUniform
+		}
+	}
+	if any {
+		insertDelays(p, flags, func(int) bool { return false })
+	}
+}
+
+// isLinearCopy reports whether in is a 1-D bulk copy, reduction or prefetch.
+func isLinearCopy(in *Instr) bool {
+	switch in.Op {
+	case OpBulkCopy, OpBulkPrefetch:
+		return true
+	case OpBulkReduce:
+		return in.Dim == 0
+	}
+	return false
+}
+
+// readsSharedSource reports whether a bulk copy reads shared memory and joins
+// the thread's bulk group: a store (shared to global) or a reduction.
+func readsSharedSource(in *Instr) bool {
+	switch in.Op {
+	case OpBulkReduce:
+		return true
+	case OpBulkCopy:
+		return in.Space == Global
+	case OpBulkTensor:
+		return in.Flags.Has(FStore)
+	}
+	return false
+}
+
+func allTrue(b []bool) bool {
+	for _, x := range b {
+		if !x {
+			return false
+		}
+	}
+	return true
+}
