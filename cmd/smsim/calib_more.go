@@ -321,6 +321,9 @@ func moreRecipes(dir string) []recipe {
 	if hasCalibrationFile(dir, "waterfall.ptx") {
 		rs = append(rs, waterfallRecipes()...)
 	}
+	if hasCalibrationFile(dir, "smemshare.ptx") {
+		rs = append(rs, smemShareRecipes()...)
+	}
 	if hasCalibrationFile(dir, "fence.ptx") {
 		rs = append(rs, fenceRecipes()...)
 	}
@@ -687,6 +690,41 @@ func waterfallRecipes() []recipe {
 			rs = append(rs, recipe{file: "waterfall.ptx", kernel: fmt.Sprintf("_Z4k_wfILi%dEEvPhPKijiPx", m), block: 64, smem: size,
 				args:   []string{fmt.Sprintf("buf:%d", 16*16384), "buf:256", fmt.Sprint(size), fmt.Sprint(reps), "buf:64"},
 				outLen: 2, launches: 2, rows: rows})
+		}
+	}
+	return rs
+}
+
+// smemShareRecipes describes smemshare.csv (calibration/h200/smemshare.cu):
+// W warps streaming 128-bit shared loads while one thread's bulk loads land
+// in shared memory or its bulk stores read it, each copy waited on; the
+// slowest loading warp's cycles, and the copy loop's.
+func smemShareRecipes() []recipe {
+	const rounds = 512
+	var rs []recipe
+	for _, w := range []int{4, 16} {
+		for _, ch := range []int{4096, 16384} {
+			k := 400 * 4096 / ch
+			if w == 16 {
+				k *= 4
+			}
+			for _, c := range []struct {
+				mode int
+				name string
+			}{{1, "lds_only"}, {2, "loads_only"}, {3, "lds_loads"}, {6, "stores_only"}, {7, "lds_stores"}} {
+				cfg := fmt.Sprintf("%s_chunk%d_warps%d", c.name, ch, w)
+				var rows []rowFn
+				if c.mode&1 != 0 {
+					rows = append(rows, rowFn{"smem_share", cfg, "lds_cycles", func(o []int64) float64 { return float64(o[0]) }})
+				}
+				if c.mode&2 != 0 {
+					rows = append(rows, rowFn{"smem_share", cfg, "copy_cycles", func(o []int64) float64 { return float64(o[1]) }})
+				}
+				rs = append(rs, recipe{file: "smemshare.ptx", kernel: fmt.Sprintf("_Z7k_shareILi%dEEvPhjiiPx", c.mode),
+					block: 32 * (1 + w), smem: 32768,
+					args:   []string{"buf:1048576", fmt.Sprint(ch), fmt.Sprint(k), fmt.Sprint(rounds), "buf:64"},
+					outLen: 2, launches: 2, rows: rows})
+			}
 		}
 	}
 	return rs
