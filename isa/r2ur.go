@@ -12,7 +12,8 @@ package isa
 // (MarkDivergentWaits's reading: between a branch on a lane-dependent
 // predicate and its reconvergence, or in a loop whose back edge is one; a
 // region only one thread enters, `if (threadIdx.x == 0)`, and a lane-dependent
-// exit open none), ptxas keeps in a vector register and moves over with R2UR
+// exit open none) from values a loop there carries while it spins on a
+// barrier wait, ptxas keeps in a vector register and moves over with R2UR
 // just before the copy:
 //
 //   - a load or prefetch: `ELECT P1; @P1 R2UR UR…, R…` (in parallel), then
@@ -31,7 +32,9 @@ package isa
 // The pass puts an OpDelay flagged FMoveUniform (loads, prefetches) or
 // FMoveUniformLoop (stores, reductions) before each such copy; the SM charges
 // latency.copy_r2ur or latency.copy_r2ur_loop for it. Branches to the copy go
-// through the delay. Tensor copies are left alone: ptxas moves their
+// through the delay. A loop in such a region with no wait in it keeps its
+// counters uniform (smemshare.sass: a store loop under `lane == 0` counts in
+// UR4 and issues from uniform registers). Tensor copies are left alone: ptxas moves their
 // coordinates earlier, outside the elected loop (ptxpipe.sass), or issues them
 // from an elect.sync region without one (wspipe.sass), and neither form has
 // been measured. Programs with indirect branches are left as they are.
@@ -48,9 +51,11 @@ func MoveCopyOperandsToUniform(p *Program) {
 	})
 	// vec: registers ptxas keeps in vector registers — those that may
 	// differ between lanes, the values carried around a loop that lies
-	// inside a lane-dependent region (pipeline.sass's producer keeps its
-	// tile and stage counters in R9, R10), and what the region computes
-	// from either.
+	// inside a lane-dependent region and spins on a barrier wait, whose
+	// answer ptxas treats as per-lane (pipeline.sass's producer keeps its
+	// tile and stage counters in R9, R10; smemshare.sass's store loop under
+	// the same `lane == 0`, with no wait in it, counts in UR4), and what the
+	// region computes from either.
 	vec := map[regKey]bool{}
 	for k := range varyingRegs(p) {
 		vec[k] = true
@@ -58,7 +63,7 @@ func MoveCopyOperandsToUniform(p *Program) {
 	for i := range p.Instrs {
 		br := &p.Instrs[i]
 		t := int(br.Target)
-		if br.Op != OpBra || t > i || t < 0 || !allTrue(inRegion[t:i+1]) {
+		if br.Op != OpBra || t > i || t < 0 || !allTrue(inRegion[t:i+1]) || !spins(p, t, i) {
 			continue
 		}
 		read := map[regKey]bool{} // read in the loop before (or by) the instruction at k
@@ -162,4 +167,21 @@ func allTrue(b []bool) bool {
 		}
 	}
 	return true
+}
+
+// spins reports whether the loop [t, i] (its back edge at i) contains a
+// barrier wait and a branch, other than the back edge, on the wait's answer.
+func spins(p *Program, t, i int) bool {
+	for k := t; k <= i; k++ {
+		w := &p.Instrs[k]
+		if !isWait(w.Op) || w.NDst == 0 || w.Dst(0).Kind != KPred {
+			continue
+		}
+		for j := t; j < i; j++ {
+			if b := &p.Instrs[j]; b.Op == OpBra && b.Guard.Kind == KPred && b.Guard.Reg == w.Dst(0).Reg {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -4,8 +4,9 @@ import "testing"
 
 // Which 1-D bulk copies ptxas issues from vector registers (R2UR before the
 // copy): those whose operands may differ between lanes or are carried by a
-// loop inside lane-dependent control, not those computed in uniform code
-// (calibration/h200 waterfall.sass, pipeline.sass, libcopy.sass, epilogue.sass).
+// loop that spins on a barrier inside lane-dependent control, not those
+// computed in uniform code (calibration/h200 waterfall.sass, pipeline.sass,
+// libcopy.sass, smemshare.sass, epilogue.sass).
 func TestMoveCopyOperandsToUniformMarksVectorCopies(t *testing.T) {
 	load := Instr{Op: OpBulkCopy, Space: Shared, Space2: Global, Ops: []Operand{Addr(4, 0), Addr(5, 0), R(6), Addr(7, 0)}, Class: ClassTMA}
 	store := Instr{Op: OpBulkCopy, Space: Global, Space2: Shared, Ops: []Operand{Addr(5, 0), Addr(4, 0), R(6)}, Class: ClassTMA}
@@ -29,23 +30,30 @@ func TestMoveCopyOperandsToUniformMarksVectorCopies(t *testing.T) {
 		{"a store from a lane-dependent address", []Instr{lane, fromLane, store, {Op: OpExit}}, map[int]Flags{2: FMoveUniformLoop}},
 		{"a reduction from a lane-dependent address", []Instr{lane, fromLane, reduce, {Op: OpExit}}, map[int]Flags{2: FMoveUniformLoop}},
 		{"not a tensor copy", []Instr{lane, fromLane, tensor, {Op: OpExit}}, nil},
-		// pipeline.cu's producer: a loop under `lane == 0` whose counter
-		// feeds the address (pipeline.sass: `@P1 R2UR UR14, R4` after ELECT).
-		{"a loop's counter under a lane-dependent branch", []Instr{laneSetp(0), gbra(NotP(0), 7), counter, fromCounter,
-			load, more, gbra(P(1), 2), aluI(2, 2), {Op: OpExit}}, map[int]Flags{4: FMoveUniform}},
+		// pipeline.cu's producer: a loop under `lane == 0` that spins on a
+		// barrier and whose counter feeds the address (pipeline.sass:
+		// `@P1 R2UR UR14, R4` after ELECT) ...
+		{"a spinning loop's counter under a lane-dependent branch", []Instr{laneSetp(0), gbra(NotP(0), 9), tryWait(2),
+			gbra(NotP(2), 2), counter, fromCounter, load, more, gbra(P(1), 2), aluI(2, 2), {Op: OpExit}},
+			map[int]Flags{6: FMoveUniform}},
+		// ... where a loop with no wait in it keeps its counter uniform
+		// (smemshare.sass: a store loop under `lane == 0` counts in UR4).
+		{"a loop with no wait under a lane-dependent branch", []Instr{laneSetp(0), gbra(NotP(0), 7), counter, fromCounter,
+			load, more, gbra(P(1), 2), aluI(2, 2), {Op: OpExit}}, nil},
 		// libcopy.cu: the address computed in uniform code, the copy under
 		// `if (rank == 0)` (libcopy.sass: UIADD3.64, then ELECT; UBLKCP).
 		{"operands computed before a lane-dependent branch", []Instr{fromParam, laneSetp(0), gbra(NotP(0), 4), load,
 			aluI(2, 2), {Op: OpExit}}, nil},
 		// waterfall.cu's `if (threadIdx.x == 32)`: one thread, uniform.
-		{"a loop only one thread runs", []Instr{tid, onlyThread0, gbra(P(0), 8), counter, fromCounter, store, more,
-			gbra(P(1), 3), aluI(2, 2), {Op: OpExit}}, nil},
-		{"the same loop under a lane-dependent branch", []Instr{lane, laneSetp(0), gbra(NotP(0), 8), counter, fromCounter,
-			store, more, gbra(P(1), 3), aluI(2, 2), {Op: OpExit}}, map[int]Flags{5: FMoveUniformLoop}},
+		{"a loop only one thread runs", []Instr{tid, onlyThread0, gbra(P(0), 10), tryWait(2), gbra(NotP(2), 3), counter,
+			fromCounter, store, more, gbra(P(1), 3), aluI(2, 2), {Op: OpExit}}, nil},
+		{"a spinning loop under a lane-dependent branch", []Instr{lane, laneSetp(0), gbra(NotP(0), 10), tryWait(2),
+			gbra(NotP(2), 3), counter, fromCounter, store, more, gbra(P(1), 3), aluI(2, 2), {Op: OpExit}},
+			map[int]Flags{7: FMoveUniformLoop}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &Program{Instrs: append([]Instr(nil), tc.prog...), NumPreds: 2, NumRegs: 10}
+			p := &Program{Instrs: append([]Instr(nil), tc.prog...), NumPreds: 3, NumRegs: 10}
 			Reconverge(p, nil)
 			MoveCopyOperandsToUniform(p)
 			delays := map[int]Flags{}
