@@ -296,6 +296,7 @@ func (c *Config) Params() []Param {
 		intParam("tma.completion", "cycles", "last byte written to complete_tx", &c.TMA.CompletionLatency),
 		intParam("tma.store_bytes_per_cycle", "B/cycle", "rate at which the unit sends a store's bytes out of the SM", &c.TMA.StoreBytesPerCycle),
 		intParam("tma.store_buffer", "bytes", "how far the unit reads a store's source ahead of the bytes it has sent", &c.TMA.StoreBufferBytes),
+		intParam("tma.store_read_bytes", "bytes", "bytes of a store's source the unit reads per cycle of the shared-memory data array the warps' accesses use (0: the reads take none of it)", &c.TMA.StoreReadBytes),
 		intParam("tma.tensor_dram", "cycles", "extra latency of a tensor copy with bytes from DRAM", &c.TMA.TensorDRAMCycles),
 		intParam("nanosleep.min", "cycles", "shortest nanosleep", &c.NanosleepMin),
 		intParam("watchdog.spin_cycles", "cycles", "livelock detector: spinning cycles without barrier progress before stopping", &c.WatchdogIdle),

@@ -122,7 +122,7 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 		if per := sim.Cycle(s.cfg.Smem.WavefrontCycles); per > 0 && wf > 0 {
 			at := max(start, s.smemFree)
 			queued = at - now
-			s.smemFree = at + per*sim.Cycle(wf)
+			s.smemFree = at + s.arrayCycles(now, at, per*sim.Cycle(wf))
 		}
 		if in.Op == isa.OpAtom || in.Op == isa.OpRed {
 			extra += sim.Cycle(s.cfg.Smem.AtomicCycles) // the read-modify-write
@@ -166,7 +166,7 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 	if per := sim.Cycle(s.cfg.Smem.WavefrontCycles); per > 0 && nlines > 0 {
 		at := max(now, s.smemFree)
 		worst += at - now
-		s.smemFree = at + per*sim.Cycle(nlines)
+		s.smemFree = at + s.arrayCycles(now, at, per*sim.Cycle(nlines))
 	}
 	return worst, ReasonLongScoreboard
 }

@@ -83,6 +83,53 @@ type SM struct {
 	commits    map[uint64]uint64 // bulk groups committed, by thread
 	mapUse     []mapUse          // tensor maps read from global memory: rewritten since?
 	smemFree   sim.Cycle         // when the shared memory can serve the next wavefront
+	arrayUse   []arrayWindow     // bulk stores' reads of the shared-memory data array, in the future
+}
+
+// arrayWindow is a stretch [from, to) of which a bulk store's source reads
+// take busy cycles of the shared-memory data array.
+type arrayWindow struct {
+	from, to sim.Cycle
+	busy     int
+}
+
+// ShareArray records that the TMA unit will take cycles of the shared-memory
+// data array's cycles in [from, to) (tma.ArrayUser): the warps' wavefronts
+// get the rest.
+func (s *SM) ShareArray(from, to sim.Cycle, cycles int) {
+	if to <= from || cycles <= 0 {
+		return
+	}
+	s.arrayUse = append(s.arrayUse, arrayWindow{from, to, cycles})
+	// Wavefronts already given array time in the window wait for the
+	// store's share of what they were given.
+	if s.smemFree > from {
+		l := to - from
+		s.smemFree += sim.Cycle(cycles) * (min(s.smemFree, to) - from) / l
+	}
+}
+
+// arrayCycles is what n cycles of the warps' use of the shared-memory data
+// array cost when they start at at: stretched by the share the stores
+// reading it then take (at most nine tenths of it).
+func (s *SM) arrayCycles(now, at sim.Cycle, n sim.Cycle) sim.Cycle {
+	k := 0
+	for _, w := range s.arrayUse {
+		if w.to > now {
+			s.arrayUse[k] = w
+			k++
+		}
+	}
+	s.arrayUse = s.arrayUse[:k]
+	for _, w := range s.arrayUse {
+		if at < w.from || at >= w.to {
+			continue
+		}
+		l := w.to - w.from
+		free := max(l-sim.Cycle(w.busy), l/10)
+		n = (n*l + free - 1) / free
+	}
+	return n
 }
 
 // New builds an SM on eng with the given memory.

@@ -75,6 +75,7 @@ func sourcePrefixes() []struct{ prefix, source string } {
 		{"tma.descriptor_miss", "measured: tmadesc.csv, a second tensor map's first copy 469 cycles against 423 for the next copies — one poll of the test_wait spin that times them (spin.csv: a spin polls every ~46 cycles), so anything from 1 to 92"},
 		{"tma.descriptor_first", "measured: tmadesc.csv, a launch's first tensor copy 587 cycles against 423 (164 = descriptor_miss + 118), in bounds or not"},
 		{"tma.store_bytes_per_cycle", "measured: store.csv, one thread's stream of 16 KiB bulk stores leaves every 513.9 cycles (31.9 B/cycle), of 4 KiB stores every 129.9 (31.5)"},
+		{"tma.store_read_bytes", "measured: smemshare.csv (16 warps' 128-bit shared loads, 262,144 wavefronts at one a cycle alone, take 365.3k / 365.7k cycles while one thread's 4 / 16 KiB bulk stores stream over 236.7k / 212.9k of them: half the array while a store reads at 32 B/cycle)"},
 		{"tma.store_buffer", "measured: store.csv, with one buffer the read wait (wait_group.read) comes 31 cycles before the write wait (wait_group) for stores of 4 and 16 KiB: 31 cycles at 32 B/cycle"},
 		{"tma.", "fit: microbench.csv bulk_copy_latency, bulk_copy_bandwidth_one_sm, tensor2d_copy_latency"},
 		{"smem.wavefront_cycles", "measured: smem.csv lds32/64/128 at 8-32 warps (4.00, 8.00, 16.00 cycles a warp instruction per sub-partition: the four together get one 128-byte wavefront a cycle)"},

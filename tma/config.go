@@ -65,6 +65,14 @@ type Config struct {
 	// buffer the read wait comes 31 cycles (1 KiB at 32 B/cycle) before the
 	// write wait for stores of 4 KiB and more.
 	StoreBufferBytes int
+	// StoreReadBytes is how many bytes of a store's source the unit reads
+	// from shared memory per cycle of its data array, the array the warps'
+	// shared loads and stores use: while a store streams, its reads take
+	// StoreBytesPerCycle / StoreReadBytes of the array (0: none). Measured
+	// (smemshare.csv): 16 warps streaming 128-bit shared loads, one
+	// wavefront a cycle alone, get half the array while one thread's 4 or
+	// 16 KiB bulk stores stream, 32 B/cycle each: 64 bytes an array cycle.
+	StoreReadBytes int
 	// SmemBytes bounds the shared-memory range of a copy at issue (the SM's
 	// capacity); the CTA's own window is checked when the bytes land.
 	SmemBytes int
@@ -85,6 +93,7 @@ func DefaultConfig() Config {
 		CompletionLatency:     20,
 		StoreBytesPerCycle:    32,
 		StoreBufferBytes:      1024,
+		StoreReadBytes:        64,
 		TensorDRAMCycles:      450,
 		SmemBytes:             228 << 10,
 	}
@@ -109,7 +118,7 @@ func (c Config) Validate() error {
 	}{{"IssueInterval", c.IssueInterval}, {"SetupCycles", c.SetupCycles}, {"DescriptorCycles", c.DescriptorCycles},
 		{"DescriptorMissCycles", c.DescriptorMissCycles}, {"DescriptorFirstCycles", c.DescriptorFirstCycles},
 		{"RowCycles", c.RowCycles}, {"CompletionLatency", c.CompletionLatency}, {"TensorDRAMCycles", c.TensorDRAMCycles},
-		{"StoreBufferBytes", c.StoreBufferBytes}}
+		{"StoreBufferBytes", c.StoreBufferBytes}, {"StoreReadBytes", c.StoreReadBytes}}
 	for _, f := range nonNegative {
 		if f.v < 0 {
 			return fmt.Errorf("tma: %s %d must not be negative", f.name, f.v)

@@ -143,6 +143,9 @@ func (u *Unit) timeTensorLoad(now sim.Cycle, m *Map, coords [MaxRank]int32, desc
 //	issue ─queue─▶ start ─setup─▶ t ─ bytes leave at StoreBytesPerCycle ─▶ sent = done
 //	                              ╰─ source read (smem port), no sooner than sent − StoreBufferBytes' time ─▶ read
 //
+// While it reads, the store takes size / StoreReadBytes cycles of the SM's
+// shared-memory data array (ArrayUser), which the warps' accesses share.
+//
 // The writes still reach L2 (MemPath.StreamWrite: its lines and DRAM
 // traffic). A reduction (reduce) takes the store's path through the unit and
 // completes as a store does; L2 combines its bytes after
@@ -153,12 +156,16 @@ func (u *Unit) timeStore(now sim.Cycle, dst uint64, size uint32, m *Map, coords 
 		rows, rowBytes, setup = m.Rows(), uint32(m.InnerBytes()), setup+u.cfg.DescriptorCycles+int(u.descriptor(desc))
 	}
 	t := u.beginEvery(now, rows, rowBytes, 0) + sim.Cycle(setup)
+	from := max(u.sendFree, toFixed(t)).ceil()
 	u.sendFree = max(u.sendFree, toFixed(t)) + perByte(size, u.cfg.StoreBytesPerCycle)
 	sent := u.sendFree.ceil()
 	ahead := perByte(uint32(u.cfg.StoreBufferBytes), u.cfg.StoreBytesPerCycle)
 	read = u.port(t, t, size)
 	if u.sendFree > ahead {
 		read = max(read, (u.sendFree - ahead).ceil())
+	}
+	if a, ok := u.smem.(ArrayUser); ok && u.cfg.StoreReadBytes > 0 && read > from {
+		a.ShareArray(from, read, int(size)/u.cfg.StoreReadBytes)
 	}
 	kind := streamWrite
 	if reduce {

@@ -265,3 +265,57 @@ func TestStoreTimingFollowsTheStorePath(t *testing.T) {
 		t.Errorf("256-byte store: source read at %d, want %d", got, want)
 	}
 }
+
+// arraySmem is shared memory that also records the unit's shares of its data
+// array (ArrayUser).
+type arraySmem struct {
+	fakeSmem
+	shares [][3]sim.Cycle // from, to, cycles
+}
+
+func (s *arraySmem) ShareArray(from, to sim.Cycle, cycles int) {
+	s.shares = append(s.shares, [3]sim.Cycle{from, to, sim.Cycle(cycles)})
+}
+
+// A bulk store's source reads take size / StoreReadBytes cycles of the SM's
+// shared-memory array over the stretch it reads (smemshare.csv: half the
+// array while a store streams at 32 B/cycle); loads and a zero
+// StoreReadBytes share nothing.
+func TestStoreReadsShareTheSharedMemoryArray(t *testing.T) {
+	for _, readBytes := range []int{64, 0} {
+		cfg := DefaultConfig()
+		cfg.StoreReadBytes = readBytes
+		sm := &arraySmem{fakeSmem: fakeSmem{0: make([]byte, 64<<10)}}
+		u, err := New(cfg, sim.New(), &fakeGlobal{base: gbase, b: make([]byte, 1<<20)}, &fakePath{lat: 100, perCycle: 32}, sm, &fakeSink{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const size = 16 << 10
+		if err := u.Load(0, Load{Dst: 0, Src: gbase, Size: size, Mbar: 60 << 10, CopyID: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if err := u.Store(0, Store{Thread: 1, Dst: gbase, Src: 0, Size: size}); err != nil {
+			t.Fatal(err)
+		}
+		u.Commit(1)
+		if readBytes == 0 {
+			if len(sm.shares) != 0 {
+				t.Errorf("StoreReadBytes 0: shares %v, want none", sm.shares)
+			}
+			continue
+		}
+		if len(sm.shares) != 1 {
+			t.Fatalf("shares %v, want the store's one", sm.shares)
+		}
+		sh := sm.shares[0]
+		read := u.WaitGroup(0, 1, 0, true)
+		if sh[1] != read || sh[2] != size/64 || sh[0] >= sh[1] {
+			t.Errorf("share %v, want %d array cycles up to the source read at %d", sh, size/64, read)
+		}
+		// The store reads from when its bytes start leaving until the
+		// read-ahead's distance before the last: (16 KiB - 1 KiB) / 32 B.
+		if l, want := sh[1]-sh[0], sim.Cycle((size-cfg.StoreBufferBytes)/cfg.StoreBytesPerCycle); l != want {
+			t.Errorf("window of %d cycles for a %d-byte store, want %d", l, size, want)
+		}
+	}
+}

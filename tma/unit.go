@@ -31,6 +31,14 @@ type SharedMem interface {
 	WriteShared(cta int, off uint32, b []byte) error
 }
 
+// ArrayUser is what a SharedMem may also be: the owner of the shared-memory
+// data array that the unit's store reads share with the warps' accesses.
+// ShareArray says the unit will take cycles of the array's cycles in
+// [from, to).
+type ArrayUser interface {
+	ShareArray(from, to sim.Cycle, cycles int)
+}
+
 // TxSink receives the complete-tx of a load when its bytes have landed.
 type TxSink interface {
 	CompleteTx(now sim.Cycle, cta int, mbarOff uint32, bytes uint32, copyID uint64) error

@@ -554,3 +554,34 @@ func TestVectorCopyOperandsCostWhatTheH200Charges(t *testing.T) {
 		within(t, rows, fmt.Sprintf("waterfall,store_vector_size%d,cycles_per_copy", size), 12)
 	}
 }
+
+// smemshare.csv: 4 or 16 warps streaming 128-bit shared loads slow down by
+// half while one thread's bulk stores stream (their source reads take the
+// shared-memory array's cycles: tma.store_read_bytes), and barely while its
+// bulk loads land. Without the share the store rows are 22-28 % fast.
+func TestBulkStoresShareTheSharedMemoryArray(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs calibration rows")
+	}
+	rows := repoCalibration(t, sm.DefaultConfig(), `smemshare\.csv:`)
+	if len(rows) != 28 {
+		t.Fatalf("%d smemshare.csv rows, want 28", len(rows))
+	}
+	sum := 0.0
+	for k, r := range rows {
+		sum += math.Abs(r.ErrorPct)
+		if strings.Contains(k, "lds_stores") {
+			within(t, rows, k, 10)
+		}
+	}
+	if m := sum / float64(len(rows)); m > 5 {
+		t.Errorf("smemshare.csv MAPE %.1f %% > 5 %%", m)
+	}
+	none := sm.DefaultConfig()
+	none.TMA.StoreReadBytes = 0
+	const key = "smem_share,lds_stores_chunk4096_warps16,lds_cycles"
+	without := repoCalibration(t, none, `smemshare\.csv:smem_share,lds_stores_chunk4096_warps16,`)[key]
+	if with := rows[key]; with.Predicted < 1.25*without.Predicted {
+		t.Errorf("%s: %.0f cycles with the stores' share, %.0f without: want at least 25 %% more", key, with.Predicted, without.Predicted)
+	}
+}
