@@ -42,7 +42,8 @@ func MoveCopyOperandsToUniform(p *Program) {
 	if hasIndirect(p) {
 		return
 	}
-	vary := varies(varyingRegs(p))
+	varying := varyingRegs(p)
+	vary := varies(varying)
 	inRegion := make([]bool, len(p.Instrs))
 	laneDependentRegions(p, vary, func(lo, hi int, _ bool) {
 		for k := max(lo, 0); k < min(hi, len(p.Instrs)); k++ {
@@ -57,7 +58,7 @@ func MoveCopyOperandsToUniform(p *Program) {
 	// the same `lane == 0`, with no wait in it, counts in UR4), and what the
 	// region computes from either.
 	vec := map[regKey]bool{}
-	for k := range varyingRegs(p) {
+	for k := range varying {
 		vec[k] = true
 	}
 	for i := range p.Instrs {
@@ -116,11 +117,11 @@ func MoveCopyOperandsToUniform(p *Program) {
 		if !isLinearCopy(in) {
 			continue
 		}
-		vec := vary(&in.Guard)
-		for j := 0; j < in.NSrc() && !vec; j++ {
-			vec = vector(in.Src(j))
+		moves := vary(&in.Guard)
+		for j := 0; j < in.NSrc() && !moves; j++ {
+			moves = vector(in.Src(j))
 		}
-		if !vec {
+		if !moves {
 			continue
 		}
 		any = true
@@ -146,20 +147,13 @@ func isLinearCopy(in *Instr) bool {
 	return false
 }
 
-// readsSharedSource reports whether a bulk copy reads shared memory and joins
-// the thread's bulk group: a store (shared to global) or a reduction.
+// readsSharedSource reports whether a 1-D bulk copy reads shared memory and
+// joins the thread's bulk group: a store (shared to global) or a reduction.
 func readsSharedSource(in *Instr) bool {
-	switch in.Op {
-	case OpBulkReduce:
-		return true
-	case OpBulkCopy:
-		return in.Space == Global
-	case OpBulkTensor:
-		return in.Flags.Has(FStore)
-	}
-	return false
+	return in.Op == OpBulkReduce || in.Op == OpBulkCopy && in.Space == Global
 }
 
+// allTrue reports whether every element of b is true.
 func allTrue(b []bool) bool {
 	for _, x := range b {
 		if !x {
