@@ -100,6 +100,7 @@ func (s *SM) ShareArray(from, to sim.Cycle, cycles int) {
 	if to <= from || cycles <= 0 {
 		return
 	}
+	s.pruneArrayUse(s.eng.Now()) // a kernel of stores and no shared accesses keeps it short too
 	s.arrayUse = append(s.arrayUse, arrayWindow{from, to, cycles})
 	// Wavefronts already given array time in the window wait for the
 	// store's share of what they were given.
@@ -109,10 +110,8 @@ func (s *SM) ShareArray(from, to sim.Cycle, cycles int) {
 	}
 }
 
-// arrayCycles is what n cycles of the warps' use of the shared-memory data
-// array cost when they start at at: stretched by the share the stores
-// reading it then take (at most nine tenths of it).
-func (s *SM) arrayCycles(now, at sim.Cycle, n sim.Cycle) sim.Cycle {
+// pruneArrayUse forgets the stretches that ended by now.
+func (s *SM) pruneArrayUse(now sim.Cycle) {
 	k := 0
 	for _, w := range s.arrayUse {
 		if w.to > now {
@@ -121,12 +120,22 @@ func (s *SM) arrayCycles(now, at sim.Cycle, n sim.Cycle) sim.Cycle {
 		}
 	}
 	s.arrayUse = s.arrayUse[:k]
+}
+
+// arrayCycles is what n cycles of the warps' use of the shared-memory data
+// array cost when they start at at: stretched by the share the stores
+// reading it then take (at most nine tenths of it).
+func (s *SM) arrayCycles(now, at sim.Cycle, n sim.Cycle) sim.Cycle {
+	s.pruneArrayUse(now)
 	for _, w := range s.arrayUse {
 		if at < w.from || at >= w.to {
 			continue
 		}
-		l := w.to - w.from
-		free := max(l-sim.Cycle(w.busy), l/10)
+		l, busy := w.to-w.from, sim.Cycle(w.busy) // cycles are unsigned
+		free := max(l/10, 1)
+		if busy < l-free {
+			free = l - busy
+		}
 		n = (n*l + free - 1) / free
 	}
 	return n
@@ -220,6 +229,7 @@ func (s *SM) begin(l *Launch) error {
 	s.copyStats0 = s.copyStats()
 	s.start = s.eng.Now()
 	s.smemFree = 0
+	s.arrayUse = s.arrayUse[:0]
 	s.lastProg = s.start
 	if err := s.checkLaunch(l); err != nil {
 		return err
