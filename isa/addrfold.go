@@ -30,12 +30,7 @@ func FoldSharedAddressAdds(p *Program) {
 	reads := readCounts(p)
 	varying := varyingRegs(p)
 	vary := varies(varying)
-	divergent := make([]bool, len(p.Instrs))
-	laneDependentRegions(p, vary, func(lo, hi int, _ bool) {
-		for k := max(lo, 0); k < min(hi, len(p.Instrs)); k++ {
-			divergent[k] = true
-		}
-	})
+	divergent := underLaneControl(p, vary)
 	// vectorDefs: registers some instruction under lane-dependent control
 	// writes with anything but a constant.
 	vectorDefs := map[int32]bool{}

@@ -44,12 +44,7 @@ func MoveCopyOperandsToUniform(p *Program) {
 	}
 	varying := varyingRegs(p)
 	vary := varies(varying)
-	inRegion := make([]bool, len(p.Instrs))
-	laneDependentRegions(p, vary, func(lo, hi int, _ bool) {
-		for k := max(lo, 0); k < min(hi, len(p.Instrs)); k++ {
-			inRegion[k] = true
-		}
-	})
+	inRegion := underLaneControl(p, vary)
 	// vec: registers ptxas keeps in vector registers — those that may
 	// differ between lanes, the values carried around a loop that lies
 	// inside a lane-dependent region and spins on a barrier wait, whose

@@ -140,6 +140,18 @@ func laneDependentRegions(p *Program, vary func(*Operand) bool, mark func(lo, hi
 	}
 }
 
+// underLaneControl returns, per instruction, whether laneDependentRegions
+// puts it under lane-dependent control flow.
+func underLaneControl(p *Program, vary func(*Operand) bool) []bool {
+	under := make([]bool, len(p.Instrs))
+	laneDependentRegions(p, vary, func(lo, hi int, _ bool) {
+		for k := max(lo, 0); k < min(hi, len(p.Instrs)); k++ {
+			under[k] = true
+		}
+	})
+	return under
+}
+
 // varies returns whether an operand may differ between the lanes of a warp,
 // given varyingRegs's answer.
 func varies(varying map[regKey]bool) func(*Operand) bool {
