@@ -324,6 +324,12 @@ func moreRecipes(dir string) []recipe {
 	if hasCalibrationFile(dir, "smemshare.ptx") {
 		rs = append(rs, smemShareRecipes()...)
 	}
+	if hasCalibrationFile(dir, "reqcost.ptx") {
+		rs = append(rs, reqCostRecipes()...)
+	}
+	if hasCalibrationFile(dir, "bulkbw.ptx") {
+		rs = append(rs, bulkBWRecipes()...)
+	}
 	if hasCalibrationFile(dir, "fence.ptx") {
 		rs = append(rs, fenceRecipes()...)
 	}
@@ -887,4 +893,59 @@ func rateRecipe(file, kernel, bench, config string, w, iters int, args ...string
 	return recipe{file: file, kernel: kernel, block: 32 * w,
 		args: append([]string{fmt.Sprint(iters)}, args...), outLen: 1,
 		rows: []rowFn{{bench, config, "cycles_per_instr", func(o []int64) float64 { return float64(o[0]) / per }}}}
+}
+
+// reqCostRecipes describes reqcost.csv (calibration/h200/reqcost.cu): one
+// thread's n back-to-back bulk copies of S bytes, from consecutive blocks or
+// all from one, completing on one barrier; out[0] is the thread's time to
+// issue them, out[1] the time to the barrier's completion. The second launch
+// is read (the first warms L2, as the host code's warm-up launch does).
+func reqCostRecipes() []recipe {
+	var rs []recipe
+	for same, name := range []string{"distinct", "same"} {
+		for _, size := range []int{16, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384} {
+			for _, n := range []int{8, 40} {
+				cfg := fmt.Sprintf("%s_size%d_n%d", name, size, n)
+				rs = append(rs, recipe{file: "reqcost.ptx", kernel: fmt.Sprintf("_Z5k_reqILi%dEEvPKhjiPx", same),
+					block: 1, smem: 8 * size, outLen: 2, launches: 2,
+					args: []string{"buf:8MiB:byte:0x3f", fmt.Sprint(size), fmt.Sprint(n), "buf:16"},
+					rows: []rowFn{
+						{"reqcost", cfg, "issue_cycles", func(o []int64) float64 { return float64(o[0]) }},
+						{"reqcost", cfg, "total_cycles", func(o []int64) float64 { return float64(o[1]) }},
+					}})
+			}
+		}
+	}
+	return rs
+}
+
+// bulkBWRecipes describes bulkbw.csv (calibration/h200/bulkbw.cu):
+// microbench.cu's bandwidth kernel and variants without the waits, with eight
+// destination slots, or without the source offset's wrap, and the no-wait
+// stream at 1 to 16 batches; cycles per copy, the second launch.
+func bulkBWRecipes() []recipe {
+	names := []string{"microbench", "nowait", "slots8", "nowrap"}
+	one := func(mode, chunk, batches int) recipe {
+		k := 65536 / chunk
+		span := 2 << 20
+		if mode == 3 {
+			span = batches*k*chunk + chunk
+		}
+		per := float64(batches * k)
+		return recipe{file: "bulkbw.ptx", kernel: fmt.Sprintf("_Z4k_bwILi%dEEvPKhmjiiPx", mode), block: 1,
+			smem: 2 * k * chunk, outLen: 1, launches: 2,
+			args: []string{"buf:16MiB:byte:0x3f", fmt.Sprint(span), fmt.Sprint(chunk), fmt.Sprint(k), fmt.Sprint(batches), "buf:8"},
+			rows: []rowFn{{"bulkbw", fmt.Sprintf("%s_chunk%d_batches%d", names[mode], chunk, batches), "cycles_per_copy",
+				func(o []int64) float64 { return float64(o[0]) / per }}}}
+	}
+	var rs []recipe
+	for _, chunk := range []int{1024, 4096, 16384} {
+		rs = append(rs, one(0, chunk, 200), one(1, chunk, 16), one(2, chunk, 200), one(3, chunk, 200))
+	}
+	for _, chunk := range []int{1024, 4096} {
+		for _, b := range []int{1, 2, 4, 8} {
+			rs = append(rs, one(1, chunk, b))
+		}
+	}
+	return rs
 }
