@@ -7,6 +7,8 @@
 //   MODE 3 (nowrap):     as 0, the source offset never wraps (no compare/select; the stream reads fresh memory).
 // Row "bulkbw,MODE_chunkC_batchesB,cycles_per_copy": (clock after the last wait - clock before the first copy)
 // / (B * 64 KiB / C), median of 3 launches after a warm-up launch, all after a 100M-cycle spin on every SM.
+// Rows "MODE_chunkC_kK_batchesB" run batches of K copies instead of 64 KiB / C (the per-batch work is amortised
+// over K copies, whatever their size): / (B * K).
 // Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o bulkbw bulkbw.cu
 #include "bench.h"
 
@@ -42,9 +44,9 @@ __global__ void k_spin(long long cycles, int* sink) {
 
 static const char* names[4] = {"microbench", "nowait", "slots8", "nowrap"};
 
-template <int MODE> void run(const uint8_t* src, long long* dout, uint32_t chunk, int batches) {
+template <int MODE> void run(const uint8_t* src, long long* dout, uint32_t chunk, int batches, int kk = 0) {
   CK(cudaFuncSetAttribute(k_bw<MODE>, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 << 10));
-  const int k = (64 << 10) / chunk;
+  const int k = kk ? kk : (64 << 10) / chunk;
   const size_t span = MODE == 3 ? (size_t)batches * k * chunk + chunk : (2u << 20);
   std::vector<double> v;
   for (int r = 0; r <= 3; r++) {
@@ -55,7 +57,10 @@ template <int MODE> void run(const uint8_t* src, long long* dout, uint32_t chunk
     if (r) v.push_back((double)h / ((double)batches * k));
   }
   std::sort(v.begin(), v.end());
-  printf("bulkbw,%s_chunk%u_batches%d,cycles_per_copy,%.2f,%.2f,%.2f,3\n", names[MODE], chunk, batches, v[1], v[0], v[2]);
+  char kname[16] = "";
+  if (kk) snprintf(kname, sizeof kname, "_k%d", kk);
+  printf("bulkbw,%s_chunk%u%s_batches%d,cycles_per_copy,%.2f,%.2f,%.2f,3\n", names[MODE], chunk, kname, batches, v[1], v[0],
+         v[2]);
 }
 
 int main() {
@@ -72,5 +77,15 @@ int main() {
   // How the cost of a copy grows with the stream's length (no waits in the stream).
   for (uint32_t chunk : {1024u, 4096u})
     for (int batches : {1, 2, 4, 8, 16}) run<1>(src, dout, chunk, batches);
+  // Batches of K copies at one size, and 64 KiB batches of other sizes: is the 4 KiB copy's extra cost over a
+  // 1 KiB one its size, or the batch's own work spread over 16 copies instead of 64?
+  const struct { uint32_t chunk; int k; } kc[] = {{1024, 16}, {1024, 4}, {4096, 4}, {512, 128},
+                                                  {2048, 32}, {8192, 8}};
+  for (auto c : kc) {
+    const bool dflt = c.k == (int)((64u << 10) / c.chunk);
+    run<3>(src, dout, c.chunk, 200, dflt ? 0 : c.k);
+    run<1>(src, dout, c.chunk, 16, dflt ? 0 : c.k);
+    if (dflt) run<0>(src, dout, c.chunk, 200);
+  }
   return 0;
 }

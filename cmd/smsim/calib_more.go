@@ -925,8 +925,11 @@ func reqCostRecipes() []recipe {
 // stream at 1 to 16 batches; cycles per copy, the second launch.
 func bulkBWRecipes() []recipe {
 	names := []string{"microbench", "nowait", "slots8", "nowrap"}
-	one := func(mode, chunk, batches int) recipe {
-		k := 65536 / chunk
+	one := func(mode, chunk, batches, kk int) recipe {
+		k, kname := 65536/chunk, ""
+		if kk != 0 {
+			k, kname = kk, fmt.Sprintf("_k%d", kk)
+		}
 		span := 2 << 20
 		if mode == 3 {
 			span = batches*k*chunk + chunk
@@ -935,17 +938,25 @@ func bulkBWRecipes() []recipe {
 		return recipe{file: "bulkbw.ptx", kernel: fmt.Sprintf("_Z4k_bwILi%dEEvPKhmjiiPx", mode), block: 1,
 			smem: 2 * k * chunk, outLen: 1, launches: 2,
 			args: []string{"buf:16MiB:byte:0x3f", fmt.Sprint(span), fmt.Sprint(chunk), fmt.Sprint(k), fmt.Sprint(batches), "buf:8"},
-			rows: []rowFn{{"bulkbw", fmt.Sprintf("%s_chunk%d_batches%d", names[mode], chunk, batches), "cycles_per_copy",
+			rows: []rowFn{{"bulkbw", fmt.Sprintf("%s_chunk%d%s_batches%d", names[mode], chunk, kname, batches), "cycles_per_copy",
 				func(o []int64) float64 { return float64(o[0]) / per }}}}
 	}
 	var rs []recipe
 	for _, chunk := range []int{1024, 4096, 16384} {
-		rs = append(rs, one(0, chunk, 200), one(1, chunk, 16), one(2, chunk, 200), one(3, chunk, 200))
+		rs = append(rs, one(0, chunk, 200, 0), one(1, chunk, 16, 0), one(2, chunk, 200, 0), one(3, chunk, 200, 0))
 	}
 	for _, chunk := range []int{1024, 4096} {
 		for _, b := range []int{1, 2, 4, 8} {
-			rs = append(rs, one(1, chunk, b))
+			rs = append(rs, one(1, chunk, b, 0))
 		}
+	}
+	// Batches of K copies at one size (the batch's own work spread over K
+	// copies), and 64 KiB batches of other sizes.
+	for _, c := range []struct{ chunk, k int }{{1024, 16}, {1024, 4}, {4096, 4}} {
+		rs = append(rs, one(3, c.chunk, 200, c.k), one(1, c.chunk, 16, c.k))
+	}
+	for _, chunk := range []int{512, 2048, 8192} {
+		rs = append(rs, one(3, chunk, 200, 0), one(1, chunk, 16, 0), one(0, chunk, 200, 0))
 	}
 	return rs
 }
