@@ -4,6 +4,9 @@ package sm
 // one is attached (a nil check on the hot path), so tracing costs nothing
 // when off. Cycles are counted from the launch's start.
 type Observer interface {
+	// Launch: a launch begins; cycles start again from 0 (--launches N
+	// runs N launches on one SM, and the report is the last one's).
+	Launch()
 	// Issue: warp issued the instruction at pc with the given active lanes.
 	Issue(cycle uint64, warp, pc int, lanes uint32)
 	// Stall: warp spent [from, to) for the reason (ReasonSelected: issuing);

@@ -202,6 +202,9 @@ func (s *SM) begin(l *Launch) error {
 		return &Diag{Kind: DiagInput, Code: "no-program", Warp: -1, Phase: -1, Msg: "no program to launch"}
 	}
 	s.launch, s.prog = l, l.Prog
+	if s.obs != nil {
+		s.obs.Launch()
+	}
 	s.deps = scoreboardEntries(l.Prog)
 	s.pipes = pipeTable(l.Prog)
 	s.paths = s.paths[:0]

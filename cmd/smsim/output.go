@@ -45,8 +45,10 @@ func writeReport(w io.Writer, format string, sections []string, r *report) error
 			err = tablePhases(w, r, 12)
 		case "warps":
 			err = tableWarps(w, r)
+		case "instructions":
+			err = tableInstructions(w, r)
 		default:
-			return &usageError{msg: fmt.Sprintf("--report %q: want summary, barriers, phases or warps", s)}
+			return &usageError{msg: fmt.Sprintf("--report %q: want summary, barriers, phases, warps or instructions", s)}
 		}
 		if err != nil {
 			return err
@@ -237,7 +239,7 @@ func topReasons(st map[string]uint64, total uint64, n int) string {
 func f0(x float64) string { return strconv.FormatFloat(x, 'f', 0, 64) }
 func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 
-// writeCSV writes one CSV table per section (phases, barriers, warps), in
+// writeCSV writes one CSV table per section (phases, barriers, warps, instructions), in
 // tidy form for pandas.
 func writeCSV(w io.Writer, sections []string, r *report) error {
 	cw := csv.NewWriter(w)
@@ -280,8 +282,10 @@ func writeCSV(w io.Writer, sections []string, r *report) error {
 				}
 				_ = cw.Write(row)
 			}
+		case "instructions":
+			writeProfileCSV(cw, r.Kernel, r.Instructions)
 		default:
-			return &usageError{msg: fmt.Sprintf("--report %q: want phases, barriers or warps", s)}
+			return &usageError{msg: fmt.Sprintf("--report %q: want phases, barriers, warps or instructions", s)}
 		}
 	}
 	cw.Flush()

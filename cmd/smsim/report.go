@@ -10,19 +10,21 @@ import (
 // report is the JSON document of one run (design brief: kernel, cycles,
 // barriers with phases, warps, dumps, sim).
 type report struct {
-	Kernel   string             `json:"kernel"`
-	File     string             `json:"file"`
-	Config   string             `json:"config"`
-	Launch   jsonLaunch         `json:"launch"`
-	Cycles   uint64             `json:"cycles"`
-	Barriers []jsonBarrier      `json:"barriers"`
-	Warps    []jsonWarp         `json:"warps"`
-	Dumps    map[string][]any   `json:"dumps"`
-	Warnings []string           `json:"warnings"`
-	TMA      *jsonTMA           `json:"tma,omitempty"`
-	Sim      jsonSim            `json:"sim"`
-	Error    *jsonError         `json:"error,omitempty"`
-	stalls   map[string]float64 // totals for the table
+	Kernel   string           `json:"kernel"`
+	File     string           `json:"file"`
+	Config   string           `json:"config"`
+	Launch   jsonLaunch       `json:"launch"`
+	Cycles   uint64           `json:"cycles"`
+	Barriers []jsonBarrier    `json:"barriers"`
+	Warps    []jsonWarp       `json:"warps"`
+	Dumps    map[string][]any `json:"dumps"`
+	Warnings []string         `json:"warnings"`
+	TMA      *jsonTMA         `json:"tma,omitempty"`
+	// Instructions is the per-instruction profile (--profile, --report instructions).
+	Instructions []jsonInstr        `json:"instructions,omitempty"`
+	Sim          jsonSim            `json:"sim"`
+	Error        *jsonError         `json:"error,omitempty"`
+	stalls       map[string]float64 // totals for the table
 }
 
 type jsonLaunch struct {

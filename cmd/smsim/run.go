@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -112,6 +113,7 @@ type runOptions struct {
 	format   string
 	dumps    []string
 	timeline string
+	profile  string
 	reports  []string
 	file     string
 	plot     string
@@ -149,7 +151,8 @@ func (o *runOptions) bindAll(c *cobra.Command) {
 	fs.StringArrayVar(&o.dumps, "dump", nil, "print a buffer parameter after the run: NAME[:TYPE[:COUNT]], TYPE i32 i64 u32 u64 f32 f64 hex (repeatable)")
 	fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace-event JSON timeline (opens in Perfetto)")
 	fs.StringVar(&o.plot, "plot", "", "write an SVG plot: stall cycles per phase, phase durations over time, their histogram")
-	fs.StringArrayVar(&o.reports, "report", nil, "table/csv sections: summary, barriers, phases, warps (repeatable; default: all for table, phases for csv)")
+	fs.StringVar(&o.profile, "profile", "", "write every instruction's issues and warp cycles by stall reason (as Nsight Compute's source view): CSV, or JSON if FILE ends in .json")
+	fs.StringArrayVar(&o.reports, "report", nil, "table/csv sections: summary, barriers, phases, warps, instructions (repeatable; default: all but instructions for table, phases for csv)")
 }
 
 func runRun(o *runOptions, stdout, stderr io.Writer) error {
@@ -167,16 +170,37 @@ func runRun(o *runOptions, stdout, stderr io.Writer) error {
 		}
 		j.dumps = append(j.dumps, ds)
 	}
+	var obs observers
 	var tl *timeline
 	if o.timeline != "" {
 		tl = newTimeline(j.prog)
-		j.observer = tl
+		obs = append(obs, tl)
+	}
+	var prof *profile
+	if o.profile != "" || slices.Contains(o.reports, "instructions") {
+		prof = newProfile(j.prog)
+		obs = append(obs, prof)
+	}
+	switch len(obs) {
+	case 1:
+		j.observer = obs[0]
+	case 2:
+		j.observer = obs
 	}
 	out, err := execute(j)
 	if err != nil {
 		return err
 	}
 	rep := buildReport(j, out)
+	if prof != nil && out.res != nil {
+		prof.finish()
+		rep.Instructions = prof.instructions()
+		if o.profile != "" {
+			if err := writeProfileFile(o.profile, rep); err != nil {
+				return err
+			}
+		}
+	}
 	if tl != nil {
 		if err := tl.write(o.timeline, out.res); err != nil {
 			return err

@@ -65,6 +65,14 @@ func (t *timeline) add(e traceEvent) {
 	t.events = append(t.events, e)
 }
 
+// Launch forgets an earlier launch's events: the timeline shows the last
+// launch, which the report describes.
+func (t *timeline) Launch() {
+	t.events, t.dropped = t.events[:0], 0
+	clear(t.spans)
+	clear(t.barTrack)
+}
+
 // Issue is not recorded per instruction: issuing shows as "selected" spans.
 func (t *timeline) Issue(uint64, int, int, uint32) {}
 
