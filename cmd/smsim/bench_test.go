@@ -10,6 +10,12 @@ import (
 // (arguments, machine, SM, TMA) and reports the simulator's speed: warp
 // instructions and simulated cycles per host second.
 func benchRun(b *testing.B, path string, sets ...string) {
+	benchRunObserved(b, path, false, sets...)
+}
+
+// benchRunObserved is benchRun, with the instruction profile attached
+// (--profile, --report instructions) when profiled.
+func benchRunObserved(b *testing.B, path string, profiled bool, sets ...string) {
 	src, err := loadSource(path)
 	if err != nil {
 		b.Fatal(err)
@@ -24,6 +30,9 @@ func benchRun(b *testing.B, path string, sets ...string) {
 			b.Fatal(err)
 		}
 		j := &job{src: src, prog: prog, cfg: cfg, block: prog.Block, grid: [3]int{1, 1, 1}, launches: 1}
+		if profiled {
+			j.observer = newProfile(prog)
+		}
 		out, err := execute(j)
 		if err == nil {
 			err = out.runErr
@@ -47,6 +56,12 @@ func BenchmarkBarrierBound(b *testing.B) { benchRun(b, "testdata/bench_barrier.s
 
 // BenchmarkTMAPipeline: a 4-stage warp-specialised TMA pipeline.
 func BenchmarkTMAPipeline(b *testing.B) { benchRun(b, "../../examples/tma_pipeline.sms") }
+
+// BenchmarkBarrierBoundProfiled: BenchmarkBarrierBound with the instruction
+// profile attached (an observer call per issue and per stall span).
+func BenchmarkBarrierBoundProfiled(b *testing.B) {
+	benchRunObserved(b, "testdata/bench_barrier.sms", true)
+}
 
 // Idle cycles cost nothing: a kernel that waits ten million cycles on one
 // nanosleep takes a handful of scheduler ticks, and one that waits millions
