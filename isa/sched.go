@@ -354,6 +354,35 @@ func passable(in *Instr) bool {
 	return false
 }
 
+// syncSeparated reports whether the straight-line code just above the wait
+// loop that starts at t ends in a barrier arrive followed by a full-mask
+// __syncwarp() (and nothing but arithmetic): the elected arrive of
+// microbench.cu's elected loops, `if (lane == 0) arrive; __syncwarp();`.
+// ptxas schedules that loop differently from the converged one: the
+// __syncwarp() is a NOP right after the ARRIVE, the counter's UIADD3 sits
+// before the TRYWAIT, and its ISETP after the TRYWAIT, not before it
+// (calibration/h200/README.md, the elected loop's schedule: `ARRIVE; NOP;
+// UIADD3; TRYWAIT`, 3 cycles from arrive to wait, against the converged
+// loop's `ARRIVE; UIADD3; ISETP; TRYWAIT`, 8 cycles).
+func syncSeparated(p *Program, t int) bool {
+	sync := false
+	for k := t - 1; k >= 0; k-- {
+		in := &p.Instrs[k]
+		switch {
+		case in.Op == OpBarWarpSync && passable(in):
+			sync = true
+		case in.Op == OpMbarArrive:
+			// Only the plain arrive (A1T0, no count operand): with a count
+			// (ART0), ptxas keeps the converged schedule, the NOP added
+			// (microbench.cu's elected_arrive32 loop).
+			return sync && in.NSrc() == 1 && !in.Flags.Has(FExpectTx)
+		case in.Op.IsBranch() || in.Op.Ends() || in.Op == OpCall || !arithmetic(in.Class) || isClockRead(in):
+			return false
+		}
+	}
+	return false
+}
+
 // holdsDivision reports whether one of the instructions is a division (a
 // long-latency sequence in SASS): what ptxas moves above the branch of an
 // if-then region around a wait. ptxpipe.cu's producer has its two divisions
@@ -453,9 +482,12 @@ func hoistPastWaitLoop(p *Program, b int) bool {
 	if !wait {
 		return false
 	}
+	// A __syncwarp() between the warp's arrive and the wait keeps the loop's
+	// compares after the wait (see syncSeparated).
+	keepCompares := syncSeparated(p, from)
 	// Walk S's head: move what is independent of the loop and of the
 	// instructions left behind.
-	var moved, kept []Instr
+	var moved, late, kept []Instr
 	keptRead, keptWritten := map[reg]bool{}, map[reg]bool{}
 	end := b + 1
 	for ; end < len(p.Instrs); end++ {
@@ -478,6 +510,10 @@ func hoistPastWaitLoop(p *Program, b int) bool {
 				ok = ok && !written[r] && !keptWritten[r]
 			}
 		})
+		if ok && keepCompares && in.Op == OpSetp && from == t {
+			late = append(late, *in)
+			continue
+		}
 		if ok {
 			moved = append(moved, *in)
 			continue
@@ -491,26 +527,38 @@ func hoistPastWaitLoop(p *Program, b int) bool {
 			}
 		})
 	}
-	if len(moved) == 0 || from < t && !holdsDivision(moved) {
+	if len(moved)+len(late) == 0 || from < t && !holdsDivision(moved) {
 		return false
 	}
-	// New order: [..from) moved [from..b] kept [end..). Old index -> new
-	// index; S's head is targeted only at b+1 (by the skipping branch), the
-	// kept part's start.
-	m := len(moved)
+	// The late compares go right behind the loop's try_wait (w), in the
+	// loop: they read nothing the loop writes, so each retry computes the
+	// same predicate again.
+	w := b
+	if len(late) > 0 {
+		for w = t; p.Instrs[w].Op != OpMbarTryWait && p.Instrs[w].Op != OpMbarTestWait; w++ {
+		}
+	}
+	// New order: [..from) moved [from..w] late (w..b] kept [end..). Old
+	// index -> new index; S's head is targeted only at b+1 (by the skipping
+	// branch), the kept part's start.
+	m, l := len(moved), len(late)
 	newIdx := func(old int) int {
 		switch {
 		case old < from:
 			return old
-		case old <= b+1:
+		case old <= w:
 			return old + m
+		case old <= b+1:
+			return old + m + l
 		}
 		return old
 	}
 	out := make([]Instr, 0, len(p.Instrs))
 	out = append(out, p.Instrs[:from]...)
 	out = append(out, moved...)
-	out = append(out, p.Instrs[from:b+1]...)
+	out = append(out, p.Instrs[from:w+1]...)
+	out = append(out, late...)
+	out = append(out, p.Instrs[w+1:b+1]...)
 	out = append(out, kept...)
 	out = append(out, p.Instrs[end:]...)
 	for k := range out {

@@ -2,6 +2,7 @@ package isa
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -372,6 +373,62 @@ func TestArithmeticAfterABulkWaitMovesAboveIt(t *testing.T) {
 				if p.Instrs[i].Op != op {
 					t.Errorf("instruction %d is %v, want %v (%v)", i, p.Instrs[i].Op, op, opsOf(p))
 					break
+				}
+			}
+		})
+	}
+}
+
+// ptxas schedules the elected loop, `if (lane == 0) arrive; __syncwarp();`
+// then the wait, as `ARRIVE; NOP; UIADD3; TRYWAIT; ISETP; BRA`: the
+// counter's add before the wait, its compare behind the TRYWAIT. With a count
+// operand on the arrive (ART0) it keeps the converged order, compare first
+// (calibration/h200/README.md; microbench.cu's elected loops).
+func TestElectedLoopKeepsItsCompareBehindTheTryWait(t *testing.T) {
+	plain := Instr{Op: OpMbarArrive, Guard: NotP(5), NDst: 1, Ops: []Operand{Sink(), Addr(-1, 0)}, Class: ClassSyncs}
+	counted := Instr{Op: OpMbarArrive, Guard: NotP(5), NDst: 1, Ops: []Operand{Sink(), Addr(-1, 0), Imm(32)}, Class: ClassSyncs}
+	sync := Instr{Op: OpBarWarpSync, Ops: []Operand{Imm(0xffffffff)}, Class: ClassWarpSync}
+	prog := func(head ...Instr) []Instr {
+		w := int32(len(head))
+		tw := Instr{Op: OpMbarTryWait, Flags: FParity, NDst: 1, Ops: []Operand{P(0), Addr(-1, 0), R(3)}, Class: ClassSyncs}
+		out := append(append([]Instr(nil), head...), tw,
+			Instr{Op: OpBra, Guard: NotP(0), Target: w, Class: ClassBranch},
+			Instr{Op: OpXor, Type: B32, NDst: 1, Ops: []Operand{R(3), R(3), Imm(1)}, Class: ClassALU},
+			aluI(4, 4),
+			Instr{Op: OpSetp, Type: S32, Cmp: CmpLt, NDst: 1, Ops: []Operand{P(1), R(4), R(5)}, Class: ClassALU},
+			Instr{Op: OpBra, Guard: P(1), Target: 0, Class: ClassBranch})
+		return append(out, Instr{Op: OpExit, Class: ClassBranch})
+	}
+	tests := []struct {
+		name string
+		prog []Instr
+		want []Op
+	}{
+		{"the elected arrive and __syncwarp(): the compare goes behind the try_wait",
+			prog(plain, sync),
+			[]Op{OpMbarArrive, OpBarWarpSync, OpAdd, OpMbarTryWait, OpSetp, OpBra, OpXor, OpBra, OpExit}},
+		{"an arrive with a count: the converged order",
+			prog(counted, sync),
+			[]Op{OpMbarArrive, OpBarWarpSync, OpAdd, OpSetp, OpMbarTryWait, OpBra, OpXor, OpBra, OpExit}},
+		{"no __syncwarp(): the converged order",
+			prog(plain),
+			[]Op{OpMbarArrive, OpAdd, OpSetp, OpMbarTryWait, OpBra, OpXor, OpBra, OpExit}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Program{Instrs: tc.prog}
+			Reconverge(p, nil)
+			HoistPastWaitLoops(p)
+			if got := opsOf(p); !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+			for i := range p.Instrs {
+				in := &p.Instrs[i]
+				if in.Op != OpBra {
+					continue
+				}
+				if tgt := p.Instrs[in.Target].Op; in.Guard.Neg && tgt != OpMbarTryWait || !in.Guard.Neg && tgt != OpMbarArrive {
+					t.Errorf("branch %d targets %v", i, tgt)
 				}
 			}
 		})

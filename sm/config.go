@@ -123,7 +123,7 @@ func DefaultConfig() Config {
 		isa.ClassDiv: 45, isa.ClassDiv64: 112, isa.ClassIDiv: 129, isa.ClassIDivInv: 62,
 		isa.ClassIDiv64: 316, isa.ClassIDiv64Inv: 266, isa.ClassSpecial: 2, isa.ClassBranch: 5, isa.ClassShared: 23,
 		isa.ClassGlobal: 0, isa.ClassLocal: 0, isa.ClassConst: 4, isa.ClassParam: 4, isa.ClassSyncs: 0,
-		isa.ClassBar: 0, isa.ClassWarpSync: 7, isa.ClassFence: 8, isa.ClassTMA: 44, isa.ClassSleep: 0,
+		isa.ClassBar: 0, isa.ClassWarpSync: 1, isa.ClassFence: 8, isa.ClassTMA: 44, isa.ClassSleep: 0,
 		isa.ClassCompute: 4, isa.ClassDelay: 0, isa.ClassHalf2: 6, isa.ClassHalf2MMA: 10,
 		isa.ClassCvtFloat: 5,
 	}

@@ -8,8 +8,8 @@ import (
 // compilePTX parses a PTX file, lowers every entry, and applies what ptxas
 // does to such code that decides timing (isa.DropUnusedTokens, isa.FoldPredicateBranches,
 // isa.InvertBranchesOverJumps,
-// isa.IfConvert, isa.IfConvertDiamonds, isa.HoistInvariantCompares, isa.HoistPastWaitLoops, isa.HoistPastBulkWaits, isa.UnrollCountedLoops,
-// isa.ElideMoves, isa.DropDeadResults, isa.FuseAdds, isa.FoldSharedAddressAdds, isa.Half2Pipes, isa.ElideNarrowingCvts, isa.NarrowConversionsOfLoads, isa.HoistLoopCounters, isa.ScheduleLoads,
+// isa.IfConvert, isa.IfConvertDiamonds, isa.HoistInvariantCompares, isa.RecomputeCompares, isa.HoistPastWaitLoops, isa.HoistPastBulkWaits, isa.UnrollCountedLoops,
+// isa.ElideMoves, isa.FoldArriveCounts, isa.DropDeadResults, isa.FuseAdds, isa.FoldSharedAddressAdds, isa.Half2Pipes, isa.ElideNarrowingCvts, isa.NarrowConversionsOfLoads, isa.HoistLoopCounters, isa.ScheduleLoads,
 // isa.HoistClockReads, isa.HoistDivisors, isa.MarkDivergentWaits,
 // isa.ReloadSharedWindowInCallLoops, isa.ReloadSharedWindowInSleepLoops).
 func compilePTX(path string, src []byte) ([]*isa.Program, error) {
@@ -24,10 +24,12 @@ func compilePTX(path string, src []byte) ([]*isa.Program, error) {
 		isa.IfConvert(p)
 		isa.IfConvertDiamonds(p)
 		isa.HoistInvariantCompares(p)
+		isa.RecomputeCompares(p)
 		isa.HoistPastWaitLoops(p)
 		isa.HoistPastBulkWaits(p)
 		isa.UnrollCountedLoops(p)
 		isa.ElideMoves(p)
+		isa.FoldArriveCounts(p)
 		isa.DropDeadResults(p)
 		isa.FuseAdds(p)
 		isa.FoldSharedAddressAdds(p)

@@ -1,0 +1,52 @@
+package isa
+
+// FoldArriveCounts models ptxas never letting a barrier arrive wait for its
+// count: `mov.u32 t, 32; mbarrier.arrive ... [bar], t` (the PTX nvcc writes
+// for `mbarrier.arrive` with a constant count inside a loop) has the
+// constant in a register long before the SYNCS.ARRIVE.TRANS64.ART0 that
+// reads it. microbench.cu's elected_arrive32 loop computes it once before the
+// loop (`@!P0 IMAD.MOV.U32 R6, RZ, RZ, 0x20`), elect.cu's lane0_count32 loop
+// six cycles ahead of the arrive (calibration/h200/README.md). Run in PTX
+// order, the arrive waited latency.alu for the mov every trip.
+//
+// A mov of an immediate whose register is read by nothing but the count
+// operand of one mbarrier.arrive, under the same guard (or none on the mov),
+// in the straight run of instructions after it, with nothing writing that
+// register in between, is removed, and the arrive reads the immediate.
+// Programs with indirect branches are left as they are.
+func FoldArriveCounts(p *Program) {
+	reads, targeted, del, ok := straightRunState(p)
+	if !ok {
+		return
+	}
+	for i := range p.Instrs {
+		mv := &p.Instrs[i]
+		if mv.Op != OpMov || mv.NDst != 1 || len(mv.Ops) != 2 || mv.Ops[0].Kind != KReg || mv.Ops[1].Kind != KImm ||
+			reads[regKey{KReg, mv.Ops[0].Reg}] != 1 {
+			continue
+		}
+		t := mv.Ops[0].Reg
+		for j := i + 1; j < len(p.Instrs) && targeted[j] == 0; j++ {
+			in := &p.Instrs[j]
+			readsT, writesT := false, false
+			eachUse(in, func(r regKey, dst bool) {
+				if r.kind == KReg && r.n == t {
+					readsT = readsT || !dst
+					writesT = writesT || dst
+				}
+			})
+			if readsT {
+				if in.Op == OpMbarArrive && in.NSrc() == 2 && !in.Flags.Has(FExpectTx) && !in.Flags.Has(FNoComplete) &&
+					in.Src(1).Kind == KReg && in.Src(1).Reg == t && (mv.Guard.Kind == KNone || mv.Guard == in.Guard) {
+					*in.Src(1) = mv.Ops[1]
+					del[i] = true
+				}
+				break
+			}
+			if writesT || in.Op.IsBranch() || in.Op.Ends() {
+				break
+			}
+		}
+	}
+	dropMarked(p, del)
+}

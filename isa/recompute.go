@@ -1,0 +1,164 @@
+package isa
+
+import "sort"
+
+// RecomputeCompares models ptxas running out of predicate registers in a
+// loop. A thread has seven (P0-P6); a loop that reads more loop-invariant
+// predicates than fit beside the ones it computes itself cannot keep them
+// all, so ptxas keeps five and recomputes the others inside the loop from
+// their compare's register operands, in two predicate registers used in
+// turn: each compare is issued right after the instruction that read the
+// predicate two before it, so two are in flight while the guarded
+// instructions wait latency.pred for them. microbench.cu's divergent32 loop
+// reads 32 lane predicates (`@!pK mbarrier.arrive` for K = 0..31, the
+// compares hoisted before the loop by nvcc); its SASS recomputes 27 of them
+// (`ISETP.NE.AND P6, PT, R3, K, PT; NOP; @!P6 SYNCS.ARRIVE`, 13 cycles from
+// each ISETP to its ARRIVE, alternating P5 and P6) and keeps the last five
+// in P0-P4 (calibration/h200/README.md, divergent32; docs/model.md).
+//
+// A loop is a backward branch at b to t, entered only at t and holding no
+// call. Recomputed are the predicates the loop reads but never writes, when
+// there are more than five of them and they and the predicates the loop
+// writes number more than seven: all but the last five in the order of their
+// first reads. Each must have one definition in the program, an unguarded
+// setp before the loop reading registers that have at most one definition
+// each, none in the loop; and the loop must be straight-line from t to the
+// last of those first reads (no branch, no branch target). The setp's copy
+// computes the same value again; the definition before the loop stays.
+// Programs with indirect branches are left as they are.
+func RecomputeCompares(p *Program) {
+	if hasIndirect(p) {
+		return
+	}
+	for b := 0; b < len(p.Instrs); b++ {
+		if n := recomputeCompares(p, b); n > 0 {
+			Reconverge(p, nil)
+			b += n
+		}
+	}
+}
+
+// keptPredicates is how many loop-invariant predicates ptxas keeps in
+// registers when they do not all fit: seven less the two it recomputes the
+// others in.
+const keptPredicates = predicateRegisters - 2
+
+// recomputeCompares applies RecomputeCompares to the loop whose back edge is
+// instruction b and returns how many instructions it inserted.
+func recomputeCompares(p *Program, b int) int {
+	br := &p.Instrs[b]
+	t := int(br.Target)
+	if br.Op != OpBra || t < 0 || t >= b {
+		return 0
+	}
+	for k := range p.Instrs {
+		in := &p.Instrs[k]
+		if in.Op == OpBra && in.Target >= 0 && (k < t || k > b) && int(in.Target) > t && int(in.Target) <= b {
+			return 0 // entered elsewhere than at t
+		}
+	}
+	written := map[regKey]bool{}
+	firstRead := map[int32]int{}
+	for k := t; k <= b; k++ {
+		in := &p.Instrs[k]
+		if in.Op == OpCall || in.Op == OpBrx {
+			return 0
+		}
+		eachUse(in, func(r regKey, dst bool) {
+			if dst {
+				written[r] = true
+			} else if _, seen := firstRead[r.n]; r.kind == KPred && !seen {
+				firstRead[r.n] = k
+			}
+		})
+	}
+	var inv []int32
+	writtenPreds := 0
+	for r := range written {
+		if r.kind == KPred {
+			writtenPreds++
+		}
+	}
+	for n := range firstRead {
+		if !written[regKey{KPred, n}] {
+			inv = append(inv, n)
+		}
+	}
+	if len(inv) <= keptPredicates || len(inv)+writtenPreds <= predicateRegisters {
+		return 0
+	}
+	sort.Slice(inv, func(i, j int) bool { return firstRead[inv[i]] < firstRead[inv[j]] })
+	redo := inv[:len(inv)-keptPredicates]
+	last := firstRead[redo[len(redo)-1]]
+	targeted := branchTargets(p)
+	for k := t; k <= last; k++ {
+		if k > t && targeted[k] != 0 || p.Instrs[k].Op.IsBranch() || p.Instrs[k].Op.Ends() {
+			return 0
+		}
+	}
+	// Each predicate's one definition, and the definitions of the registers.
+	defs := map[regKey][]int{}
+	for k := range p.Instrs {
+		eachUse(&p.Instrs[k], func(r regKey, dst bool) {
+			if dst {
+				defs[r] = append(defs[r], k)
+			}
+		})
+	}
+	setps := make([]Instr, len(redo))
+	for i, n := range redo {
+		d := defs[regKey{KPred, n}]
+		if len(d) != 1 || d[0] >= t || !invariantCompare(&p.Instrs[d[0]]) || p.Instrs[d[0]].NDst != 1 {
+			return 0
+		}
+		ok := true
+		eachUse(&p.Instrs[d[0]], func(r regKey, dst bool) {
+			if !dst && (len(defs[r]) > 1 || written[r]) {
+				ok = false
+			}
+		})
+		if !ok {
+			return 0
+		}
+		setps[i] = p.Instrs[d[0]]
+	}
+	// Where each copy goes: before instruction at[i] (the loop's head for
+	// the first two, else right after the first read of the predicate
+	// recomputed two before it).
+	at := make([]int, len(redo))
+	for i := range redo {
+		at[i] = t
+		if i >= 2 {
+			at[i] = firstRead[redo[i-2]] + 1
+		}
+	}
+	out := make([]Instr, 0, len(p.Instrs)+len(redo))
+	newIdx := make([]int, len(p.Instrs)+1)
+	i := 0
+	for k := 0; k <= len(p.Instrs); k++ {
+		for i < len(at) && at[i] == k {
+			out = append(out, setps[i])
+			i++
+		}
+		newIdx[k] = len(out)
+		if k < len(p.Instrs) {
+			out = append(out, p.Instrs[k])
+		}
+	}
+	for k := range out {
+		in := &out[k]
+		if in.Op != OpBra || in.Target < 0 || int(in.Target) > len(p.Instrs) {
+			continue
+		}
+		old := int(in.Target)
+		if old == t {
+			// The back edge and any entry land on the loop's head, now the
+			// first copy; branches from before the loop too (they enter it).
+			in.Target = int32(t)
+			continue
+		}
+		in.Target = int32(newIdx[old])
+	}
+	p.Instrs = out
+	return len(redo)
+}

@@ -1,0 +1,120 @@
+package isa
+
+import (
+	"reflect"
+	"testing"
+)
+
+// lanePredLoop is microbench.cu's divergent32 loop in PTX: n lane compares
+// hoisted before the loop (`setp.ne p_k, r3, k`), then a loop of
+// `@!p_k mbarrier.arrive; bar.warp.sync -1` for each, the counter and the back
+// edge.
+func lanePredLoop(n int) []Instr {
+	var prog []Instr
+	for k := 0; k < n; k++ {
+		prog = append(prog, Instr{Op: OpSetp, Type: S32, Cmp: CmpNe, NDst: 1, Ops: []Operand{P(k + 1), R(3), Imm(uint64(k))}, Class: ClassALU})
+	}
+	for k := 0; k < n; k++ {
+		prog = append(prog,
+			Instr{Op: OpMbarArrive, Guard: NotP(k + 1), NDst: 1, Ops: []Operand{Sink(), Addr(-1, 0)}, Class: ClassSyncs},
+			Instr{Op: OpBarWarpSync, Ops: []Operand{Imm(0xffffffff)}, Class: ClassWarpSync})
+	}
+	prog = append(prog, aluI(4, 4),
+		Instr{Op: OpSetp, Type: S32, Cmp: CmpLt, NDst: 1, Ops: []Operand{P(0), R(4), R(5)}, Class: ClassALU},
+		Instr{Op: OpBra, Guard: P(0), Target: int32(n), Class: ClassBranch},
+		Instr{Op: OpExit, Class: ClassBranch})
+	return prog
+}
+
+func TestRecomputeCompares(t *testing.T) {
+	t.Run("twelve lane predicates: seven recomputed, two ahead of their reads", func(t *testing.T) {
+		const n = 12
+		p := &Program{Instrs: lanePredLoop(n)}
+		Reconverge(p, nil)
+		RecomputeCompares(p)
+		// The loop now starts at n with the copies of p1 and p2; the copy
+		// of p_k (k >= 3) follows the arrive guarded by p_{k-2}.
+		var want []int
+		for k := 1; k <= n; k++ {
+			want = append(want, 100+k)
+		}
+		want = append(want, 101, 102)
+		for k := 1; k <= n; k++ {
+			want = append(want, -1) // the arrive
+			if k+2 <= n-keptPredicates {
+				want = append(want, 100+k+2)
+			}
+			want = append(want, -1) // bar.warp.sync
+		}
+		want = append(want, 4, 100, -100-n, -1)
+		if got := shapeOf(p); !reflect.DeepEqual(got, want) {
+			t.Fatalf("got  %v\nwant %v", got, want)
+		}
+		// Each arrive reads a predicate computed before it in the trip.
+		for i := n; i < len(p.Instrs); i++ {
+			in := &p.Instrs[i]
+			if in.Op != OpMbarArrive || int(in.Guard.Reg) > n-keptPredicates {
+				continue
+			}
+			found := false
+			for j := n; j < i; j++ {
+				if d := &p.Instrs[j]; d.Op == OpSetp && d.Ops[0].Reg == in.Guard.Reg {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("arrive %d reads p%d, not recomputed in the loop before it", i, in.Guard.Reg)
+			}
+		}
+	})
+	t.Run("five lane predicates fit", func(t *testing.T) {
+		prog := lanePredLoop(5)
+		p := &Program{Instrs: append([]Instr(nil), prog...)}
+		RecomputeCompares(p)
+		if !reflect.DeepEqual(shapeOf(p), shapeOf(&Program{Instrs: prog})) {
+			t.Errorf("changed: %v", shapeOf(p))
+		}
+	})
+	t.Run("not when the loop writes a compare's register", func(t *testing.T) {
+		prog := lanePredLoop(12)
+		prog[len(prog)-4] = aluI(3, 3) // the counter is now r3, which the compares read
+		p := &Program{Instrs: append([]Instr(nil), prog...)}
+		RecomputeCompares(p)
+		if len(p.Instrs) != len(prog) {
+			t.Errorf("recomputed compares of a register the loop writes: %v", shapeOf(p))
+		}
+	})
+}
+
+func TestFoldArriveCounts(t *testing.T) {
+	mov := Instr{Op: OpMov, Type: U32, Guard: NotP(1), NDst: 1, Ops: []Operand{R(7), Imm(32)}, Class: ClassALU}
+	arrive := Instr{Op: OpMbarArrive, Guard: NotP(1), NDst: 1, Ops: []Operand{Sink(), Addr(-1, 0), R(7)}, Class: ClassSyncs}
+	other := arrive
+	other.Guard = NotP(2)
+	exit := Instr{Op: OpExit, Class: ClassBranch}
+	tests := []struct {
+		name   string
+		prog   []Instr
+		folded bool
+	}{
+		{"the constant count goes into the arrive", []Instr{mov, arrive, exit}, true},
+		{"not under another guard", []Instr{mov, other, exit}, false},
+		{"not when something else reads it", []Instr{mov, arrive, aluI(8, 7), exit}, false},
+		{"not across a branch target", []Instr{mov, {Op: OpBra, Guard: P(3), Target: 2, Class: ClassBranch}, arrive, exit}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Program{Instrs: append([]Instr(nil), tc.prog...)}
+			Reconverge(p, nil)
+			FoldArriveCounts(p)
+			if got := len(p.Instrs) == len(tc.prog)-1; got != tc.folded {
+				t.Fatalf("folded %v, want %v: %v", got, tc.folded, opsOf(p))
+			}
+			if tc.folded {
+				if c := p.Instrs[0].Src(1); c.Kind != KImm || c.Imm != 32 {
+					t.Errorf("count operand %+v, want the immediate 32", *c)
+				}
+			}
+		})
+	}
+}
