@@ -6,7 +6,7 @@ package isa
 // constant in a register long before the SYNCS.ARRIVE.TRANS64.ART0 that
 // reads it. microbench.cu's elected_arrive32 loop computes it once before the
 // loop (`@!P0 IMAD.MOV.U32 R6, RZ, RZ, 0x20`), elect.cu's lane0_count32 loop
-// six cycles ahead of the arrive (calibration/h200/README.md). Run in PTX
+// four cycles ahead of the arrive (calibration/h200/README.md). Run in PTX
 // order, the arrive waited latency.alu for the mov every trip.
 //
 // A mov of an immediate whose register is read by nothing but the count

@@ -15,13 +15,15 @@ import (
 // suite (shortened loops) and fails when microbench.csv's mean absolute
 // percentage error or its worst row gets worse than the current fit allows,
 // or any semantic row stops matching. The MAPE target (5 %) holds; the
-// worst-row target (15 %) does not for one row (elected_count1_warps16), so
-// the bounds on it are the level reached (one row over 15 %, none over 18.5 %),
-// and regressions show; the MAPE bound (4.9 %) is the level reached too
-// (4.74 %, with try_wait's measured semantics — no hold, a 7,780-cycle limit,
-// waiters answered one per unit slot, calibration/h200/trywait.cu — each
-// scheduler resuming its warps on try_wait answers 11 cycles apart,
-// stamps.csv, and the 16-lane integer and FMA pipes of throughput.csv).
+// worst-row target (15 %) does not for one row (elected_count1_warps16, at
+// -15.2 %), so the bounds on it are the level reached (one row over 15 %, none
+// over 16 %), and regressions show; the MAPE bound (4.6 %) is the level
+// reached too (4.49 %, with try_wait's measured semantics — no hold, a
+// 7,780-cycle limit, waiters answered one per unit slot,
+// calibration/h200/trywait.cu — each scheduler resuming its warps on try_wait
+// answers 11 cycles apart, stamps.csv, the 16-lane integer and FMA pipes of
+// throughput.csv, and the elected loop as ptxas schedules it: compare behind
+// the try_wait, __syncwarp() a NOP, predicates recomputed past seven).
 func TestCalibrationHoldsItsLevel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the calibration suite")
@@ -42,11 +44,11 @@ func TestCalibrationHoldsItsLevel(t *testing.T) {
 	if m.Rows != 70 {
 		t.Fatalf("got %d microbench rows, want 70", m.Rows)
 	}
-	if m.MAPE > 4.9 {
-		t.Errorf("microbench.csv MAPE %.2f %% > 4.9 %%", m.MAPE)
+	if m.MAPE > 4.6 {
+		t.Errorf("microbench.csv MAPE %.2f %% > 4.6 %%", m.MAPE)
 	}
-	if m.Worst > 18.5 {
-		t.Errorf("microbench.csv worst row %s off by %.1f %% > 18.5 %%", m.WorstRow, m.Worst)
+	if m.Worst > 16 {
+		t.Errorf("microbench.csv worst row %s off by %.1f %% > 16 %%", m.WorstRow, m.Worst)
 	}
 	over := 0
 	for _, r := range v.Rows {
