@@ -236,3 +236,30 @@ func TestRunReportsTheKernelsCopies(t *testing.T) {
 		t.Errorf("a kernel without copies: exit %d, tma object present: %v", code, strings.Contains(out, `"tma"`))
 	}
 }
+
+// microbench.ptx's divergent32 loop reads 32 lane predicates; ptxas keeps
+// five and recomputes the rest in the loop (isa.RecomputeCompares). The
+// recomputed compares must give every lane its own arrive: each phase of two
+// warps is 64 arrivals in 64 updates, the 27 copies sit in the loop, and the
+// run ends (no lane arrives twice or never).
+func TestDivergent32RecomputesItsLanePredicates(t *testing.T) {
+	ptx := filepath.Join("..", "..", "..", "shared", "calibration", "h200", "microbench.ptx")
+	code, out, errOut := cli(t, "list", ptx, "--disasm", "-k", "k_arrive_waitILi2E")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// The timed loop starts after the first clock read; count its lane compares.
+	loop := out[strings.Index(out, "%clock64"):]
+	if n := len(regexp.MustCompile(`setp\.ne\.s32 p\d+, r\d+, \d+ `).FindAllString(loop, -1)); n != 27 {
+		t.Errorf("%d lane compares in the timed loop, want 27 (32 less the five kept)", n)
+	}
+	r := runReport(t, "run", ptx, "-k", "k_arrive_waitILi2E", "-b", "64", "-a", "4", "-a", "buf:8", "--format", "json")
+	if len(r.Barriers) != 1 || len(r.Barriers[0].Phases) < 12 {
+		t.Fatalf("want one barrier with 12 phases: %+v", r.Barriers)
+	}
+	for _, ph := range r.Barriers[0].Phases {
+		if ph.Completed >= 0 && (ph.Arrivals != 64 || ph.Updates != 64) {
+			t.Errorf("phase %d: %d arrivals in %d updates, want 64 in 64", ph.Phase, ph.Arrivals, ph.Updates)
+		}
+	}
+}
