@@ -318,6 +318,15 @@ func moreRecipes(dir string) []recipe {
 	if hasCalibrationFile(dir, "sel.ptx") {
 		rs = append(rs, selRecipes()...)
 	}
+	if hasCalibrationFile(dir, "latency3.ptx") {
+		rs = append(rs, latency3Recipes()...)
+	}
+	if hasCalibrationFile(dir, "latency4.ptx") {
+		rs = append(rs, latency4Recipes()...)
+	}
+	if hasCalibrationFile(dir, "latency5.ptx") {
+		rs = append(rs, latency5Recipes()...)
+	}
 	if hasCalibrationFile(dir, "waterfall.ptx") {
 		rs = append(rs, waterfallRecipes()...)
 	}
@@ -751,6 +760,67 @@ func selRecipes() []recipe {
 		rs = append(rs, recipe{file: "sel.ptx", kernel: c.kernel, block: 32,
 			args: []string{"256", fmt.Sprint(c.n), fmt.Sprint(c.k), "buf:64"}, outLen: 1,
 			rows: []rowFn{{"sel", c.name, "cycles_per_link", func(o []int64) float64 { return float64(o[0]) / links }}}})
+	}
+	return rs
+}
+
+// latency3Recipes describes latency3.csv (calibration/h200/latency3.cu): one
+// thread's arrive -> try_wait answer on a count-1 barrier, R = 1000
+// repetitions (k_l3<MODE>): the median of samples 2..R stored one a
+// repetition (stg_each, stg_spin), or their sum in out[0] / R (reg_sum,
+// reg_sum_spin).
+func latency3Recipes() []recipe {
+	const reps = 1000
+	var rs []recipe
+	for m, name := range []string{"stg_each", "reg_sum", "stg_spin", "reg_sum_spin"} {
+		value := func(o []int64) float64 { return median(o[1:reps]) }
+		if m == 1 || m == 3 {
+			value = func(o []int64) float64 { return float64(o[0]) / reps }
+		}
+		rs = append(rs, recipe{file: "latency3.ptx", kernel: fmt.Sprintf("_Z4k_l3ILi%dEEviPx", m), block: 1,
+			args: []string{fmt.Sprint(reps), fmt.Sprintf("buf:%d", 8*reps)}, outLen: reps,
+			rows: []rowFn{{"latency3", name, "arrive_to_complete_try_wait", value}}})
+	}
+	return rs
+}
+
+// latency4Recipes describes latency4.csv (calibration/h200/latency4.cu):
+// microbench.cu's k_lat repetition with its other steps kept or left out
+// (k_l4<MASK>); the median of the arrive -> try_wait samples 2..R of R = 1000
+// (maskN), or of all 64 of one launch with R = 64, as k_lat is run
+// (cold_mask15, again_mask15, cold_mask0).
+func latency4Recipes() []recipe {
+	var rs []recipe
+	add := func(config string, mask, reps int, value func([]int64) float64) {
+		rs = append(rs, recipe{file: "latency4.ptx", kernel: fmt.Sprintf("_Z4k_l4ILi%dEEviPx", mask), block: 1,
+			args: []string{fmt.Sprint(reps), fmt.Sprintf("buf:%d", 8*6*reps)}, outLen: reps,
+			rows: []rowFn{{"latency4", config, "arrive_to_complete_try_wait", value}}})
+	}
+	for mask := 0; mask < 16; mask++ {
+		add(fmt.Sprintf("mask%d", mask), mask, 1000, func(o []int64) float64 { return median(o[1:1000]) })
+	}
+	cold := func(o []int64) float64 { return median(o[:64]) }
+	add("cold_mask15", 15, 64, cold)
+	add("again_mask15", 15, 64, cold)
+	add("cold_mask0", 0, 64, cold)
+	return rs
+}
+
+// latency5Recipes describes latency5.csv (calibration/h200/latency5.cu):
+// microbench.cu's k_lat copied verbatim, with and without the 64 arrives after
+// its loop, R = 64, one launch each; the median of samples R..2R-1 (its
+// arrive -> try_wait window, which holds a wait for a store to read a register
+// ptxas reuses: 61 cycles against latency4.csv's 49).
+func latency5Recipes() []recipe {
+	const reps = 64
+	var rs []recipe
+	for _, c := range []struct{ config, kernel string }{
+		{"k_lat_first", "_Z5k_latiPx"}, {"k_lat_again", "_Z5k_latiPx"},
+		{"noburst_first", "_Z13k_lat_noburstiPx"}, {"noburst_again", "_Z13k_lat_noburstiPx"},
+	} {
+		rs = append(rs, recipe{file: "latency5.ptx", kernel: c.kernel, block: 1,
+			args: []string{fmt.Sprint(reps), fmt.Sprintf("buf:%d", 8*(6*reps+1))}, outLen: 2 * reps,
+			rows: []rowFn{{"latency5", c.config, "arrive_to_complete_try_wait", func(o []int64) float64 { return median(o[reps : 2*reps]) }}}})
 	}
 	return rs
 }

@@ -106,7 +106,7 @@ type metric struct {
 
 // calibrationCSVs are the measured files validate compares against, in the
 // calibration folder or the repository's calibration/h200.
-var calibrationCSVs = []string{"microbench.csv", "probe.csv", "pipeline.csv", "latency2.csv", "membw.csv", "issue.csv", "divcode.csv", "prodonly.csv", "steps.csv", "gmem.csv", "elect.csv", "elect_sweep.csv", "exitwait.csv", "align.csv", "tmadesc.csv", "branch.csv", "waitdelay.csv", "dsweep.csv", "throughput.csv", "convert.csv", "smem.csv", "ldg.csv", "syncwarp.csv", "trywait.csv", "stamps.csv", "window.csv", "pingpong.csv", "store.csv", "waterfall.csv", "smemshare.csv", "reqcost.csv", "bulkbw.csv", "sel.csv", "fence.csv", "libpipe.csv", "libcopy.csv", "wspipe.csv", "ptxpipe.csv", "cpipe.csv", "epilogue.csv"}
+var calibrationCSVs = []string{"microbench.csv", "probe.csv", "pipeline.csv", "latency2.csv", "membw.csv", "issue.csv", "divcode.csv", "prodonly.csv", "steps.csv", "gmem.csv", "elect.csv", "elect_sweep.csv", "exitwait.csv", "align.csv", "tmadesc.csv", "branch.csv", "waitdelay.csv", "dsweep.csv", "throughput.csv", "convert.csv", "smem.csv", "ldg.csv", "syncwarp.csv", "trywait.csv", "stamps.csv", "window.csv", "pingpong.csv", "store.csv", "waterfall.csv", "smemshare.csv", "reqcost.csv", "bulkbw.csv", "sel.csv", "latency3.csv", "latency4.csv", "latency5.csv", "fence.csv", "libpipe.csv", "libcopy.csv", "wspipe.csv", "ptxpipe.csv", "cpipe.csv", "epilogue.csv"}
 
 var semanticRow = regexp.MustCompile(`^(semantics|semantics2)$|phase_completed|returned_true|false_per_warp_phase`)
 
