@@ -60,6 +60,7 @@ type Config struct {
 	TryWaitHintCycles  int // try_wait with a suspend-time hint: cycles until false (measured the same for all hints)
 	TryWaitWake        int // phase completion -> suspended try_wait resumes with true
 	TryWaitHold        int // 1: an un-hinted try_wait on a phase open at its issue holds its warp until the answer
+	PadAnswers         int // 1: the stall counts ptxas pads after a barrier wait are paid after its answer (sm.variable)
 	WakeCost           int // barrier-unit cycles to answer each suspended try_wait when its phase completes (0: all at once)
 	WakeInterval       int // cycles a scheduler needs between resuming two of its warps on try_wait answers
 	WindowReload       int // what a barrier/copy op in a loop with a call waits where ptxas reads the shared window again (effective)
@@ -252,6 +253,7 @@ func (c *Config) Params() []Param {
 		intParam("syncs.try_wait_timeout", "cycles", "try_wait (no hint) on an incomplete phase: time until false", &c.TryWaitTimeout),
 		intParam("syncs.try_wait_hint_timeout", "cycles", "try_wait with suspend-time hint: time until false", &c.TryWaitHintCycles),
 		intParam("syncs.try_wait_wake", "cycles", "phase completion to suspended try_wait resuming", &c.TryWaitWake),
+		intParam("syncs.pad_answers", "0/1", "1: the stall counts ptxas puts after a barrier wait (padding a fixed latency that spans it) are paid after the wait's answer, as in SASS; use with syncs.latency 36 and syncs.acquire 36 (0: the default fit)", &c.PadAnswers),
 		intParam("syncs.try_wait_hold", "0/1", "1: an un-hinted try_wait on a phase open at its issue holds its warp until it answers (an effective model; the H200 holds nothing)", &c.TryWaitHold),
 		intParam("syncs.wake_cost", "cycles", "barrier-unit cycles to answer each suspended try_wait when its phase completes (0: all at once)", &c.WakeCost),
 		intParam("sched.wake_interval", "cycles", "cycles a scheduler needs between resuming two of its warps on a try_wait answer (a suspended waiter's wake-up, or a true answer on arrival)", &c.WakeInterval),

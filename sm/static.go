@@ -29,17 +29,19 @@ type predDue struct {
 
 // variable reports whether a result produced for reason r has a variable
 // latency (a scoreboard in SASS, not a stall count) whose wait the padding
-// does not overlap: a shared or global load's. A barrier unit's answer is
-// not counted. The SASS pads a try_wait's branch too (microbench.cu's
-// arrive/wait loops: a stall of 10 or 12 on the branch, for the loop
-// counter's compare before it), but the measured periods leave no room for
-// it on top of the answer latency the single-thread rows measure (k_lat:
-// 50 cycles from the TRYWAIT to its branch; the one-warp loop: 65 a trip
-// with 27 cycles of stall counts around the wait, which would leave 38).
-// Counting it, and refitting the barrier parameters, took microbench.csv
-// from 4.74 to 5.26 % (docs/model.md).
-func variable(r Reason) bool {
-	return r == ReasonShortScoreboard || r == ReasonLongScoreboard
+// does not overlap: a shared or global load's, and with syncs.pad_answers a
+// barrier unit's answer. The SASS pads a try_wait's branch too
+// (microbench.cu's arrive/wait loops: a stall of 10 or 12 on the branch, for
+// the loop counter's compare before it; calibration/h200 latency3.csv's
+// reg_sum loop is 10 cycles slower than its spin-separated twin for exactly
+// that stall, its TRYWAIT answering 36 cycles after issue in both). Counting
+// it needs the answer 6-8 cycles sooner than the default fit has it
+// (syncs.latency 36, syncs.acquire 36: latency3.csv's clean arrive -> answer,
+// 47 cycles clock to clock), which microbench.csv's single-thread rows do not
+// allow: k_lat's 61 and 56 include ~12 cycles of a register reuse after a
+// store (latency5.csv), which PTX cannot show (docs/model.md, the elected row).
+func (s *SM) variable(r Reason) bool {
+	return r == ReasonShortScoreboard || r == ReasonLongScoreboard || r == ReasonMbarrier && s.cfg.PadAnswers != 0
 }
 
 // advanceStatic moves the warp's static clock to the issue of in at now:
@@ -54,7 +56,7 @@ func (s *SM) advanceStatic(now sim.Cycle, wc *wctx, pc int32) {
 	var v sim.Cycle
 	for _, idx := range s.deps[pc] {
 		r := wc.regReady[idx]
-		if variable(wc.regReason[idx]) {
+		if s.variable(wc.regReason[idx]) {
 			v = max(v, r)
 		} else if r > earliest && !wc.isPredDue(idx) {
 			earliest = r

@@ -263,3 +263,22 @@ func TestDivergent32RecomputesItsLanePredicates(t *testing.T) {
 		}
 	}
 }
+
+// syncs.pad_answers 1 makes a warp pay, after a barrier wait's answer, the
+// part of a fixed latency ptxas's stall counts pad across the wait: in
+// microbench.cu's converged loop the counter's compare sits before the
+// try_wait and its branch after, so each trip of one warp grows by what is
+// left of latency.pred when the answer comes (the SASS's stall of 10 on the
+// wait's branch; calibration/h200 latency3.csv).
+func TestPadAnswersChargesTheStallAcrossTheWait(t *testing.T) {
+	ptx := filepath.Join("..", "..", "..", "shared", "calibration", "h200", "microbench.ptx")
+	run := func(pad string) float64 {
+		r := runReport(t, "run", ptx, "-k", "k_arrive_waitILi0E", "-b", "32", "-a", "200", "-a", "buf:8",
+			"--set", "syncs.pad_answers="+pad, "--dump", "1:i64:1", "--format", "json")
+		return r.Dumps["1"][0].(float64) / 200
+	}
+	plain, padded := run("0"), run("1")
+	if padded < plain+4 || padded > plain+14 {
+		t.Errorf("cycles a phase: %.1f unpadded, %.1f padded; want 4-14 more (the rest of latency.pred)", plain, padded)
+	}
+}
