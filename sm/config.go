@@ -113,7 +113,7 @@ func DefaultConfig() Config {
 		Policy: GTO, Smem: sharedmem.DefaultConfig(),
 		SyncsLatency: 42, SyncsInterval: 2, SyncsCountInterval: 4, SyncsWarpInterval: 5, SyncsResult: 5, SyncsQueue: 16, SyncsCheck: 7,
 		SyncsCheckCost: 2, SyncsVisibility: 2, SyncsPollVisible: 35, DivergeCycles: 0, PredLatency: 13, MUFUForward: 1, BranchTaken: 10, BsyncCycles: 34,
-		TestWaitLatency: 7, TryWaitTimeout: 7780, TryWaitHintCycles: 7838, TryWaitWake: 12, WakeCost: 2, WakeInterval: 11, SyncsAcquire: 27,
+		TestWaitLatency: 7, TryWaitTimeout: 7780, TryWaitHintCycles: 7838, TryWaitWake: 13, WakeCost: 2, WakeInterval: 11, SyncsAcquire: 27,
 		WindowReload: 61, WindowRead: 4, CopyR2UR: 38, CopyR2URLoop: 58,
 		BarLatency: 12, BarPerWarp: 2,
 		Mem: memory.DefaultConfig(), GlobalPerLine: 2, TMA: tma.DefaultConfig(),
