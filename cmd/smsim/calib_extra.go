@@ -2,21 +2,13 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 )
 
 // extraRecipes describes the rows of pipeline.csv (calibration/h200/README.md:
 // the warp-specialised bulk-copy pipeline and the instruction-latency chains),
 // when the folder or the repository's calibration folder has it.
 func extraRecipes(dir string, o suiteOpts) []recipe {
-	found := false
-	for _, d := range []string{dir, filepath.Join("calibration", "h200")} {
-		if _, err := os.Stat(filepath.Join(d, "pipeline.ptx")); err == nil {
-			found = true
-		}
-	}
-	if !found {
+	if !hasCalibrationFile(dir, "pipeline.ptx") {
 		return nil
 	}
 	var rs []recipe

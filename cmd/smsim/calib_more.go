@@ -11,15 +11,10 @@ import (
 	"github.com/smsim/smsim/memory"
 )
 
-// hasCalibrationFile reports whether the folder or the repository's
-// calibration folder holds name.
+// hasCalibrationFile reports whether the calibration folder holds name.
 func hasCalibrationFile(dir, name string) bool {
-	for _, d := range []string{dir, filepath.Join("calibration", "h200")} {
-		if _, err := os.Stat(filepath.Join(d, name)); err == nil {
-			return true
-		}
-	}
-	return false
+	_, err := os.Stat(filepath.Join(dir, name))
+	return err == nil
 }
 
 // moreRecipes describes the rows of latency2.csv (division, square root and

@@ -472,7 +472,7 @@ func TestSharedAddressAddsFoldIntoTheAccess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs calibration rows")
 	}
-	probe := rowsOf(t, filepath.Join("..", "..", "..", "shared", "calibration", "h200"), sm.DefaultConfig(),
+	probe := rowsOf(t, filepath.Join("..", "..", "calibration", "h200"), sm.DefaultConfig(),
 		suiteOpts{quick: true, only: `probe\.csv:smem_load_chain,`})
 	if len(probe) != 8 {
 		t.Fatalf("%d smem_load_chain rows, want 8", len(probe))

@@ -30,7 +30,7 @@ func TestCalibrationHoldsItsLevel(t *testing.T) {
 	}
 	// microbench.csv runs in full (a few seconds): shortened, its 16 KiB-chunk
 	// bandwidth rows do not reach their steady state. probe.csv runs short.
-	dir := filepath.Join("..", "..", "..", "shared", "calibration", "h200")
+	dir := filepath.Join("..", "..", "calibration", "h200")
 	v, err := validate(dir, sm.DefaultConfig(), suiteOpts{only: "microbench.csv"}, runtime.NumCPU(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +85,7 @@ func TestMicrobenchMeetsTheMAPETarget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs microbench.csv at full length")
 	}
-	v, err := validate(filepath.Join("..", "..", "..", "shared", "calibration", "h200"), sm.DefaultConfig(),
+	v, err := validate(filepath.Join("..", "..", "calibration", "h200"), sm.DefaultConfig(),
 		suiteOpts{only: "microbench.csv"}, runtime.NumCPU(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -123,7 +123,7 @@ func TestListDisasmShowsTheRewrittenProgram(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	ptx := filepath.Join("..", "..", "..", "shared", "calibration", "h200", "microbench.ptx")
+	ptx := filepath.Join("..", "..", "calibration", "h200", "microbench.ptx")
 	code, out, errOut = cli(t, "list", ptx, "--disasm", "-k", "k_arrive_waitILi3")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -243,7 +243,7 @@ func TestRunReportsTheKernelsCopies(t *testing.T) {
 // warps is 64 arrivals in 64 updates, the 27 copies sit in the loop, and the
 // run ends (no lane arrives twice or never).
 func TestDivergent32RecomputesItsLanePredicates(t *testing.T) {
-	ptx := filepath.Join("..", "..", "..", "shared", "calibration", "h200", "microbench.ptx")
+	ptx := filepath.Join("..", "..", "calibration", "h200", "microbench.ptx")
 	code, out, errOut := cli(t, "list", ptx, "--disasm", "-k", "k_arrive_waitILi2E")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -271,7 +271,7 @@ func TestDivergent32RecomputesItsLanePredicates(t *testing.T) {
 // left of latency.pred when the answer comes (the SASS's stall of 10 on the
 // wait's branch; calibration/h200 latency3.csv).
 func TestPadAnswersChargesTheStallAcrossTheWait(t *testing.T) {
-	ptx := filepath.Join("..", "..", "..", "shared", "calibration", "h200", "microbench.ptx")
+	ptx := filepath.Join("..", "..", "calibration", "h200", "microbench.ptx")
 	run := func(pad string) float64 {
 		r := runReport(t, "run", ptx, "-k", "k_arrive_waitILi0E", "-b", "32", "-a", "200", "-a", "buf:8",
 			"--set", "syncs.pad_answers="+pad, "--dump", "1:i64:1", "--format", "json")

@@ -17,7 +17,7 @@ import (
 
 func validateRows(t *testing.T, only string) map[string]rowResult {
 	t.Helper()
-	return rowsOf(t, filepath.Join("..", "..", "..", "shared", "calibration", "h200"), sm.DefaultConfig(),
+	return rowsOf(t, filepath.Join("..", "..", "calibration", "h200"), sm.DefaultConfig(),
 		suiteOpts{quick: true, only: only})
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -116,24 +117,20 @@ func validate(dir string, cfg sm.Config, opts suiteOpts, jobs int, progress io.W
 	if err != nil {
 		return nil, &usageError{msg: fmt.Sprintf("--only %q: %v", opts.only, err)}
 	}
-	var measured []measuredRow
-	seen := map[string]bool{}
-	for _, d := range []string{dir, filepath.Join("calibration", "h200")} {
-		for _, name := range calibrationCSVs {
-			p := filepath.Join(d, name)
-			if _, err := os.Stat(p); err != nil || seen[name] {
-				continue
-			}
-			seen[name] = true
-			rows, err := readCalibrationCSV(p)
-			if err != nil {
-				return nil, &inputError{err: err}
-			}
-			measured = append(measured, rows...)
-		}
+	if err := checkCalibrationDir(dir); err != nil {
+		return nil, err
 	}
-	if len(measured) == 0 {
-		return nil, &inputError{err: fmt.Errorf("%s: no calibration CSV (microbench.csv, probe.csv) found", dir)}
+	var measured []measuredRow
+	for _, name := range calibrationCSVs {
+		p := filepath.Join(dir, name)
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		rows, err := readCalibrationCSV(p)
+		if err != nil {
+			return nil, &inputError{err: err}
+		}
+		measured = append(measured, rows...)
 	}
 	want := map[string]measuredRow{}
 	for _, m := range measured {
@@ -235,11 +232,7 @@ func (c *sourceCache) get(name string) (*source, error) {
 	if s, ok := c.m[name]; ok {
 		return s, nil
 	}
-	p := filepath.Join(c.dir, name)
-	if _, err := os.Stat(p); err != nil {
-		p = filepath.Join("calibration", "h200", name)
-	}
-	s, err := loadSource(p)
+	s, err := loadSource(filepath.Join(c.dir, name))
 	if err != nil {
 		return nil, err
 	}
@@ -368,13 +361,31 @@ percentage error and worst row), plus the simulator's slowdown against the hardw
 	return c
 }
 
-func defaultCalibrationDir() string {
-	for _, d := range []string{filepath.Join("..", "shared", "calibration", "h200"), filepath.Join("calibration", "h200")} {
-		if _, err := os.Stat(filepath.Join(d, "microbench.csv")); err == nil {
-			return d
+// defaultCalibrationDir is the repository's calibration folder, relative to
+// the working directory (smsim is run from the repository's root).
+func defaultCalibrationDir() string { return filepath.Join("calibration", "h200") }
+
+// requiredCalibrationFiles are the files without which the calibration
+// targets cannot be judged: the microbenchmark suite and the probe rows, with
+// the PTX they come from.
+var requiredCalibrationFiles = []string{"microbench.csv", "microbench.ptx", "probe.csv", "hwprobe.ptx"}
+
+// checkCalibrationDir refuses a folder that does not exist or lacks the
+// files the targets are judged on, naming the first one missing.
+func checkCalibrationDir(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return &inputError{err: fmt.Errorf("calibration folder %s: %w (give the folder of the calibration CSVs and PTX with --dir)", dir, errors.Unwrap(err))}
+	}
+	if !st.IsDir() {
+		return &inputError{err: fmt.Errorf("calibration folder %s: not a directory", dir)}
+	}
+	for _, name := range requiredCalibrationFiles {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			return &inputError{err: fmt.Errorf("calibration folder %s: %s is missing", dir, name)}
 		}
 	}
-	return filepath.Join("..", "shared", "calibration", "h200")
+	return nil
 }
 
 func runValidate(o *validateOptions, stdout, stderr io.Writer) error {

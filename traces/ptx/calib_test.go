@@ -11,7 +11,7 @@ import (
 )
 
 // calibDir holds the real nvcc output the simulator is calibrated against.
-const calibDir = "../../../shared/calibration/h200"
+const calibDir = "../../calibration/h200"
 
 func readCalib(tb testing.TB, name string) []byte {
 	tb.Helper()
