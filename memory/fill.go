@@ -3,6 +3,7 @@ package memory
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -16,6 +17,7 @@ const (
 	FillByte                   // byte:0xNN: every byte NN
 	FillSeq                    // seq: little-endian 32-bit words 0, 1, 2, … (word i at byte 4i)
 	FillRandom                 // random:SEED: the SplitMix64 sequence of SEED, one 64-bit word per 8 bytes
+	FillF32Rand                // f32rand:SEED: float32 words uniform in [-1, 1), one per 4 bytes
 )
 
 // Fill describes a buffer's initial contents. Every byte is a function of
@@ -25,10 +27,11 @@ const (
 type Fill struct {
 	Kind FillKind
 	Byte byte   // FillByte
-	Seed uint64 // FillRandom
+	Seed uint64 // FillRandom, FillF32Rand
 }
 
-// ParseFill parses zero, byte:0xNN (or a decimal byte), seq or random:SEED.
+// ParseFill parses zero, byte:0xNN (or a decimal byte), seq, random:SEED or
+// f32rand:SEED.
 // file:PATH is not a Fill: the caller reads the file and writes its bytes.
 func ParseFill(s string) (Fill, error) {
 	name, arg, hasArg := strings.Cut(s, ":")
@@ -47,16 +50,19 @@ func ParseFill(s string) (Fill, error) {
 			return Fill{}, fmt.Errorf("fill %q: byte needs a value 0..255, as byte:0xNN", s)
 		}
 		return Fill{Kind: FillByte, Byte: byte(v)}, nil
-	case "random":
+	case "random", "f32rand":
 		v, err := strconv.ParseUint(arg, 0, 64)
 		if err != nil || !hasArg {
-			return Fill{}, fmt.Errorf("fill %q: random needs an unsigned 64-bit seed, as random:42", s)
+			return Fill{}, fmt.Errorf("fill %q: %s needs an unsigned 64-bit seed, as %s:42", s, name, name)
+		}
+		if name == "f32rand" {
+			return Fill{Kind: FillF32Rand, Seed: v}, nil
 		}
 		return Fill{Kind: FillRandom, Seed: v}, nil
 	case "file":
 		return Fill{}, fmt.Errorf("fill %q: file contents are loaded by the caller, not generated", s)
 	}
-	return Fill{}, fmt.Errorf("fill %q: want zero, byte:0xNN, seq or random:SEED", s)
+	return Fill{}, fmt.Errorf("fill %q: want zero, byte:0xNN, seq, random:SEED or f32rand:SEED", s)
 }
 
 // String is the command-line spelling.
@@ -68,6 +74,8 @@ func (f Fill) String() string {
 		return "seq"
 	case FillRandom:
 		return fmt.Sprintf("random:%d", f.Seed)
+	case FillF32Rand:
+		return fmt.Sprintf("f32rand:%d", f.Seed)
 	}
 	return "zero"
 }
@@ -89,7 +97,17 @@ func (f Fill) Generate(off uint64, b []byte) {
 		generateWords(off, b, 4, func(k uint64) uint64 { return k })
 	case FillRandom:
 		generateWords(off, b, 8, func(k uint64) uint64 { return splitmix(f.Seed, k) })
+	case FillF32Rand:
+		generateWords(off, b, 4, func(k uint64) uint64 { return uint64(math.Float32bits(f32Rand(f.Seed, k))) })
 	}
+}
+
+// f32Rand is word k of f32rand:SEED: the top 24 bits of SplitMix64's output k,
+// less 2^23, times 2^-23 — uniform in [-1, 1) on a grid of 2^-23, every value
+// exact in float32, so a host program generates the same bytes
+// (apps/h200/app.h) and no word is a NaN, an infinity or a subnormal.
+func f32Rand(seed, k uint64) float32 {
+	return float32(int64(splitmix(seed, k)>>40)-1<<23) / (1 << 23)
 }
 
 // generateWords fills b with the little-endian words word(k) of size bytes,

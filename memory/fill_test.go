@@ -3,6 +3,7 @@ package memory
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"strings"
 	"testing"
 )
@@ -18,12 +19,14 @@ func TestParseFill(t *testing.T) {
 		{"byte:0x3f", Fill{Kind: FillByte, Byte: 0x3f}, ""},
 		{"byte:255", Fill{Kind: FillByte, Byte: 255}, ""},
 		{"random:42", Fill{Kind: FillRandom, Seed: 42}, ""},
+		{"f32rand:7", Fill{Kind: FillF32Rand, Seed: 7}, ""},
+		{"f32rand", Fill{}, "f32rand needs"},
 		{"byte:256", Fill{}, "byte needs a value"},
 		{"byte", Fill{}, "byte needs a value"},
 		{"random:x", Fill{}, "random needs"},
 		{"seq:1", Fill{}, "takes no argument"},
 		{"file:/tmp/x", Fill{}, "loaded by the caller"},
-		{"ones", Fill{}, "want zero, byte:0xNN, seq or random:SEED"},
+		{"ones", Fill{}, "want zero, byte:0xNN, seq, random:SEED or f32rand:SEED"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -112,5 +115,29 @@ func TestLargeRandomBufferCostsNothingUntilTouched(t *testing.T) {
 	}
 	if g.Resident() != 0 {
 		t.Errorf("reads materialised %d bytes", g.Resident())
+	}
+}
+
+// TestF32RandFill: f32rand:SEED's word k is SplitMix64 output k's top 24 bits
+// less 2^23, over 2^23 — the bytes apps/h200/app.h generates on the host.
+func TestF32RandFill(t *testing.T) {
+	f := Fill{Kind: FillF32Rand}
+	// SplitMix64(0) output 0 is 0xe220a8397b1dcdaf: top 24 bits 0xe220a8.
+	want := float32(0xe220a8-(1<<23)) / (1 << 23)
+	if got := math.Float32frombits(binary.LittleEndian.Uint32(make8(f, 0))); got != want {
+		t.Errorf("f32rand:0 word 0 = %v, want %v", got, want)
+	}
+	b := make([]byte, 4096)
+	Fill{Kind: FillF32Rand, Seed: 9}.Generate(0, b)
+	for i := 0; i < len(b); i += 4 {
+		v := math.Float32frombits(binary.LittleEndian.Uint32(b[i:]))
+		if !(v >= -1 && v < 1) || v*(1<<23) != float32(math.Trunc(float64(v)*(1<<23))) {
+			t.Fatalf("word %d = %v: want a multiple of 2^-23 in [-1, 1)", i/4, v)
+		}
+	}
+	part := make([]byte, 6)
+	Fill{Kind: FillF32Rand, Seed: 9}.Generate(10, part) // unaligned: bytes 10-15
+	if !bytes.Equal(part, b[10:16]) {
+		t.Errorf("unaligned generate: %x, want %x", part, b[10:16])
 	}
 }
