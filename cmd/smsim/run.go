@@ -152,12 +152,15 @@ func (o *runOptions) bindAll(c *cobra.Command) {
 	fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace-event JSON timeline (opens in Perfetto)")
 	fs.StringVar(&o.plot, "plot", "", "write an SVG plot: stall cycles per phase, phase durations over time, their histogram")
 	fs.StringVar(&o.profile, "profile", "", "write every instruction's issues and warp cycles by stall reason (as Nsight Compute's source view): CSV, or JSON if FILE ends in .json")
-	fs.StringArrayVar(&o.reports, "report", nil, "table/csv sections: summary, barriers, phases, warps, instructions (repeatable; default: all but instructions for table, phases for csv)")
+	fs.StringArrayVar(&o.reports, "report", nil, "table/csv sections: summary, barriers, phases, warps, instructions, dumps (repeatable; default: all but instructions for table, phases for csv; --dump values last)")
 }
 
 func runRun(o *runOptions, stdout, stderr io.Writer) error {
 	if o.format != "table" && o.format != "json" && o.format != "csv" {
 		return &usageError{msg: fmt.Sprintf("--format %q: want table, json or csv", o.format)}
+	}
+	if err := checkReports(o.reports, len(o.dumps)); err != nil {
+		return err
 	}
 	j, err := o.job(o.file)
 	if err != nil {
