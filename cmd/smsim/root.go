@@ -50,13 +50,16 @@ PTX as nvcc writes it, or the .sms kernel language — and reports the stall cyc
 every mbarrier phase, per-warp stall reasons, and the timing of TMA bulk copies.
 
 ` + exitHelp,
+		Version:       buildVersion(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
+	root.SetVersionTemplate("smsim {{.Version}}\n")
+	root.Flags().Bool("version", false, "print smsim's version (module version, commit and Go toolchain) and exit")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &usageError{msg: err.Error() + " (see smsim " + c.Name() + " --help)"}
+		return &usageError{msg: err.Error() + " (see " + c.CommandPath() + " --help)"}
 	})
 	root.AddCommand(newRunCmd(stdout, stderr), newListCmd(stdout), newConfigCmd(stdout))
 	for _, c := range extraCommands(stdout, stderr) {
