@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -65,16 +66,24 @@ func (f *launchFlags) job(file string) (*job, error) {
 	if j.block, err = dims("--block", f.block, prog.Block, 32); err != nil {
 		return nil, err
 	}
+	if f.block != "" {
+		if err := checkBlock(f.block, j.block); err != nil {
+			return nil, err
+		}
+	}
 	if j.grid, err = dims("--grid", f.grid, prog.Grid, 1); err != nil {
 		return nil, err
 	}
+	if f.grid != "" {
+		if err := checkGrid(f.grid, j.grid); err != nil {
+			return nil, err
+		}
+	}
 	j.smem = prog.DynSmem
 	if f.smem != "" {
-		n, err := parseSize(f.smem)
-		if err != nil || n > 1<<30 {
-			return nil, &usageError{msg: fmt.Sprintf("--smem %q: want a byte count such as 49152 or 48KiB", f.smem)}
+		if j.smem, err = smemFlag(f.smem, prog, cfg); err != nil {
+			return nil, err
 		}
-		j.smem = int(n)
 	}
 	return j, nil
 }
@@ -99,11 +108,16 @@ func dims(flag, s string, src [3]int, def int) ([3]int, error) {
 		return d, &usageError{msg: fmt.Sprintf("%s %q: want X[,Y[,Z]]", flag, s)}
 	}
 	for i, p := range parts {
-		n, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || n < 1 || n > 1<<31-1 {
-			return d, &usageError{msg: fmt.Sprintf("%s %q: dimensions are positive integers", flag, s)}
+		n, err := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
+		switch {
+		case err != nil && !errors.Is(err, strconv.ErrRange):
+			return d, &usageError{msg: fmt.Sprintf("%s %q: want X[,Y[,Z]], each a positive integer", flag, s)}
+		case n < 1 && err == nil:
+			return d, &usageError{msg: fmt.Sprintf("%s %q: dimensions are at least 1", flag, s)}
+		case err != nil || n > 1<<31-1:
+			return d, &usageError{msg: fmt.Sprintf("%s %q: dimension %s is more than %d", flag, s, strings.TrimSpace(p), 1<<31-1)}
 		}
-		d[i] = n
+		d[i] = int(n)
 	}
 	return d, nil
 }
