@@ -89,6 +89,9 @@ func runCalibrate(o *calibrateOptions, stdout, stderr io.Writer) error {
 	if len(o.params) == 0 {
 		return &usageError{msg: "--params: name at least one configuration key to fit"}
 	}
+	if err := checkOutput("--out", o.out); err != nil {
+		return err
+	}
 	base, err := loadConfig(o.config, o.sets)
 	if err != nil {
 		return err
@@ -161,7 +164,7 @@ func runCalibrate(o *calibrateOptions, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%-28s = %s\n", k, v)
 	}
 	if o.out != "" {
-		return writeConfigFile(o.out, best)
+		return writeOutput("--out", o.out, func(w io.Writer) error { return writeConfig(w, best) })
 	}
 	return nil
 }

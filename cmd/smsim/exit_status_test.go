@@ -1,51 +1,119 @@
 package main
 
 import (
+	"bytes"
+	"io"
+	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 )
+
+// fullDisk is a stdout whose every write fails as on a full disk.
+type fullDisk struct{}
+
+func (fullDisk) Write([]byte) (int, error) {
+	return 0, &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.ENOSPC}
+}
 
 // TestExitStatusAndFirstLine holds every command-line mistake a new user
 // met to the documented exit status (docs/cli.md, smsim --help) and to the
 // first line it prints on stderr, which names the flag or file at fault.
 func TestExitStatusAndFirstLine(t *testing.T) {
+	t.Setenv("SLURM_ARRAY_TASK_ID", "")
+	t.Setenv("SLURM_ARRAY_TASK_COUNT", "")
 	half := filepath.Join("..", "..", "examples", "entangle_half.sms")
+	dir := t.TempDir()
+	none := filepath.Join(dir, "none")
+	folder := filepath.Join(dir, "folder.svg")
+	if err := os.Mkdir(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(dir, "r.jsonl")
+	if code, _, errs := cli(t, "sweep", half, "--vary", "arg:ITERS=1", "--out", results); code != 0 {
+		t.Fatal(errs)
+	}
 	tests := []struct {
-		name string
-		args []string
-		code int
-		line string // stderr's first line ("" for none)
+		name   string
+		args   []string
+		code   int
+		line   string    // stderr's first line ("" for none)
+		stdout io.Writer // nil: a buffer
+		device string    // a device file the case needs (skipped where it is absent)
 	}{
-		{"block over 1024 threads", []string{"run", half, "--block", "5000"}, exitUsage,
-			`smsim: --block "5000": 5000 threads per block, more than the 1024 a block may have`},
-		{"block of 2048 threads in three dimensions", []string{"run", half, "--block", "32,32,2"}, exitUsage,
-			`smsim: --block "32,32,2": 2048 threads per block, more than the 1024 a block may have`},
-		{"block z over 64", []string{"run", half, "--block", "1,1,128"}, exitUsage,
-			`smsim: --block "1,1,128": z dimension 128 is more than 64`},
-		{"block zero", []string{"run", half, "--block", "0"}, exitUsage,
-			`smsim: --block "0": dimensions are at least 1`},
-		{"block past int32", []string{"run", half, "--block", "99999999999"}, exitUsage,
-			`smsim: --block "99999999999": dimension 99999999999 is more than 2147483647`},
-		{"block not a number", []string{"run", half, "--block", "a"}, exitUsage,
-			`smsim: --block "a": want X[,Y[,Z]], each a positive integer`},
-		{"grid y over 65535", []string{"run", half, "--grid", "1,100000"}, exitUsage,
-			`smsim: --grid "1,100000": y dimension 100000 is more than 65535`},
-		{"grid of too many blocks", []string{"run", half, "--grid", "2000000"}, exitUsage,
-			`smsim: --grid "2000000": 2000000 blocks, more than the 1048576 one simulated SM runs in a launch`},
-		{"smem of 10GiB", []string{"run", half, "--smem", "10GiB"}, exitUsage,
-			`smsim: --smem "10GiB": 10737418240 bytes is more than the 227.0 KiB of shared memory one block may have (smem.per_cta = 232448)`},
-		{"smem of 3GiB", []string{"run", half, "--smem", "3GiB"}, exitUsage,
-			`smsim: --smem "3GiB": 3221225472 bytes is more than the 227.0 KiB of shared memory one block may have (smem.per_cta = 232448)`},
-		{"smem with static past the limit", []string{"run", half, "--smem", "227KiB"}, exitUsage,
-			`smsim: --smem "227KiB": with kernel entangle_half's 16 bytes of static shared memory a block needs 232464 bytes, more than the 227.0 KiB allowed (smem.per_cta = 232448)`},
-		{"smem under a smaller configured limit", []string{"run", half, "--smem", "64KiB", "--set", "smem.per_cta=49152"}, exitUsage,
-			`smsim: --smem "64KiB": 65536 bytes is more than the 48.0 KiB of shared memory one block may have (smem.per_cta = 49152)`},
-		{"smem not a size", []string{"run", half, "--smem", "lots"}, exitUsage,
-			`smsim: --smem "lots": want a byte count such as 49152 or 48KiB`},
+		{name: "block over 1024 threads", args: []string{"run", half, "--block", "5000"}, code: exitUsage,
+			line: `smsim: --block "5000": 5000 threads per block, more than the 1024 a block may have`},
+		{name: "block of 2048 threads in three dimensions", args: []string{"run", half, "--block", "32,32,2"}, code: exitUsage,
+			line: `smsim: --block "32,32,2": 2048 threads per block, more than the 1024 a block may have`},
+		{name: "block z over 64", args: []string{"run", half, "--block", "1,1,128"}, code: exitUsage,
+			line: `smsim: --block "1,1,128": z dimension 128 is more than 64`},
+		{name: "block zero", args: []string{"run", half, "--block", "0"}, code: exitUsage,
+			line: `smsim: --block "0": dimensions are at least 1`},
+		{name: "block past int32", args: []string{"run", half, "--block", "99999999999"}, code: exitUsage,
+			line: `smsim: --block "99999999999": dimension 99999999999 is more than 2147483647`},
+		{name: "block not a number", args: []string{"run", half, "--block", "a"}, code: exitUsage,
+			line: `smsim: --block "a": want X[,Y[,Z]], each a positive integer`},
+		{name: "grid y over 65535", args: []string{"run", half, "--grid", "1,100000"}, code: exitUsage,
+			line: `smsim: --grid "1,100000": y dimension 100000 is more than 65535`},
+		{name: "grid of too many blocks", args: []string{"run", half, "--grid", "2000000"}, code: exitUsage,
+			line: `smsim: --grid "2000000": 2000000 blocks, more than the 1048576 one simulated SM runs in a launch`},
+		{name: "smem of 10GiB", args: []string{"run", half, "--smem", "10GiB"}, code: exitUsage,
+			line: `smsim: --smem "10GiB": 10737418240 bytes is more than the 227.0 KiB of shared memory one block may have (smem.per_cta = 232448)`},
+		{name: "smem of 3GiB", args: []string{"run", half, "--smem", "3GiB"}, code: exitUsage,
+			line: `smsim: --smem "3GiB": 3221225472 bytes is more than the 227.0 KiB of shared memory one block may have (smem.per_cta = 232448)`},
+		{name: "smem with static past the limit", args: []string{"run", half, "--smem", "227KiB"}, code: exitUsage,
+			line: `smsim: --smem "227KiB": with kernel entangle_half's 16 bytes of static shared memory a block needs 232464 bytes, more than the 227.0 KiB allowed (smem.per_cta = 232448)`},
+		{name: "smem under a smaller configured limit", args: []string{"run", half, "--smem", "64KiB", "--set", "smem.per_cta=49152"}, code: exitUsage,
+			line: `smsim: --smem "64KiB": 65536 bytes is more than the 48.0 KiB of shared memory one block may have (smem.per_cta = 49152)`},
+		{name: "smem not a size", args: []string{"run", half, "--smem", "lots"}, code: exitUsage,
+			line: `smsim: --smem "lots": want a byte count such as 49152 or 48KiB`},
+
+		{name: "timeline in a missing folder", args: []string{"run", half, "--timeline", none + "/t.json"}, code: exitInput,
+			line: "smsim: --timeline " + none + "/t.json: cannot write: folder " + none + ": no such file or directory"},
+		{name: "profile on a full disk", args: []string{"run", half, "--profile", "/dev/full"}, code: exitInput,
+			line: "smsim: --profile /dev/full: cannot write: no space left on device", device: "/dev/full"},
+		{name: "timeline on a full disk", args: []string{"run", half, "--timeline", "/dev/full"}, code: exitInput,
+			line: "smsim: --timeline /dev/full: cannot write: no space left on device", device: "/dev/full"},
+		{name: "plot into a folder", args: []string{"run", half, "--plot", folder}, code: exitInput,
+			line: "smsim: --plot " + folder + ": cannot write: is a folder"},
+		{name: "plot of an unknown format", args: []string{"run", half, "--plot", "x.gif"}, code: exitUsage,
+			line: "smsim: --plot x.gif: want a .svg, .png or .pdf file (the extension names the image format)"},
+		{name: "sweep out in a missing folder", args: []string{"sweep", half, "--vary", "arg:ITERS=1,2", "--out", none + "/s.jsonl"}, code: exitInput,
+			line: "smsim: --out " + none + "/s.jsonl: cannot write: folder " + none + ": no such file or directory"},
+		{name: "merge out in a missing folder", args: []string{"merge", results, "--out", none + "/m.jsonl"}, code: exitInput,
+			line: "smsim: --out " + none + "/m.jsonl: cannot write: folder " + none + ": no such file or directory"},
+		{name: "plot out in a missing folder", args: []string{"plot", results, "--out", none + "/p.svg"}, code: exitInput,
+			line: "smsim: --out " + none + "/p.svg: cannot write: folder " + none + ": no such file or directory"},
+		{name: "calibrate out in a missing folder", args: []string{"calibrate", "--params", "syncs.latency", "--out", none + "/c.cfg"}, code: exitInput,
+			line: "smsim: --out " + none + "/c.cfg: cannot write: folder " + none + ": no such file or directory"},
+		{name: "stdout on a full disk", args: []string{"run", half}, code: exitInput,
+			line: "smsim: stdout: cannot write: no space left on device", stdout: fullDisk{}},
+		{name: "json to stdout on a full disk", args: []string{"run", half, "-o", "json"}, code: exitInput,
+			line: "smsim: stdout: cannot write: no space left on device", stdout: fullDisk{}},
+		{name: "config file missing", args: []string{"run", half, "--config", none + "/x.cfg"}, code: exitInput,
+			line: "smsim: --config " + none + "/x.cfg: cannot read: no such file or directory"},
+		{name: "config a folder", args: []string{"run", half, "--config", dir}, code: exitInput,
+			line: "smsim: --config " + dir + ": cannot read: is a directory"},
+		{name: "config name misspelt", args: []string{"run", half, "--config", "h100"}, code: exitUsage,
+			line: `smsim: --config "h100": not a built-in configuration (h200) or an existing file`},
+		{name: "input file missing", args: []string{"run", none + ".sms"}, code: exitInput,
+			line: "smsim: " + none + ".sms: no such file or directory"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, _, errs := cli(t, tc.args...)
+			if tc.device != "" {
+				if _, err := os.Stat(tc.device); err != nil {
+					t.Skipf("no %s here", tc.device)
+				}
+			}
+			stdout := tc.stdout
+			if stdout == nil {
+				stdout = &bytes.Buffer{}
+			}
+			var stderr strings.Builder
+			code := run(tc.args, stdout, &stderr)
+			errs := stderr.String()
 			if code != tc.code || firstLine(errs) != tc.line {
 				t.Errorf("smsim %q:\ngot  exit %d, %q\nwant exit %d, %q", tc.args, code, firstLine(errs), tc.code, tc.line)
 			}

@@ -116,6 +116,9 @@ func runMerge(o *mergeOptions, files []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutput("--out", o.out); err != nil {
+		return err
+	}
 	m, err := mergeFiles(files, stderr)
 	if err != nil {
 		return err
@@ -131,7 +134,7 @@ func runMerge(o *mergeOptions, files []string, stdout, stderr io.Writer) error {
 		if _, err := stdout.Write(buf.Bytes()); err != nil {
 			return err
 		}
-	} else if err := replaceFile(o.out, buf.Bytes()); err != nil {
+	} else if err := replaceFile("--out", o.out, buf.Bytes()); err != nil {
 		return err
 	}
 	total := m.records[0].Points
@@ -153,26 +156,27 @@ func runMerge(o *mergeOptions, files []string, stdout, stderr io.Writer) error {
 
 // replaceFile writes data to path through a temporary file and a rename,
 // so that readers never see half a file (and path may be one of the inputs).
-func replaceFile(path string, data []byte) error {
+func replaceFile(flag, path string, data []byte) error {
+	fail := func(err error) error { return fileError(flag, path, "write", err) }
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
-		return &inputError{err: err}
+		return fail(err)
 	}
 	defer os.Remove(tmp.Name())
 	_ = tmp.Chmod(0o644)
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
-		return &inputError{err: err}
+		return fail(err)
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
-		return &inputError{err: err}
+		return fail(err)
 	}
 	if err := tmp.Close(); err != nil {
-		return &inputError{err: err}
+		return fail(err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return &inputError{err: err}
+		return fail(err)
 	}
 	return nil
 }

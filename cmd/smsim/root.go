@@ -18,9 +18,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			code = exitInternal
 		}
 	}()
-	root := newRootCmd(stdout, stderr)
+	out := &recordingWriter{w: stdout}
+	root := newRootCmd(out, stderr)
 	root.SetArgs(args)
-	err := classify(root.Execute())
+	err := stdoutError(out, classify(root.Execute()))
 	if err != nil {
 		printError(stderr, err)
 	}

@@ -164,7 +164,7 @@ func (o *runOptions) bindAll(c *cobra.Command) {
 	fs.StringVarP(&o.format, "format", "o", "table", "output format: table, json or csv")
 	fs.StringArrayVar(&o.dumps, "dump", nil, "print a buffer parameter after the run: NAME[:TYPE[:COUNT]], TYPE i32 i64 u32 u64 f32 f64 hex (repeatable)")
 	fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace-event JSON timeline (opens in Perfetto)")
-	fs.StringVar(&o.plot, "plot", "", "write an SVG plot: stall cycles per phase, phase durations over time, their histogram")
+	fs.StringVar(&o.plot, "plot", "", "write a plot (.svg, .png or .pdf, as FILE's extension says): stall cycles per phase, phase durations over time, their histogram")
 	fs.StringVar(&o.profile, "profile", "", "write every instruction's issues and warp cycles by stall reason (as Nsight Compute's source view): CSV, or JSON if FILE ends in .json")
 	fs.StringArrayVar(&o.reports, "report", nil, "table/csv sections: summary, barriers, phases, warps, instructions, dumps (repeatable; default: all but instructions for table, phases for csv; --dump values last)")
 }
@@ -175,6 +175,16 @@ func runRun(o *runOptions, stdout, stderr io.Writer) error {
 	}
 	if err := checkReports(o.reports, len(o.dumps)); err != nil {
 		return err
+	}
+	if o.plot != "" {
+		if _, err := plotFormat("--plot", o.plot); err != nil {
+			return err
+		}
+	}
+	for _, out := range []struct{ flag, path string }{{"--timeline", o.timeline}, {"--profile", o.profile}, {"--plot", o.plot}} {
+		if err := checkOutput(out.flag, out.path); err != nil {
+			return err
+		}
 	}
 	j, err := o.job(o.file)
 	if err != nil {
@@ -236,7 +246,7 @@ func runRun(o *runOptions, stdout, stderr io.Writer) error {
 		return err
 	}
 	if o.plot != "" {
-		if err := writeRunPlot(o.plot, rep); err != nil {
+		if err := writeRunPlot("--plot", o.plot, rep); err != nil {
 			return err
 		}
 	}

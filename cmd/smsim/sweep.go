@@ -82,7 +82,7 @@ shard has a record.
 
 func (o *sweepOptions) bindPlot(c *cobra.Command) {
 	fs := c.Flags()
-	fs.StringVar(&o.plot, "plot", "", "after the sweep, plot a metric against a parameter into FILE.svg")
+	fs.StringVar(&o.plot, "plot", "", "after the sweep, plot a metric against a parameter into FILE (.svg, .png or .pdf)")
 	fs.StringVar(&o.plotX, "plot-x", "", "the plot's parameter, KIND:KEY (default: the first axis)")
 	fs.StringVar(&o.plotY, "plot-y", "cycles", "the plot's metric: "+metricHelp)
 }
@@ -122,6 +122,16 @@ func runSweep(o *sweepOptions, file string, stdout, stderr io.Writer) error {
 	}
 	if o.maxPoints < 0 {
 		return &usageError{msg: "--max-points: want 0 (all) or a positive count"}
+	}
+	if o.plot != "" {
+		if _, err := plotFormat("--plot", o.plot); err != nil {
+			return err
+		}
+	}
+	for _, out := range []struct{ flag, path string }{{"--out", o.out}, {"--plot", o.plot}} {
+		if err := checkOutput(out.flag, out.path); err != nil {
+			return err
+		}
 	}
 	sh := shard{0, 1}
 	if o.shard != "" {
@@ -227,5 +237,5 @@ func sweepPlot(o *sweepOptions, sink recordSink, names []string) error {
 	if !strings.Contains(x, ":") {
 		return &usageError{msg: fmt.Sprintf("--plot-x %q: want KIND:KEY as in --vary, e.g. %s", x, strings.Join(names, ", "))}
 	}
-	return writeSweepPlot(o.plot, sink.all(), x, o.plotY)
+	return writeSweepPlot("--plot", o.plot, sink.all(), x, o.plotY)
 }
