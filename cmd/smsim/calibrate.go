@@ -48,7 +48,7 @@ The fit is reproducible: the same suite, start configuration and flags give the 
 	fs.StringSliceVar(&o.params, "params", nil, "configuration keys to fit (comma-separated)")
 	fs.StringVar(&o.only, "only", "", "fit only rows matching this regular expression (FILE:bench,config,metric)")
 	fs.IntVar(&o.evals, "evals", 200, "largest number of suite runs")
-	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "launches simulated in parallel")
+	bindJobs(fs, &o.jobs, "", runtime.NumCPU(), "launches simulated in parallel")
 	fs.BoolVar(&o.quick, "quick", false, "shorter loops in the suite")
 	fs.StringVar(&o.config, "config", "h200", "start configuration")
 	fs.StringArrayVar(&o.sets, "set", nil, "override a key of the start configuration: KEY=VALUE")
@@ -88,6 +88,9 @@ func objective(v *validation) float64 {
 func runCalibrate(o *calibrateOptions, stdout, stderr io.Writer) error {
 	if len(o.params) == 0 {
 		return &usageError{msg: "--params: name at least one configuration key to fit"}
+	}
+	if o.evals < 1 {
+		return &usageError{msg: fmt.Sprintf("--evals %d: want 1 or more suite runs", o.evals)}
 	}
 	if err := checkOutput("--out", o.out); err != nil {
 		return err

@@ -88,7 +88,7 @@ the variants by its values. Launch flags given outside --variant apply to every 
 	fs.StringVarP(&o.format, "format", "o", "table", "output format: table, json or csv")
 	fs.StringArrayVar(&o.reports, "report", nil, "table sections: summary, barriers, phases (repeatable; default all)")
 	fs.IntVar(&o.phases, "phases", 8, "phases shown per barrier in the phases table (0: all)")
-	fs.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "variants run in parallel")
+	bindJobs(fs, &o.jobs, "j", runtime.NumCPU(), "variants run in parallel")
 	fs.BoolVar(&o.arrays, "arrays", false, "pool each barrier array's elements (full[0], full[1], ... as full[*])")
 	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("config", configCompletion)

@@ -69,6 +69,17 @@ func TestExitStatusAndFirstLine(t *testing.T) {
 		{name: "smem not a size", args: []string{"run", half, "--smem", "lots"}, code: exitUsage,
 			line: `smsim: --smem "lots": want a byte count such as 49152 or 48KiB`},
 
+		{name: "sweep with no workers", args: []string{"sweep", half, "--vary", "arg:ITERS=1", "-j", "0"}, code: exitUsage,
+			line: `smsim: invalid argument "0" for "-j, --jobs" flag: want 1 or more runs in parallel (see smsim sweep --help)`},
+		{name: "validate with negative jobs", args: []string{"validate", "--jobs", "-3"}, code: exitUsage,
+			line: `smsim: invalid argument "-3" for "--jobs" flag: want 1 or more runs in parallel (see smsim validate --help)`},
+		{name: "compare with negative jobs", args: []string{"compare", half, half, "-j", "-1"}, code: exitUsage,
+			line: `smsim: invalid argument "-1" for "-j, --jobs" flag: want 1 or more runs in parallel (see smsim compare --help)`},
+		{name: "calibrate with no jobs", args: []string{"calibrate", "--params", "syncs.latency", "--jobs", "0"}, code: exitUsage,
+			line: `smsim: invalid argument "0" for "--jobs" flag: want 1 or more runs in parallel (see smsim calibrate --help)`},
+		{name: "calibrate with no evaluations", args: []string{"calibrate", "--params", "syncs.latency", "--evals", "0"}, code: exitUsage,
+			line: `smsim: --evals 0: want 1 or more suite runs`},
+
 		{name: "timeline in a missing folder", args: []string{"run", half, "--timeline", none + "/t.json"}, code: exitInput,
 			line: "smsim: --timeline " + none + "/t.json: cannot write: folder " + none + ": no such file or directory"},
 		{name: "profile on a full disk", args: []string{"run", half, "--profile", "/dev/full"}, code: exitInput,

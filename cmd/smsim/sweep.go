@@ -68,7 +68,7 @@ shard has a record.
 	o.bind(c)
 	fs := c.Flags()
 	bindAxes(c, &o.launchFlags.grid, &o.vary)
-	fs.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "points run in parallel")
+	bindJobs(fs, &o.jobs, "j", runtime.NumCPU(), "points run in parallel")
 	fs.StringVar(&o.out, "out", "", "append records to FILE and skip the points already there (default: stdout)")
 	fs.StringVar(&o.format, "format", "", "jsonl or csv (default: csv for a .csv --out, else jsonl)")
 	fs.StringVar(&o.shard, "shard", "", "run only the points whose index mod N is I: I/N, 0 <= I < N (default: from SLURM_ARRAY_TASK_ID/COUNT)")

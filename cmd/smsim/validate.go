@@ -352,7 +352,7 @@ percentage error and worst row), plus the simulator's slowdown against the hardw
 	fs := c.Flags()
 	fs.StringVar(&o.dir, "dir", defaultCalibrationDir(), "calibration folder (CSV files and the PTX they come from)")
 	fs.StringVarP(&o.format, "format", "o", "table", "output format: table or json")
-	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "launches simulated in parallel")
+	bindJobs(fs, &o.jobs, "", runtime.NumCPU(), "launches simulated in parallel")
 	fs.BoolVar(&o.quick, "quick", false, "shorter loops (a tenth of the iterations) for a fast check")
 	fs.StringVar(&o.only, "only", "", "run only rows matching this regular expression (matched against FILE:bench,config,metric)")
 	fs.BoolVar(&o.check, "check", false, "exit with status 7 when the targets are missed (MAPE <= 5 %, worst row <= 15 % on microbench.csv; probe latency rows <= 10 %)")
