@@ -53,6 +53,7 @@ The fit is reproducible: the same suite, start configuration and flags give the 
 	fs.StringVar(&o.config, "config", "h200", "start configuration")
 	fs.StringArrayVar(&o.sets, "set", nil, "override a key of the start configuration: KEY=VALUE")
 	fs.StringVar(&o.out, "out", "", "also write the fitted configuration to this file")
+	completeSuiteFlags(c)
 	return c
 }
 

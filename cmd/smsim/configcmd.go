@@ -155,6 +155,7 @@ func newConfigCmd(stdout io.Writer) *cobra.Command {
 	}
 	show.Flags().StringArrayVar(&sets, "set", nil, "override a key before printing: KEY=VALUE")
 	show.Flags().BoolVar(&markdown, "markdown", false, "print a Markdown table with each key's source (as docs/model.md has it)")
+	_ = show.RegisterFlagCompletionFunc("set", completeSet)
 	c.AddCommand(show)
 	return c
 }
@@ -169,8 +170,9 @@ func newListCmd(stdout io.Writer) *cobra.Command {
 With --disasm it also prints the instructions smsim runs, after its ptxas-like rewrites (if-conversion of
 short branches, clock reads moved into stalls, loop-invariant divisors), one per line with the timing class
 and the source position.`,
-		Example: "  smsim list kernels.ptx\n  smsim list kernels.ptx --disasm -k k_arrive_wait",
-		Args:    cobra.ExactArgs(1),
+		Example:           "  smsim list kernels.ptx\n  smsim list kernels.ptx --disasm -k k_arrive_wait",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeFiles("ptx", "sms"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			src, err := loadSource(args[0])
 			if err != nil {
@@ -206,6 +208,7 @@ and the source position.`,
 	}
 	cmd.Flags().BoolVar(&disasm, "disasm", false, "also print the instructions smsim runs, with their timing classes")
 	cmd.Flags().StringVarP(&kernel, "kernel", "k", "", "only this kernel: exact mangled name, or a substring matching one entry")
+	_ = cmd.RegisterFlagCompletionFunc("kernel", completeKernel)
 	return cmd
 }
 

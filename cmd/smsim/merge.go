@@ -32,7 +32,8 @@ merged file as --out runs only the missing points.
 ` + exitHelp,
 		Example: `  smsim merge part-*.jsonl --out sweep.jsonl
   smsim merge part-0.csv part-1.csv --out sweep.csv`,
-		Args: cobra.MinimumNArgs(1),
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeFiles("jsonl", "csv"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMerge(o, args, stdout, stderr)
 		},
@@ -41,6 +42,7 @@ merged file as --out runs only the missing points.
 	fs.StringVar(&o.out, "out", "", "write the merged results to FILE, replacing it (default: stdout)")
 	fs.StringVar(&o.format, "format", "", "jsonl or csv (default: csv for a .csv --out, else jsonl)")
 	fs.BoolVar(&o.allowMissing, "allow-missing", false, "exit 0 even when points are missing")
+	_ = c.RegisterFlagCompletionFunc("format", completeValues("jsonl", "csv"))
 	return c
 }
 

@@ -199,7 +199,8 @@ histogram of phase durations (what 'smsim run --plot' draws).
 ` + exitHelp,
 		Example: `  smsim plot sweep.jsonl --out sweep.svg --x set:syncs.interval --y stall_cycles
   smsim run examples/tma_pipeline.sms -o json > run.json && smsim plot run.json --out run.svg`,
-		Args: cobra.MinimumNArgs(1),
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeFiles("jsonl", "csv", "json"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runPlot(o, args, stdout)
 		},

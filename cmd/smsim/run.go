@@ -145,15 +145,17 @@ and every warp's stall cycles by reason.
 ` + exitHelp,
 		Example: `  smsim run examples/entangle_half.sms
   smsim run microbench.ptx -k k_arrive_wait -b 128 -a 2000 -a buf:8 --dump 1:i64:1 -o json`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeFiles("ptx", "sms"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
 			return runRun(o, stdout, stderr)
 		},
 	}
 	o.bindAll(c)
-	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp))
-	_ = c.RegisterFlagCompletionFunc("config", configCompletion)
+	completeLaunchFlags(c)
+	_ = c.RegisterFlagCompletionFunc("format", completeValues("table", "json", "csv"))
+	_ = c.RegisterFlagCompletionFunc("report", completeValues(reportNames...))
 	return c
 }
 

@@ -48,7 +48,8 @@ count, mean, standard deviation, percentiles and a histogram, computed with gonu
 ` + exitHelp,
 		Example: `  smsim stats examples/tma_pipeline.sms --arrays
   smsim run examples/entangle_half.sms -o json > half.json && smsim stats half.json --bins 8`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeFiles("ptx", "sms", "json"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runStats(o, args[0], stdout, stderr)
 		},
@@ -59,6 +60,8 @@ count, mean, standard deviation, percentiles and a histogram, computed with gonu
 	fs.IntVar(&o.bins, "bins", 10, "histogram bins (at most)")
 	fs.StringVar(&o.barrier, "barrier", "", "only the barrier with this name")
 	fs.BoolVar(&o.arrays, "arrays", false, "pool each barrier array's elements (full[0], full[1], ... as full[*])")
+	completeLaunchFlags(c)
+	_ = c.RegisterFlagCompletionFunc("format", completeValues("table", "json", "csv"))
 	return c
 }
 

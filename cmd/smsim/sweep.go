@@ -57,7 +57,8 @@ shard has a record.
 		Example: `  smsim sweep examples/entangle_half.sms --grid set:syncs.interval=1,2,4 --grid arg:ITERS=8,16 --out sweep.jsonl
   smsim sweep examples/tma_pipeline.sms --vary const:S=1,2,3,4 --arrays --out stages.csv --plot stages.svg
   smsim sweep examples/entangle_half.sms --vary set:syncs.latency=10,18,30 --shard 0/2 --out part0.jsonl`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeFiles("ptx", "sms"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if isTerminal(stderr) {
 				o.progress = stderr
@@ -75,8 +76,8 @@ shard has a record.
 	fs.IntVar(&o.maxPoints, "max-points", 0, "run at most N new points, then stop (0: all); a later run does the rest")
 	fs.BoolVar(&o.arrays, "arrays", false, "pool each barrier array's elements (full[0], full[1], ... as full[*]) in the summaries")
 	o.bindPlot(c)
-	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"jsonl", "csv"}, cobra.ShellCompDirectiveNoFileComp))
-	_ = c.RegisterFlagCompletionFunc("config", configCompletion)
+	completeLaunchFlags(c)
+	_ = c.RegisterFlagCompletionFunc("format", completeValues("jsonl", "csv"))
 	return c
 }
 

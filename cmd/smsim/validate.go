@@ -358,6 +358,8 @@ percentage error and worst row), plus the simulator's slowdown against the hardw
 	fs.BoolVar(&o.check, "check", false, "exit with status 7 when the targets are missed (MAPE <= 5 %, worst row <= 15 % on microbench.csv; probe latency rows <= 10 %)")
 	fs.StringVar(&o.config, "config", "h200", "machine configuration to validate")
 	fs.StringArrayVar(&o.sets, "set", nil, "override a configuration key: KEY=VALUE")
+	_ = c.RegisterFlagCompletionFunc("format", completeValues("table", "json"))
+	completeSuiteFlags(c)
 	return c
 }
 
