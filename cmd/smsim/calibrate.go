@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -124,7 +125,7 @@ func runCalibrate(o *calibrateOptions, stdout, stderr io.Writer) error {
 		if c, ok := cache[key]; ok {
 			return c
 		}
-		v, err := validate(o.dir, cfg, opts, o.jobs, nil)
+		v, err := validate(context.Background(), o.dir, cfg, opts, o.jobs, nil)
 		if err != nil {
 			evalErr = err
 			return math.Inf(1)

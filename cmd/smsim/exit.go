@@ -26,7 +26,8 @@ const exitHelp = `Exit status:
   4  deadlock or livelock (the kernel can never finish)
   5  misuse (barrier or memory undefined behaviour, trap)
   6  limit reached (--max-cycles)
-  7  validate --check: calibration targets missed`
+  7  validate --check: calibration targets missed
+  130  interrupted (Ctrl-C) during sweep or validate`
 
 // usageError marks command-line mistakes.
 type usageError struct{ msg string }
@@ -68,6 +69,10 @@ func exitCode(err error) int {
 	var te *targetError
 	if errors.As(err, &te) {
 		return exitTargets
+	}
+	var ie *interruptError
+	if errors.As(err, &ie) {
+		return exitInterrupted
 	}
 	return exitInternal
 }

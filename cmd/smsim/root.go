@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -11,7 +12,13 @@ import (
 
 // run executes the command line and returns the exit status. Errors are
 // printed as one line on stderr (plus indented detail lines for deadlocks).
-func run(args []string, stdout, stderr io.Writer) (code int) {
+func run(args []string, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+// runContext is run with a context the long commands stop on, besides
+// Ctrl-C (sweep, validate).
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "smsim: internal error: %v\n%s", r, debug.Stack())
@@ -21,7 +28,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	out := &recordingWriter{w: stdout}
 	root := newRootCmd(out, stderr)
 	root.SetArgs(args)
-	err := stdoutError(out, classify(root.Execute()))
+	err := stdoutError(out, classify(root.ExecuteContext(ctx)))
 	if err != nil {
 		printError(stderr, err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -47,7 +48,8 @@ row-major: the first axis varies slowest.
 
 With --out, each record is appended with one write and flushed to disk as soon as its
 point finishes, so an interrupted sweep resumes: run the same command again and the points
-already in FILE are skipped. --shard I/N runs the points whose index mod N is I; inside a
+already in FILE are skipped (Ctrl-C stops a sweep with exit 130, saying how many points
+FILE holds). --shard I/N runs the points whose index mod N is I; inside a
 Slurm job array the shard comes from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT.
 'smsim merge' joins the shards' files. A point that fails (deadlock, misuse, limit) is a
 record too, with its exit status and error; sweep itself exits 0 once every point of its
@@ -63,7 +65,9 @@ shard has a record.
 			if isTerminal(stderr) {
 				o.progress = stderr
 			}
-			return runSweep(o, args[0], stdout, stderr)
+			ctx, stop := interruptible(cmd)
+			defer stop()
+			return runSweep(ctx, o, args[0], stdout, stderr)
 		},
 	}
 	o.bind(c)
@@ -106,7 +110,7 @@ func sweepID(file string, f launchFlags, axes []axis) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:12], nil
 }
 
-func runSweep(o *sweepOptions, file string, stdout, stderr io.Writer) error {
+func runSweep(ctx context.Context, o *sweepOptions, file string, stdout, stderr io.Writer) error {
 	axes, err := parseAxes("--vary", o.vary)
 	if err != nil {
 		return err
@@ -179,9 +183,12 @@ func runSweep(o *sweepOptions, file string, stdout, stderr io.Writer) error {
 			todo = append(todo, i)
 		}
 	}
-	st, err := runPoints(o, file, axes, id, todo, sink)
+	st, err := runPoints(ctx, o, file, axes, id, todo, sink)
 	if err != nil {
 		return err
+	}
+	if st.interrupted {
+		return sweepInterrupted(o, sh.size(n), skipped, st)
 	}
 	where := "stdout"
 	if o.out != "" {
@@ -194,6 +201,20 @@ func runSweep(o *sweepOptions, file string, stdout, stderr io.Writer) error {
 		return sweepPlot(o, sink, names)
 	}
 	return nil
+}
+
+// sweepInterrupted says, for a sweep stopped by Ctrl-C, how many of the
+// shard's points have records and how to go on: with --out, running the
+// same command again runs only the points left; without, the records went
+// to stdout and nothing can be resumed.
+func sweepInterrupted(o *sweepOptions, size, skipped int, st sweepStats) error {
+	if o.out == "" {
+		return &interruptError{msg: fmt.Sprintf("sweep stopped after %d of %d points (%.1f s); their records went to stdout, "+
+			"and only a sweep with --out FILE resumes where it stopped", st.recorded, size, st.seconds)}
+	}
+	have := skipped + st.recorded
+	return &interruptError{msg: fmt.Sprintf("sweep stopped with %d of %d points in %s (%d run now, %.1f s); "+
+		"run the same command again to run the %d left", have, size, o.out, st.recorded, st.seconds, size-have)}
 }
 
 // size is the number of the n grid points that belong to the shard.

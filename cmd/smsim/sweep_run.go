@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -127,13 +128,17 @@ func (s *streamSink) put(r sweepRecord) error {
 func (s *streamSink) all() []sweepRecord { return s.records }
 
 type sweepStats struct {
-	failed  int
-	seconds float64
+	recorded    int // points run and recorded
+	failed      int // of those, the points that failed
+	interrupted bool
+	seconds     float64
 }
 
 // runPoints runs the points in todo on o.jobs workers and hands each
-// record to sink in the order they finish.
-func runPoints(o *sweepOptions, file string, axes []axis, id string, todo []int, sink recordSink) (sweepStats, error) {
+// record to sink in the order they finish. When ctx is cancelled (Ctrl-C)
+// it stops taking records and returns with interrupted set; the points
+// still running are left unrecorded.
+func runPoints(ctx context.Context, o *sweepOptions, file string, axes []axis, id string, todo []int, sink recordSink) (sweepStats, error) {
 	start := time.Now()
 	n := gridSize(axes)
 	work := make(chan int)
@@ -141,20 +146,34 @@ func runPoints(o *sweepOptions, file string, axes []axis, id string, todo []int,
 	for w := 0; w < min(max(o.jobs, 1), max(len(todo), 1)); w++ {
 		go func() {
 			for i := range work {
-				results <- runPoint(o, file, axes, id, n, i)
+				select {
+				case results <- runPoint(o, file, axes, id, n, i):
+				case <-ctx.Done():
+					return
+				}
 			}
 		}()
 	}
 	go func() {
+		defer close(work)
 		for _, i := range todo {
-			work <- i
+			select {
+			case work <- i:
+			case <-ctx.Done():
+				return
+			}
 		}
-		close(work)
 	}()
 	var st sweepStats
 	var firstErr error
-	for k := range todo {
-		r := <-results
+	for k := 0; k < len(todo) && ctx.Err() == nil; k++ {
+		var r sweepRecord
+		select {
+		case r = <-results:
+		case <-ctx.Done():
+			continue
+		}
+		st.recorded++
 		if r.Exit != 0 {
 			st.failed++
 		}
@@ -165,7 +184,8 @@ func runPoints(o *sweepOptions, file string, axes []axis, id string, todo []int,
 			progressBar(o.progress, k+1, len(todo), st.failed, time.Since(start))
 		}
 	}
-	if o.progress != nil && len(todo) > 0 {
+	st.interrupted = ctx.Err() != nil
+	if o.progress != nil && (len(todo) > 0 || st.interrupted) {
 		fmt.Fprintln(o.progress)
 	}
 	st.seconds = time.Since(start).Seconds()
