@@ -2,11 +2,11 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -14,7 +14,7 @@ import (
 type fullDisk struct{}
 
 func (fullDisk) Write([]byte) (int, error) {
-	return 0, &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.ENOSPC}
+	return 0, &os.PathError{Op: "write", Path: "/dev/stdout", Err: errors.New("no space left on device")}
 }
 
 // TestExitStatusAndFirstLine holds every command-line mistake a new user

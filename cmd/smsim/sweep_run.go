@@ -2,12 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"time"
 )
+
+// errLocked: another sweep holds the lock on a results file (lockFile).
+var errLocked = errors.New("locked by another process")
 
 // recordSink receives a sweep's records as their points finish.
 type recordSink interface {
@@ -25,44 +29,57 @@ type fileSink struct {
 	records []sweepRecord
 }
 
-// openResults opens (or creates) a results file for appending. Records
-// already there must belong to sweep id; their indices are returned in
-// done. An incomplete last line, left by an interruption, is cut off.
+// openResults opens (or creates) a results file for appending, locked so
+// that a second sweep on the same file is refused rather than interleaving
+// its records with this one's. Records already there must belong to sweep
+// id; their indices are returned in done. An incomplete last line, left by
+// an interruption, is cut off.
 func openResults(path, format string, params []string, id string, stderr io.Writer) (*fileSink, error) {
-	rf, err := readResults(path, format)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
+		return nil, fileError("--out", path, "write", err)
+	}
+	s := &fileSink{f: f, format: format, params: params, done: map[int]bool{}}
+	switch err := lockFile(f); {
+	case errors.Is(err, errLocked):
+		s.close()
+		return nil, &inputError{err: fmt.Errorf("--out %s: another smsim sweep is writing it; wait for that one to finish "+
+			"(then this command runs what is left), or give each sweep its own --out (--shard I/N, then smsim merge)", path)}
+	case err != nil:
+		fmt.Fprintf(stderr, "sweep: %s: cannot lock it (%v); run no other sweep on it until this one ends\n", path, err)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		s.close()
+		return nil, fileError("--out", path, "read", err)
+	}
+	rf, err := parseResults(path, format, data)
+	if err != nil {
+		s.close()
 		return nil, err
 	}
-	s := &fileSink{format: format, params: params, done: map[int]bool{}}
 	for _, r := range rf.records {
 		if r.Sweep != id {
+			s.close()
 			return nil, &usageError{msg: fmt.Sprintf("--out %s holds results of another sweep (id %s, this one is %s: a different file, flags or grid); use a new --out", path, r.Sweep, id)}
 		}
 		s.done[r.Index] = true
 		s.records = append(s.records, r)
 	}
 	if format == "csv" && len(rf.records) > 0 && strings.Join(rf.params, ",") != strings.Join(params, ",") {
+		s.close()
 		return nil, &usageError{msg: fmt.Sprintf("--out %s has parameter columns %v, this sweep %v; use a new --out", path, rf.params, params)}
 	}
-	s.f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, &inputError{err: err}
-	}
-	st, err := s.f.Stat()
-	if err != nil {
-		s.close()
-		return nil, &inputError{err: err}
-	}
-	if st.Size() > rf.good {
-		fmt.Fprintf(stderr, "sweep: %s: dropping an incomplete last record (%d bytes) left by an interruption\n", path, st.Size()-rf.good)
+	if size := int64(len(data)); size > rf.good {
+		fmt.Fprintf(stderr, "sweep: %s: dropping an incomplete last record (%d bytes) left by an interruption\n", path, size-rf.good)
 		if err := s.f.Truncate(rf.good); err != nil {
 			s.close()
-			return nil, &inputError{err: err}
+			return nil, fileError("--out", path, "write", err)
 		}
 	}
-	if _, err := s.f.Seek(0, io.SeekEnd); err != nil {
+	if _, err := s.f.Seek(rf.good, io.SeekStart); err != nil {
 		s.close()
-		return nil, &inputError{err: err}
+		return nil, fileError("--out", path, "write", err)
 	}
 	if format == "csv" && rf.good == 0 {
 		h, err := csvLine(csvColumns(params))
@@ -79,10 +96,10 @@ func openResults(path, format string, params []string, id string, stderr io.Writ
 
 func (s *fileSink) write(b []byte) error {
 	if _, err := s.f.Write(b); err != nil {
-		return &inputError{err: err}
+		return fileError("--out", s.f.Name(), "write", err)
 	}
 	if err := s.f.Sync(); err != nil {
-		return &inputError{err: err}
+		return fileError("--out", s.f.Name(), "write", err)
 	}
 	return nil
 }
