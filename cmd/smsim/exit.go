@@ -18,15 +18,15 @@ const (
 )
 
 const exitHelp = `Exit status:
-  0  success
-  1  internal error (a bug in smsim)
-  2  usage error (bad flags or arguments)
-  3  input error (malformed .ptx/.sms, bad --arg, unsupported instruction, bad launch,
-     a file or stdout that cannot be read or written)
-  4  deadlock or livelock (the kernel can never finish)
-  5  misuse (barrier or memory undefined behaviour, trap)
-  6  limit reached (--max-cycles)
-  7  validate --check: calibration targets missed
+  0    success
+  1    internal error (a bug in smsim)
+  2    usage error (bad flags or arguments, a flag value past its limits)
+  3    input error (malformed .ptx/.sms, bad --arg, unsupported instruction, bad launch,
+       a file or stdout that cannot be read or written)
+  4    deadlock or livelock (the kernel can never finish)
+  5    misuse (barrier or memory undefined behaviour, trap)
+  6    limit reached (--max-cycles)
+  7    validate --check: calibration targets missed
   130  interrupted (Ctrl-C) during sweep or validate`
 
 // usageError marks command-line mistakes.

@@ -42,6 +42,23 @@ func TestExitStatusAndFirstLine(t *testing.T) {
 		stdout io.Writer // nil: a buffer
 		device string    // a device file the case needs (skipped where it is absent)
 	}{
+		{name: "version", args: []string{"--version"}, code: exitOK, line: ""},
+		{name: "run without a file", args: []string{"run"}, code: exitUsage,
+			line: "smsim: accepts 1 arg(s), received 0 (see smsim run --help)"},
+		{name: "unknown command", args: []string{"fly"}, code: exitUsage,
+			line: `smsim: unknown command "fly" for "smsim"`},
+		{name: "unknown shorthand on the root", args: []string{"-v"}, code: exitUsage,
+			line: "smsim: unknown shorthand flag: 'v' in -v (see smsim --help)"},
+		{name: "unknown flag", args: []string{"run", half, "--nope"}, code: exitUsage,
+			line: "smsim: unknown flag: --nope (see smsim run --help)"},
+		{name: "arg flag without its value", args: []string{"run", half, "-a"}, code: exitUsage,
+			line: "smsim: flag needs an argument: 'a' in -a (see smsim run --help)"},
+		{name: "stats in an unknown format", args: []string{"stats", half, "-o", "xml"}, code: exitUsage,
+			line: `smsim: --format "xml": want table, json or csv`},
+		{name: "dump of no buffer", args: []string{"run", half, "--dump", "ITERS"}, code: exitUsage,
+			line: "smsim: --dump ITERS: not a buffer parameter of kernel entangle_half (0:ITERS s64)"},
+		{name: "dumps section without a dump", args: []string{"run", half, "-o", "csv", "--report", "dumps"}, code: exitUsage,
+			line: "smsim: --report dumps: no --dump NAME[:TYPE[:COUNT]] names a buffer to print"},
 		{name: "block over 1024 threads", args: []string{"run", half, "--block", "5000"}, code: exitUsage,
 			line: `smsim: --block "5000": 5000 threads per block, more than the 1024 a block may have`},
 		{name: "block of 2048 threads in three dimensions", args: []string{"run", half, "--block", "32,32,2"}, code: exitUsage,
@@ -142,5 +159,47 @@ func TestExitStatusAndFirstLine(t *testing.T) {
 				t.Errorf("smsim %q:\ngot  exit %d, %q\nwant exit %d, %q", tc.args, code, firstLine(errs), tc.code, tc.line)
 			}
 		})
+	}
+}
+
+// The exit-status tables of docs/cli.md and of smsim --help list exactly
+// the statuses the code returns, in order, and --help prints its table.
+func TestExitStatusTablesMatchTheCode(t *testing.T) {
+	codes := []int{exitOK, exitInternal, exitUsage, exitInput, exitStuck, exitMisuse, exitLimit, exitTargets, exitInterrupted}
+	var want []string
+	for _, c := range codes {
+		want = append(want, itoa(c))
+	}
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "cli.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(doc), "| status | meaning |\n| --- | --- |\n")
+	if !ok {
+		t.Fatal("docs/cli.md has no exit-status table")
+	}
+	var inDoc []string
+	for _, line := range strings.Split(table, "\n") {
+		if !strings.HasPrefix(line, "| ") {
+			break
+		}
+		inDoc = append(inDoc, strings.TrimSpace(strings.Split(line, "|")[1]))
+	}
+	var inHelp []string
+	for _, line := range strings.Split(exitHelp, "\n")[1:] {
+		if f := strings.Fields(line); len(f) > 0 && strings.Trim(f[0], "0123456789") == "" {
+			inHelp = append(inHelp, f[0])
+		}
+	}
+	for _, got := range []struct {
+		where string
+		codes []string
+	}{{"docs/cli.md", inDoc}, {"smsim --help", inHelp}} {
+		if strings.Join(got.codes, " ") != strings.Join(want, " ") {
+			t.Errorf("%s lists exit statuses %v, the code returns %v", got.where, got.codes, want)
+		}
+	}
+	if code, out, _ := cli(t, "--help"); code != 0 || !strings.Contains(out, exitHelp) {
+		t.Errorf("smsim --help: exit %d, and its text lacks the exit statuses", code)
 	}
 }

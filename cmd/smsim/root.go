@@ -28,20 +28,27 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) (c
 	out := &recordingWriter{w: stdout}
 	root := newRootCmd(out, stderr)
 	root.SetArgs(args)
-	err := stdoutError(out, classify(root.ExecuteContext(ctx)))
+	cmd, err := root.ExecuteContextC(ctx)
+	err = stdoutError(out, classify(cmd, err))
 	if err != nil {
 		printError(stderr, err)
 	}
 	return exitCode(err)
 }
 
-// classify turns cobra's own argument errors into usage errors.
-func classify(err error) error {
+// classify turns cobra's own argument errors into usage errors; those of
+// a command's argument count say which command's help to read.
+func classify(cmd *cobra.Command, err error) error {
 	if err == nil {
 		return nil
 	}
 	msg := err.Error()
-	for _, p := range []string{"unknown command", "accepts ", "requires ", "unknown flag", "unknown shorthand", "flag needs", "invalid argument"} {
+	for _, p := range []string{"accepts ", "requires "} {
+		if strings.HasPrefix(msg, p) && cmd != nil {
+			return &usageError{msg: msg + " (see " + cmd.CommandPath() + " --help)"}
+		}
+	}
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "flag needs", "invalid argument"} {
 		if strings.HasPrefix(msg, p) {
 			return &usageError{msg: msg}
 		}
