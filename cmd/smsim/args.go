@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/memory"
 	"github.com/smsim/smsim/tma"
+	"github.com/smsim/smsim/warp"
 )
 
 // maxBufferBytes bounds one buffer argument; memory.Global bounds the total.
@@ -31,9 +33,15 @@ type params struct {
 
 // buildParams assigns every kernel parameter a value from --arg (named or
 // positional) or the program's default, allocating buffers and tensor maps.
+//
+// An --arg is NAME=VALUE when the text before its first '=' has no ':' (a
+// buf: or tensormap: value may hold '=' after a ':'); NAME must then be a
+// parameter's name or index. Anything else is a VALUE for the next parameter
+// not yet given. A VALUE that is a parameter's name and no literal, as in
+// "-a ITERS", is refused: it is a NAME missing its "=VALUE".
 func buildParams(p *isa.Program, args []string, gm *memory.Global) (*params, error) {
 	vals := make([]string, len(p.Params))
-	have := make([]bool, len(p.Params))
+	given := make([]string, len(p.Params)) // the --arg that gave each value ("": the default)
 	pos := 0
 	for _, a := range args {
 		name, v, named := strings.Cut(a, "=")
@@ -42,20 +50,23 @@ func buildParams(p *isa.Program, args []string, gm *memory.Global) (*params, err
 			if !ok {
 				return nil, &usageError{msg: fmt.Sprintf("--arg %q: kernel %s has no parameter %q (%s)", a, p.Name, name, paramList(p))}
 			}
-			vals[i], have[i] = v, true
+			vals[i], given[i] = v, a
 			continue
 		}
-		for pos < len(have) && have[pos] {
+		if q, i, ok := p.Param(a); ok && q.Name == a && !isNumber(a) {
+			return nil, &usageError{msg: fmt.Sprintf("--arg %q: %s is parameter %d of kernel %s, with no value; give --arg %s=VALUE", a, a, i, p.Name, a)}
+		}
+		for pos < len(given) && given[pos] != "" {
 			pos++
 		}
-		if pos >= len(have) {
-			return nil, &usageError{msg: fmt.Sprintf("--arg %q: kernel %s takes only %d parameters (%s)", a, p.Name, len(p.Params), paramList(p))}
+		if pos >= len(given) {
+			return nil, &usageError{msg: fmt.Sprintf("--arg %q: kernel %s takes only %s (%s)", a, p.Name, countOf(uint64(len(p.Params)), "parameter"), paramList(p))}
 		}
-		vals[pos], have[pos] = a, true
+		vals[pos], given[pos] = a, a
 		pos++
 	}
 	for i, q := range p.Params {
-		if !have[i] {
+		if given[i] == "" {
 			if q.Default == "" {
 				return nil, &usageError{msg: fmt.Sprintf("kernel %s: parameter %d (%s) has no value; give --arg (%s)", p.Name, i, q.Name, paramList(p))}
 			}
@@ -71,11 +82,21 @@ func buildParams(p *isa.Program, args []string, gm *memory.Global) (*params, err
 				continue
 			}
 			if err := out.set(p, i, q, vals[i], gm); err != nil {
-				return nil, &inputError{err: fmt.Errorf("--arg %s=%q: %w", q.Name, vals[i], err)}
+				what := fmt.Sprintf("--arg %q", given[i])
+				if given[i] == "" {
+					what = fmt.Sprintf("the default %q", vals[i])
+				}
+				return nil, &inputError{err: fmt.Errorf("%s: parameter %d (%s %s): %w", what, i, q.Name, paramType(q), err)}
 			}
 		}
 	}
 	return out, nil
+}
+
+// isNumber reports whether s is a float literal (NaN and Inf included).
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
 }
 
 func paramList(p *isa.Program) string {
@@ -237,46 +258,121 @@ func parseSize(s string) (uint64, error) {
 	return n * mult, nil
 }
 
-// putScalar writes an integer or float literal into a parameter.
+// putScalar writes a literal into a scalar parameter. A float parameter
+// takes any number, stored as a float of its width. A signed or unsigned
+// integer parameter takes only an integer literal (decimal, 0x, 0o or 0b)
+// that fits its width, signed or unsigned. An untyped .bN parameter takes an
+// integer as an integer parameter does, else a float stored as a float of
+// its width.
 func putScalar(dst []byte, q isa.Param, v string) error {
 	n := len(dst)
 	if n == 0 || n > 8 {
-		return fmt.Errorf("parameter %s is %d bytes; only scalars, buf: and tensormap: values can be given", q.Name, n)
-	}
-	if q.Type.Float() {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return fmt.Errorf("want a floating-point number for %s %s", q.Type, q.Name)
-		}
-		if n == 4 {
-			binary.LittleEndian.PutUint32(dst, math.Float32bits(float32(f)))
-		} else {
-			binary.LittleEndian.PutUint64(dst, math.Float64bits(f))
-		}
-		return nil
+		return fmt.Errorf("%d bytes: only scalars, buf: and tensormap: values can be given", n)
 	}
 	var u uint64
-	if i, err := strconv.ParseInt(v, 0, 64); err == nil {
-		if n < 8 && (i < -(1<<(8*n-1)) || i >= 1<<(8*n)) {
-			return fmt.Errorf("%d does not fit the %d-byte parameter %s", i, n, q.Name)
+	switch {
+	case q.Type.Float():
+		bits, err := floatBits(q.Type, n, v)
+		if err != nil {
+			return err
 		}
-		u = uint64(i)
-	} else if x, err2 := strconv.ParseUint(v, 0, 64); err2 == nil {
-		if n < 8 && x >= 1<<(8*n) {
-			return fmt.Errorf("%d does not fit the %d-byte parameter %s", x, n, q.Name)
+		u = bits
+	case isBitsType(q.Type):
+		bits, err := intBits(n, v)
+		var re *rangeError
+		if err != nil && isNumber(v) && !errors.As(err, &re) {
+			bits, err = floatBits(q.Type, n, v)
 		}
-		u = x
-	} else if f, err3 := strconv.ParseFloat(v, 64); err3 == nil && n >= 4 {
-		if n == 4 {
-			u = uint64(math.Float32bits(float32(f)))
-		} else {
-			u = math.Float64bits(f)
+		if err != nil {
+			return err
 		}
-	} else {
-		return fmt.Errorf("want an integer or floating-point literal, buf:SIZE[:FILL] or tensormap:...")
+		u = bits
+	default:
+		bits, err := intBits(n, v)
+		if err != nil {
+			return err
+		}
+		u = bits
 	}
 	var tmp [8]byte
 	binary.LittleEndian.PutUint64(tmp[:], u)
 	copy(dst, tmp[:n])
 	return nil
+}
+
+// rangeError is an integer literal too large for its parameter.
+type rangeError struct {
+	v    string
+	bits int
+}
+
+func (e *rangeError) Error() string { return fmt.Sprintf("%s does not fit %d bits", e.v, e.bits) }
+
+// isBitsType reports whether t is an untyped bit pattern (.b8 to .b64).
+func isBitsType(t isa.Type) bool {
+	return t == isa.B8 || t == isa.B16 || t == isa.B32 || t == isa.B64
+}
+
+// intBits parses an integer literal for an n-byte parameter: it must fit n
+// bytes as a signed or an unsigned integer.
+func intBits(n int, v string) (uint64, error) {
+	bits := 8 * n
+	if i, err := strconv.ParseInt(v, 0, 64); err == nil {
+		if bits < 64 && (i < -(1<<(bits-1)) || i >= 1<<bits) {
+			return 0, &rangeError{v, bits}
+		}
+		return uint64(i), nil
+	}
+	x, err := strconv.ParseUint(v, 0, 64)
+	switch {
+	case err == nil && bits < 64 && x >= 1<<bits, errors.Is(err, strconv.ErrRange):
+		return 0, &rangeError{v, bits}
+	case err == nil:
+		return x, nil
+	}
+	if f, ferr := strconv.ParseFloat(v, 64); ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
+		return 0, fmt.Errorf("want an integer literal; %s is a float literal (write %d)", v, int64(f))
+	}
+	if v == "" {
+		return 0, errors.New("no value; want an integer literal such as 42 or 0x2a")
+	}
+	return 0, fmt.Errorf("want an integer literal such as 42 or 0x2a, not %q", v)
+}
+
+// floatBits parses a number for an n-byte parameter of type t, stored as
+// a float of that width (2 bytes: f16, or bf16 for a .bf16 parameter; 4:
+// f32; 8: f64), and returns its bits. A finite number too large for the
+// width is refused rather than stored as an infinity.
+func floatBits(t isa.Type, n int, v string) (uint64, error) {
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		if v == "" {
+			return 0, errors.New("no value; want a number such as 1.5, 2e-3 or 7")
+		}
+		return 0, fmt.Errorf("want a number such as 1.5, 2e-3 or 7, not %q", v)
+	}
+	finite := err == nil && !math.IsInf(f, 0)
+	var bits uint64
+	var back float64
+	switch n {
+	case 2:
+		h := warp.F32ToF16(float32(f))
+		back = float64(warp.F16ToF32(h))
+		if t == isa.BF16 {
+			h = warp.F32ToBF16(float32(f))
+			back = float64(warp.BF16ToF32(h))
+		}
+		bits = uint64(h)
+	case 4:
+		bits = uint64(math.Float32bits(float32(f)))
+		back = float64(float32(f))
+	case 8:
+		bits, back = math.Float64bits(f), f
+	default:
+		return 0, fmt.Errorf("a %d-byte parameter cannot hold a float", n)
+	}
+	if (errors.Is(err, strconv.ErrRange) && math.IsInf(f, 0)) || (finite && math.IsInf(back, 0)) {
+		return 0, fmt.Errorf("%s is too large for a %d-bit float", v, 8*n)
+	}
+	return bits, nil
 }

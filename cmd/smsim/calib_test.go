@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"math"
 	"path/filepath"
 	"regexp"
@@ -31,11 +32,11 @@ func TestCalibrationHoldsItsLevel(t *testing.T) {
 	// microbench.csv runs in full (a few seconds): shortened, its 16 KiB-chunk
 	// bandwidth rows do not reach their steady state. probe.csv runs short.
 	dir := filepath.Join("..", "..", "calibration", "h200")
-	v, err := validate(dir, sm.DefaultConfig(), suiteOpts{only: "microbench.csv"}, runtime.NumCPU(), nil)
+	v, err := validate(context.Background(), dir, sm.DefaultConfig(), suiteOpts{only: "microbench.csv"}, runtime.NumCPU(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pv, err := validate(dir, sm.DefaultConfig(), suiteOpts{quick: true, only: "probe.csv"}, runtime.NumCPU(), nil)
+	pv, err := validate(context.Background(), dir, sm.DefaultConfig(), suiteOpts{quick: true, only: "probe.csv"}, runtime.NumCPU(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestMicrobenchMeetsTheMAPETarget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs microbench.csv at full length")
 	}
-	v, err := validate(filepath.Join("..", "..", "calibration", "h200"), sm.DefaultConfig(),
+	v, err := validate(context.Background(), filepath.Join("..", "..", "calibration", "h200"), sm.DefaultConfig(),
 		suiteOpts{only: "microbench.csv"}, runtime.NumCPU(), nil)
 	if err != nil {
 		t.Fatal(err)

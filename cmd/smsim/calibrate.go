@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -48,11 +49,12 @@ The fit is reproducible: the same suite, start configuration and flags give the 
 	fs.StringSliceVar(&o.params, "params", nil, "configuration keys to fit (comma-separated)")
 	fs.StringVar(&o.only, "only", "", "fit only rows matching this regular expression (FILE:bench,config,metric)")
 	fs.IntVar(&o.evals, "evals", 200, "largest number of suite runs")
-	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "launches simulated in parallel")
+	bindJobs(fs, &o.jobs, "", runtime.NumCPU(), "launches simulated in parallel")
 	fs.BoolVar(&o.quick, "quick", false, "shorter loops in the suite")
 	fs.StringVar(&o.config, "config", "h200", "start configuration")
 	fs.StringArrayVar(&o.sets, "set", nil, "override a key of the start configuration: KEY=VALUE")
 	fs.StringVar(&o.out, "out", "", "also write the fitted configuration to this file")
+	completeSuiteFlags(c)
 	return c
 }
 
@@ -89,6 +91,12 @@ func runCalibrate(o *calibrateOptions, stdout, stderr io.Writer) error {
 	if len(o.params) == 0 {
 		return &usageError{msg: "--params: name at least one configuration key to fit"}
 	}
+	if o.evals < 1 {
+		return &usageError{msg: fmt.Sprintf("--evals %d: want 1 or more suite runs", o.evals)}
+	}
+	if err := checkOutput("--out", o.out); err != nil {
+		return err
+	}
 	base, err := loadConfig(o.config, o.sets)
 	if err != nil {
 		return err
@@ -117,7 +125,7 @@ func runCalibrate(o *calibrateOptions, stdout, stderr io.Writer) error {
 		if c, ok := cache[key]; ok {
 			return c
 		}
-		v, err := validate(o.dir, cfg, opts, o.jobs, nil)
+		v, err := validate(context.Background(), o.dir, cfg, opts, o.jobs, nil)
 		if err != nil {
 			evalErr = err
 			return math.Inf(1)
@@ -161,7 +169,7 @@ func runCalibrate(o *calibrateOptions, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%-28s = %s\n", k, v)
 	}
 	if o.out != "" {
-		return writeConfigFile(o.out, best)
+		return writeOutput("--out", o.out, func(w io.Writer) error { return writeConfig(w, best) })
 	}
 	return nil
 }

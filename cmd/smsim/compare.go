@@ -76,7 +76,8 @@ the variants by its values. Launch flags given outside --variant apply to every 
   smsim compare examples/entangle_half.sms --variant 'base:' --variant 'slow:--set syncs.interval=4'
   smsim compare examples/tma_pipeline.sms --vary const:S=1,2,3,4 --report summary --report barriers
   smsim compare examples/entangle_converged.sms --vary arg:ITERS=8,16,32 -o csv`,
-		Args: cobra.ArbitraryArgs,
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: completeFiles("ptx", "sms"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCompare(o, args, stdout, stderr)
 		},
@@ -88,10 +89,11 @@ the variants by its values. Launch flags given outside --variant apply to every 
 	fs.StringVarP(&o.format, "format", "o", "table", "output format: table, json or csv")
 	fs.StringArrayVar(&o.reports, "report", nil, "table sections: summary, barriers, phases (repeatable; default all)")
 	fs.IntVar(&o.phases, "phases", 8, "phases shown per barrier in the phases table (0: all)")
-	fs.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "variants run in parallel")
+	bindJobs(fs, &o.jobs, "j", runtime.NumCPU(), "variants run in parallel")
 	fs.BoolVar(&o.arrays, "arrays", false, "pool each barrier array's elements (full[0], full[1], ... as full[*])")
-	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp))
-	_ = c.RegisterFlagCompletionFunc("config", configCompletion)
+	completeLaunchFlags(c)
+	_ = c.RegisterFlagCompletionFunc("format", completeValues("table", "json", "csv"))
+	_ = c.RegisterFlagCompletionFunc("report", completeValues("summary", "barriers", "phases"))
 	return c
 }
 

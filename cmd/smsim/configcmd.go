@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sort"
 	"strings"
@@ -26,8 +28,13 @@ func loadConfig(name string, sets []string) (sm.Config, error) {
 		cfg = mk()
 	} else {
 		f, err := os.Open(name)
-		if err != nil {
-			return cfg, &usageError{msg: fmt.Sprintf("--config %q: not a built-in configuration (%s) or a readable file", name, configNames())}
+		switch {
+		case err == nil:
+		case errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(name, `./\`):
+			// A bare word is most likely a misspelt built-in name.
+			return cfg, &usageError{msg: fmt.Sprintf("--config %q: not a built-in configuration (%s) or an existing file", name, configNames())}
+		default:
+			return cfg, fileError("--config", name, "read", err)
 		}
 		defer f.Close()
 		cfg, err = readConfigFile(name, f)
@@ -86,7 +93,10 @@ func readConfigFile(name string, r io.Reader) (sm.Config, error) {
 			return cfg, fmt.Errorf("%s:%d:1: %v", name, line, err)
 		}
 	}
-	return cfg, sc.Err()
+	if err := sc.Err(); err != nil {
+		return cfg, fileError("--config", name, "read", err)
+	}
+	return cfg, nil
 }
 
 func configCompletion(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -145,6 +155,7 @@ func newConfigCmd(stdout io.Writer) *cobra.Command {
 	}
 	show.Flags().StringArrayVar(&sets, "set", nil, "override a key before printing: KEY=VALUE")
 	show.Flags().BoolVar(&markdown, "markdown", false, "print a Markdown table with each key's source (as docs/model.md has it)")
+	_ = show.RegisterFlagCompletionFunc("set", completeSet)
 	c.AddCommand(show)
 	return c
 }
@@ -159,8 +170,9 @@ func newListCmd(stdout io.Writer) *cobra.Command {
 With --disasm it also prints the instructions smsim runs, after its ptxas-like rewrites (if-conversion of
 short branches, clock reads moved into stalls, loop-invariant divisors), one per line with the timing class
 and the source position.`,
-		Example: "  smsim list kernels.ptx\n  smsim list kernels.ptx --disasm -k k_arrive_wait",
-		Args:    cobra.ExactArgs(1),
+		Example:           "  smsim list kernels.ptx\n  smsim list kernels.ptx --disasm -k k_arrive_wait",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeFiles("ptx", "sms"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			src, err := loadSource(args[0])
 			if err != nil {
@@ -196,6 +208,7 @@ and the source position.`,
 	}
 	cmd.Flags().BoolVar(&disasm, "disasm", false, "also print the instructions smsim runs, with their timing classes")
 	cmd.Flags().StringVarP(&kernel, "kernel", "k", "", "only this kernel: exact mangled name, or a substring matching one entry")
+	_ = cmd.RegisterFlagCompletionFunc("kernel", completeKernel)
 	return cmd
 }
 
@@ -206,12 +219,13 @@ func extraCommands(stdout, stderr io.Writer) []*cobra.Command {
 		newStatsCmd(stdout, stderr)}
 }
 
-// writeConfigFile writes every key of cfg as a loadable configuration file.
-func writeConfigFile(path string, cfg sm.Config) error {
+// writeConfig writes every key of cfg as a loadable configuration file.
+func writeConfig(w io.Writer, cfg sm.Config) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "name = %s\n", cfg.Name)
 	for _, p := range cfg.Params() {
 		fmt.Fprintf(&b, "%-28s = %s\n", p.Key, p.Value())
 	}
-	return os.WriteFile(path, []byte(b.String()), 0o644)
+	_, err := io.WriteString(w, b.String())
+	return err
 }

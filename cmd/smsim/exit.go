@@ -11,21 +11,23 @@ const (
 	exitOK       = 0 // the run finished
 	exitInternal = 1 // a bug in smsim (please report it)
 	exitUsage    = 2 // bad command line: unknown flag, missing argument
-	exitInput    = 3 // the input cannot run: parse error, bad --arg, unsupported instruction, bad launch
+	exitInput    = 3 // the input cannot run: parse error, bad --arg, unsupported instruction, bad launch; a file or stdout that cannot be read or written
 	exitStuck    = 4 // deadlock or livelock: the kernel can never finish
 	exitMisuse   = 5 // the kernel misused a barrier or memory (undefined behaviour), or trapped
 	exitLimit    = 6 // --max-cycles (or another limit) reached
 )
 
 const exitHelp = `Exit status:
-  0  success
-  1  internal error (a bug in smsim)
-  2  usage error (bad flags or arguments)
-  3  input error (malformed .ptx/.sms, bad --arg, unsupported instruction, bad launch)
-  4  deadlock or livelock (the kernel can never finish)
-  5  misuse (barrier or memory undefined behaviour, trap)
-  6  limit reached (--max-cycles)
-  7  validate --check: calibration targets missed`
+  0    success
+  1    internal error (a bug in smsim)
+  2    usage error (bad flags or arguments, a flag value past its limits)
+  3    input error (malformed .ptx/.sms, bad --arg, unsupported instruction, bad launch,
+       a file or stdout that cannot be read or written)
+  4    deadlock or livelock (the kernel can never finish)
+  5    misuse (barrier or memory undefined behaviour, trap)
+  6    limit reached (--max-cycles)
+  7    validate --check: calibration targets missed
+  130  interrupted (Ctrl-C) during sweep or validate`
 
 // usageError marks command-line mistakes.
 type usageError struct{ msg string }
@@ -67,6 +69,10 @@ func exitCode(err error) int {
 	var te *targetError
 	if errors.As(err, &te) {
 		return exitTargets
+	}
+	var ie *interruptError
+	if errors.As(err, &ie) {
+		return exitInterrupted
 	}
 	return exitInternal
 }

@@ -56,6 +56,11 @@ func execute(j *job) (*outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, d := range j.dumps {
+		if _, ok := ps.bufs[d.name]; !ok {
+			return nil, &usageError{msg: fmt.Sprintf("--dump %s: not a buffer parameter of kernel %s (%s)", d.name, j.prog.Name, paramList(j.prog))}
+		}
+	}
 	if j.prep != nil {
 		if err := j.prep(gm, ps); err != nil {
 			return nil, &inputError{err: err}

@@ -34,7 +34,7 @@ func loadSource(path string) (*source, error) {
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &inputError{err: err}
+		return nil, fileError("", path, "read", err)
 	}
 	s := &source{file: path}
 	switch strings.ToLower(filepath.Ext(path)) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"math"
 	"path/filepath"
 	"runtime"
@@ -25,7 +26,7 @@ func validateRows(t *testing.T, only string) map[string]rowResult {
 // "bench,config,metric"; a row that failed to run fails the test.
 func rowsOf(t *testing.T, dir string, cfg sm.Config, opts suiteOpts) map[string]rowResult {
 	t.Helper()
-	v, err := validate(dir, cfg, opts, runtime.NumCPU(), nil)
+	v, err := validate(context.Background(), dir, cfg, opts, runtime.NumCPU(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

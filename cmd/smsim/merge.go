@@ -32,7 +32,8 @@ merged file as --out runs only the missing points.
 ` + exitHelp,
 		Example: `  smsim merge part-*.jsonl --out sweep.jsonl
   smsim merge part-0.csv part-1.csv --out sweep.csv`,
-		Args: cobra.MinimumNArgs(1),
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeFiles("jsonl", "csv"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMerge(o, args, stdout, stderr)
 		},
@@ -41,6 +42,7 @@ merged file as --out runs only the missing points.
 	fs.StringVar(&o.out, "out", "", "write the merged results to FILE, replacing it (default: stdout)")
 	fs.StringVar(&o.format, "format", "", "jsonl or csv (default: csv for a .csv --out, else jsonl)")
 	fs.BoolVar(&o.allowMissing, "allow-missing", false, "exit 0 even when points are missing")
+	_ = c.RegisterFlagCompletionFunc("format", completeValues("jsonl", "csv"))
 	return c
 }
 
@@ -116,6 +118,9 @@ func runMerge(o *mergeOptions, files []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutput("--out", o.out); err != nil {
+		return err
+	}
 	m, err := mergeFiles(files, stderr)
 	if err != nil {
 		return err
@@ -131,7 +136,7 @@ func runMerge(o *mergeOptions, files []string, stdout, stderr io.Writer) error {
 		if _, err := stdout.Write(buf.Bytes()); err != nil {
 			return err
 		}
-	} else if err := replaceFile(o.out, buf.Bytes()); err != nil {
+	} else if err := replaceFile("--out", o.out, buf.Bytes()); err != nil {
 		return err
 	}
 	total := m.records[0].Points
@@ -153,26 +158,27 @@ func runMerge(o *mergeOptions, files []string, stdout, stderr io.Writer) error {
 
 // replaceFile writes data to path through a temporary file and a rename,
 // so that readers never see half a file (and path may be one of the inputs).
-func replaceFile(path string, data []byte) error {
+func replaceFile(flag, path string, data []byte) error {
+	fail := func(err error) error { return fileError(flag, path, "write", err) }
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
-		return &inputError{err: err}
+		return fail(err)
 	}
 	defer os.Remove(tmp.Name())
 	_ = tmp.Chmod(0o644)
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
-		return &inputError{err: err}
+		return fail(err)
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
-		return &inputError{err: err}
+		return fail(err)
 	}
 	if err := tmp.Close(); err != nil {
-		return &inputError{err: err}
+		return fail(err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return &inputError{err: err}
+		return fail(err)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,19 +23,21 @@ func writeJSON(w io.Writer, v any) error {
 
 // writeReport prints the report in the chosen format and sections.
 func writeReport(w io.Writer, format string, sections []string, r *report) error {
-	switch format {
-	case "json":
+	if format == "json" {
 		return writeJSON(w, r)
-	case "csv":
-		if len(sections) == 0 {
-			sections = []string{"phases"}
-		}
+	}
+	sections = reportSections(format, sections, len(r.dumps) > 0)
+	if format == "csv" {
 		return writeCSV(w, sections, r)
 	}
-	if len(sections) == 0 {
-		sections = []string{"summary", "barriers", "phases", "warps"}
-	}
-	for _, s := range sections {
+	for i, s := range sections {
+		// The warps and instructions tables end without the blank line the
+		// other sections leave, so one goes in before whatever follows them.
+		if i > 0 && (sections[i-1] == "warps" || sections[i-1] == "instructions") {
+			if _, err := fmt.Fprintln(w); err != nil {
+				return err
+			}
+		}
 		var err error
 		switch s {
 		case "summary":
@@ -47,14 +50,50 @@ func writeReport(w io.Writer, format string, sections []string, r *report) error
 			err = tableWarps(w, r)
 		case "instructions":
 			err = tableInstructions(w, r)
+		case "dumps":
+			err = tableDumps(w, r)
 		default:
-			return &usageError{msg: fmt.Sprintf("--report %q: want summary, barriers, phases, warps or instructions", s)}
+			return &usageError{msg: fmt.Sprintf("--report %q: want %s", s, strings.Join(reportNames, ", "))}
 		}
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// reportNames are the sections --report takes, for tables and CSV alike
+// (a CSV's summary is its warps table).
+var reportNames = []string{"summary", "barriers", "phases", "warps", "instructions", "dumps"}
+
+// checkReports refuses a --report value that is not a section, and dumps
+// without a --dump to print, before anything runs.
+func checkReports(sections []string, dumps int) error {
+	for _, s := range sections {
+		if !slices.Contains(reportNames, s) {
+			return &usageError{msg: fmt.Sprintf("--report %q: want %s", s, strings.Join(reportNames, ", "))}
+		}
+		if s == "dumps" && dumps == 0 {
+			return &usageError{msg: "--report dumps: no --dump NAME[:TYPE[:COUNT]] names a buffer to print"}
+		}
+	}
+	return nil
+}
+
+// reportSections are the sections a table or CSV prints: those --report
+// names, else the format's defaults; the --dump values come last unless
+// --report places them.
+func reportSections(format string, sections []string, dumps bool) []string {
+	if len(sections) == 0 {
+		sections = []string{"summary", "barriers", "phases", "warps"}
+		if format == "csv" {
+			sections = []string{"phases"}
+		}
+	}
+	if dumps && !slices.Contains(sections, "dumps") {
+		sections = append(slices.Clip(sections), "dumps")
+	}
+	return sections
 }
 
 func newTable(w io.Writer, header ...any) *tablewriter.Table {
@@ -284,8 +323,10 @@ func writeCSV(w io.Writer, sections []string, r *report) error {
 			}
 		case "instructions":
 			writeProfileCSV(cw, r.Kernel, r.Instructions)
+		case "dumps":
+			csvDumps(cw, r)
 		default:
-			return &usageError{msg: fmt.Sprintf("--report %q: want phases, barriers, warps or instructions", s)}
+			return &usageError{msg: fmt.Sprintf("--report %q: want %s", s, strings.Join(reportNames, ", "))}
 		}
 	}
 	cw.Flush()

@@ -3,15 +3,19 @@ package main
 import (
 	"fmt"
 	"image/color"
+	"io"
 	"math"
-	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -138,12 +142,41 @@ func addSeries(p *plot.Plot, ss []series, lines bool) (plot.Legend, error) {
 	return leg, nil
 }
 
+// pngDPI is the resolution of PNG plots: a 9-inch figure 1350 pixels wide.
+const pngDPI = 150
+
+// plotFormat is the image format path's extension names: svg, png or pdf.
+// Any other extension is refused, naming flag, before anything runs.
+func plotFormat(flag, path string) (string, error) {
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+	switch ext {
+	case "svg", "png", "pdf":
+		return ext, nil
+	}
+	return "", &usageError{msg: fmt.Sprintf("%s %s: want a .svg, .png or .pdf file (the extension names the image format)", flag, path)}
+}
+
+// plotCanvas is a canvas of w by h that writes the format.
+func plotCanvas(format string, w, h vg.Length) vg.CanvasWriterTo {
+	switch format {
+	case "png":
+		return vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngDPI))}
+	case "pdf":
+		return vgpdf.New(w, h)
+	}
+	return vgsvg.New(w, h)
+}
+
 // saveFigure writes plots stacked vertically, with one legend to their
-// right, as an SVG file.
-func saveFigure(path string, plots []*plot.Plot, leg *plot.Legend, heightPerPlot vg.Length) error {
+// right, to path (the file flag named) in the format its extension names.
+func saveFigure(flag, path string, plots []*plot.Plot, leg *plot.Legend, heightPerPlot vg.Length) error {
+	format, err := plotFormat(flag, path)
+	if err != nil {
+		return err
+	}
 	w := 9 * vg.Inch
 	h := heightPerPlot * vg.Length(len(plots))
-	c := vgsvg.New(w, h)
+	c := plotCanvas(format, w, h)
 	dc := draw.New(c)
 	area := dc
 	if leg != nil {
@@ -163,25 +196,17 @@ func saveFigure(path string, plots []*plot.Plot, leg *plot.Legend, heightPerPlot
 	for i, p := range plots {
 		p.Draw(canvases[i][0])
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return &inputError{err: err}
-	}
-	if _, err := c.WriteTo(f); err != nil {
-		f.Close()
-		return &inputError{err: err}
-	}
-	if err := f.Close(); err != nil {
-		return &inputError{err: err}
-	}
-	return nil
+	return writeOutput(flag, path, func(w io.Writer) error {
+		_, err := c.WriteTo(w)
+		return err
+	})
 }
 
 // writeRunPlot draws a run's barriers: stall cycles per phase, phase
 // durations over time, and the distribution of phase durations.
-func writeRunPlot(path string, r *report) error {
+func writeRunPlot(flag, path string, r *report) error {
 	if len(r.Barriers) == 0 {
-		return &usageError{msg: fmt.Sprintf("--plot %s: kernel %s used no mbarriers, nothing to plot", path, r.Kernel)}
+		return &usageError{msg: fmt.Sprintf("%s %s: kernel %s used no mbarriers, nothing to plot", flag, path, r.Kernel)}
 	}
 	stats := barrierStats(r, false)
 	shown := stats
@@ -248,7 +273,7 @@ func writeRunPlot(path string, r *report) error {
 		p3.Add(histPlotter(histogram(allDurs, 30)))
 		plots = append(plots, p3)
 	}
-	return saveFigure(path, plots, &leg, 3.2*vg.Inch)
+	return saveFigure(flag, path, plots, &leg, 3.2*vg.Inch)
 }
 
 // histPlotter draws bins (from gonum/stat, via histogram) as bars.

@@ -61,9 +61,9 @@ func metricOf(r sweepRecord, metric string) (v float64, ok bool, err error) {
 // combination of the other parameters. Failed points are left out (the
 // title counts them). Non-numeric x values are placed in order of first
 // appearance.
-func writeSweepPlot(path string, rs []sweepRecord, x, y string) error {
+func writeSweepPlot(flag, path string, rs []sweepRecord, x, y string) error {
 	if len(rs) == 0 {
-		return &inputError{err: fmt.Errorf("--plot %s: no records to plot", path)}
+		return &inputError{err: fmt.Errorf("%s %s: no records to plot", flag, path)}
 	}
 	if _, ok := rs[0].Params[x]; !ok {
 		return &usageError{msg: fmt.Sprintf("--plot-x %q: not a parameter of the sweep (%s)", x, strings.Join(paramNames(rs), ", "))}
@@ -135,7 +135,7 @@ func writeSweepPlot(path string, rs []sweepRecord, x, y string) error {
 	if err != nil {
 		return err
 	}
-	return saveFigure(path, []*plot.Plot{p}, &leg, 5*vg.Inch)
+	return saveFigure(flag, path, []*plot.Plot{p}, &leg, 5*vg.Inch)
 }
 
 // metricTitle is how axes and titles name a metric.
@@ -190,7 +190,7 @@ func newPlotCmd(stdout io.Writer) *cobra.Command {
 	o := &plotOptions{}
 	c := &cobra.Command{
 		Use:   "plot FILE... --out FILE.svg",
-		Short: "Plot sweep results (a metric against a parameter) or a run's JSON report as SVG",
+		Short: "Plot sweep results (a metric against a parameter) or a run's JSON report as SVG, PNG or PDF",
 		Long: `Plot sweep or merge results (JSON lines or CSV) as a metric against a parameter, one
 line per combination of the other parameters; or, given one JSON report written by
 'smsim run -o json', its stall cycles per phase, phase durations over time and the
@@ -199,13 +199,14 @@ histogram of phase durations (what 'smsim run --plot' draws).
 ` + exitHelp,
 		Example: `  smsim plot sweep.jsonl --out sweep.svg --x set:syncs.interval --y stall_cycles
   smsim run examples/tma_pipeline.sms -o json > run.json && smsim plot run.json --out run.svg`,
-		Args: cobra.MinimumNArgs(1),
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeFiles("jsonl", "csv", "json"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runPlot(o, args, stdout)
 		},
 	}
 	fs := c.Flags()
-	fs.StringVar(&o.out, "out", "", "the SVG file to write (required)")
+	fs.StringVar(&o.out, "out", "", "the image to write (required): .svg, .png or .pdf, as its extension says")
 	fs.StringVar(&o.x, "x", "", "sweep parameter for the x axis, KIND:KEY (default: the first)")
 	fs.StringVar(&o.y, "y", "cycles", "sweep metric for the y axis: "+metricHelp)
 	return c
@@ -215,16 +216,22 @@ func runPlot(o *plotOptions, files []string, stdout io.Writer) error {
 	if o.out == "" {
 		return &usageError{msg: "plot: --out FILE.svg is required"}
 	}
+	if _, err := plotFormat("--out", o.out); err != nil {
+		return err
+	}
+	if err := checkOutput("--out", o.out); err != nil {
+		return err
+	}
 	if len(files) == 1 && strings.HasSuffix(strings.ToLower(files[0]), ".json") {
 		data, err := os.ReadFile(files[0])
 		if err != nil {
-			return &inputError{err: err}
+			return fileError("", files[0], "read", err)
 		}
 		var r report
 		if err := json.Unmarshal(data, &r); err != nil || r.Kernel == "" {
 			return &inputError{err: fmt.Errorf("%s: not a JSON report of smsim run -o json", files[0])}
 		}
-		if err := writeRunPlot(o.out, &r); err != nil {
+		if err := writeRunPlot("--out", o.out, &r); err != nil {
 			return err
 		}
 	} else {
@@ -236,7 +243,7 @@ func runPlot(o *plotOptions, files []string, stdout io.Writer) error {
 		if x == "" && len(m.params) > 0 {
 			x = m.params[0]
 		}
-		if err := writeSweepPlot(o.out, m.records, x, o.y); err != nil {
+		if err := writeSweepPlot("--out", o.out, m.records, x, o.y); err != nil {
 			return err
 		}
 	}

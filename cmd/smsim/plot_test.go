@@ -150,3 +150,54 @@ func TestPlotUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// A plot is written in the format its file's extension names, for run
+// --plot, sweep --plot and plot --out alike; another extension is refused
+// before anything runs.
+func TestPlotWritesTheFormatItsExtensionNames(t *testing.T) {
+	t.Setenv("SLURM_ARRAY_TASK_ID", "")
+	t.Setenv("SLURM_ARRAY_TASK_COUNT", "")
+	dir := t.TempDir()
+	results := filepath.Join(dir, "s.jsonl")
+	if code, _, errs := sweep(t, exHalf, "--vary", "arg:ITERS=1,2", "--out", results); code != 0 {
+		t.Fatal(errs)
+	}
+	magic := map[string]string{"svg": "<?xml", "png": "\x89PNG\r\n\x1a\n", "pdf": "%PDF-"}
+	tests := []struct {
+		name string
+		args func(path string) []string
+	}{
+		{"run --plot", func(p string) []string { return []string{"run", exHalf, "--plot", p, "--report", "summary"} }},
+		{"sweep --plot", func(p string) []string {
+			return []string{"sweep", exHalf, "--vary", "arg:ITERS=1,2", "-j", "1", "--plot", p}
+		}},
+		{"plot --out", func(p string) []string { return []string{"plot", results, "--out", p} }},
+	}
+	for _, tc := range tests {
+		for _, ext := range []string{"svg", "png", "pdf", "PNG"} {
+			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+"."+ext)
+			if code, _, errs := cli(t, tc.args(path)...); code != 0 {
+				t.Fatalf("%s .%s: exit %d: %s", tc.name, ext, code, errs)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := magic[strings.ToLower(ext)]; !strings.HasPrefix(string(data), want) {
+				t.Errorf("%s .%s: the file starts %q, want %q", tc.name, ext, data[:min(len(data), 8)], want)
+			}
+		}
+		for _, ext := range []string{"gif", "jpg", ""} {
+			path := filepath.Join(dir, "refused."+ext)
+			code, _, errs := cli(t, tc.args(path)...)
+			flag := strings.Fields(tc.name)[1]
+			want := "smsim: " + flag + " " + path + ": want a .svg, .png or .pdf file (the extension names the image format)"
+			if code != exitUsage || firstLine(errs) != want {
+				t.Errorf("%s .%s: exit %d, %q; want %d, %q", tc.name, ext, code, firstLine(errs), exitUsage, want)
+			}
+			if _, err := os.Stat(path); err == nil {
+				t.Errorf("%s .%s: wrote %s", tc.name, ext, path)
+			}
+		}
+	}
+}

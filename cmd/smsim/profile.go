@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
-	"os"
 	"sort"
 	"strings"
 
@@ -172,22 +171,15 @@ func writeProfileCSV(cw *csv.Writer, kernel string, rows []jsonInstr) {
 
 // writeProfileFile writes the profile to path: JSON when it ends in .json, else CSV.
 func writeProfileFile(path string, r *report) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if strings.HasSuffix(strings.ToLower(path), ".json") {
-		err = writeJSON(f, r.Instructions)
-	} else {
-		cw := csv.NewWriter(f)
+	return writeOutput("--profile", path, func(w io.Writer) error {
+		if strings.HasSuffix(strings.ToLower(path), ".json") {
+			return writeJSON(w, r.Instructions)
+		}
+		cw := csv.NewWriter(w)
 		writeProfileCSV(cw, r.Kernel, r.Instructions)
 		cw.Flush()
-		err = cw.Error()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+		return cw.Error()
+	})
 }
 
 // hotInstructions is how many instructions the table's instructions section shows.

@@ -25,6 +25,7 @@ type report struct {
 	Sim          jsonSim            `json:"sim"`
 	Error        *jsonError         `json:"error,omitempty"`
 	stalls       map[string]float64 // totals for the table
+	dumps        []dumpResult       // Dumps in --dump order, for the table and CSV
 }
 
 type jsonLaunch struct {
@@ -138,6 +139,7 @@ func buildReport(j *job, out *outcome) *report {
 	for _, d := range out.dumps {
 		r.Dumps[d.name] = d.values
 	}
+	r.dumps = out.dumps
 	res := out.res
 	if res == nil {
 		return r

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -11,29 +12,43 @@ import (
 
 // run executes the command line and returns the exit status. Errors are
 // printed as one line on stderr (plus indented detail lines for deadlocks).
-func run(args []string, stdout, stderr io.Writer) (code int) {
+func run(args []string, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+// runContext is run with a context the long commands stop on, besides
+// Ctrl-C (sweep, validate).
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "smsim: internal error: %v\n%s", r, debug.Stack())
 			code = exitInternal
 		}
 	}()
-	root := newRootCmd(stdout, stderr)
+	out := &recordingWriter{w: stdout}
+	root := newRootCmd(out, stderr)
 	root.SetArgs(args)
-	err := classify(root.Execute())
+	cmd, err := root.ExecuteContextC(ctx)
+	err = stdoutError(out, classify(cmd, err))
 	if err != nil {
 		printError(stderr, err)
 	}
 	return exitCode(err)
 }
 
-// classify turns cobra's own argument errors into usage errors.
-func classify(err error) error {
+// classify turns cobra's own argument errors into usage errors; those of
+// a command's argument count say which command's help to read.
+func classify(cmd *cobra.Command, err error) error {
 	if err == nil {
 		return nil
 	}
 	msg := err.Error()
-	for _, p := range []string{"unknown command", "accepts ", "requires ", "unknown flag", "unknown shorthand", "flag needs", "invalid argument"} {
+	for _, p := range []string{"accepts ", "requires "} {
+		if strings.HasPrefix(msg, p) && cmd != nil {
+			return &usageError{msg: msg + " (see " + cmd.CommandPath() + " --help)"}
+		}
+	}
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "flag needs", "invalid argument"} {
 		if strings.HasPrefix(msg, p) {
 			return &usageError{msg: msg}
 		}
@@ -50,13 +65,16 @@ PTX as nvcc writes it, or the .sms kernel language — and reports the stall cyc
 every mbarrier phase, per-warp stall reasons, and the timing of TMA bulk copies.
 
 ` + exitHelp,
+		Version:       buildVersion(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
+	root.SetVersionTemplate("smsim {{.Version}}\n")
+	root.Flags().Bool("version", false, "print smsim's version (module version, commit and Go toolchain) and exit")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &usageError{msg: err.Error() + " (see smsim " + c.Name() + " --help)"}
+		return &usageError{msg: err.Error() + " (see " + c.CommandPath() + " --help)"}
 	})
 	root.AddCommand(newRunCmd(stdout, stderr), newListCmd(stdout), newConfigCmd(stdout))
 	for _, c := range extraCommands(stdout, stderr) {

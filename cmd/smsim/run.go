@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -65,16 +66,24 @@ func (f *launchFlags) job(file string) (*job, error) {
 	if j.block, err = dims("--block", f.block, prog.Block, 32); err != nil {
 		return nil, err
 	}
+	if f.block != "" {
+		if err := checkBlock(f.block, j.block); err != nil {
+			return nil, err
+		}
+	}
 	if j.grid, err = dims("--grid", f.grid, prog.Grid, 1); err != nil {
 		return nil, err
 	}
+	if f.grid != "" {
+		if err := checkGrid(f.grid, j.grid); err != nil {
+			return nil, err
+		}
+	}
 	j.smem = prog.DynSmem
 	if f.smem != "" {
-		n, err := parseSize(f.smem)
-		if err != nil || n > 1<<30 {
-			return nil, &usageError{msg: fmt.Sprintf("--smem %q: want a byte count such as 49152 or 48KiB", f.smem)}
+		if j.smem, err = smemFlag(f.smem, prog, cfg); err != nil {
+			return nil, err
 		}
-		j.smem = int(n)
 	}
 	return j, nil
 }
@@ -99,11 +108,16 @@ func dims(flag, s string, src [3]int, def int) ([3]int, error) {
 		return d, &usageError{msg: fmt.Sprintf("%s %q: want X[,Y[,Z]]", flag, s)}
 	}
 	for i, p := range parts {
-		n, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || n < 1 || n > 1<<31-1 {
-			return d, &usageError{msg: fmt.Sprintf("%s %q: dimensions are positive integers", flag, s)}
+		n, err := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
+		switch {
+		case err != nil && !errors.Is(err, strconv.ErrRange):
+			return d, &usageError{msg: fmt.Sprintf("%s %q: want X[,Y[,Z]], each a positive integer", flag, s)}
+		case n < 1 && err == nil:
+			return d, &usageError{msg: fmt.Sprintf("%s %q: dimensions are at least 1", flag, s)}
+		case err != nil || n > 1<<31-1:
+			return d, &usageError{msg: fmt.Sprintf("%s %q: dimension %s is more than %d", flag, s, strings.TrimSpace(p), 1<<31-1)}
 		}
-		d[i] = n
+		d[i] = int(n)
 	}
 	return d, nil
 }
@@ -131,15 +145,17 @@ and every warp's stall cycles by reason.
 ` + exitHelp,
 		Example: `  smsim run examples/entangle_half.sms
   smsim run microbench.ptx -k k_arrive_wait -b 128 -a 2000 -a buf:8 --dump 1:i64:1 -o json`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeFiles("ptx", "sms"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
 			return runRun(o, stdout, stderr)
 		},
 	}
 	o.bindAll(c)
-	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp))
-	_ = c.RegisterFlagCompletionFunc("config", configCompletion)
+	completeLaunchFlags(c)
+	_ = c.RegisterFlagCompletionFunc("format", completeValues("table", "json", "csv"))
+	_ = c.RegisterFlagCompletionFunc("report", completeValues(reportNames...))
 	return c
 }
 
@@ -150,14 +166,27 @@ func (o *runOptions) bindAll(c *cobra.Command) {
 	fs.StringVarP(&o.format, "format", "o", "table", "output format: table, json or csv")
 	fs.StringArrayVar(&o.dumps, "dump", nil, "print a buffer parameter after the run: NAME[:TYPE[:COUNT]], TYPE i32 i64 u32 u64 f32 f64 hex (repeatable)")
 	fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace-event JSON timeline (opens in Perfetto)")
-	fs.StringVar(&o.plot, "plot", "", "write an SVG plot: stall cycles per phase, phase durations over time, their histogram")
+	fs.StringVar(&o.plot, "plot", "", "write a plot (.svg, .png or .pdf, as FILE's extension says): stall cycles per phase, phase durations over time, their histogram")
 	fs.StringVar(&o.profile, "profile", "", "write every instruction's issues and warp cycles by stall reason (as Nsight Compute's source view): CSV, or JSON if FILE ends in .json")
-	fs.StringArrayVar(&o.reports, "report", nil, "table/csv sections: summary, barriers, phases, warps, instructions (repeatable; default: all but instructions for table, phases for csv)")
+	fs.StringArrayVar(&o.reports, "report", nil, "table/csv sections: summary, barriers, phases, warps, instructions, dumps (repeatable; default: all but instructions for table, phases for csv; --dump values last)")
 }
 
 func runRun(o *runOptions, stdout, stderr io.Writer) error {
 	if o.format != "table" && o.format != "json" && o.format != "csv" {
 		return &usageError{msg: fmt.Sprintf("--format %q: want table, json or csv", o.format)}
+	}
+	if err := checkReports(o.reports, len(o.dumps)); err != nil {
+		return err
+	}
+	if o.plot != "" {
+		if _, err := plotFormat("--plot", o.plot); err != nil {
+			return err
+		}
+	}
+	for _, out := range []struct{ flag, path string }{{"--timeline", o.timeline}, {"--profile", o.profile}, {"--plot", o.plot}} {
+		if err := checkOutput(out.flag, out.path); err != nil {
+			return err
+		}
 	}
 	j, err := o.job(o.file)
 	if err != nil {
@@ -219,7 +248,7 @@ func runRun(o *runOptions, stdout, stderr io.Writer) error {
 		return err
 	}
 	if o.plot != "" {
-		if err := writeRunPlot(o.plot, rep); err != nil {
+		if err := writeRunPlot("--plot", o.plot, rep); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -47,17 +48,20 @@ count, mean, standard deviation, percentiles and a histogram, computed with gonu
 ` + exitHelp,
 		Example: `  smsim stats examples/tma_pipeline.sms --arrays
   smsim run examples/entangle_half.sms -o json > half.json && smsim stats half.json --bins 8`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeFiles("ptx", "sms", "json"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runStats(o, args[0], stdout, stderr)
 		},
 	}
 	o.bind(c)
 	fs := c.Flags()
-	fs.StringVarP(&o.format, "format", "o", "table", "output format: table or json")
+	fs.StringVarP(&o.format, "format", "o", "table", "output format: table, json or csv (distributions, a blank line, histogram bins)")
 	fs.IntVar(&o.bins, "bins", 10, "histogram bins (at most)")
 	fs.StringVar(&o.barrier, "barrier", "", "only the barrier with this name")
 	fs.BoolVar(&o.arrays, "arrays", false, "pool each barrier array's elements (full[0], full[1], ... as full[*])")
+	completeLaunchFlags(c)
+	_ = c.RegisterFlagCompletionFunc("format", completeValues("table", "json", "csv"))
 	return c
 }
 
@@ -90,8 +94,8 @@ func loadReport(f launchFlags, file string, stderr io.Writer) (*report, error) {
 }
 
 func runStats(o *statsOptions, file string, stdout, stderr io.Writer) error {
-	if o.format != "table" && o.format != "json" {
-		return &usageError{msg: fmt.Sprintf("--format %q: want table or json", o.format)}
+	if o.format != "table" && o.format != "json" && o.format != "csv" {
+		return &usageError{msg: fmt.Sprintf("--format %q: want table, json or csv", o.format)}
 	}
 	if o.bins < 1 || o.bins > 1000 {
 		return &usageError{msg: fmt.Sprintf("--bins %d: want 1..1000", o.bins)}
@@ -112,8 +116,11 @@ func runStats(o *statsOptions, file string, stdout, stderr io.Writer) error {
 	if o.barrier != "" && len(doc.Barriers) == 0 {
 		return &usageError{msg: fmt.Sprintf("--barrier %q: kernel %s has no such barrier", o.barrier, r.Kernel)}
 	}
-	if o.format == "json" {
+	switch o.format {
+	case "json":
 		return writeJSON(stdout, doc)
+	case "csv":
+		return writeStatsCSV(stdout, doc)
 	}
 	fmt.Fprintf(stdout, "kernel %s: %d cycles, %d barrier%s\n\n", r.Kernel, r.Cycles, len(doc.Barriers), plural(len(doc.Barriers)))
 	for _, b := range doc.Barriers {
@@ -134,6 +141,41 @@ func runStats(o *statsOptions, file string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout)
 	}
 	return nil
+}
+
+// writeStatsCSV writes two tidy tables, a blank line between them: one row
+// per barrier and sample (phase durations, wait times) with its
+// distribution, then one row per histogram bin.
+func writeStatsCSV(w io.Writer, doc statsDoc) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"kernel", "barrier", "ctas", "sample", "n", "mean", "std", "min", "p25", "p50", "p75", "p95", "p99", "max"})
+	for _, b := range doc.Barriers {
+		for _, row := range []struct {
+			name string
+			d    dist
+		}{{"phase", b.PhaseCycles}, {"wait", b.WaitCycles}} {
+			d := row.d
+			_ = cw.Write([]string{doc.Kernel, b.Name, itoa(b.CTAs), row.name, itoa(d.N), g(d.Mean), g(d.Std), g(d.Min),
+				g(d.P25), g(d.P50), g(d.P75), g(d.P95), g(d.P99), g(d.Max)})
+		}
+	}
+	cw.Flush()
+	if _, err := fmt.Fprintln(w); err != nil {
+		return err
+	}
+	_ = cw.Write([]string{"kernel", "barrier", "sample", "lo", "hi", "count"})
+	for _, b := range doc.Barriers {
+		for _, h := range []struct {
+			name string
+			bins []bin
+		}{{"phase", b.PhaseHistogram}, {"wait", b.WaitHistogram}} {
+			for _, x := range h.bins {
+				_ = cw.Write([]string{doc.Kernel, b.Name, h.name, g(x.Lo), g(x.Hi), itoa(x.Count)})
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 func nonNilBins(b []bin) []bin {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -47,7 +48,8 @@ row-major: the first axis varies slowest.
 
 With --out, each record is appended with one write and flushed to disk as soon as its
 point finishes, so an interrupted sweep resumes: run the same command again and the points
-already in FILE are skipped. --shard I/N runs the points whose index mod N is I; inside a
+already in FILE are skipped (Ctrl-C stops a sweep with exit 130, saying how many points
+FILE holds). --shard I/N runs the points whose index mod N is I; inside a
 Slurm job array the shard comes from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT.
 'smsim merge' joins the shards' files. A point that fails (deadlock, misuse, limit) is a
 record too, with its exit status and error; sweep itself exits 0 once every point of its
@@ -57,32 +59,35 @@ shard has a record.
 		Example: `  smsim sweep examples/entangle_half.sms --grid set:syncs.interval=1,2,4 --grid arg:ITERS=8,16 --out sweep.jsonl
   smsim sweep examples/tma_pipeline.sms --vary const:S=1,2,3,4 --arrays --out stages.csv --plot stages.svg
   smsim sweep examples/entangle_half.sms --vary set:syncs.latency=10,18,30 --shard 0/2 --out part0.jsonl`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeFiles("ptx", "sms"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if isTerminal(stderr) {
 				o.progress = stderr
 			}
-			return runSweep(o, args[0], stdout, stderr)
+			ctx, stop := interruptible(cmd)
+			defer stop()
+			return runSweep(ctx, o, args[0], stdout, stderr)
 		},
 	}
 	o.bind(c)
 	fs := c.Flags()
 	bindAxes(c, &o.launchFlags.grid, &o.vary)
-	fs.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "points run in parallel")
+	bindJobs(fs, &o.jobs, "j", runtime.NumCPU(), "points run in parallel")
 	fs.StringVar(&o.out, "out", "", "append records to FILE and skip the points already there (default: stdout)")
 	fs.StringVar(&o.format, "format", "", "jsonl or csv (default: csv for a .csv --out, else jsonl)")
 	fs.StringVar(&o.shard, "shard", "", "run only the points whose index mod N is I: I/N, 0 <= I < N (default: from SLURM_ARRAY_TASK_ID/COUNT)")
 	fs.IntVar(&o.maxPoints, "max-points", 0, "run at most N new points, then stop (0: all); a later run does the rest")
 	fs.BoolVar(&o.arrays, "arrays", false, "pool each barrier array's elements (full[0], full[1], ... as full[*]) in the summaries")
 	o.bindPlot(c)
-	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"jsonl", "csv"}, cobra.ShellCompDirectiveNoFileComp))
-	_ = c.RegisterFlagCompletionFunc("config", configCompletion)
+	completeLaunchFlags(c)
+	_ = c.RegisterFlagCompletionFunc("format", completeValues("jsonl", "csv"))
 	return c
 }
 
 func (o *sweepOptions) bindPlot(c *cobra.Command) {
 	fs := c.Flags()
-	fs.StringVar(&o.plot, "plot", "", "after the sweep, plot a metric against a parameter into FILE.svg")
+	fs.StringVar(&o.plot, "plot", "", "after the sweep, plot a metric against a parameter into FILE (.svg, .png or .pdf)")
 	fs.StringVar(&o.plotX, "plot-x", "", "the plot's parameter, KIND:KEY (default: the first axis)")
 	fs.StringVar(&o.plotY, "plot-y", "cycles", "the plot's metric: "+metricHelp)
 }
@@ -105,7 +110,7 @@ func sweepID(file string, f launchFlags, axes []axis) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:12], nil
 }
 
-func runSweep(o *sweepOptions, file string, stdout, stderr io.Writer) error {
+func runSweep(ctx context.Context, o *sweepOptions, file string, stdout, stderr io.Writer) error {
 	axes, err := parseAxes("--vary", o.vary)
 	if err != nil {
 		return err
@@ -122,6 +127,16 @@ func runSweep(o *sweepOptions, file string, stdout, stderr io.Writer) error {
 	}
 	if o.maxPoints < 0 {
 		return &usageError{msg: "--max-points: want 0 (all) or a positive count"}
+	}
+	if o.plot != "" {
+		if _, err := plotFormat("--plot", o.plot); err != nil {
+			return err
+		}
+	}
+	for _, out := range []struct{ flag, path string }{{"--out", o.out}, {"--plot", o.plot}} {
+		if err := checkOutput(out.flag, out.path); err != nil {
+			return err
+		}
 	}
 	sh := shard{0, 1}
 	if o.shard != "" {
@@ -168,9 +183,12 @@ func runSweep(o *sweepOptions, file string, stdout, stderr io.Writer) error {
 			todo = append(todo, i)
 		}
 	}
-	st, err := runPoints(o, file, axes, id, todo, sink)
+	st, err := runPoints(ctx, o, file, axes, id, todo, sink)
 	if err != nil {
 		return err
+	}
+	if st.interrupted {
+		return sweepInterrupted(o, sh.size(n), skipped, st)
 	}
 	where := "stdout"
 	if o.out != "" {
@@ -183,6 +201,20 @@ func runSweep(o *sweepOptions, file string, stdout, stderr io.Writer) error {
 		return sweepPlot(o, sink, names)
 	}
 	return nil
+}
+
+// sweepInterrupted says, for a sweep stopped by Ctrl-C, how many of the
+// shard's points have records and how to go on: with --out, running the
+// same command again runs only the points left; without, the records went
+// to stdout and nothing can be resumed.
+func sweepInterrupted(o *sweepOptions, size, skipped int, st sweepStats) error {
+	if o.out == "" {
+		return &interruptError{msg: fmt.Sprintf("sweep stopped after %d of %d points (%.1f s); their records went to stdout, "+
+			"and only a sweep with --out FILE resumes where it stopped", st.recorded, size, st.seconds)}
+	}
+	have := skipped + st.recorded
+	return &interruptError{msg: fmt.Sprintf("sweep stopped with %d of %d points in %s (%d run now, %.1f s); "+
+		"run the same command again to run the %d left", have, size, o.out, st.recorded, st.seconds, size-have)}
 }
 
 // size is the number of the n grid points that belong to the shard.
@@ -227,5 +259,5 @@ func sweepPlot(o *sweepOptions, sink recordSink, names []string) error {
 	if !strings.Contains(x, ":") {
 		return &usageError{msg: fmt.Sprintf("--plot-x %q: want KIND:KEY as in --vary, e.g. %s", x, strings.Join(names, ", "))}
 	}
-	return writeSweepPlot(o.plot, sink.all(), x, o.plotY)
+	return writeSweepPlot("--plot", o.plot, sink.all(), x, o.plotY)
 }

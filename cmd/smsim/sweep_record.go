@@ -101,8 +101,14 @@ func readResults(path, format string) (*resultsFile, error) {
 		return &resultsFile{}, nil
 	}
 	if err != nil {
-		return nil, &inputError{err: err}
+		return nil, fileError("", path, "read", err)
 	}
+	return parseResults(path, format, data)
+}
+
+// parseResults reads the contents of a results file, as readResults.
+func parseResults(path, format string, data []byte) (*resultsFile, error) {
+	var err error
 	rf := &resultsFile{good: int64(bytes.LastIndexByte(data, '\n') + 1)}
 	data = data[:rf.good]
 	if format == "csv" {

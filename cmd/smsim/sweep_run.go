@@ -1,12 +1,17 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"time"
 )
+
+// errLocked: another sweep holds the lock on a results file (lockFile).
+var errLocked = errors.New("locked by another process")
 
 // recordSink receives a sweep's records as their points finish.
 type recordSink interface {
@@ -24,44 +29,57 @@ type fileSink struct {
 	records []sweepRecord
 }
 
-// openResults opens (or creates) a results file for appending. Records
-// already there must belong to sweep id; their indices are returned in
-// done. An incomplete last line, left by an interruption, is cut off.
+// openResults opens (or creates) a results file for appending, locked so
+// that a second sweep on the same file is refused rather than interleaving
+// its records with this one's. Records already there must belong to sweep
+// id; their indices are returned in done. An incomplete last line, left by
+// an interruption, is cut off.
 func openResults(path, format string, params []string, id string, stderr io.Writer) (*fileSink, error) {
-	rf, err := readResults(path, format)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
+		return nil, fileError("--out", path, "write", err)
+	}
+	s := &fileSink{f: f, format: format, params: params, done: map[int]bool{}}
+	switch err := lockFile(f); {
+	case errors.Is(err, errLocked):
+		s.close()
+		return nil, &inputError{err: fmt.Errorf("--out %s: another smsim sweep is writing it; wait for that one to finish "+
+			"(then this command runs what is left), or give each sweep its own --out (--shard I/N, then smsim merge)", path)}
+	case err != nil:
+		fmt.Fprintf(stderr, "sweep: %s: cannot lock it (%v); run no other sweep on it until this one ends\n", path, err)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		s.close()
+		return nil, fileError("--out", path, "read", err)
+	}
+	rf, err := parseResults(path, format, data)
+	if err != nil {
+		s.close()
 		return nil, err
 	}
-	s := &fileSink{format: format, params: params, done: map[int]bool{}}
 	for _, r := range rf.records {
 		if r.Sweep != id {
+			s.close()
 			return nil, &usageError{msg: fmt.Sprintf("--out %s holds results of another sweep (id %s, this one is %s: a different file, flags or grid); use a new --out", path, r.Sweep, id)}
 		}
 		s.done[r.Index] = true
 		s.records = append(s.records, r)
 	}
 	if format == "csv" && len(rf.records) > 0 && strings.Join(rf.params, ",") != strings.Join(params, ",") {
+		s.close()
 		return nil, &usageError{msg: fmt.Sprintf("--out %s has parameter columns %v, this sweep %v; use a new --out", path, rf.params, params)}
 	}
-	s.f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, &inputError{err: err}
-	}
-	st, err := s.f.Stat()
-	if err != nil {
-		s.close()
-		return nil, &inputError{err: err}
-	}
-	if st.Size() > rf.good {
-		fmt.Fprintf(stderr, "sweep: %s: dropping an incomplete last record (%d bytes) left by an interruption\n", path, st.Size()-rf.good)
+	if size := int64(len(data)); size > rf.good {
+		fmt.Fprintf(stderr, "sweep: %s: dropping an incomplete last record (%d bytes) left by an interruption\n", path, size-rf.good)
 		if err := s.f.Truncate(rf.good); err != nil {
 			s.close()
-			return nil, &inputError{err: err}
+			return nil, fileError("--out", path, "write", err)
 		}
 	}
-	if _, err := s.f.Seek(0, io.SeekEnd); err != nil {
+	if _, err := s.f.Seek(rf.good, io.SeekStart); err != nil {
 		s.close()
-		return nil, &inputError{err: err}
+		return nil, fileError("--out", path, "write", err)
 	}
 	if format == "csv" && rf.good == 0 {
 		h, err := csvLine(csvColumns(params))
@@ -78,10 +96,10 @@ func openResults(path, format string, params []string, id string, stderr io.Writ
 
 func (s *fileSink) write(b []byte) error {
 	if _, err := s.f.Write(b); err != nil {
-		return &inputError{err: err}
+		return fileError("--out", s.f.Name(), "write", err)
 	}
 	if err := s.f.Sync(); err != nil {
-		return &inputError{err: err}
+		return fileError("--out", s.f.Name(), "write", err)
 	}
 	return nil
 }
@@ -127,13 +145,17 @@ func (s *streamSink) put(r sweepRecord) error {
 func (s *streamSink) all() []sweepRecord { return s.records }
 
 type sweepStats struct {
-	failed  int
-	seconds float64
+	recorded    int // points run and recorded
+	failed      int // of those, the points that failed
+	interrupted bool
+	seconds     float64
 }
 
 // runPoints runs the points in todo on o.jobs workers and hands each
-// record to sink in the order they finish.
-func runPoints(o *sweepOptions, file string, axes []axis, id string, todo []int, sink recordSink) (sweepStats, error) {
+// record to sink in the order they finish. When ctx is cancelled (Ctrl-C)
+// it stops taking records and returns with interrupted set; the points
+// still running are left unrecorded.
+func runPoints(ctx context.Context, o *sweepOptions, file string, axes []axis, id string, todo []int, sink recordSink) (sweepStats, error) {
 	start := time.Now()
 	n := gridSize(axes)
 	work := make(chan int)
@@ -141,20 +163,34 @@ func runPoints(o *sweepOptions, file string, axes []axis, id string, todo []int,
 	for w := 0; w < min(max(o.jobs, 1), max(len(todo), 1)); w++ {
 		go func() {
 			for i := range work {
-				results <- runPoint(o, file, axes, id, n, i)
+				select {
+				case results <- runPoint(o, file, axes, id, n, i):
+				case <-ctx.Done():
+					return
+				}
 			}
 		}()
 	}
 	go func() {
+		defer close(work)
 		for _, i := range todo {
-			work <- i
+			select {
+			case work <- i:
+			case <-ctx.Done():
+				return
+			}
 		}
-		close(work)
 	}()
 	var st sweepStats
 	var firstErr error
-	for k := range todo {
-		r := <-results
+	for k := 0; k < len(todo) && ctx.Err() == nil; k++ {
+		var r sweepRecord
+		select {
+		case r = <-results:
+		case <-ctx.Done():
+			continue
+		}
+		st.recorded++
 		if r.Exit != 0 {
 			st.failed++
 		}
@@ -165,7 +201,8 @@ func runPoints(o *sweepOptions, file string, axes []axis, id string, todo []int,
 			progressBar(o.progress, k+1, len(todo), st.failed, time.Since(start))
 		}
 	}
-	if o.progress != nil && len(todo) > 0 {
+	st.interrupted = ctx.Err() != nil
+	if o.progress != nil && (len(todo) > 0 || st.interrupted) {
 		fmt.Fprintln(o.progress)
 	}
 	st.seconds = time.Since(start).Seconds()

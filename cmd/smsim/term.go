@@ -2,15 +2,12 @@ package main
 
 import (
 	"io"
-	"os"
+
+	"golang.org/x/term"
 )
 
-// isTerminal reports whether w is a character device (progress bars go only there).
+// isTerminal reports whether w is a terminal (progress lines go only there).
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	f, ok := w.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(int(f.Fd()))
 }

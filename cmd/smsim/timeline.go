@@ -3,7 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sm"
@@ -153,14 +153,5 @@ func (t *timeline) write(path string, r *sm.Result) error {
 		"displayTimeUnit": "ns",
 		"otherData":       map[string]any{"time_unit": "1 us in the viewer = 1 SM cycle", "dropped_events": t.dropped},
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	enc := json.NewEncoder(f)
-	if err := enc.Encode(doc); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeOutput("--timeline", path, func(w io.Writer) error { return json.NewEncoder(w).Encode(doc) })
 }

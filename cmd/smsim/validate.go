@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -112,7 +113,8 @@ var calibrationCSVs = []string{"microbench.csv", "probe.csv", "pipeline.csv", "l
 var semanticRow = regexp.MustCompile(`^(semantics|semantics2)$|phase_completed|returned_true|false_per_warp_phase`)
 
 // validate runs every recipe whose rows appear in the measured CSVs.
-func validate(dir string, cfg sm.Config, opts suiteOpts, jobs int, progress io.Writer) (*validation, error) {
+// Cancelling ctx (Ctrl-C) stops it with an interruptError.
+func validate(ctx context.Context, dir string, cfg sm.Config, opts suiteOpts, jobs int, progress io.Writer) (*validation, error) {
 	only, err := regexp.Compile(opts.only)
 	if err != nil {
 		return nil, &usageError{msg: fmt.Sprintf("--only %q: %v", opts.only, err)}
@@ -154,26 +156,55 @@ func validate(dir string, cfg sm.Config, opts suiteOpts, jobs int, progress io.W
 	launches := make([]launchResult, len(todo))
 	errs := make([]error, len(todo))
 	sources := &sourceCache{dir: dir, m: map[string]*source{}}
+	start := time.Now()
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(jobs, 1))
-	var mu sync.Mutex
-	done := 0
+	var mu sync.Mutex // guards done, stopped and the progress line
+	done, stopped := 0, false
 	for i := range todo {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			sem <- struct{}{}
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
 			defer func() { <-sem }()
+			if ctx.Err() != nil {
+				return
+			}
 			results[i], launches[i], errs[i] = runRecipe(sources, todo[i], cfg)
 			mu.Lock()
 			done++
-			if progress != nil {
+			if progress != nil && !stopped {
 				fmt.Fprintf(progress, "\rvalidate: %d/%d launches", done, len(todo))
 			}
 			mu.Unlock()
 		}(i)
 	}
-	wg.Wait()
+	finished := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(finished)
+	}()
+	select {
+	case <-finished:
+	case <-ctx.Done():
+	}
+	mu.Lock()
+	n := done
+	stopped = n < len(todo)
+	mu.Unlock()
+	if stopped {
+		// Interrupted: launches still running are abandoned (their
+		// results are never read, and they print nothing more).
+		if progress != nil {
+			fmt.Fprintln(progress)
+		}
+		return nil, &interruptError{msg: fmt.Sprintf("validate stopped after %d of %d launches (%.1f s); it prints "+
+			"nothing until every launch has run (--only REGEXP runs a part of the suite)", n, len(todo), time.Since(start).Seconds())}
+	}
 	if progress != nil {
 		fmt.Fprintln(progress)
 	}
@@ -347,17 +378,23 @@ CSV row's value from the kernel's out buffer exactly as the host code does, and 
 against measured with the error: per row, per benchmark family and overall (mean absolute
 percentage error and worst row), plus the simulator's slowdown against the hardware.`,
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error { return runValidate(o, stdout, stderr) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := interruptible(cmd)
+			defer stop()
+			return runValidate(ctx, o, stdout, stderr)
+		},
 	}
 	fs := c.Flags()
 	fs.StringVar(&o.dir, "dir", defaultCalibrationDir(), "calibration folder (CSV files and the PTX they come from)")
 	fs.StringVarP(&o.format, "format", "o", "table", "output format: table or json")
-	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "launches simulated in parallel")
+	bindJobs(fs, &o.jobs, "", runtime.NumCPU(), "launches simulated in parallel")
 	fs.BoolVar(&o.quick, "quick", false, "shorter loops (a tenth of the iterations) for a fast check")
 	fs.StringVar(&o.only, "only", "", "run only rows matching this regular expression (matched against FILE:bench,config,metric)")
 	fs.BoolVar(&o.check, "check", false, "exit with status 7 when the targets are missed (MAPE <= 5 %, worst row <= 15 % on microbench.csv; probe latency rows <= 10 %)")
 	fs.StringVar(&o.config, "config", "h200", "machine configuration to validate")
 	fs.StringArrayVar(&o.sets, "set", nil, "override a configuration key: KEY=VALUE")
+	_ = c.RegisterFlagCompletionFunc("format", completeValues("table", "json"))
+	completeSuiteFlags(c)
 	return c
 }
 
@@ -388,7 +425,7 @@ func checkCalibrationDir(dir string) error {
 	return nil
 }
 
-func runValidate(o *validateOptions, stdout, stderr io.Writer) error {
+func runValidate(ctx context.Context, o *validateOptions, stdout, stderr io.Writer) error {
 	cfg, err := loadConfig(o.config, o.sets)
 	if err != nil {
 		return err
@@ -397,7 +434,7 @@ func runValidate(o *validateOptions, stdout, stderr io.Writer) error {
 	if isTerminal(stderr) {
 		prog = stderr
 	}
-	v, err := validate(o.dir, cfg, suiteOpts{quick: o.quick, only: o.only}, o.jobs, prog)
+	v, err := validate(ctx, o.dir, cfg, suiteOpts{quick: o.quick, only: o.only}, o.jobs, prog)
 	if err != nil {
 		return err
 	}
