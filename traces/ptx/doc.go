@@ -54,7 +54,8 @@
 // Operands: registers (`%r1`, `%tid.x`, plain names declared .reg in an
 // enclosing scope), symbols and labels (`sym`, `sym+4`), immediates
 // (decimal, 0x hex, 0b binary, leading-0 octal, U suffix, 0f/0d IEEE bits,
-// decimal floats; negated with '-'), addresses (`[r]`, `[r+N]`, `[r+-N]`,
+// decimal floats; negated with '-'; and WARP_SZ, the PTX ISA's predefined
+// constant, read as the immediate 32 and not declarable), addresses (`[r]`, `[r+N]`, `[r+-N]`,
 // `[sym+N]`, `[N]`, `[r, {coords}]`), vectors `{a, _, b}`, the sink `_`,
 // `!p`, pairs `a|b`, and call argument lists `(a, b)`.
 //
