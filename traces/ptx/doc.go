@@ -1,9 +1,12 @@
 // Package ptx is smsim's PTX frontend, for PTX as written by `nvcc -ptx`
-// for sm_90a (CUDA 12/13, PTX ISA up to 9.x): Parse builds a syntax tree,
-// and Compile lowers every kernel entry to the isa program representation
-// (lower*.go: registers, state spaces and the address map, inlined calls,
-// every instruction form with its exact semantics, or an error naming the
-// instruction and its line — nothing is skipped).
+// for sm_90a (CUDA 12/13, PTX ISA up to 9.x): Parse builds a syntax tree;
+// Load checks the module's function names (each defined once) and lays out
+// its data, and Unit.Lower lowers one kernel entry to the isa program
+// representation (lower*.go: registers, state spaces and the address map,
+// inlined calls, every instruction form with its exact semantics, or an
+// error naming the instruction and its line — nothing is skipped), so that
+// a kernel with an instruction smsim does not run leaves the others
+// runnable. Compile lowers them all or fails.
 //
 // The parser accepts what nvcc, inline asm and libcu++ (cuda::barrier,
 // cuda::ptx, cooperative_groups, cuda::memcpy_async) emit and records every
