@@ -22,6 +22,10 @@ type Param struct {
 	Align  int
 	Offset int
 	Ptr    bool // declared .ptr (a pointer); frontends may also infer it
+	// CType is the parameter's type in the kernel's source language where
+	// the input says it (a demangled C++ signature: "long long*"); empty
+	// otherwise (an extern "C" kernel's PTX gives only Type).
+	CType string
 	// Default is the value used when the launch gives none, in the command
 	// line's --arg spelling ("buf:65536:seq", "tensormap:...", "42"). The .sms
 	// frontend declares its buffers this way; PTX parameters have none.
@@ -31,11 +35,18 @@ type Param struct {
 // Symbol names a range of a state space, for diagnostics and reports
 // ("barrier full[2]" rather than "shared+0x40").
 type Symbol struct {
-	Name   string
+	Name   string // as the source spells it (for PTX the linker name, mangled for C++)
 	Space  Space
 	Offset uint64 // offset within the space (absolute address for Global/Const)
 	Size   uint64
 	Pos    Pos
+	// Elem is the size of one element when the symbol is an array whose
+	// offsets read best as indices (full[1] rather than full+8); 0 names
+	// offsets in bytes.
+	Elem uint64
+	// Display is the name reports use when it differs from Name (the
+	// demangled source name, pipe_bench::full for _ZZ10pipe_benchE4full).
+	Display string
 }
 
 // Data is initialised module data (.global/.const with an initializer).
@@ -47,9 +58,12 @@ type Data struct {
 
 // Program is one kernel, ready to run.
 type Program struct {
-	Name   string // entry name (mangled for PTX)
-	File   string // source file, for diagnostics
-	Instrs []Instr
+	Name string // entry name (mangled for PTX)
+	File string // source file, for diagnostics
+	// Display is the name reports use when it differs from Name (the
+	// demangled C++ signature of a PTX entry).
+	Display string
+	Instrs  []Instr
 
 	NumRegs   int      // 64-bit general registers per thread
 	NumPreds  int      // predicate registers per thread

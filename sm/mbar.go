@@ -37,13 +37,11 @@ type waiterRef struct {
 	ticket uint64
 }
 
-// barrierName names the barrier at shared offset addr after the program's symbols.
+// barrierName names the barrier at shared offset addr after the program's
+// symbols, as reports name them (isa.Symbol.At: full[1], smem+16384).
 func (s *SM) barrierName(addr uint32) string {
 	if y, ok := s.prog.SymbolAt(isa.Shared, uint64(addr)); ok {
-		if off := uint64(addr) - y.Offset; off != 0 {
-			return fmt.Sprintf("%s+%d", y.Name, off)
-		}
-		return y.Name
+		return y.At(uint64(addr) - y.Offset)
 	}
 	return fmt.Sprintf("smem+0x%x", addr)
 }

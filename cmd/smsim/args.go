@@ -48,7 +48,7 @@ func buildParams(p *isa.Program, args []string, gm *memory.Global) (*params, err
 		if named && !strings.Contains(name, ":") {
 			_, i, ok := p.Param(name)
 			if !ok {
-				return nil, &usageError{msg: fmt.Sprintf("--arg %q: kernel %s has no parameter %q (%s)", a, p.Name, name, paramList(p))}
+				return nil, &usageError{msg: fmt.Sprintf("--arg %q: kernel %s has no parameter %q (%s)", a, p.Title(), name, paramList(p))}
 			}
 			vals[i], given[i] = v, a
 			continue
@@ -60,7 +60,7 @@ func buildParams(p *isa.Program, args []string, gm *memory.Global) (*params, err
 			pos++
 		}
 		if pos >= len(given) {
-			return nil, &usageError{msg: fmt.Sprintf("--arg %q: kernel %s takes only %s (%s)", a, p.Name, countOf(uint64(len(p.Params)), "parameter"), paramList(p))}
+			return nil, &usageError{msg: fmt.Sprintf("--arg %q: kernel %s takes only %s (%s)", a, p.Title(), countOf(uint64(len(p.Params)), "parameter"), paramList(p))}
 		}
 		vals[pos], given[pos] = a, a
 		pos++
@@ -68,7 +68,7 @@ func buildParams(p *isa.Program, args []string, gm *memory.Global) (*params, err
 	for i, q := range p.Params {
 		if given[i] == "" {
 			if q.Default == "" {
-				return nil, &usageError{msg: fmt.Sprintf("kernel %s: parameter %d (%s) has no value; give --arg (%s)", p.Name, i, q.Name, paramList(p))}
+				return nil, &usageError{msg: fmt.Sprintf("kernel %s: parameter %d (%s) has no value; give --arg (%s)", p.Title(), i, q.Name, paramList(p))}
 			}
 			vals[i] = q.Default
 		}
@@ -99,10 +99,11 @@ func isNumber(s string) bool {
 	return err == nil
 }
 
+// paramList lists a kernel's parameters for messages: index, name and type.
 func paramList(p *isa.Program) string {
 	var ns []string
 	for i, q := range p.Params {
-		ns = append(ns, fmt.Sprintf("%d:%s %s", i, q.Name, paramType(q)))
+		ns = append(ns, fmt.Sprintf("%d:%s", i, paramTitle(q)))
 	}
 	if len(ns) == 0 {
 		return "no parameters"
@@ -110,6 +111,17 @@ func paramList(p *isa.Program) string {
 	return strings.Join(ns, ", ")
 }
 
+// paramTitle names a parameter for messages: its name (PTX kernels'
+// parameters keep no source names) and its C++ type where the source gives
+// one, else its PTX type.
+func paramTitle(q isa.Param) string {
+	if q.CType != "" {
+		return q.Name + " " + q.CType
+	}
+	return q.Name + " " + paramType(q)
+}
+
+// paramType is a parameter's PTX type, with the element count of an array.
 func paramType(q isa.Param) string {
 	if q.Size == 128 && q.Type == isa.B8 {
 		return "b8[128]"

@@ -20,7 +20,10 @@ func benchRunObserved(b *testing.B, path string, profiled bool, sets ...string) 
 	if err != nil {
 		b.Fatal(err)
 	}
-	prog := src.progs[0]
+	prog, err := src.kernel("")
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	var instrs, cycles uint64
@@ -130,7 +133,10 @@ func TestHotLoopAllocatesNothingPerInstruction(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		prog := src.progs[0]
+		prog, err := src.kernel("")
+		if err != nil {
+			t.Fatal(err)
+		}
 		cfg, err := loadConfig("h200", nil)
 		if err != nil {
 			t.Fatal(err)

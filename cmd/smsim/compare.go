@@ -27,7 +27,8 @@ type compareOptions struct {
 type compareResult struct {
 	Name             string            `json:"name"`
 	File             string            `json:"file"`
-	Kernel           string            `json:"kernel"`
+	Kernel           string            `json:"kernel"`         // as the source names it (demangled)
+	KernelMangled    string            `json:"kernel_mangled"` // the linker name
 	Settings         map[string]string `json:"settings"`
 	Sets             []string          `json:"sets"`
 	Args             []string          `json:"args"`
@@ -187,7 +188,7 @@ func compareRun(vs []variant, jobs int, arrays bool) ([]compareResult, error) {
 
 // compareOne runs one variant.
 func compareOne(v variant, j *job, arrays bool) (compareResult, error) {
-	r := compareResult{Name: v.name, File: v.file, Kernel: j.prog.Name, Settings: map[string]string{},
+	r := compareResult{Name: v.name, File: v.file, Kernel: j.prog.Title(), KernelMangled: j.prog.Name, Settings: map[string]string{},
 		Sets: append([]string{}, v.flags.sets...), Args: append([]string{}, v.flags.args...), Barriers: []compareBarrier{}}
 	for _, s := range v.point {
 		r.Settings[s.kind+":"+s.key] = s.value

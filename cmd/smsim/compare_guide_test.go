@@ -59,7 +59,8 @@ func copyTree(t *testing.T, src, dst string) {
 }
 
 // TestGuideCommands runs every ```sh block of docs/guide.md, in order, in
-// one bash session in a scratch copy of examples/ and scripts/, with
+// one bash session in a scratch copy of examples/, scripts/ and the PTX of
+// calibration/h200/ptxpipe.cu, with
 // bin/smsim standing for the binary the guide builds (this test binary,
 // re-entered through TestGuideHelperProcess).
 func TestGuideCommands(t *testing.T) {
@@ -74,6 +75,16 @@ func TestGuideCommands(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, "../../examples", filepath.Join(dir, "examples"))
 	copyTree(t, "../../scripts", filepath.Join(dir, "scripts"))
+	ptxpipe, err := os.ReadFile("../../calibration/h200/ptxpipe.ptx") // section 5's PTX
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "calibration", "h200"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "calibration", "h200", "ptxpipe.ptx"), ptxpipe, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/traces/ptx"
 )
 
 // FuzzCompilePTX runs the PTX frontend and every ptxas transformation
-// (compilePTX) on arbitrary input: none may panic, and what they leave must
+// (applyPTXPasses) on every kernel of arbitrary input: none may panic, and what they leave must
 // still be a program a warp can run — it ends in an ending instruction and
 // every direct branch targets an instruction of it.
 func FuzzCompilePTX(f *testing.F) {
@@ -29,11 +30,16 @@ func FuzzCompilePTX(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		ps, err := compilePTX("fuzz.ptx", src)
+		u, err := ptx.Load("fuzz.ptx", src)
 		if err != nil {
 			return
 		}
-		for _, p := range ps {
+		for _, f := range u.Kernels() {
+			p, err := u.Lower(f)
+			if err != nil {
+				continue
+			}
+			applyPTXPasses(p)
 			n := int32(len(p.Instrs))
 			if n == 0 {
 				t.Fatalf("%s: no instructions", p.Name)

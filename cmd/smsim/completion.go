@@ -37,12 +37,12 @@ func completeKernel(_ *cobra.Command, args []string, typed string) ([]string, co
 		if err != nil {
 			continue
 		}
-		for _, p := range src.progs {
-			if seen[p.Name] || !strings.HasPrefix(p.Name, typed) {
+		for _, k := range src.kernels {
+			if seen[k.name] || !strings.HasPrefix(k.name, typed) {
 				continue
 			}
-			seen[p.Name] = true
-			out = append(out, p.Name+"\t"+countOf(uint64(len(p.Params)), "parameter"))
+			seen[k.name] = true
+			out = append(out, k.name+"\t"+countOf(uint64(len(k.params)), "parameter"))
 		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp

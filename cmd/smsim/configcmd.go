@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sm"
 	"github.com/spf13/cobra"
 )
@@ -158,58 +157,6 @@ func newConfigCmd(stdout io.Writer) *cobra.Command {
 	_ = show.RegisterFlagCompletionFunc("set", completeSet)
 	c.AddCommand(show)
 	return c
-}
-
-func newListCmd(stdout io.Writer) *cobra.Command {
-	var disasm bool
-	var kernel string
-	cmd := &cobra.Command{
-		Use:   "list FILE",
-		Short: "List the kernels of a .ptx or .sms file and their parameters",
-		Long: `list prints each kernel of FILE with its parameters (index, name, type, size, offset) and its size.
-With --disasm it also prints the instructions smsim runs, after its ptxas-like rewrites (if-conversion of
-short branches, clock reads moved into stalls, loop-invariant divisors), one per line with the timing class
-and the source position.`,
-		Example:           "  smsim list kernels.ptx\n  smsim list kernels.ptx --disasm -k k_arrive_wait",
-		Args:              cobra.ExactArgs(1),
-		ValidArgsFunction: completeFiles("ptx", "sms"),
-		RunE: func(_ *cobra.Command, args []string) error {
-			src, err := loadSource(args[0])
-			if err != nil {
-				return err
-			}
-			progs := src.progs
-			if kernel != "" {
-				p, err := src.kernel(kernel)
-				if err != nil {
-					return err
-				}
-				progs = []*isa.Program{p}
-			}
-			for _, p := range progs {
-				fmt.Fprintf(stdout, "%s\n", p.Name)
-				for i, q := range p.Params {
-					def := ""
-					if q.Default != "" {
-						def = "  (default " + q.Default + ")"
-					}
-					fmt.Fprintf(stdout, "  %d  %-40s %-8s %d bytes at +%d%s\n", i, q.Name, paramType(q), q.Size, q.Offset, def)
-				}
-				fmt.Fprintf(stdout, "  %d instructions, %d B static shared, %d B local per thread\n",
-					len(p.Instrs), p.SharedStatic, p.LocalBytes)
-				if disasm {
-					if err := p.Disasm(stdout); err != nil {
-						return err
-					}
-				}
-			}
-			return nil
-		},
-	}
-	cmd.Flags().BoolVar(&disasm, "disasm", false, "also print the instructions smsim runs, with their timing classes")
-	cmd.Flags().StringVarP(&kernel, "kernel", "k", "", "only this kernel: exact mangled name, or a substring matching one entry")
-	_ = cmd.RegisterFlagCompletionFunc("kernel", completeKernel)
-	return cmd
 }
 
 // extraCommands are the analysis commands (compare, sweep, merge, validate).

@@ -18,6 +18,7 @@ import (
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // C++ names keep their <>& readable (k_ws<2>); the output is no HTML
 	return enc.Encode(v)
 }
 

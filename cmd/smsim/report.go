@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"sort"
 
+	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sm"
 	"gonum.org/v1/gonum/stat"
 )
@@ -10,7 +12,8 @@ import (
 // report is the JSON document of one run (design brief: kernel, cycles,
 // barriers with phases, warps, dumps, sim).
 type report struct {
-	Kernel   string           `json:"kernel"`
+	Kernel   string           `json:"kernel"`         // as the source names it (a demangled C++ declaration)
+	Mangled  string           `json:"kernel_mangled"` // the linker name, as the input spells it
 	File     string           `json:"file"`
 	Config   string           `json:"config"`
 	Launch   jsonLaunch       `json:"launch"`
@@ -71,7 +74,8 @@ type jsonError struct {
 }
 
 type jsonBarrier struct {
-	Name            string      `json:"name"`
+	Name            string      `json:"name"`   // the source's name: pipe_bench::full[1]
+	Symbol          string      `json:"symbol"` // as the input spells it: _ZZ10pipe_benchE4full+8 (smem+0xN outside every variable)
 	CTA             int         `json:"cta"`
 	Addr            uint32      `json:"addr"`
 	Expected        uint32      `json:"expected"`
@@ -129,7 +133,7 @@ type jsonWarp struct {
 }
 
 func buildReport(j *job, out *outcome) *report {
-	r := &report{Kernel: j.prog.Name, File: j.src.file, Config: j.cfg.Name,
+	r := &report{Kernel: j.prog.Title(), Mangled: j.prog.Name, File: j.src.file, Config: j.cfg.Name,
 		Launch:   jsonLaunch{Block: j.block, Grid: j.grid, Smem: j.smem, Launches: j.launches, Args: j.args},
 		Dumps:    map[string][]any{},
 		Warnings: []string{}, Barriers: []jsonBarrier{}, Warps: []jsonWarp{}, stalls: map[string]float64{}}
@@ -147,7 +151,9 @@ func buildReport(j *job, out *outcome) *report {
 	r.Cycles = res.Cycles
 	r.Warnings = append(r.Warnings, res.Warnings...)
 	for _, b := range res.Barriers {
-		r.Barriers = append(r.Barriers, barrierJSON(b))
+		jb := barrierJSON(b)
+		jb.Symbol = linkName(j.prog, b.Addr)
+		r.Barriers = append(r.Barriers, jb)
 	}
 	for _, w := range res.Warps {
 		jw := jsonWarp{Warp: w.Warp, CTA: w.CTA, WarpInCTA: w.InCTA, Instructions: w.Instructions,
@@ -172,6 +178,15 @@ func buildReport(j *job, out *outcome) *report {
 		r.Sim.CyclesPerSecond = float64(res.Cycles) / secs
 	}
 	return r
+}
+
+// linkName names shared offset addr as the input file spells its
+// variables: the linker name and a byte offset.
+func linkName(p *isa.Program, addr uint32) string {
+	if y, ok := p.SymbolAt(isa.Shared, uint64(addr)); ok {
+		return y.LinkAt(uint64(addr) - y.Offset)
+	}
+	return fmt.Sprintf("smem+0x%x", addr)
 }
 
 func barrierJSON(b sm.BarrierReport) jsonBarrier {

@@ -30,7 +30,7 @@ type launchFlags struct {
 
 func (f *launchFlags) bind(c *cobra.Command) {
 	fs := c.Flags()
-	fs.StringVarP(&f.kernel, "kernel", "k", "", "PTX entry: exact mangled name, or a substring matching one entry")
+	fs.StringVarP(&f.kernel, "kernel", "k", "", "PTX entry: mangled or demangled name (k_ws<2>), or a substring of one matching one entry")
 	fs.StringVarP(&f.block, "block", "b", "", "threads per block X[,Y[,Z]] (default: the source's, else 32)")
 	fs.StringVarP(&f.grid, "grid", "g", "", "blocks X[,Y[,Z]] (default: the source's, else 1)")
 	fs.StringVar(&f.smem, "smem", "", "dynamic shared memory per block in bytes (suffixes KiB, MiB)")

@@ -229,7 +229,7 @@ func pointJob(f launchFlags, file string, pt []setting) (*job, error) {
 	if err != nil {
 		return nil, err
 	}
-	j.src = &source{file: file, progs: []*isa.Program{p}}
+	j.src = programSource(file, p)
 	j.prog = p
 	// The block, grid and shared memory may be computed from the constants.
 	if f.block == "" {

@@ -21,7 +21,8 @@ type sweepRecord struct {
 	Points           int               `json:"points"` // the grid's size
 	Params           map[string]string `json:"params"` // KIND:KEY -> value
 	File             string            `json:"file"`
-	Kernel           string            `json:"kernel"`
+	Kernel           string            `json:"kernel"`                   // as the source names it (demangled)
+	KernelMangled    string            `json:"kernel_mangled,omitempty"` // the linker name (JSON lines only)
 	Cycles           uint64            `json:"cycles"`
 	StallCycles      uint64            `json:"stall_cycles"` // every barrier phase's wait cycles, summed
 	Phases           int               `json:"phases"`       // completed barrier phases

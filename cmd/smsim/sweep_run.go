@@ -244,7 +244,7 @@ func runPoint(o *sweepOptions, file string, axes []axis, id string, n, i int) (r
 		fail(err)
 		return rec
 	}
-	rec.Kernel = j.prog.Name
+	rec.Kernel, rec.KernelMangled = j.prog.Title(), j.prog.Name
 	out, err := execute(j)
 	if err != nil {
 		fail(err)

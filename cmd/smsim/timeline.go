@@ -135,7 +135,7 @@ func (t *timeline) write(path string, r *sm.Result) error {
 		t.flush(w, sp)
 	}
 	meta := []traceEvent{
-		{Name: "process_name", Ph: "M", Pid: pidWarps, Args: map[string]any{"name": "warps of " + t.prog.Name}},
+		{Name: "process_name", Ph: "M", Pid: pidWarps, Args: map[string]any{"name": "warps of " + t.prog.Title()}},
 		{Name: "process_name", Ph: "M", Pid: pidBarriers, Args: map[string]any{"name": "mbarrier phases"}},
 		{Name: "process_name", Ph: "M", Pid: pidCopies, Args: map[string]any{"name": "TMA copies"}},
 	}

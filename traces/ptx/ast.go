@@ -42,6 +42,7 @@ type Attr struct {
 type Func struct {
 	Pos     Pos        // start of the declaration (linkage or .entry/.func)
 	Name    string     // kernel or function name
+	NamePos Pos        // position of the name
 	Entry   bool       // .entry (kernel); false for .func
 	Linkage string     // "", "visible", "extern", "weak" or "common"
 	Returns []*VarDecl // return parameters of a .func, in order

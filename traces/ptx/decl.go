@@ -129,7 +129,7 @@ func (p *parser) attribute() []string {
 // and (when full) initializer; d.Pos becomes the name's position.
 func (p *parser) declName(d *VarDecl, full bool) {
 	d.Pos = p.pos(p.cur())
-	d.Name = p.ident("variable name")
+	d.Name = p.name("variable name")
 	if t := p.cur(); full && p.accept("<") {
 		if d.Count = p.smallInt(); d.Count == 0 {
 			p.failAt(t, "empty register range %s<0>", d.Name)

@@ -17,7 +17,8 @@ func (p *parser) function(linkage string, start token) *Func {
 	if p.isPunct("(") {
 		f.Returns = p.paramList()
 	}
-	f.Name = p.ident("function name")
+	f.NamePos = p.pos(p.cur())
+	f.Name = p.name("function name")
 	if p.isPunct("(") {
 		f.Params = p.paramList()
 	}

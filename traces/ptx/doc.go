@@ -1,9 +1,12 @@
 // Package ptx is smsim's PTX frontend, for PTX as written by `nvcc -ptx`
-// for sm_90a (CUDA 12/13, PTX ISA up to 9.x): Parse builds a syntax tree,
-// and Compile lowers every kernel entry to the isa program representation
-// (lower*.go: registers, state spaces and the address map, inlined calls,
-// every instruction form with its exact semantics, or an error naming the
-// instruction and its line — nothing is skipped).
+// for sm_90a (CUDA 12/13, PTX ISA up to 9.x): Parse builds a syntax tree;
+// Load checks the module's function names (each defined once) and lays out
+// its data, and Unit.Lower lowers one kernel entry to the isa program
+// representation (lower*.go: registers, state spaces and the address map,
+// inlined calls, every instruction form with its exact semantics, or an
+// error naming the instruction and its line — nothing is skipped), so that
+// a kernel with an instruction smsim does not run leaves the others
+// runnable. Compile lowers them all or fails.
 //
 // The parser accepts what nvcc, inline asm and libcu++ (cuda::barrier,
 // cuda::ptx, cooperative_groups, cuda::memcpy_async) emit and records every
@@ -54,7 +57,8 @@
 // Operands: registers (`%r1`, `%tid.x`, plain names declared .reg in an
 // enclosing scope), symbols and labels (`sym`, `sym+4`), immediates
 // (decimal, 0x hex, 0b binary, leading-0 octal, U suffix, 0f/0d IEEE bits,
-// decimal floats; negated with '-'), addresses (`[r]`, `[r+N]`, `[r+-N]`,
+// decimal floats; negated with '-'; and WARP_SZ, the PTX ISA's predefined
+// constant, read as the immediate 32 and not declarable), addresses (`[r]`, `[r+N]`, `[r+-N]`,
 // `[sym+N]`, `[N]`, `[r, {coords}]`), vectors `{a, _, b}`, the sink `_`,
 // `!p`, pairs `a|b`, and call argument lists `(a, b)`.
 //

@@ -53,6 +53,10 @@ func TestSyntaxErrors(t *testing.T) {
 		{"empty register range", k + ".reg .b32 %r<0>;\n}", "e.ptx:3:14: empty register range %r<0>"},
 		{"deep nesting", k + strings.Repeat("{", 200), "e.ptx:3:101: nesting deeper than 100 levels"},
 		{"deep initializer nesting", ".global .u32 x = " + strings.Repeat("{", 200), "e.ptx:1:118: nesting deeper than 100 levels"},
+		{"register named WARP_SZ", k + ".reg .b32 WARP_SZ;\n}", "e.ptx:3:12: WARP_SZ is a predefined identifier (the warp size) and cannot be declared"},
+		{"variable named WARP_SZ", ".global .u32 WARP_SZ;", "e.ptx:1:14: WARP_SZ is a predefined identifier (the warp size) and cannot be declared"},
+		{"parameter named WARP_SZ", ".visible .entry k(.param .u32 WARP_SZ)\n{\n}", "e.ptx:1:31: WARP_SZ is a predefined identifier (the warp size) and cannot be declared"},
+		{"function named WARP_SZ", ".func WARP_SZ()\n{\n}", "e.ptx:1:7: WARP_SZ is a predefined identifier (the warp size) and cannot be declared"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

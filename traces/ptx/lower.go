@@ -15,28 +15,21 @@ const (
 )
 
 // Compile parses a PTX module and lowers every kernel (.entry with a body)
-// to an isa.Program, in source order. Device functions are inlined at their
-// call sites. Errors are one line, "FILE:LINE:COL: message"; an instruction
-// or modifier the lowering does not implement is an error naming it, never
-// dropped.
+// to an isa.Program, in source order; it fails if any kernel fails (Load and
+// Unit.Lower lower the kernels one at a time). Device functions are inlined
+// at their call sites. Errors are one line, "FILE:LINE:COL: message"; an
+// instruction or modifier the lowering does not implement is an error
+// naming it, never dropped.
 func Compile(filename string, src []byte) ([]*isa.Program, error) {
-	m, err := Parse(filename, src)
-	if err != nil {
-		return nil, err
-	}
-	md, err := layoutModule(m)
+	u, err := Load(filename, src)
 	if err != nil {
 		return nil, err
 	}
 	var out []*isa.Program
-	total := 0
-	for _, f := range m.Entries() {
-		p, err := lowerEntry(m, md, f)
+	for _, f := range u.Kernels() {
+		p, err := u.Lower(f)
 		if err != nil {
 			return nil, err
-		}
-		if total += len(p.Instrs); total > maxModule {
-			return nil, errAt(f.Pos, "the module's kernels have more than %d instructions after inlining", maxModule)
 		}
 		out = append(out, p)
 	}

@@ -65,7 +65,7 @@ func layoutModule(m *Module) (*moduleData, error) {
 		v := &moduleVar{decl: d, space: sp, addr: addr, size: size}
 		md.vars[d.Name] = v
 		order = append(order, v)
-		md.symbols = append(md.symbols, isa.Symbol{Name: d.Name, Space: sp, Offset: addr, Size: size, Pos: posOf(d.Pos)})
+		md.symbols = append(md.symbols, isa.Symbol{Name: d.Name, Space: sp, Offset: addr, Size: size, Pos: posOf(d.Pos), Elem: indexBytes(d)})
 	}
 	for _, v := range order {
 		b := make([]byte, v.size) // every variable is data, so that memory maps it
@@ -91,6 +91,27 @@ func elemBytes(d *VarDecl) uint64 {
 		return 1
 	}
 	return uint64(t.Bytes()) * uint64(max(d.Vec, 1))
+}
+
+// indexBytes is the element size by which reports index the array d (0
+// for a scalar: its offsets are bytes). nvcc declares a C array of any
+// element type as a byte array aligned as the element (a __shared__
+// uint64_t full[4] is `.shared .align 8 .b8 full[32]`), so a byte array's
+// element is taken to be its alignment when that divides its size; an
+// array of structs then reads as an array of their aligned parts.
+func indexBytes(d *VarDecl) uint64 {
+	if len(d.Array) == 0 {
+		return 0
+	}
+	n := elemBytes(d)
+	if n != 1 || d.Align <= 1 {
+		return n
+	}
+	size, err := varSize(d)
+	if err != nil || size%uint64(d.Align) != 0 {
+		return 1
+	}
+	return uint64(d.Align)
 }
 
 // varSize is the byte size of d; an unsized array takes its length from its
@@ -255,7 +276,7 @@ func (l *lowerer) placeShared(d *VarDecl) (uint64, error) {
 	}
 	l.prog.SharedStatic = int(off + size)
 	l.shared[d] = off
-	l.prog.Symbols = append(l.prog.Symbols, isa.Symbol{Name: d.Name, Space: isa.Shared, Offset: off, Size: size, Pos: posOf(d.Pos)})
+	l.prog.Symbols = append(l.prog.Symbols, isa.Symbol{Name: d.Name, Space: isa.Shared, Offset: off, Size: size, Pos: posOf(d.Pos), Elem: indexBytes(d)})
 	return off, nil
 }
 

@@ -235,33 +235,48 @@ func (l *lowerer) ptemp() (int32, error) {
 	return r, nil
 }
 
-// entryParams lays out the kernel's parameters in the .param space.
+// entryParams lays out kernel f's parameters (Params) and declares them in s.
 func (l *lowerer) entryParams(f *Func, s *lscope) error {
-	off := 0
-	for _, d := range f.Params {
-		if d.Space != "param" {
-			return errAt(d.Pos, "unsupported kernel parameter %s in the .%s space", d.Name, d.Space)
-		}
-		t, ok := isa.ParseType(d.Type)
-		if !ok || t == isa.Pred {
-			return errAt(d.Pos, "unsupported parameter type .%s for %s", d.Type, d.Name)
-		}
-		size, err := varSize(d)
-		if err != nil {
-			return err
-		}
-		align := varAlign(d)
-		off = (off + align - 1) / align * align
-		l.prog.Params = append(l.prog.Params, isa.Param{Name: d.Name, Type: t, Size: int(size), Align: align, Offset: off, Ptr: d.Ptr})
+	ps, n, err := Params(f)
+	if err != nil {
+		return err
+	}
+	for i, d := range f.Params {
 		if old := s.names[d.Name]; old != nil {
 			return errAt(d.Pos, "duplicate parameter %s", d.Name)
 		}
-		s.names[d.Name] = &entity{kind: entParam, decl: d, space: isa.ParamSpace, addr: uint64(off)}
+		s.names[d.Name] = &entity{kind: entParam, decl: d, space: isa.ParamSpace, addr: uint64(ps[i].Offset)}
+	}
+	l.prog.Params, l.prog.ParamBytes = ps, n
+	return nil
+}
+
+// Params lays out the parameters of kernel f in the .param space, each at
+// its alignment in declaration order, and returns them with their total
+// size. It needs no lowering, so a kernel that cannot be lowered still
+// shows its parameters.
+func Params(f *Func) ([]isa.Param, int, error) {
+	var ps []isa.Param
+	off := 0
+	for _, d := range f.Params {
+		if d.Space != "param" {
+			return nil, 0, errAt(d.Pos, "unsupported kernel parameter %s in the .%s space", d.Name, d.Space)
+		}
+		t, ok := isa.ParseType(d.Type)
+		if !ok || t == isa.Pred {
+			return nil, 0, errAt(d.Pos, "unsupported parameter type .%s for %s", d.Type, d.Name)
+		}
+		size, err := varSize(d)
+		if err != nil {
+			return nil, 0, err
+		}
+		align := varAlign(d)
+		off = (off + align - 1) / align * align
+		ps = append(ps, isa.Param{Name: d.Name, Type: t, Size: int(size), Align: align, Offset: off, Ptr: d.Ptr})
 		off += int(size)
 		if off > 1<<16 {
-			return errAt(d.Pos, "kernel parameters exceed 64 KiB")
+			return nil, 0, errAt(d.Pos, "kernel parameters exceed 64 KiB")
 		}
 	}
-	l.prog.ParamBytes = off
-	return nil
+	return ps, off, nil
 }

@@ -98,6 +98,13 @@ func quoteTrunc(s string) string {
 	return strconv.Quote(s)
 }
 
+// warpSizeName is the PTX ISA's predefined constant for the warp size,
+// and warpSize its value on every architecture the ISA describes.
+const (
+	warpSizeName = "WARP_SZ"
+	warpSize     = 32
+)
+
 var specialRegs = map[string]bool{
 	"%tid": true, "%ntid": true, "%laneid": true, "%warpid": true, "%nwarpid": true,
 	"%ctaid": true, "%nctaid": true, "%smid": true, "%nsmid": true, "%gridid": true,

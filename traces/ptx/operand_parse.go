@@ -65,6 +65,13 @@ func (p *parser) nameOperand(t token) Operand {
 	if comp != "" {
 		p.failAt(t, "bad operand %s", describe(t))
 	}
+	if text == warpSizeName {
+		// WARP_SZ is the one predefined constant of the PTX ISA (its
+		// "Predefined identifiers"): the number of threads in a warp, an
+		// immediate wherever one is allowed (nvcc writes warpSize as
+		// `mov.u32 %r1, WARP_SZ;`).
+		return &Imm{Pos: pos, Kind: ImmInt, Int: warpSize, Text: text}
+	}
 	return &Sym{Pos: pos, Name: text}
 }
 

@@ -216,6 +216,16 @@ func (p *parser) ident(what string) string {
 	return p.next().text
 }
 
+// name parses the name a declaration introduces: a plain identifier
+// other than the predefined constant WARP_SZ, which operands always read
+// as the warp size.
+func (p *parser) name(what string) string {
+	if t := p.cur(); t.kind == tWord && t.text == warpSizeName {
+		p.failAt(t, "%s is a predefined identifier (the warp size) and cannot be declared", warpSizeName)
+	}
+	return p.ident(what)
+}
+
 func plainName(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] == '.' || s[i] == ':' {
