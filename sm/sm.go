@@ -78,12 +78,13 @@ type SM struct {
 	cpInFlight int       // cp.async landings and asynchronous arrivals pending
 	copyStats0 tma.Stats // the copy engine's counters when the launch began
 	copyIssued map[uint64]copyInfo
-	landing    []landing         // bulk loads in flight, in issue order: the shared bytes they will write
-	storeSrc   []storeSource     // bulk-store sources not yet covered by a wait_group.read
-	commits    map[uint64]uint64 // bulk groups committed, by thread
-	mapUse     []mapUse          // tensor maps read from global memory: rewritten since?
-	smemFree   sim.Cycle         // when the shared memory can serve the next wavefront
-	arrayUse   []arrayWindow     // bulk stores' reads of the shared-memory data array, in the future
+	landing    []landing            // bulk loads in flight, in issue order: the shared bytes they will write
+	storeSrc   []storeSource        // bulk-store sources not yet covered by a wait_group.read
+	commits    map[uint64]uint64    // bulk groups committed, by thread
+	mapUse     []mapUse             // tensor maps read from global memory: rewritten since?
+	smemFree   sim.Cycle            // when the shared memory can serve the next wavefront
+	arrayUse   []arrayWindow        // bulk stores' reads of the shared-memory data array, in the future
+	laneBuf    [maxAccessBytes]byte // one lane's bytes of the memory access in progress (laneAccess)
 }
 
 // arrayWindow is a stretch [from, to) of which a bulk store's source reads
