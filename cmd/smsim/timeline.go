@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
+	"sort"
 
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sm"
@@ -129,10 +131,18 @@ func (t *timeline) Copy(id uint64, bytes int, issued, done uint64, barrier strin
 	t.add(traceEvent{Name: name, Cat: "tma", Ph: "e", Ts: done, Pid: pidCopies, Tid: 0, ID: sid})
 }
 
-// write closes open spans and writes the trace file.
+// write closes open spans and writes the trace file. The bytes depend on
+// the run alone: open spans close in warp order and the track names come
+// in track order (never a map's order), and events are written one by one
+// as they were recorded, not gathered into one document first.
 func (t *timeline) write(path string, r *sm.Result) error {
-	for w, sp := range t.spans {
-		t.flush(w, sp)
+	warps := make([]int, 0, len(t.spans))
+	for w := range t.spans {
+		warps = append(warps, w)
+	}
+	sort.Ints(warps)
+	for _, w := range warps {
+		t.flush(w, t.spans[w])
 	}
 	meta := []traceEvent{
 		{Name: "process_name", Ph: "M", Pid: pidWarps, Args: map[string]any{"name": "warps of " + t.prog.Name}},
@@ -145,22 +155,51 @@ func (t *timeline) write(path string, r *sm.Result) error {
 				Args: map[string]any{"name": fmt.Sprintf("warp %d (CTA %d, warp %d)", w.Warp, w.CTA, w.InCTA)}})
 		}
 	}
+	tracks := make([]string, len(t.barTrack))
 	for name, tid := range t.barTrack {
-		meta = append(meta, traceEvent{Name: "thread_name", Ph: "M", Pid: pidBarriers, Tid: tid, Args: map[string]any{"name": name}})
+		tracks[tid] = name
 	}
-	doc := map[string]any{
-		"traceEvents":     append(meta, t.events...),
-		"displayTimeUnit": "ns",
-		"otherData":       map[string]any{"time_unit": "1 us in the viewer = 1 SM cycle", "dropped_events": t.dropped},
+	for tid, name := range tracks {
+		meta = append(meta, traceEvent{Name: "thread_name", Ph: "M", Pid: pidBarriers, Tid: tid, Args: map[string]any{"name": name}})
 	}
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(f)
-	if err := enc.Encode(doc); err != nil {
+	w := bufio.NewWriter(f)
+	if err := t.encode(w, meta); err != nil {
+		f.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
 		f.Close()
 		return err
 	}
 	return f.Close()
+}
+
+// encode writes the trace document: {"displayTimeUnit", "otherData",
+// "traceEvents"} with the metadata events first.
+func (t *timeline) encode(w *bufio.Writer, meta []traceEvent) error {
+	other, err := json.Marshal(map[string]any{"time_unit": "1 us in the viewer = 1 SM cycle", "dropped_events": t.dropped})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "{\"displayTimeUnit\":\"ns\",\"otherData\":%s,\"traceEvents\":[", other)
+	n := 0
+	for _, evs := range [][]traceEvent{meta, t.events} {
+		for i := range evs {
+			b, err := json.Marshal(&evs[i])
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				w.WriteByte(',')
+			}
+			w.Write(b)
+			n++
+		}
+	}
+	_, err = w.WriteString("]}\n")
+	return err
 }
