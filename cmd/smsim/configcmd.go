@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"bufio"
 	"fmt"
 	"io"
@@ -25,12 +26,14 @@ func loadConfig(name string, sets []string) (sm.Config, error) {
 	if mk, ok := builtinConfigs()[name]; ok {
 		cfg = mk()
 	} else {
-		f, err := os.Open(name)
-		if err != nil {
+		if _, err := os.Stat(name); err != nil {
 			return cfg, &usageError{msg: fmt.Sprintf("--config %q: not a built-in configuration (%s) or a readable file", name, configNames())}
 		}
-		defer f.Close()
-		cfg, err = readConfigFile(name, f)
+		data, err := readInput(name, "--config file", maxConfigBytes)
+		if err != nil {
+			return cfg, &inputError{err: err}
+		}
+		cfg, err = readConfigFile(name, bytes.NewReader(data))
 		if err != nil {
 			return cfg, &inputError{err: err}
 		}

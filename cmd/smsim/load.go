@@ -11,9 +11,6 @@ import (
 	"github.com/smsim/smsim/traces"
 )
 
-// maxSourceBytes bounds input files: larger ones are refused, not parsed.
-const maxSourceBytes = 64 << 20
-
 // source is a loaded input file and its kernels.
 type source struct {
 	file  string
@@ -22,17 +19,7 @@ type source struct {
 
 // loadSource reads and compiles a .ptx or .sms file.
 func loadSource(path string) (*source, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, &inputError{err: fmt.Errorf("%s: %w", path, unwrapPath(err))}
-	}
-	if st.IsDir() {
-		return nil, &inputError{err: fmt.Errorf("%s: is a directory, want a .ptx or .sms file", path)}
-	}
-	if st.Size() > maxSourceBytes {
-		return nil, &inputError{err: fmt.Errorf("%s: %d bytes is larger than the %d-byte input limit", path, st.Size(), maxSourceBytes)}
-	}
-	src, err := os.ReadFile(path)
+	src, err := readInput(path, "kernel file", maxSourceBytes)
 	if err != nil {
 		return nil, &inputError{err: err}
 	}
