@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
@@ -46,19 +47,22 @@ func openInput(path, what string, limit int64) (*os.File, int64, error) {
 // readInput reads the regular file at path, refusing it past limit bytes
 // (also when it grows past the limit while being read).
 func readInput(path, what string, limit int64) ([]byte, error) {
-	f, _, err := openInput(path, what, limit)
+	f, size, err := openInput(path, what, limit)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
+	// Room for the whole file as stat gives its size, so that reading it
+	// does not copy it as the buffer grows.
+	var buf bytes.Buffer
+	buf.Grow(int(size) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
-	if int64(len(data)) > limit {
+	if int64(buf.Len()) > limit {
 		return nil, tooLarge(path, what, limit)
 	}
-	return data, nil
+	return buf.Bytes(), nil
 }
 
 func tooLarge(path, what string, limit int64) error {
