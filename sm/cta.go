@@ -59,8 +59,10 @@ type wctx struct {
 	reason    Reason    // reason for cycles from acctAt until readiness
 	stall     [numReasons]uint64
 	openWaits []openWait // barrier phases this warp is waiting on
-	tries     []tryRec   // try_waits in flight, one per blocked split
-	cp        cpThreads  // cp.async groups per lane
+	seenB     *barrier   // the barrier and phase of the warp's latest wait answered complete (noteWait)
+	seenPhase uint64
+	tries     []tryRec  // try_waits in flight, one per blocked split
+	cp        cpThreads // cp.async groups per lane
 	done      bool
 	doneAt    sim.Cycle
 }

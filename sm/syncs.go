@@ -213,6 +213,11 @@ func (s *SM) applyInit(now sim.Cycle, op *syncsOp) error {
 	b.initCount, b.initWarp, b.initEpoch = uint32(op.count), op.wc.slot, op.epoch
 	b.phases = append(b.phases[:0], PhaseReport{Phase: 0, Opened: uint64(now - s.start), Completed: -1})
 	clear(b.arrWarps)
+	for _, w := range c.warps {
+		if w.seenB == b {
+			w.seenB = nil // the phases count from 0 again
+		}
+	}
 	s.progress(now)
 	return nil
 }
