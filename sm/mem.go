@@ -2,10 +2,12 @@ package sm
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 
 	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/memory"
 	"github.com/smsim/smsim/sharedmem"
 	"github.com/smsim/smsim/sim"
 	"github.com/smsim/smsim/warp"
@@ -358,6 +360,10 @@ func (s *SM) localBase(wc *wctx, in *isa.Instr, off, n uint64, l int) (uint64, e
 func (s *SM) globalErr(wc *wctx, in *isa.Instr, l int, err error) error {
 	if err == nil {
 		return nil
+	}
+	var re *memory.ResidentError
+	if errors.As(err, &re) {
+		return s.diag(wc, in, DiagLimit, "memory-limit", 1<<l, err.Error())
 	}
 	return s.diag(wc, in, DiagMisuse, "global-out-of-bounds", 1<<l, err.Error())
 }

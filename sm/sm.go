@@ -175,8 +175,11 @@ func (s *SM) Run(l *Launch) (*Result, error) {
 		err = s.err
 	}
 	var d *Diag
+	var re *memory.ResidentError
 	if err != nil && errors.As(err, &d) {
 		err = d // a diagnostic wrapped by the copy engine
+	} else if err != nil && errors.As(err, &re) {
+		err = &Diag{Kind: DiagLimit, Code: "memory-limit", Warp: -1, Phase: -1, Msg: err.Error()}
 	} else if err != nil && !isLimit(err) {
 		err = &Diag{Kind: DiagMisuse, Code: "copy-fault", Warp: -1, Phase: -1, Msg: err.Error()}
 	}
