@@ -22,6 +22,10 @@ type cta struct {
 	unfenced    []uint64
 	anyUnfenced bool
 	started     sim.Cycle
+	// pending counts the CTA's barrier-unit operations and cp.async
+	// landings in flight: a retired CTA's barriers are reported (and the
+	// CTA let go) once none is left to change them.
+	pending int
 }
 
 // wctx is the SM's view of one resident warp: the architectural warp plus
@@ -166,6 +170,9 @@ func (s *SM) warpDone(now sim.Cycle, wc *wctx) {
 			s.ctas = append(s.ctas[:i], s.ctas[i+1:]...)
 			break
 		}
+	}
+	if c.pending == 0 {
+		s.retireBarriers(c)
 	}
 	if err := s.fillCTAs(now); err != nil {
 		s.fail(err)

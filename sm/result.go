@@ -3,6 +3,7 @@ package sm
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
 
 	"github.com/smsim/smsim/sim"
@@ -10,9 +11,14 @@ import (
 )
 
 // result0 captures a retiring warp's accounting.
+// (folded with the warps of its index in the block for CTAs past ReportCTAs).
 func (s *SM) result0(wc *wctx) {
 	wr := WarpReport{Warp: wc.slot, CTA: wc.c.id, InCTA: wc.w.InCTA, Instructions: wc.instr,
-		Start: uint64(wc.c.started - s.start), End: uint64(wc.doneAt - s.start), Stalls: wc.stall}
+		Start: uint64(wc.c.started - s.start), End: uint64(wc.doneAt - s.start), Stalls: wc.stall, Warps: 1}
+	if wc.c.id >= s.limits.ctas {
+		s.reports.foldWarp(wr)
+		return
+	}
 	s.retired = append(s.retired, wr)
 }
 
@@ -26,13 +32,20 @@ func (s *SM) result() *Result {
 		r.Stats.Cycles = r.Cycles
 	}
 	r.Warps = append(r.Warps, s.retired...)
+	folded := slices.Clone(s.reports.warps)
+	rep := reports{warps: folded}
 	for _, wc := range s.warps {
 		if wc == nil {
 			continue
 		}
 		s.account(wc, now)
-		r.Warps = append(r.Warps, WarpReport{Warp: wc.slot, CTA: wc.c.id, InCTA: wc.w.InCTA, Instructions: wc.instr,
-			Start: uint64(wc.c.started - s.start), End: uint64(now - s.start), Stalls: wc.stall})
+		wr := WarpReport{Warp: wc.slot, CTA: wc.c.id, InCTA: wc.w.InCTA, Instructions: wc.instr,
+			Start: uint64(wc.c.started - s.start), End: uint64(now - s.start), Stalls: wc.stall, Warps: 1}
+		if wc.c.id >= s.limits.ctas {
+			rep.foldWarp(wr)
+			continue
+		}
+		r.Warps = append(r.Warps, wr)
 	}
 	sort.SliceStable(r.Warps, func(i, j int) bool {
 		if r.Warps[i].CTA != r.Warps[j].CTA {
@@ -40,17 +53,12 @@ func (s *SM) result() *Result {
 		}
 		return r.Warps[i].InCTA < r.Warps[j].InCTA
 	})
-	for _, b := range s.barList {
-		br := BarrierReport{Name: b.name, CTA: b.c.id, Addr: b.addr, Expected: b.initCount, Phases: b.phases}
-		// The open phase is reported only if something happened in it.
-		if n := len(br.Phases); n > 0 {
-			last := br.Phases[n-1]
-			if last.Completed < 0 && last.LastArriver.Lanes == 0 && last.TxBytes == 0 && len(last.Waits) == 0 {
-				br.Phases = br.Phases[:n-1]
-			}
+	for _, w := range rep.warps {
+		if w.Warps > 0 {
+			r.Warps = append(r.Warps, w)
 		}
-		r.Barriers = append(r.Barriers, br)
 	}
+	r.Barriers = s.barrierReports()
 	return r
 }
 

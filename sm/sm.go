@@ -70,8 +70,11 @@ type SM struct {
 
 	tickets    uint64 // wait tickets handed to blocked splits
 	stats      Stats
-	barList    []*barrier // every barrier seen in this launch, in creation order
-	lastProg   sim.Cycle  // last cycle a barrier made progress (livelock watchdog)
+	barList    []*barrier   // the barriers of the CTAs not yet retired (retireBarriers), in creation order
+	barSeq     int          // barriers created in this launch
+	reports    reports      // what the launch's report lists and counts (report.go)
+	limits     reportLimits // what it may list
+	lastProg   sim.Cycle    // last cycle a barrier made progress (livelock watchdog)
 	retired    []WarpReport
 	warnings   []string
 	copyID     uint64
@@ -147,7 +150,7 @@ func New(cfg Config, eng *sim.Engine, gmem GlobalMemory, path MemoryPath) (*SM, 
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &SM{cfg: cfg, eng: eng, gmem: gmem, path: path}
+	s := &SM{cfg: cfg, eng: eng, gmem: gmem, path: path, limits: defaultReportLimits()}
 	s.clk = sim.NewClocked(eng, s)
 	return s, nil
 }
@@ -224,7 +227,7 @@ func (s *SM) begin(l *Launch) error {
 	}
 	s.syncs, s.checks, s.slots = syncsUnit{}, checkPool{}, slotCalendar{}
 	s.stats = Stats{}
-	s.barList = nil
+	s.barList, s.barSeq, s.reports = nil, 0, reports{}
 	s.retired, s.warnings = nil, nil
 	s.copyIssued = map[uint64]copyInfo{}
 	s.landing = s.landing[:0]

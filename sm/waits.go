@@ -130,24 +130,43 @@ func (s *SM) noteWait(now, issued sim.Cycle, wc *wctx, b *barrier, ph uint64, do
 	wc.openWaits = append(wc.openWaits, openWait{b: b, phase: ph, since: issued})
 }
 
+// addWait records a warp's wait for phase ph: in the phase's record, or in
+// the barrier's totals when the phase is not listed.
 func (b *barrier) addWait(ph uint64, warp int, cycles uint64) {
-	if int(ph) < len(b.phases) {
-		p := &b.phases[ph]
+	if p := b.phaseRec(ph); p != nil {
 		p.Waits = append(p.Waits, WaitReport{Warp: warp, Cycles: cycles})
+	} else if len(b.phases) > 0 && ph < b.open().Phase {
+		b.unlisted.addWait(cycles)
 	}
 }
 
-// hasWait reports whether the warp's wait for phase ph is recorded.
+// hasWait reports whether the warp's wait for phase ph is recorded (never,
+// for a phase not listed: those keep no record of who waited).
 func (b *barrier) hasWait(ph uint64, warp int) bool {
-	if int(ph) >= len(b.phases) {
-		return false
-	}
-	for _, w := range b.phases[ph].Waits {
-		if w.Warp == warp {
-			return true
+	if p := b.phaseRec(ph); p != nil {
+		for _, w := range p.Waits {
+			if w.Warp == warp {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// phaseRec returns the record of phase ph: one of the listed phases
+// (phases 0, 1, ... in order) or the open one; nil for a phase counted in
+// the totals only.
+func (b *barrier) phaseRec(ph uint64) *PhaseReport {
+	n := uint64(len(b.phases))
+	switch {
+	case n == 0:
+		return nil
+	case ph < n-1:
+		return &b.phases[ph]
+	case b.phases[n-1].Phase == ph:
+		return &b.phases[n-1]
+	}
+	return nil
 }
 
 // applyWait evaluates a test_wait group, or the last group of a try_wait.

@@ -151,6 +151,9 @@ func (t *timeline) write(path string, r *sm.Result) error {
 	}
 	if r != nil {
 		for _, w := range r.Warps {
+			if w.Warp < 0 {
+				continue // a folded record of many CTAs' warps
+			}
 			meta = append(meta, traceEvent{Name: "thread_name", Ph: "M", Pid: pidWarps, Tid: w.Warp,
 				Args: map[string]any{"name": fmt.Sprintf("warp %d (CTA %d, warp %d)", w.Warp, w.CTA, w.InCTA)}})
 		}
