@@ -26,6 +26,9 @@ type cta struct {
 	// landings in flight: a retired CTA's barriers are reported (and the
 	// CTA let go) once none is left to change them.
 	pending int
+	// committed: a thread of the CTA committed a bulk group, whose
+	// bookkeeping (here and in the copy engine) the CTA's exit drops.
+	committed bool
 }
 
 // wctx is the SM's view of one resident warp: the architectural warp plus
@@ -133,6 +136,31 @@ func (s *SM) startCTA(now sim.Cycle, id, nw, threads, smem int) error {
 	return nil
 }
 
+// forgetThreads drops what the SM and the copy engine keep per thread of
+// c, a CTA whose threads have all exited: their bulk groups and the bulk
+// stores' sources not yet waited for.
+func (s *SM) forgetThreads(c *cta) {
+	if !c.committed {
+		return
+	}
+	f, _ := s.copy.(interface{ Forget(thread uint64) })
+	for t := 0; t < c.threads; t++ {
+		id := uint64(c.id)<<32 | uint64(t)
+		delete(s.commits, id)
+		if f != nil {
+			f.Forget(id)
+		}
+	}
+	k := 0
+	for _, src := range s.storeSrc {
+		if src.cta != c.id {
+			s.storeSrc[k] = src
+			k++
+		}
+	}
+	s.storeSrc = s.storeSrc[:k]
+}
+
 func (s *SM) freeSlot() int {
 	for i, w := range s.warps {
 		if w == nil {
@@ -174,6 +202,7 @@ func (s *SM) warpDone(now sim.Cycle, wc *wctx) {
 	if c.pending == 0 {
 		s.retireBarriers(c)
 	}
+	s.forgetThreads(c)
 	if err := s.fillCTAs(now); err != nil {
 		s.fail(err)
 		return

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/memory"
 	"github.com/smsim/smsim/sim"
 )
 
@@ -133,5 +134,44 @@ func TestCTAsPastTheLimitAreFolded(t *testing.T) {
 	}
 	if len(s.barList) != 0 {
 		t.Errorf("%d barriers of retired CTAs are still held", len(s.barList))
+	}
+}
+
+// The bulk-group bookkeeping of a CTA's threads goes when the CTA exits, so
+// a grid of CTAs that commit groups (waiting only for their sources to be
+// read) leaves none behind, in the SM or in the copy engine.
+func TestExitedCTAsLeaveNoBulkGroups(t *testing.T) {
+	gm := memory.NewGlobal()
+	dst, err := gm.Alloc(4096, 0, "dst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := memory.NewHierarchy(memory.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(DefaultConfig(), sim.New(), gm, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AttachTMA(gm, path); err != nil {
+		t.Fatal(err)
+	}
+	a := newAsm(4, 2)
+	a.emit(setp(isa.CmpNe, isa.U32, 0, isa.Spec(isa.STidX), isa.Imm(0)))
+	a.bra("out", isa.P(0))
+	a.emit(isa.Instr{Op: isa.OpBulkCopy, Space: isa.Global, Space2: isa.Shared,
+		Ops: []isa.Operand{isa.Imm(dst), isa.Imm(0), isa.Imm(16)}})
+	a.emit(isa.Instr{Op: isa.OpBulkCommit})
+	a.emit(isa.Instr{Op: isa.OpBulkWait, Flags: isa.FRead, Ops: []isa.Operand{isa.Imm(0)}})
+	a.label("out")
+	a.emit(exit)
+	p := a.done()
+	p.SharedStatic = 64
+	if _, err := s.Run(&Launch{Prog: p, Block: [3]int{64, 1, 1}, Grid: [3]int{5, 1, 1}, MaxCycles: 1_000_000}); err != nil {
+		t.Fatal(err)
+	}
+	if n, m, g := len(s.commits), len(s.storeSrc), s.copy.(copyEngine).u.Groups(); n+m+g != 0 {
+		t.Errorf("after the run: %d threads' commits, %d store sources, %d threads' groups in the copy engine; want none", n, m, g)
 	}
 }
