@@ -100,7 +100,11 @@ func (g *Global) Write(addr uint64, b []byte) error {
 	for done := 0; done < len(b); {
 		a := addr + uint64(done)
 		n := min(len(b)-done, int(pageBytes-a%pageBytes))
-		copy(g.pageForWrite(a / pageBytes)[a%pageBytes:], b[done:done+n])
+		p, err := g.pageForWrite(a / pageBytes)
+		if err != nil {
+			return err
+		}
+		copy(p[a%pageBytes:], b[done:done+n])
 		done += n
 	}
 	return nil
@@ -130,7 +134,11 @@ func (g *Global) store(addr uint64, n int, v uint64) error {
 	}
 	var tmp [8]byte
 	binary.LittleEndian.PutUint64(tmp[:], v)
-	copy(g.pageForWrite(addr / pageBytes)[addr%pageBytes:], tmp[:n])
+	p, err := g.pageForWrite(addr / pageBytes)
+	if err != nil {
+		return err
+	}
+	copy(p[addr%pageBytes:], tmp[:n])
 	return nil
 }
 
@@ -163,9 +171,12 @@ func (g *Global) page(idx uint64) *page {
 
 // pageForWrite returns the page, materialising it from the fills of the
 // regions it overlaps on first use.
-func (g *Global) pageForWrite(idx uint64) *page {
+func (g *Global) pageForWrite(idx uint64) (*page, error) {
 	if p := g.page(idx); p != nil {
-		return p
+		return p, nil
+	}
+	if uint64(len(g.pages))*pageBytes >= g.maxResident {
+		return nil, &ResidentError{Limit: g.maxResident}
 	}
 	p := new(page)
 	start := idx * pageBytes
@@ -180,5 +191,14 @@ func (g *Global) pageForWrite(idx uint64) *page {
 	}
 	g.pages[idx] = p
 	g.lastPg, g.lastPtr = idx, p
-	return p
+	return p, nil
+}
+
+// ResidentError is a write that would take the bytes written to global
+// memory past Limit: what the simulator's host can hold, not a property of
+// the modelled GPU (whose buffers may be larger, and are, until written).
+type ResidentError struct{ Limit uint64 }
+
+func (e *ResidentError) Error() string {
+	return fmt.Sprintf("memory: the kernel has written %d GiB of distinct global memory, the most smsim holds", e.Limit>>30)
 }

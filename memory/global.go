@@ -14,7 +14,11 @@ const (
 	guardBytes = 64 << 10 // unallocated gap after every buffer, so overruns fault
 	largeAlign = 2 << 20  // buffers of 2 MiB and more start on a 2 MiB boundary, as cudaMalloc's do
 	maxTotal   = 64 << 30 // refuse allocations beyond this total
-	defAlign   = 256      // alignment when the caller gives 0 (cudaMalloc guarantees 256)
+	// maxResident bounds the pages writes materialise: buffers cost nothing
+	// until written, but a kernel (or a file: fill) that writes more than
+	// this would exhaust the host; the write fails with a ResidentError.
+	maxResident = 8 << 30
+	defAlign    = 256 // alignment when the caller gives 0 (cudaMalloc guarantees 256)
 )
 
 // RegionKind says where a region came from.
@@ -66,12 +70,15 @@ type Global struct {
 	last    int              // index of the region of the last access (a cache)
 	lastPg  uint64           // page index of lastPage
 	lastPtr *page            // last page looked up, or nil
+	// maxResident is the limit on written pages in force: maxResident,
+	// lowered by tests.
+	maxResident uint64
 }
 
 // NewGlobal returns an empty global memory whose allocations start at
 // isa.HeapBase.
 func NewGlobal() *Global {
-	return &Global{pages: make(map[uint64]*page), next: isa.HeapBase}
+	return &Global{pages: make(map[uint64]*page), next: isa.HeapBase, maxResident: maxResident}
 }
 
 // Alloc reserves size bytes aligned to align (0: 256; buffers of 2 MiB and

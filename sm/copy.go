@@ -73,6 +73,7 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 			if mask>>l&1 != 0 {
 				s.copy.Commit(s.threadID(wc, l))
 				s.commits[s.threadID(wc, l)]++
+				wc.c.committed = true
 			}
 		}
 		wc.w.Advance()

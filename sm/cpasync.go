@@ -131,6 +131,7 @@ func (s *SM) cpAsyncCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32, t 
 		}
 	}
 	s.cpInFlight++
+	wc.c.pending++
 	s.eng.Schedule(at, sim.PhaseDeliver, cpLandHandler{s: s, ld: ld}, 0)
 	wc.w.Advance()
 	return nil
@@ -145,6 +146,7 @@ type cpLandHandler struct {
 func (h cpLandHandler) Handle(now sim.Cycle, _ uint64) error {
 	s, ld := h.s, h.ld
 	s.cpInFlight--
+	defer s.opDone(ld.c)
 	var buf [16]byte
 	for l := 0; l < warp.Lanes; l++ {
 		if ld.lanes>>l&1 == 0 {
@@ -185,10 +187,12 @@ func (s *SM) cpAsyncArrive(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) 
 			op := s.syncs.push()
 			*op = syncsOp{in: in, wc: wc, slot: wc.slot, addr: gs[k].addr, lanes: gs[k].lanes, count: gs[k].count,
 				last: true, groups: 1, epoch: wc.c.bsyncEpoch(), inc: true}
+			wc.c.pending++
 			op.at = s.syncs.schedule(now, &s.cfg, &s.slots, s.cfg.updateInterval(in))
 			s.eng.Schedule(op.at, sim.PhaseDeliver, syncsHandler{s}, 0)
 		}
 		s.cpInFlight++
+		wc.c.pending++
 		g := gs[k]
 		s.eng.Schedule(at, sim.PhaseDeliver, cpArriveHandler{s: s, wc: wc, in: in, g: g}, 0)
 	}
@@ -210,6 +214,7 @@ func (h cpArriveHandler) Handle(now sim.Cycle, _ uint64) error {
 	op := s.syncs.push()
 	*op = syncsOp{in: h.in, wc: h.wc, slot: h.wc.slot, addr: h.g.addr, lanes: h.g.lanes, count: h.g.count,
 		last: true, groups: 1, epoch: h.wc.c.bsyncEpoch()}
+	// The landing's count passes to the arrival it enqueues (opDone when applied).
 	op.at = s.syncs.schedule(now, &s.cfg, &s.slots, s.cfg.updateInterval(h.in))
 	s.eng.Schedule(op.at, sim.PhaseDeliver, syncsHandler{s}, 0)
 	return nil

@@ -22,6 +22,13 @@ type cta struct {
 	unfenced    []uint64
 	anyUnfenced bool
 	started     sim.Cycle
+	// pending counts the CTA's barrier-unit operations and cp.async
+	// landings in flight: a retired CTA's barriers are reported (and the
+	// CTA let go) once none is left to change them.
+	pending int
+	// committed: a thread of the CTA committed a bulk group, whose
+	// bookkeeping (here and in the copy engine) the CTA's exit drops.
+	committed bool
 }
 
 // wctx is the SM's view of one resident warp: the architectural warp plus
@@ -59,8 +66,10 @@ type wctx struct {
 	reason    Reason    // reason for cycles from acctAt until readiness
 	stall     [numReasons]uint64
 	openWaits []openWait // barrier phases this warp is waiting on
-	tries     []tryRec   // try_waits in flight, one per blocked split
-	cp        cpThreads  // cp.async groups per lane
+	seenB     *barrier   // the barrier and phase of the warp's latest wait answered complete (noteWait)
+	seenPhase uint64
+	tries     []tryRec  // try_waits in flight, one per blocked split
+	cp        cpThreads // cp.async groups per lane
 	done      bool
 	doneAt    sim.Cycle
 }
@@ -127,6 +136,31 @@ func (s *SM) startCTA(now sim.Cycle, id, nw, threads, smem int) error {
 	return nil
 }
 
+// forgetThreads drops what the SM and the copy engine keep per thread of
+// c, a CTA whose threads have all exited: their bulk groups and the bulk
+// stores' sources not yet waited for.
+func (s *SM) forgetThreads(c *cta) {
+	if !c.committed {
+		return
+	}
+	f, _ := s.copy.(interface{ Forget(thread uint64) })
+	for t := 0; t < c.threads; t++ {
+		id := uint64(c.id)<<32 | uint64(t)
+		delete(s.commits, id)
+		if f != nil {
+			f.Forget(id)
+		}
+	}
+	k := 0
+	for _, src := range s.storeSrc {
+		if src.cta != c.id {
+			s.storeSrc[k] = src
+			k++
+		}
+	}
+	s.storeSrc = s.storeSrc[:k]
+}
+
 func (s *SM) freeSlot() int {
 	for i, w := range s.warps {
 		if w == nil {
@@ -165,6 +199,10 @@ func (s *SM) warpDone(now sim.Cycle, wc *wctx) {
 			break
 		}
 	}
+	if c.pending == 0 {
+		s.retireBarriers(c)
+	}
+	s.forgetThreads(c)
 	if err := s.fillCTAs(now); err != nil {
 		s.fail(err)
 		return

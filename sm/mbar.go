@@ -30,6 +30,8 @@ type barrier struct {
 	// Other warps' checks see it SyncsVisibility later.
 	completedAt sim.Cycle
 	completer   int
+	seq         int         // creation order in the launch (the report's order)
+	unlisted    PhaseTotals // completed phases not kept in phases (ReportPhases, ReportPhaseBudget)
 }
 
 type waiterRef struct {
@@ -238,6 +240,7 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 		}
 		*op = syncsOp{in: in, wc: wc, slot: wc.slot, addr: gs[k].addr, lanes: gs[k].lanes, count: gs[k].count,
 			tx: gs[k].tx, ticket: ticket, last: k == n-1, groups: uint8(n), epoch: wc.c.bsyncEpoch(), issued: now}
+		wc.c.pending++
 		if wait {
 			op.vals = *vals
 			lat := s.cfg.SyncsCheck

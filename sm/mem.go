@@ -2,10 +2,12 @@ package sm
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 
 	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/memory"
 	"github.com/smsim/smsim/sharedmem"
 	"github.com/smsim/smsim/sim"
 	"github.com/smsim/smsim/warp"
@@ -55,6 +57,12 @@ func (s *SM) execMemory(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) err
 	size := in.Type.Bytes() * max(int(in.Vec), 1)
 	if in.Type == isa.B128 {
 		size = 16
+	}
+	if size > maxAccessBytes {
+		// The frontends refuse wider vectors (sm_90 has none); a program
+		// built another way gets this rather than a short buffer.
+		return s.diag(wc, in, DiagInput, "access-width", mask,
+			fmt.Sprintf("%s moves %d bytes per thread; sm_90 accesses move at most %d", in.Op, size, maxAccessBytes))
 	}
 	addrIdx := int(in.NDst)
 	if in.Op == isa.OpSt || in.Op == isa.OpRed {
@@ -171,14 +179,15 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 	return worst, ReasonLongScoreboard
 }
 
-// laneAccess performs lane l's part of a memory instruction.
+// maxAccessBytes is the most one thread's access moves on sm_90: a .v4 of
+// 32-bit or .v2 of 64-bit elements, or a .b128 (PTX ISA §5.4.2: vectors of
+// at most 128 bits; the 256-bit forms are sm_100's).
+const maxAccessBytes = 16
+
+// laneAccess performs lane l's part of a memory instruction of size bytes
+// (at most maxAccessBytes: execMemory checks).
 func (s *SM) laneAccess(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l, size int, t uint64) error {
-	var buf [16]byte
-	b := buf[:size]
-	if size > 16 {
-		b = make([]byte, size)
-	}
-	load := in.Op == isa.OpLd
+	b := s.laneBuf[:size]
 	switch in.Op {
 	case isa.OpSt:
 		s.gather(wc, in, l, b)
@@ -190,7 +199,6 @@ func (s *SM) laneAccess(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l, si
 		s.scatter(wc, in, l, b)
 		return nil
 	}
-	_ = load
 	return s.atomic(wc, in, sp, off, l, b, t)
 }
 
@@ -352,6 +360,10 @@ func (s *SM) localBase(wc *wctx, in *isa.Instr, off, n uint64, l int) (uint64, e
 func (s *SM) globalErr(wc *wctx, in *isa.Instr, l int, err error) error {
 	if err == nil {
 		return nil
+	}
+	var re *memory.ResidentError
+	if errors.As(err, &re) {
+		return s.diag(wc, in, DiagLimit, "memory-limit", 1<<l, err.Error())
 	}
 	return s.diag(wc, in, DiagMisuse, "global-out-of-bounds", 1<<l, err.Error())
 }

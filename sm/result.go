@@ -3,6 +3,7 @@ package sm
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
 
 	"github.com/smsim/smsim/sim"
@@ -10,9 +11,14 @@ import (
 )
 
 // result0 captures a retiring warp's accounting.
+// (folded with the warps of its index in the block for CTAs past ReportCTAs).
 func (s *SM) result0(wc *wctx) {
 	wr := WarpReport{Warp: wc.slot, CTA: wc.c.id, InCTA: wc.w.InCTA, Instructions: wc.instr,
-		Start: uint64(wc.c.started - s.start), End: uint64(wc.doneAt - s.start), Stalls: wc.stall}
+		Start: uint64(wc.c.started - s.start), End: uint64(wc.doneAt - s.start), Stalls: wc.stall, Warps: 1}
+	if wc.c.id >= s.limits.ctas {
+		s.reports.foldWarp(wr)
+		return
+	}
 	s.retired = append(s.retired, wr)
 }
 
@@ -26,13 +32,20 @@ func (s *SM) result() *Result {
 		r.Stats.Cycles = r.Cycles
 	}
 	r.Warps = append(r.Warps, s.retired...)
+	folded := slices.Clone(s.reports.warps)
+	rep := reports{warps: folded}
 	for _, wc := range s.warps {
 		if wc == nil {
 			continue
 		}
 		s.account(wc, now)
-		r.Warps = append(r.Warps, WarpReport{Warp: wc.slot, CTA: wc.c.id, InCTA: wc.w.InCTA, Instructions: wc.instr,
-			Start: uint64(wc.c.started - s.start), End: uint64(now - s.start), Stalls: wc.stall})
+		wr := WarpReport{Warp: wc.slot, CTA: wc.c.id, InCTA: wc.w.InCTA, Instructions: wc.instr,
+			Start: uint64(wc.c.started - s.start), End: uint64(now - s.start), Stalls: wc.stall, Warps: 1}
+		if wc.c.id >= s.limits.ctas {
+			rep.foldWarp(wr)
+			continue
+		}
+		r.Warps = append(r.Warps, wr)
 	}
 	sort.SliceStable(r.Warps, func(i, j int) bool {
 		if r.Warps[i].CTA != r.Warps[j].CTA {
@@ -40,17 +53,12 @@ func (s *SM) result() *Result {
 		}
 		return r.Warps[i].InCTA < r.Warps[j].InCTA
 	})
-	for _, b := range s.barList {
-		br := BarrierReport{Name: b.name, CTA: b.c.id, Addr: b.addr, Expected: b.initCount, Phases: b.phases}
-		// The open phase is reported only if something happened in it.
-		if n := len(br.Phases); n > 0 {
-			last := br.Phases[n-1]
-			if last.Completed < 0 && last.LastArriver.Lanes == 0 && last.TxBytes == 0 && len(last.Waits) == 0 {
-				br.Phases = br.Phases[:n-1]
-			}
+	for _, w := range rep.warps {
+		if w.Warps > 0 {
+			r.Warps = append(r.Warps, w)
 		}
-		r.Barriers = append(r.Barriers, br)
 	}
+	r.Barriers = s.barrierReports()
 	return r
 }
 
@@ -145,6 +153,12 @@ func (s *SM) stuckHints(first *barrier) []string {
 	if first == nil {
 		return out
 	}
+	if w, sp := s.pathInBarSync(); sp != nil {
+		id, _ := s.barSyncOf(w, sp)
+		out = append(out, fmt.Sprintf("hint: warp %d waits in bar.sync %d, where it arrives on no mbarrier until the bar.sync "+
+			"is released, while warps it waits for spin on barrier %s: arrive before the bar.sync, or wait only after it",
+			w.slot, id, first.name))
+	}
 	st := first.mb.State()
 	live := 0
 	for _, wc := range first.c.warps {
@@ -167,6 +181,21 @@ func (s *SM) stuckHints(first *barrier) []string {
 	return out
 }
 
+// pathInBarSync returns the first path blocked in bar.sync, if any.
+func (s *SM) pathInBarSync() (*wctx, *warp.Split) {
+	for _, wc := range s.warps {
+		if wc == nil {
+			continue
+		}
+		for i := range wc.w.Splits() {
+			if sp := wc.w.Split(i); sp.State == warp.Blocked && sp.WaitKind&0xf == waitBarSync {
+				return wc, sp
+			}
+		}
+	}
+	return nil, nil
+}
+
 // waitingOn returns the barrier a warp last saw incomplete, if any.
 func (s *SM) waitingOn(wc *wctx) *barrier {
 	if n := len(wc.openWaits); n > 0 {
@@ -184,6 +213,9 @@ func (s *SM) splitWhat(wc *wctx, sp *warp.Split) string {
 	case warp.Blocked:
 		switch sp.WaitKind & 0xf {
 		case waitBarSync:
+			if id, bs := s.barSyncOf(wc, sp); bs != nil {
+				return fmt.Sprintf("waiting in bar.sync %d (%d of %d threads arrived)%s", id, bs.arrived, bs.expect, pos)
+			}
 			return "waiting in bar.sync" + pos
 		case waitSleep:
 			return "sleeping" + pos
@@ -222,30 +254,100 @@ func (s *SM) dumpState() []string {
 	return out
 }
 
-// watchdog stops a run in which every live warp waits on barrier phases and
-// no barrier has made progress for WatchdogIdle cycles: a livelock (warps
-// spinning in try_wait/test_wait loops on phases nothing can complete).
+// watchdog stops a run in which no barrier has made progress for
+// WatchdogIdle cycles, nothing is in flight (barrier-unit operations,
+// copies, cp.async landings) and every live warp is stuck:
+//
+//   - spinning: it saw a barrier phase incomplete and has not seen it
+//     complete since (a try_wait or test_wait loop, a suspended try_wait,
+//     a loop with nanosleep back-off);
+//   - blocked: none of its paths can move without another warp (each is in
+//     bar.sync / barrier.sync, in bar.warp.sync or parked at a
+//     reconvergence point).
+//
+// A warp doing anything else — computing, sleeping outside a wait loop,
+// waiting on a timer such as a bulk or cp.async group wait — may still make
+// progress, and so may the warps it would release: no stop. Warps that
+// have exited take no part (they count as arrived at CTA-wide bar.syncs).
+// With spinning warps only it is a livelock; with a warp blocked as well
+// (bar.sync waiting for a warp that spins on a phase only the blocked warp
+// would complete, say) a deadlock.
 func (s *SM) watchdog(now sim.Cycle) error {
-	if now-s.lastProg < sim.Cycle(s.cfg.WatchdogIdle) || s.inFlight() {
+	// A bar.sync release counts as progress when its waiters resume, which
+	// may be later than now.
+	if s.lastProg > now || now-s.lastProg < sim.Cycle(s.cfg.WatchdogIdle) || s.inFlight() {
 		return nil
 	}
-	// Every live warp must be waiting on a barrier phase it saw incomplete
-	// (spinning, possibly with nanosleep back-off); a warp doing anything
-	// else, sleeping included, may still make progress.
-	live := 0
+	live, spinning, paths := 0, 0, 0
 	for _, wc := range s.warps {
 		if wc == nil {
 			continue
 		}
 		live++
-		if len(wc.openWaits) == 0 {
+		n, all := s.pathsInSyncs(wc)
+		paths += n
+		switch {
+		case len(wc.openWaits) > 0:
+			spinning++
+		case !all:
 			return nil
 		}
 	}
 	if live == 0 {
 		return nil
 	}
-	head := fmt.Sprintf("%%d warps spin on barrier phases and no barrier made progress for %d cycles (watchdog.spin_cycles)",
-		now-s.lastProg)
-	return s.stuck(DiagLivelock, "livelock", head)
+	if paths == 0 {
+		head := fmt.Sprintf("%%d warps spin on barrier phases and no barrier made progress for %d cycles (watchdog.spin_cycles)",
+			now-s.lastProg)
+		return s.stuck(DiagLivelock, "livelock", head)
+	}
+	head := fmt.Sprintf("%%d warps wait on one another (%s in bar.sync or bar.warp.sync, %s spinning on mbarrier phases) "+
+		"and no barrier made progress for %d cycles (watchdog.spin_cycles)", count(paths, "path"), count(spinning, "warp"), now-s.lastProg)
+	return s.stuck(DiagDeadlock, "deadlock", head)
+}
+
+// count writes n things: "1 path", "2 paths".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// pathsInSyncs counts the warp's paths waiting for other threads in a CTA
+// barrier (bar.sync, barrier.sync, bar.red) or in bar.warp.sync, and reports
+// whether no path can move without another warp (the others are parked at
+// a reconvergence point, waiting for those).
+func (s *SM) pathsInSyncs(wc *wctx) (int, bool) {
+	n, all := 0, true
+	for i := range wc.w.Splits() {
+		sp := wc.w.Split(i)
+		switch {
+		case sp.State == warp.AtWarpSync:
+			n++
+		case sp.State == warp.Blocked && sp.WaitKind&0xf == waitBarSync:
+			if _, bs := s.barSyncOf(wc, sp); bs == nil {
+				all = false // released: it resumes when the barrier's latency has passed
+				continue
+			}
+			n++
+		case sp.State == warp.AtReconv:
+		default:
+			all = false
+		}
+	}
+	return n, all
+}
+
+// barSyncOf returns the CTA barrier (its id and state) a split blocked in
+// bar.sync waits on.
+func (s *SM) barSyncOf(wc *wctx, sp *warp.Split) (int, *barSync) {
+	for id := range wc.c.bsync {
+		for _, w := range wc.c.bsync[id].waiting {
+			if w.slot == wc.slot && w.ticket == sp.WaitArg {
+				return id, &wc.c.bsync[id]
+			}
+		}
+	}
+	return -1, nil
 }

@@ -70,20 +70,24 @@ type SM struct {
 
 	tickets    uint64 // wait tickets handed to blocked splits
 	stats      Stats
-	barList    []*barrier // every barrier seen in this launch, in creation order
-	lastProg   sim.Cycle  // last cycle a barrier made progress (livelock watchdog)
+	barList    []*barrier   // the barriers of the CTAs not yet retired (retireBarriers), in creation order
+	barSeq     int          // barriers created in this launch
+	reports    reports      // what the launch's report lists and counts (report.go)
+	limits     reportLimits // what it may list
+	lastProg   sim.Cycle    // last cycle a barrier made progress (livelock watchdog)
 	retired    []WarpReport
 	warnings   []string
 	copyID     uint64
 	cpInFlight int       // cp.async landings and asynchronous arrivals pending
 	copyStats0 tma.Stats // the copy engine's counters when the launch began
 	copyIssued map[uint64]copyInfo
-	landing    []landing         // bulk loads in flight, in issue order: the shared bytes they will write
-	storeSrc   []storeSource     // bulk-store sources not yet covered by a wait_group.read
-	commits    map[uint64]uint64 // bulk groups committed, by thread
-	mapUse     []mapUse          // tensor maps read from global memory: rewritten since?
-	smemFree   sim.Cycle         // when the shared memory can serve the next wavefront
-	arrayUse   []arrayWindow     // bulk stores' reads of the shared-memory data array, in the future
+	landing    []landing            // bulk loads in flight, in issue order: the shared bytes they will write
+	storeSrc   []storeSource        // bulk-store sources not yet covered by a wait_group.read
+	commits    map[uint64]uint64    // bulk groups committed, by thread
+	mapUse     []mapUse             // tensor maps read from global memory: rewritten since?
+	smemFree   sim.Cycle            // when the shared memory can serve the next wavefront
+	arrayUse   []arrayWindow        // bulk stores' reads of the shared-memory data array, in the future
+	laneBuf    [maxAccessBytes]byte // one lane's bytes of the memory access in progress (laneAccess)
 }
 
 // arrayWindow is a stretch [from, to) of which a bulk store's source reads
@@ -146,7 +150,7 @@ func New(cfg Config, eng *sim.Engine, gmem GlobalMemory, path MemoryPath) (*SM, 
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &SM{cfg: cfg, eng: eng, gmem: gmem, path: path}
+	s := &SM{cfg: cfg, eng: eng, gmem: gmem, path: path, limits: defaultReportLimits()}
 	s.clk = sim.NewClocked(eng, s)
 	return s, nil
 }
@@ -174,8 +178,11 @@ func (s *SM) Run(l *Launch) (*Result, error) {
 		err = s.err
 	}
 	var d *Diag
+	var re *memory.ResidentError
 	if err != nil && errors.As(err, &d) {
 		err = d // a diagnostic wrapped by the copy engine
+	} else if err != nil && errors.As(err, &re) {
+		err = &Diag{Kind: DiagLimit, Code: "memory-limit", Warp: -1, Phase: -1, Msg: err.Error()}
 	} else if err != nil && !isLimit(err) {
 		err = &Diag{Kind: DiagMisuse, Code: "copy-fault", Warp: -1, Phase: -1, Msg: err.Error()}
 	}
@@ -220,7 +227,7 @@ func (s *SM) begin(l *Launch) error {
 	}
 	s.syncs, s.checks, s.slots = syncsUnit{}, checkPool{}, slotCalendar{}
 	s.stats = Stats{}
-	s.barList = nil
+	s.barList, s.barSeq, s.reports = nil, 0, reports{}
 	s.retired, s.warnings = nil, nil
 	s.copyIssued = map[uint64]copyInfo{}
 	s.landing = s.landing[:0]

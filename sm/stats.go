@@ -82,13 +82,88 @@ type Result struct {
 	Copies tma.Stats
 }
 
+// Limits on what a Result lists one by one, so that its memory does not grow
+// with the phases or the grid without bound (docs/cli.md). What is not
+// listed is counted: in the barrier's Unlisted totals, or in one record per
+// barrier address (and one per warp of the block) for the CTAs past
+// ReportCTAs.
+const (
+	ReportPhases      = 10_000  // phases listed per barrier: its first ones
+	ReportPhaseBudget = 1 << 18 // phases listed per launch, over all barriers
+	ReportCTAs        = 1024    // CTAs whose barriers and warps are listed one by one
+	ReportBarriers    = 1 << 14 // barriers listed one by one per launch
+)
+
 // BarrierReport is one mbarrier's history.
 type BarrierReport struct {
 	Name     string // source name ("full[2]") or "smem+0x40"
-	CTA      int
+	CTA      int    // -1: the CTAs past ReportCTAs (or ReportBarriers), folded
 	Addr     uint32 // shared-memory offset
 	Expected uint32 // count given at init
 	Phases   []PhaseReport
+	// CTAs is how many CTAs' barriers at Addr the record stands for: 1, or
+	// more for a folded record (CTA -1).
+	CTAs int
+	// Unlisted counts the phases not in Phases: past ReportPhases or the
+	// launch's ReportPhaseBudget, or all of a folded record's.
+	Unlisted PhaseTotals
+}
+
+// PhaseTotals sums phases that are not listed one by one.
+type PhaseTotals struct {
+	Phases         uint64  // phases counted
+	Completed      uint64  // of which completed
+	Arrivals       uint64  // thread arrivals
+	Updates        uint64  // barrier updates that arrived
+	TxBytes        uint64  // bytes completed
+	Cycles         uint64  // durations of the completed phases, summed
+	MaxCycles      uint64  // the longest of them
+	Waits          uint64  // warps' waits
+	StallCycles    uint64  // their cycles, summed
+	MaxWait        uint64  // the longest
+	UpdatesPerWarp float64 // updates per arriving warp, summed over the completed phases with arrivals
+}
+
+// addPhase counts one phase.
+func (t *PhaseTotals) addPhase(p *PhaseReport) {
+	t.Phases++
+	t.Arrivals += p.Arrivals
+	t.Updates += p.Updates
+	t.TxBytes += p.TxBytes
+	if p.Completed >= 0 {
+		t.Completed++
+		d := uint64(p.Completed) - p.Opened
+		t.Cycles += d
+		t.MaxCycles = max(t.MaxCycles, d)
+		if p.ArrivingWarps > 0 {
+			t.UpdatesPerWarp += float64(p.Updates) / float64(p.ArrivingWarps)
+		}
+	}
+	for _, w := range p.Waits {
+		t.addWait(w.Cycles)
+	}
+}
+
+// addWait counts one warp's wait.
+func (t *PhaseTotals) addWait(cycles uint64) {
+	t.Waits++
+	t.StallCycles += cycles
+	t.MaxWait = max(t.MaxWait, cycles)
+}
+
+// add counts the phases of u as well.
+func (t *PhaseTotals) add(u PhaseTotals) {
+	t.Phases += u.Phases
+	t.Completed += u.Completed
+	t.Arrivals += u.Arrivals
+	t.Updates += u.Updates
+	t.TxBytes += u.TxBytes
+	t.Cycles += u.Cycles
+	t.MaxCycles = max(t.MaxCycles, u.MaxCycles)
+	t.Waits += u.Waits
+	t.StallCycles += u.StallCycles
+	t.MaxWait = max(t.MaxWait, u.MaxWait)
+	t.UpdatesPerWarp += u.UpdatesPerWarp
 }
 
 // PhaseReport is one phase of one barrier.
@@ -121,10 +196,11 @@ type WaitReport struct {
 
 // WarpReport is one warp's accounting.
 type WarpReport struct {
-	Warp         int // slot on the SM
-	CTA          int
+	Warp         int // slot on the SM; -1 for a folded record
+	CTA          int // -1: warp InCTA of every CTA past ReportCTAs, folded
 	InCTA        int
 	Instructions uint64
-	Start, End   uint64
+	Start, End   uint64 // a folded record: the first start and the last end
 	Stalls       [NumReasons]uint64
+	Warps        int // how many warps the record stands for: 1, or more when folded
 }

@@ -155,6 +155,7 @@ func (h syncsHandler) Handle(now sim.Cycle, arg uint64) error {
 	if op.at != now {
 		return fmt.Errorf("sm: barrier unit out of order (op for cycle %d at %d)", op.at, now)
 	}
+	defer s.opDone(op.wc.c)
 	// Operations of a warp that has since exited still apply (an arrive_drop
 	// right before exit is the canonical early-exit pattern).
 	s.stats.SyncsUpdates++
@@ -176,6 +177,14 @@ func (h syncsHandler) Handle(now sim.Cycle, arg uint64) error {
 		return err
 	}
 	return nil
+}
+
+// opDone notes that one of c's operations in flight (barrier unit, cp.async
+// landing) is over; the last of a retired CTA lets its barriers be reported.
+func (s *SM) opDone(c *cta) {
+	if c.pending--; c.pending == 0 && c.live == 0 {
+		s.retireBarriers(c)
+	}
 }
 
 func (s *SM) lookup(op *syncsOp) (*barrier, error) {
@@ -202,7 +211,8 @@ func (s *SM) applyInit(now sim.Cycle, op *syncsOp) error {
 	c := op.wc.c
 	b := c.bars[op.addr]
 	if b == nil {
-		b = &barrier{c: c, addr: op.addr, name: s.barrierName(op.addr), arrWarps: map[int]bool{}}
+		b = &barrier{c: c, addr: op.addr, name: s.barrierName(op.addr), arrWarps: map[int]bool{}, seq: s.barSeq}
+		s.barSeq++
 		c.bars[op.addr] = b
 		s.barList = append(s.barList, b)
 	}
@@ -212,7 +222,13 @@ func (s *SM) applyInit(now sim.Cycle, op *syncsOp) error {
 	c.markBarrier(op.addr, true)
 	b.initCount, b.initWarp, b.initEpoch = uint32(op.count), op.wc.slot, op.epoch
 	b.phases = append(b.phases[:0], PhaseReport{Phase: 0, Opened: uint64(now - s.start), Completed: -1})
+	b.unlisted = PhaseTotals{}
 	clear(b.arrWarps)
+	for _, w := range c.warps {
+		if w.seenB == b {
+			w.seenB = nil // the phases count from 0 again
+		}
+	}
 	s.progress(now)
 	return nil
 }
@@ -298,9 +314,17 @@ func (s *SM) completePhase(now sim.Cycle, b *barrier, res mbarrier.Result, compl
 	ph.CompletedBy = res.CompletedBy.String()
 	ph.ArrivingWarps = len(b.arrWarps)
 	clear(b.arrWarps)
-	b.phases = append(b.phases, PhaseReport{Phase: ph.Phase + 1, Opened: t, Completed: -1})
 	if s.obs != nil {
 		s.obs.Phase(b.name, b.c.id, ph.Phase, ph.Opened, t)
+	}
+	if len(b.phases) <= s.limits.phases && s.reports.phases < s.limits.budget {
+		s.reports.phases++
+		b.phases = append(b.phases, PhaseReport{Phase: ph.Phase + 1, Opened: t, Completed: -1})
+	} else {
+		// Past the phases a report lists: counted, and the record reused
+		// (with its waits' storage) for the next phase.
+		b.unlisted.addPhase(ph)
+		*ph = PhaseReport{Phase: ph.Phase + 1, Opened: t, Completed: -1, Waits: ph.Waits[:0]}
 	}
 	for _, w := range b.waiters {
 		// The unit answers the suspended try_waits one at a time, each

@@ -23,6 +23,9 @@ func (s *SM) AttachTMA(gm tma.GlobalMem, path tma.MemPath) error {
 	return nil
 }
 
+// Forget drops an exited thread's bulk groups.
+func (c copyEngine) Forget(thread uint64) { c.u.Forget(thread) }
+
 // AcceptAt reports when the unit's request queue has room.
 func (c copyEngine) AcceptAt(now sim.Cycle) sim.Cycle { return c.u.AcceptAt(now) }
 

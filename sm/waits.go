@@ -99,6 +99,11 @@ func (s *SM) awaitedNow(b *barrier, in *isa.Instr, v uint64) (phase uint64, done
 // reaching the warp at cycle now. A warp's wait on a phase runs from the
 // issue of its first wait instruction on that phase to the answer of the
 // first one that finds it complete.
+//
+// A warp has at most one wait per phase: polls of a phase it has already
+// been answered complete on (a test_wait or try_wait loop that goes on
+// polling, or a second path of the warp) record nothing, so a warp polling
+// a completed phase for the whole run costs no memory.
 func (s *SM) noteWait(now, issued sim.Cycle, wc *wctx, b *barrier, ph uint64, done bool) {
 	for i := range wc.openWaits {
 		ow := &wc.openWaits[i]
@@ -108,11 +113,16 @@ func (s *SM) noteWait(now, issued sim.Cycle, wc *wctx, b *barrier, ph uint64, do
 		if done {
 			b.addWait(ph, wc.slot, uint64(now-ow.since))
 			wc.openWaits = append(wc.openWaits[:i], wc.openWaits[i+1:]...)
+			wc.seenB, wc.seenPhase = b, ph
 		}
 		return
 	}
 	if done {
-		if now > issued {
+		if wc.seenB == b && wc.seenPhase == ph {
+			return // the common case: the same phase polled again
+		}
+		wc.seenB, wc.seenPhase = b, ph
+		if now > issued && !b.hasWait(ph, wc.slot) {
 			b.addWait(ph, wc.slot, uint64(now-issued))
 		}
 		return
@@ -120,11 +130,43 @@ func (s *SM) noteWait(now, issued sim.Cycle, wc *wctx, b *barrier, ph uint64, do
 	wc.openWaits = append(wc.openWaits, openWait{b: b, phase: ph, since: issued})
 }
 
+// addWait records a warp's wait for phase ph: in the phase's record, or in
+// the barrier's totals when the phase is not listed.
 func (b *barrier) addWait(ph uint64, warp int, cycles uint64) {
-	if int(ph) < len(b.phases) {
-		p := &b.phases[ph]
+	if p := b.phaseRec(ph); p != nil {
 		p.Waits = append(p.Waits, WaitReport{Warp: warp, Cycles: cycles})
+	} else if len(b.phases) > 0 && ph < b.open().Phase {
+		b.unlisted.addWait(cycles)
 	}
+}
+
+// hasWait reports whether the warp's wait for phase ph is recorded (never,
+// for a phase not listed: those keep no record of who waited).
+func (b *barrier) hasWait(ph uint64, warp int) bool {
+	if p := b.phaseRec(ph); p != nil {
+		for _, w := range p.Waits {
+			if w.Warp == warp {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// phaseRec returns the record of phase ph: one of the listed phases
+// (phases 0, 1, ... in order) or the open one; nil for a phase counted in
+// the totals only.
+func (b *barrier) phaseRec(ph uint64) *PhaseReport {
+	n := uint64(len(b.phases))
+	switch {
+	case n == 0:
+		return nil
+	case ph < n-1:
+		return &b.phases[ph]
+	case b.phases[n-1].Phase == ph:
+		return &b.phases[n-1]
+	}
+	return nil
 }
 
 // applyWait evaluates a test_wait group, or the last group of a try_wait.

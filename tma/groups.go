@@ -20,6 +20,14 @@ func (u *Unit) group(thread uint64) *groups {
 	return g
 }
 
+// Forget drops thread's bulk groups: the thread has exited, and nothing
+// can wait on them again (a grid's threads would otherwise each keep an
+// entry to the end of the run).
+func (u *Unit) Forget(thread uint64) { delete(u.groups, thread) }
+
+// Groups returns how many threads have bulk groups recorded.
+func (u *Unit) Groups() int { return len(u.groups) }
+
 // add records a store of the open group.
 func (g *groups) add(read, done sim.Cycle) {
 	g.openRead, g.openDone = max(g.openRead, read), max(g.openDone, done)

@@ -2,6 +2,7 @@ package tma
 
 import (
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -67,10 +68,15 @@ func ParseMapSpec(s string) (MapSpec, error) {
 		return MapSpec{}, specErr("fill", "buf= and fill= exclude each other: a named buffer has its own contents")
 	}
 	if !seen["stride"] {
-		m.Strides = packedStrides(m)
+		if m.Strides, err = packedStrides(m); err != nil {
+			return MapSpec{}, err
+		}
 	}
 	if err := m.Validate(); err != nil {
 		return MapSpec{}, err
+	}
+	if _, ok := m.Extent(); !ok {
+		return MapSpec{}, spanErr(m.Rank-1, m.Dims[m.Rank-1], m.Strides[m.Rank-2])
 	}
 	return spec, nil
 }
@@ -116,19 +122,40 @@ func (s MapSpec) WithBase(base uint64) (Map, error) {
 }
 
 // AllocBytes is the size of the tensor's own allocation: its extent in
-// global memory.
+// global memory (ParseMapSpec refuses a tensor whose extent overflows).
 func (s MapSpec) AllocBytes() uint64 { return s.Map.TensorBytes() }
 
 // packedStrides returns the strides of a dense tensor whose rows are padded
-// to 16 bytes (the driver requires strides to be multiples of 16).
-func packedStrides(m *Map) [MaxRank - 1]uint64 {
+// to 16 bytes (the driver requires strides to be multiples of 16). A stride
+// the packing makes 2^40 or more, the driver's limit, is an error naming
+// the dimensions, which the user gave, rather than the strides, which they
+// did not.
+func packedStrides(m *Map) ([MaxRank - 1]uint64, error) {
 	var st [MaxRank - 1]uint64
-	row := (m.Dims[0]*uint64(m.DType.Size()) + 15) &^ 15
-	for i := 0; i < m.Rank-1; i++ {
-		st[i] = row
-		row *= m.Dims[i+1]
+	for _, d := range m.Dims[:m.Rank] {
+		if d > MaxGlobalDim {
+			return st, nil // Validate names the dimension
+		}
 	}
-	return st
+	row := (m.Dims[0]*uint64(m.DType.Size()) + 15) &^ 15 // at most 2^32 elements of at most 16 bytes
+	for i := 0; i < m.Rank-1; i++ {
+		if row >= MaxStride {
+			return st, specErr("dims", "packed rows give dimension %d a stride of %d bytes, not below 2^40 (the driver's limit)", i+1, row)
+		}
+		st[i] = row
+		hi, lo := bits.Mul64(row, m.Dims[i+1])
+		if hi != 0 {
+			return st, spanErr(i+1, m.Dims[i+1], row)
+		}
+		row = lo
+	}
+	return st, nil
+}
+
+// spanErr says that dimension dim, n elements stride bytes apart, takes the
+// tensor past the 64-bit address space.
+func spanErr(dim int, n, stride uint64) error {
+	return specErr("dims", "the tensor spans more than 2^64 bytes (dimension %d: %d elements %d bytes apart)", dim, n, stride)
 }
 
 func specErr(field, format string, args ...any) error {

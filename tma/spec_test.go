@@ -68,6 +68,13 @@ func TestParseMapSpecBad(t *testing.T) {
 		{"driver limit: stride", "tensormap:f16,64x64,box=8x8,stride=100", "Strides[0]", "multiple of 16"},
 		{"driver limit: swizzle span", "tensormap:f16,256x64,box=128x8,swizzle=128B", "Swizzle", "span"},
 		{"driver limit: NaN fill of an integer map", "tensormap:s32,64x64,box=8x8,oob=nan", "OOBFill", "floating-point"},
+		{"packed extent past 2^64", "tensormap:u8,4294967296x4294967296x4294967296,box=16x1x1", "dims",
+			"spans more than 2^64 bytes (dimension 1: 4294967296 elements 4294967296 bytes apart)"},
+		{"packed 2-D extent of exactly 2^64", "tensormap:u8,4294967296x4294967296,box=16x1", "dims", "spans more than 2^64 bytes"},
+		{"5-D extent past 2^64", "tensormap:f64,4294967296x4294967296x4294967296x4294967296x4294967296,box=2x1x1x1x1", "dims", "spans more than 2^64 bytes"},
+		{"given strides, extent past 2^64", "tensormap:u8,4294967296x4294967296,box=16x1,stride=1099511627760", "dims",
+			"(dimension 1: 4294967296 elements 1099511627760 bytes apart)"},
+		{"packed stride at 2^40", "tensormap:u8,1048576x1048576x2,box=16x1x1", "dims", "stride of 1099511627776 bytes, not below 2^40"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,6 +85,24 @@ func TestParseMapSpecBad(t *testing.T) {
 			}
 			if fe.Field != tt.field || !strings.Contains(err.Error(), tt.msg) {
 				t.Errorf("got field %q, message %q; want field %q and %q", fe.Field, err, tt.field, tt.msg)
+			}
+		})
+	}
+}
+
+// The largest tensors the driver's limits allow still fit in 64 bits.
+func TestParseMapSpecLargestExtentFits(t *testing.T) {
+	for _, tc := range []struct{ name, in string }{
+		{"2^32 rows of 2^32 bytes less one", "tensormap:u8,4294967296x4294967295,box=16x1"},
+		{"stride just below 2^40 times 2^24", "tensormap:u8,64x64x16777216,box=16x1x1,stride=64x1099511627760"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := ParseMapSpec(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, ok := s.Map.Extent(); !ok || n == 0 || n != s.AllocBytes() {
+				t.Errorf("Extent: got %d, %v; AllocBytes %d", n, ok, s.AllocBytes())
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package tma
 
 import (
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode"
@@ -178,10 +179,19 @@ func (m *Map) BoxBytes() uint32 {
 
 // TensorBytes is the extent of the tensor in global memory from Base: the
 // outermost stride times the outermost dimension (the packed row size for
-// rank 1).
+// rank 1). It is meaningful only where Extent reports no overflow.
 func (m *Map) TensorBytes() uint64 {
+	n, _ := m.Extent()
+	return n
+}
+
+// Extent is TensorBytes and whether it fits in 64 bits: a stride below 2^40
+// times a dimension up to 2^32 may not.
+func (m *Map) Extent() (uint64, bool) {
 	if m.Rank <= 1 {
-		return m.Dims[0] * uint64(m.DType.Size())
+		hi, lo := bits.Mul64(m.Dims[0], uint64(m.DType.Size()))
+		return lo, hi == 0
 	}
-	return m.Strides[m.Rank-2] * m.Dims[m.Rank-1]
+	hi, lo := bits.Mul64(m.Strides[m.Rank-2], m.Dims[m.Rank-1])
+	return lo, hi == 0
 }

@@ -4,8 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -232,20 +232,46 @@ func allocBuffer(name, spec string, gm *memory.Global) (buffer, error) {
 		return b, nil
 	}
 	if path, ok := strings.CutPrefix(fill, "file:"); ok {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return b, err
-		}
-		if uint64(len(data)) > size {
-			data = data[:size]
-		}
-		return b, gm.Write(addr, data)
+		return b, fillFromFile(gm, addr, size, path)
 	}
 	f, err := memory.ParseFill(fill)
 	if err != nil {
 		return b, err
 	}
 	return b, gm.SetFill(addr, f)
+}
+
+// fillFromFile copies the first size bytes of the regular file at path (all
+// of it when shorter) to global memory at addr, a chunk at a time. The bytes
+// copied may not exceed maxFillBytes: a larger buffer takes a file of at
+// most that size.
+func fillFromFile(gm *memory.Global, addr, size uint64, path string) error {
+	want := int64(min(size, maxFillBytes))
+	f, n, err := openInput(path, "file: fill", math.MaxInt64)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if n > want && size > maxFillBytes {
+		return tooLarge(path, "file: fill", maxFillBytes)
+	}
+	r := io.LimitReader(f, want)
+	var chunk [1 << 20]byte
+	for off := uint64(0); ; {
+		k, err := io.ReadFull(r, chunk[:])
+		if k > 0 {
+			if werr := gm.Write(addr+off, chunk[:k]); werr != nil {
+				return werr
+			}
+			off += uint64(k)
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, unwrapPath(err))
+		}
+	}
 }
 
 // parseSize reads a byte count with an optional K/KiB/M/MiB/G/GiB suffix.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -26,17 +27,18 @@ func loadConfig(name string, sets []string) (sm.Config, error) {
 	if mk, ok := builtinConfigs()[name]; ok {
 		cfg = mk()
 	} else {
-		f, err := os.Open(name)
-		switch {
-		case err == nil:
-		case errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(name, `./\`):
-			// A bare word is most likely a misspelt built-in name.
-			return cfg, &usageError{msg: fmt.Sprintf("--config %q: not a built-in configuration (%s) or an existing file", name, configNames())}
-		default:
+		if _, err := os.Stat(name); err != nil {
+			if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(name, `./\`) {
+				// A bare word is most likely a misspelt built-in name.
+				return cfg, &usageError{msg: fmt.Sprintf("--config %q: not a built-in configuration (%s) or an existing file", name, configNames())}
+			}
 			return cfg, fileError("--config", name, "read", err)
 		}
-		defer f.Close()
-		cfg, err = readConfigFile(name, f)
+		data, err := readInput(name, "--config file", maxConfigBytes)
+		if err != nil {
+			return cfg, &inputError{err: err}
+		}
+		cfg, err = readConfigFile(name, bytes.NewReader(data))
 		if err != nil {
 			return cfg, &inputError{err: err}
 		}

@@ -192,7 +192,7 @@ func tableBarriers(w io.Writer, r *report) error {
 	}
 	t := newTable(w, "barrier", "cta", "phases", "updates/ph", "phase p50", "phase p95", "phase max", "stall cyc")
 	for _, b := range r.Barriers {
-		_ = t.Append(b.Name, b.CTA, b.PhaseCount, f1(b.UpdatesPerPhase), f0(b.PhaseCycles.P50),
+		_ = t.Append(b.Name, ctaLabel(b.CTA, b.CTAs), b.PhaseCount, f1(b.UpdatesPerPhase), f0(b.PhaseCycles.P50),
 			f0(b.PhaseCycles.P95), f0(b.PhaseCycles.Max), b.StallCycles)
 	}
 	if err := t.Render(); err != nil {
@@ -223,11 +223,22 @@ func tablePhases(w io.Writer, r *report, limit int) error {
 			_ = t.Append(p.Phase, p.Opened, done, dur, p.Arrivals, p.Updates, f1(p.UpdatesPerWarp), p.TxBytes,
 				p.CompletedBy, last, p.StallCycles)
 		}
-		fmt.Fprintf(w, "barrier %s (CTA %d):", b.Name, b.CTA)
+		if b.CTA < 0 {
+			fmt.Fprintf(w, "barrier %s (%d more CTAs, folded):", b.Name, b.CTAs)
+		} else {
+			fmt.Fprintf(w, "barrier %s (CTA %d):", b.Name, b.CTA)
+		}
 		if n := len(b.Phases); limit > 0 && n > limit {
 			fmt.Fprintf(w, " first %d of %d phases (-o json or --report phases -o csv for all)", limit, n)
 		}
+		if u := b.Unlisted; u != nil {
+			fmt.Fprintf(w, " %d phases not listed, counted in the totals", u.Phases)
+		}
 		fmt.Fprintln(w)
+		if b.CTA < 0 && len(b.Phases) == 0 {
+			fmt.Fprintln(w)
+			continue
+		}
 		if err := t.Render(); err != nil {
 			return err
 		}
@@ -243,9 +254,23 @@ func tableWarps(w io.Writer, r *report) error {
 		for _, v := range x.Stalls {
 			total += v
 		}
+		if x.CTA < 0 {
+			_ = t.Append(fmt.Sprintf("%d × warp %d", x.Warps, x.WarpInCTA), ctaLabel(x.CTA, x.Warps), x.Instructions, x.End-x.Start,
+				topReasons(x.Stalls, total, 3))
+			continue
+		}
 		_ = t.Append(x.Warp, x.CTA, x.Instructions, x.End-x.Start, topReasons(x.Stalls, total, 3))
 	}
 	return t.Render()
+}
+
+// ctaLabel is a record's CTA in a table: its index, or for a record folding
+// the CTAs past sm.ReportCTAs, how many it stands for.
+func ctaLabel(cta, n int) string {
+	if cta < 0 {
+		return fmt.Sprintf("%d more", n)
+	}
+	return strconv.Itoa(cta)
 }
 
 // topReasons names the n largest stall reasons with their shares.

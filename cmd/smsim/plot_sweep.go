@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -223,7 +222,7 @@ func runPlot(o *plotOptions, files []string, stdout io.Writer) error {
 		return err
 	}
 	if len(files) == 1 && strings.HasSuffix(strings.ToLower(files[0]), ".json") {
-		data, err := os.ReadFile(files[0])
+		data, err := readInput(files[0], "JSON report", maxReportBytes)
 		if err != nil {
 			return fileError("", files[0], "read", err)
 		}

@@ -74,17 +74,35 @@ type jsonError struct {
 }
 
 type jsonBarrier struct {
-	Name            string      `json:"name"`   // the source's name: pipe_bench::full[1]
-	Symbol          string      `json:"symbol"` // as the input spells it: _ZZ10pipe_benchE4full+8 (smem+0xN outside every variable)
-	CTA             int         `json:"cta"`
-	Addr            uint32      `json:"addr"`
-	Expected        uint32      `json:"expected"`
-	PhaseCount      int         `json:"phase_count"`
-	StallCycles     uint64      `json:"stall_cycles"`
-	UpdatesPerPhase float64     `json:"updates_per_phase"`
-	PhaseCycles     summary     `json:"phase_cycles"`
-	WaitCycles      summary     `json:"wait_cycles"`
-	Phases          []jsonPhase `json:"phases"`
+	Name            string        `json:"name"`           // the source's name: pipe_bench::full[1]
+	Symbol          string        `json:"symbol"`         // as the input spells it: _ZZ10pipe_benchE4full+8 (smem+0xN outside every variable)
+	CTA             int           `json:"cta"`            // -1: the CTAs past sm.ReportCTAs, folded
+	CTAs            int           `json:"ctas,omitempty"` // a folded record: how many CTAs
+	Addr            uint32        `json:"addr"`
+	Expected        uint32        `json:"expected"`
+	PhaseCount      int           `json:"phase_count"`
+	StallCycles     uint64        `json:"stall_cycles"`
+	UpdatesPerPhase float64       `json:"updates_per_phase"`
+	PhaseCycles     summary       `json:"phase_cycles"`
+	WaitCycles      summary       `json:"wait_cycles"`
+	Phases          []jsonPhase   `json:"phases"`
+	Unlisted        *jsonUnlisted `json:"unlisted,omitempty"`
+}
+
+// jsonUnlisted counts the phases a barrier record does not list (past
+// sm.ReportPhases or the launch's sm.ReportPhaseBudget, or all of a folded
+// record's); the record's totals include them.
+type jsonUnlisted struct {
+	Phases      uint64 `json:"phases"`
+	Completed   uint64 `json:"completed"`
+	Arrivals    uint64 `json:"arrivals"`
+	Updates     uint64 `json:"updates"`
+	TxBytes     uint64 `json:"tx_bytes"`
+	Waits       uint64 `json:"waits"`
+	StallCycles uint64 `json:"stall_cycles"`
+	// UpdatesPerWarp is the mean over the completed phases of updates per
+	// arriving warp (as the listed phases' updates_per_warp).
+	UpdatesPerWarp float64 `json:"updates_per_warp"`
 }
 
 type summary struct {
@@ -123,8 +141,9 @@ type jsonWait struct {
 }
 
 type jsonWarp struct {
-	Warp         int               `json:"warp"`
-	CTA          int               `json:"cta"`
+	Warp         int               `json:"warp"` // -1: a folded record
+	CTA          int               `json:"cta"`  // -1: warp warp_in_cta of every CTA past sm.ReportCTAs
+	Warps        int               `json:"warps,omitempty"`
 	WarpInCTA    int               `json:"warp_in_cta"`
 	Instructions uint64            `json:"instructions"`
 	Start        uint64            `json:"start"`
@@ -158,6 +177,9 @@ func buildReport(j *job, out *outcome) *report {
 	for _, w := range res.Warps {
 		jw := jsonWarp{Warp: w.Warp, CTA: w.CTA, WarpInCTA: w.InCTA, Instructions: w.Instructions,
 			Start: w.Start, End: w.End, Stalls: map[string]uint64{}}
+		if w.CTA < 0 {
+			jw.Warps = w.Warps
+		}
 		for k := 0; k < sm.NumReasons; k++ {
 			jw.Stalls[sm.Reason(k).String()] = w.Stalls[k]
 			r.stalls[sm.Reason(k).String()] += float64(w.Stalls[k])
@@ -220,12 +242,39 @@ func barrierJSON(b sm.BarrierReport) jsonBarrier {
 		jb.Phases = append(jb.Phases, jp)
 	}
 	jb.PhaseCount = completed
-	if completed > 0 {
-		jb.UpdatesPerPhase = updates / float64(completed)
-	}
 	jb.PhaseCycles = summarize(durs)
 	jb.WaitCycles = summarize(waits)
+	if u := b.Unlisted; u.Phases > 0 || u.Waits > 0 {
+		jb.Unlisted = &jsonUnlisted{Phases: u.Phases, Completed: u.Completed, Arrivals: u.Arrivals, Updates: u.Updates,
+			TxBytes: u.TxBytes, Waits: u.Waits, StallCycles: u.StallCycles}
+		if u.Completed > 0 {
+			jb.Unlisted.UpdatesPerWarp = u.UpdatesPerWarp / float64(u.Completed)
+		}
+		jb.StallCycles += u.StallCycles
+		updates += float64(u.Updates)
+		jb.PhaseCount += int(u.Completed)
+		jb.PhaseCycles = withUnlisted(jb.PhaseCycles, len(durs), u.Completed, u.Cycles, u.MaxCycles)
+		jb.WaitCycles = withUnlisted(jb.WaitCycles, len(waits), u.Waits, u.StallCycles, u.MaxWait)
+	}
+	if b.CTA < 0 {
+		jb.CTAs = b.CTAs
+	}
+	if jb.PhaseCount > 0 {
+		jb.UpdatesPerPhase = updates / float64(jb.PhaseCount)
+	}
 	return jb
+}
+
+// withUnlisted extends a summary of n listed values by m unlisted ones of
+// the given sum and maximum: the mean and maximum cover all of them; the
+// percentiles stay those of the listed values (the unlisted are not kept).
+func withUnlisted(s summary, n int, m, sum, most uint64) summary {
+	if m == 0 {
+		return s
+	}
+	s.Mean = (s.Mean*float64(n) + float64(sum)) / (float64(n) + float64(m))
+	s.Max = max(s.Max, float64(most))
+	return s
 }
 
 // summarize computes mean, median, 95th percentile and maximum with gonum.

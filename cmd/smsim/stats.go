@@ -125,7 +125,10 @@ func barrierStats(r *report, arrays bool) []*barrierStat {
 			byName[name] = s
 			out = append(out, s)
 		}
-		if !ctas[name][b.CTA] {
+		switch {
+		case b.CTA < 0: // a record of the CTAs past sm.ReportCTAs, folded
+			s.CTAs += b.CTAs
+		case !ctas[name][b.CTA]:
 			if ctas[name] == nil {
 				ctas[name] = map[int]bool{}
 			}
@@ -133,6 +136,12 @@ func barrierStats(r *report, arrays bool) []*barrierStat {
 			s.CTAs++
 		}
 		s.StallCycles += b.StallCycles
+		if u := b.Unlisted; u != nil {
+			// Counted in the totals; the distributions cover the listed phases.
+			s.Phases += int(u.Completed)
+			s.UpdatesPerPhase += float64(u.Updates)
+			s.UpdatesPerWarp += u.UpdatesPerWarp * float64(u.Completed)
+		}
 		for _, p := range b.Phases {
 			s.PhaseStalls = append(s.PhaseStalls, float64(p.StallCycles))
 			for _, w := range p.Waits {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -68,7 +67,7 @@ count, mean, standard deviation, percentiles and a histogram, computed with gonu
 // loadReport runs file, or reads it when it is a JSON report.
 func loadReport(f launchFlags, file string, stderr io.Writer) (*report, error) {
 	if strings.HasSuffix(strings.ToLower(file), ".json") {
-		data, err := os.ReadFile(file)
+		data, err := readInput(file, "JSON report", maxReportBytes)
 		if err != nil {
 			return nil, &inputError{err: err}
 		}

@@ -95,9 +95,9 @@ func (o *sweepOptions) bindPlot(c *cobra.Command) {
 // sweepID identifies a sweep by what decides its results: the file's name
 // and contents, the launch flags and the grid.
 func sweepID(file string, f launchFlags, axes []axis) (string, error) {
-	data, err := os.ReadFile(file)
+	data, err := readInput(file, "kernel file", maxSourceBytes)
 	if err != nil {
-		return "", &inputError{err: fmt.Errorf("%s: %w", file, unwrapPath(err))}
+		return "", &inputError{err: err}
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "smsim sweep 1\x00%s\x00%d\x00", filepath.Base(file), len(data))

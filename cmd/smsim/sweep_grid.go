@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -250,7 +249,7 @@ func compileWithConsts(file string, consts []setting) (*isa.Program, error) {
 	if strings.ToLower(filepath.Ext(file)) != ".sms" {
 		return nil, &usageError{msg: fmt.Sprintf("const:%s: %s is not a .sms file (only the kernel language has constants)", consts[0].key, file)}
 	}
-	src, err := os.ReadFile(file)
+	src, err := readInput(file, "kernel file", maxSourceBytes)
 	if err != nil {
 		return nil, &inputError{err: err}
 	}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sm"
@@ -129,10 +131,18 @@ func (t *timeline) Copy(id uint64, bytes int, issued, done uint64, barrier strin
 	t.add(traceEvent{Name: name, Cat: "tma", Ph: "e", Ts: done, Pid: pidCopies, Tid: 0, ID: sid})
 }
 
-// write closes open spans and writes the trace file.
+// write closes open spans and writes the trace file. The bytes depend on
+// the run alone: open spans close in warp order and the track names come
+// in track order (never a map's order), and events are written one by one
+// as they were recorded, not gathered into one document first.
 func (t *timeline) write(path string, r *sm.Result) error {
-	for w, sp := range t.spans {
-		t.flush(w, sp)
+	warps := make([]int, 0, len(t.spans))
+	for w := range t.spans {
+		warps = append(warps, w)
+	}
+	sort.Ints(warps)
+	for _, w := range warps {
+		t.flush(w, t.spans[w])
 	}
 	meta := []traceEvent{
 		{Name: "process_name", Ph: "M", Pid: pidWarps, Args: map[string]any{"name": "warps of " + t.prog.Title()}},
@@ -141,17 +151,51 @@ func (t *timeline) write(path string, r *sm.Result) error {
 	}
 	if r != nil {
 		for _, w := range r.Warps {
+			if w.Warp < 0 {
+				continue // a folded record of many CTAs' warps
+			}
 			meta = append(meta, traceEvent{Name: "thread_name", Ph: "M", Pid: pidWarps, Tid: w.Warp,
 				Args: map[string]any{"name": fmt.Sprintf("warp %d (CTA %d, warp %d)", w.Warp, w.CTA, w.InCTA)}})
 		}
 	}
+	tracks := make([]string, len(t.barTrack))
 	for name, tid := range t.barTrack {
+		tracks[tid] = name
+	}
+	for tid, name := range tracks {
 		meta = append(meta, traceEvent{Name: "thread_name", Ph: "M", Pid: pidBarriers, Tid: tid, Args: map[string]any{"name": name}})
 	}
-	doc := map[string]any{
-		"traceEvents":     append(meta, t.events...),
-		"displayTimeUnit": "ns",
-		"otherData":       map[string]any{"time_unit": "1 us in the viewer = 1 SM cycle", "dropped_events": t.dropped},
+	return writeOutput("--timeline", path, func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		if err := t.encode(bw, meta); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+}
+
+// encode writes the trace document: {"displayTimeUnit", "otherData",
+// "traceEvents"} with the metadata events first.
+func (t *timeline) encode(w *bufio.Writer, meta []traceEvent) error {
+	other, err := json.Marshal(map[string]any{"time_unit": "1 us in the viewer = 1 SM cycle", "dropped_events": t.dropped})
+	if err != nil {
+		return err
 	}
-	return writeOutput("--timeline", path, func(w io.Writer) error { return json.NewEncoder(w).Encode(doc) })
+	fmt.Fprintf(w, "{\"displayTimeUnit\":\"ns\",\"otherData\":%s,\"traceEvents\":[", other)
+	n := 0
+	for _, evs := range [][]traceEvent{meta, t.events} {
+		for i := range evs {
+			b, err := json.Marshal(&evs[i])
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				w.WriteByte(',')
+			}
+			w.Write(b)
+			n++
+		}
+	}
+	_, err = w.WriteString("]}\n")
+	return err
 }

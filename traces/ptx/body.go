@@ -127,6 +127,15 @@ func (p *parser) instr() *Instr {
 	if in.Op == "" {
 		p.failAt(t, "bad opcode %s", describe(t))
 	}
+	// A body longer than a kernel may be cannot be lowered into one, nor a
+	// module longer than all its kernels may be together; each is refused
+	// here, before the rest of it takes memory as a syntax tree.
+	if p.instrs++; p.instrs > maxInstrs {
+		p.failAt(start, "function body has more than %d instructions, the most a kernel may have", maxInstrs)
+	}
+	if p.total++; p.total > maxModule {
+		p.failAt(start, "the module has more than %d instructions, the most its kernels may have together", maxModule)
+	}
 	p.next()
 	if p.accept(";") {
 		return in

@@ -26,6 +26,7 @@ func (p *parser) function(linkage string, start token) *Func {
 	switch {
 	case p.accept(";"):
 	case p.isPunct("{"):
+		p.instrs = 0
 		f.Body = p.block()
 	default:
 		p.expected("'{' or ';'")

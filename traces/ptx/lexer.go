@@ -25,8 +25,8 @@ type token struct {
 	line, col int32
 }
 
-// lexer splits a source into tokens, all at once; the first lexical error
-// becomes a tErr token that ends the stream.
+// lexer splits a source into tokens, one step at a time; the first lexical
+// error becomes a tErr token that ends the stream.
 type lexer struct {
 	src       string
 	off       int
@@ -35,11 +35,9 @@ type lexer struct {
 	toks      []token
 }
 
-func lex(src string) []token {
-	lx := &lexer{src: src, line: 1, toks: make([]token, 0, len(src)/4+8)}
-	for lx.step() {
-	}
-	return lx.toks
+// newLexer returns a lexer of src with room for n tokens.
+func newLexer(src string, n int) *lexer {
+	return &lexer{src: src, line: 1, toks: make([]token, 0, n)}
 }
 
 func (lx *lexer) emit(kind tokKind, start int, text string) {

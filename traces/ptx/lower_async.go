@@ -34,6 +34,9 @@ func (l *lowerer) asyncStore(in *Instr, m *mods) error {
 	if err != nil {
 		return err
 	}
+	if err := l.checkVector(int(x.Vec), t); err != nil {
+		return err
+	}
 	x.Type = t
 	if err := l.nops(in, 3); err != nil {
 		return err

@@ -81,9 +81,28 @@ func (l *lowerer) memMods(in *Instr, m *mods) (isa.Instr, error) {
 	if t == isa.Pred || t == isa.B128 {
 		return x, l.unsupported("%s of .%s", in.Op, t)
 	}
+	if err := l.checkVector(int(x.Vec), t); err != nil {
+		return x, err
+	}
 	x.Type = t
 	return x, nil
 }
+
+// checkVector refuses a vector access wider than sm_90 has.
+func (l *lowerer) checkVector(n int, t isa.Type) error {
+	if bits := 8 * t.Bytes() * n; n > 4 || bits > maxVectorBits {
+		return l.errf("%s: .v%d.%s is a %d-bit vector; sm_90 loads and stores .v2 and .v4 vectors of at most %d bits "+
+			"(the 256-bit .v8.b32 and .v4.b64 forms are PTX ISA 8.8, .global only, for sm_100 and later)",
+			l.cur.Opcode(), n, t, bits, maxVectorBits)
+	}
+	return nil
+}
+
+// maxVectorBits is the widest vector ld, ldu and st take on sm_90: the PTX
+// ISA's vectors are .v2 and .v4 of at most 128 bits (§5.4.2, Vectors); its
+// 256-bit .v8 (32-bit elements) and .v4 (64-bit elements) accesses came with
+// PTX ISA 8.8 for sm_100 and later and the .global state space only.
+const maxVectorBits = 128
 
 // memData adds the address a and the data operands (destinations of a
 // load, sources of a store) to x in isa's order.

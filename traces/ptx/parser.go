@@ -30,12 +30,18 @@ func (e *Error) Error() string {
 
 var lineBreaks = strings.NewReplacer("\n", `\n`, "\r", `\r`)
 
-// parser is a recursive-descent parser over the token slice. Errors are
-// raised by panicking with *Error and recovered in Parse.
+// parser is a recursive-descent parser over the tokens of lx, which it
+// lexes as it goes: it looks at most one token ahead, so it keeps a short
+// window of tokens rather than the whole file's (a 64 MiB source has some
+// 20 million). Errors are raised by panicking with *Error and recovered in
+// Parse.
 type parser struct {
 	file   string
-	toks   []token
-	i      int
+	lx     *lexer
+	lexed  bool // lx has produced its last token (tEOF or tErr)
+	i      int  // the current token, in lx.toks
+	instrs int  // instructions of the function body being parsed
+	total  int  // instructions of the module so far
 	depth  int
 	scopes []scope
 	mod    *Module
@@ -48,7 +54,7 @@ func Parse(filename string, src []byte) (m *Module, err error) {
 	if len(src) > maxInput {
 		return nil, &Error{Pos{filename, 1, 1}, fmt.Sprintf("input too large: %d bytes, limit %d", len(src), maxInput)}
 	}
-	p := &parser{file: filename, toks: lex(string(src)), mod: &Module{File: filename}}
+	p := &parser{file: filename, lx: newLexer(string(src), 64), mod: &Module{File: filename}}
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)
@@ -65,23 +71,44 @@ func Parse(filename string, src []byte) (m *Module, err error) {
 	return p.mod, nil
 }
 
-func (p *parser) cur() token { return p.toks[p.i] }
+// fill lexes until the token n positions ahead exists or the source ends.
+func (p *parser) fill(n int) {
+	for p.i+n >= len(p.lx.toks) && !p.lexed {
+		p.lexed = !p.lx.step()
+	}
+}
+
+func (p *parser) cur() token {
+	p.fill(0)
+	return p.lx.toks[p.i]
+}
 
 // peekAt returns the token n positions ahead (the last token if past it).
 func (p *parser) peekAt(n int) token {
-	if p.i+n < len(p.toks) {
-		return p.toks[p.i+n]
+	p.fill(n)
+	if p.i+n < len(p.lx.toks) {
+		return p.lx.toks[p.i+n]
 	}
-	return p.toks[len(p.toks)-1]
+	return p.lx.toks[len(p.lx.toks)-1]
 }
 
+// next consumes the current token (never the final tEOF or tErr) and
+// returns it. Consumed tokens are dropped from the window now and then.
 func (p *parser) next() token {
-	t := p.toks[p.i]
+	t := p.cur()
 	if t.kind != tEOF && t.kind != tErr {
 		p.i++
+		if p.i >= tokenWindow {
+			p.lx.toks = p.lx.toks[:copy(p.lx.toks, p.lx.toks[p.i:])]
+			p.i = 0
+		}
 	}
 	return t
 }
+
+// tokenWindow is how many consumed tokens the parser keeps before dropping
+// them: enough to make the copy rare, small enough not to matter.
+const tokenWindow = 1024
 
 func (p *parser) pos(t token) Pos { return Pos{p.file, int(t.line), int(t.col)} }
 
@@ -92,7 +119,7 @@ func (p *parser) isPunct(s string) bool {
 
 func (p *parser) accept(s string) bool {
 	if p.isPunct(s) {
-		p.i++
+		p.next()
 		return true
 	}
 	return false
