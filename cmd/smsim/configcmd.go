@@ -36,7 +36,7 @@ func loadConfig(name string, sets []string) (sm.Config, error) {
 		}
 		data, err := readInput(name, "--config file", maxConfigBytes)
 		if err != nil {
-			return cfg, &inputError{err: err}
+			return cfg, &inputError{err: fmt.Errorf("--config %w", err)}
 		}
 		cfg, err = readConfigFile(name, bytes.NewReader(data))
 		if err != nil {

@@ -135,7 +135,7 @@ func TestExitStatusAndFirstLine(t *testing.T) {
 		{name: "config file missing", args: []string{"run", half, "--config", none + "/x.cfg"}, code: exitInput,
 			line: "smsim: --config " + none + "/x.cfg: cannot read: no such file or directory"},
 		{name: "config a folder", args: []string{"run", half, "--config", dir}, code: exitInput,
-			line: "smsim: --config " + dir + ": cannot read: is a directory"},
+			line: "smsim: --config " + dir + ": is a directory; a --config file must be a regular file"},
 		{name: "config name misspelt", args: []string{"run", half, "--config", "h100"}, code: exitUsage,
 			line: `smsim: --config "h100": not a built-in configuration (h200) or an existing file`},
 		{name: "input file missing", args: []string{"run", none + ".sms"}, code: exitInput,

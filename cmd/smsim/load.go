@@ -43,7 +43,7 @@ func (k *kernel) title() string { return k.cxx.title }
 func loadSource(path string) (*source, error) {
 	src, err := readInput(path, "kernel file", maxSourceBytes)
 	if err != nil {
-		return nil, fileError("", path, "read", err)
+		return nil, &inputError{err: err}
 	}
 	if len(src) > 4<<20 {
 		// A large source's syntax tree and programs are all live until

@@ -224,7 +224,7 @@ func runPlot(o *plotOptions, files []string, stdout io.Writer) error {
 	if len(files) == 1 && strings.HasSuffix(strings.ToLower(files[0]), ".json") {
 		data, err := readInput(files[0], "JSON report", maxReportBytes)
 		if err != nil {
-			return fileError("", files[0], "read", err)
+			return &inputError{err: err}
 		}
 		var r report
 		if err := json.Unmarshal(data, &r); err != nil || r.Kernel == "" {
