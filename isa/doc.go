@@ -1,5 +1,5 @@
 // Package isa is the program representation that both frontends (PTX and the
-// .sms kernel language in traces/) lower to and that warps execute. Nothing
+// .sms kernel language in frontend/sms) lower to and that warps execute. Nothing
 // downstream of it knows which frontend produced a program.
 //
 // The representation is close to PTX after symbol resolution: a flat slice of

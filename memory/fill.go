@@ -13,11 +13,11 @@ type FillKind uint8
 
 // Fill kinds, in the spelling of the command line's buf:SIZE:FILL.
 const (
-	FillZero   FillKind = iota // zero: every byte 0
-	FillByte                   // byte:0xNN: every byte NN
-	FillSeq                    // seq: little-endian 32-bit words 0, 1, 2, … (word i at byte 4i)
-	FillRandom                 // random:SEED: the SplitMix64 sequence of SEED, one 64-bit word per 8 bytes
-	FillF32Rand                // f32rand:SEED: float32 words uniform in [-1, 1), one per 4 bytes
+	FillZero    FillKind = iota // zero: every byte 0
+	FillByte                    // byte:0xNN: every byte NN
+	FillSeq                     // seq: little-endian 32-bit words 0, 1, 2, … (word i at byte 4i)
+	FillRandom                  // random:SEED: the SplitMix64 sequence of SEED, one 64-bit word per 8 bytes
+	FillF32Rand                 // f32rand:SEED: float32 words uniform in [-1, 1), one per 4 bytes
 )
 
 // Fill describes a buffer's initial contents. Every byte is a function of

@@ -399,7 +399,7 @@ func (s *SM) atomic(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l int, b 
 }
 
 // atomAddF32 is an f32 atomic add as the H200 computes it (measured,
-// traces/ptx/testdata/gpu): the global-memory unit flushes subnormal inputs
+// frontend/ptx/testdata/gpu): the global-memory unit flushes subnormal inputs
 // and results to zero, and both units return the canonical NaN 0x7fffffff.
 func atomAddF32(old, x uint64, flush bool) uint64 {
 	a, b := math.Float32frombits(uint32(old)), math.Float32frombits(uint32(x))

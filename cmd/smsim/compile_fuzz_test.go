@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smsim/smsim/frontend/ptx"
 	"github.com/smsim/smsim/isa"
-	"github.com/smsim/smsim/traces/ptx"
 )
 
 // FuzzCompilePTX runs the PTX frontend and every ptxas transformation

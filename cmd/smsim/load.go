@@ -9,9 +9,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/smsim/smsim/frontend/ptx"
+	"github.com/smsim/smsim/frontend/sms"
 	"github.com/smsim/smsim/isa"
-	"github.com/smsim/smsim/traces"
-	"github.com/smsim/smsim/traces/ptx"
 )
 
 // source is a loaded input file and its kernels. A PTX file's kernels are
@@ -56,7 +56,7 @@ func loadSource(path string) (*source, error) {
 	s := &source{file: path}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".sms":
-		p, err := traces.Compile(path, src)
+		p, err := sms.Compile(path, src)
 		if err != nil {
 			return nil, &inputError{err: err}
 		}

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/smsim/smsim/frontend/sms"
 	"github.com/smsim/smsim/isa"
-	"github.com/smsim/smsim/traces"
 	"github.com/spf13/cobra"
 )
 
@@ -258,7 +258,7 @@ func compileWithConsts(file string, consts []setting) (*isa.Program, error) {
 			return nil, err
 		}
 	}
-	p, err := traces.Compile(file, src)
+	p, err := sms.Compile(file, src)
 	if err != nil {
 		return nil, &inputError{err: err}
 	}
