@@ -3,6 +3,7 @@ module github.com/smsim/smsim
 go 1.26
 
 require (
+	github.com/ianlancetaylor/demangle v0.0.0-20260724033716-83e58baca724
 	github.com/olekukonko/tablewriter v1.1.5
 	github.com/spf13/cobra v1.10.2
 	gonum.org/v1/gonum v0.17.0
