@@ -21,23 +21,28 @@ func (p *parser) operand(s []byte, i, col int) (Operand, int, error) {
 		o.Mods |= ModLNot
 		i++
 	}
+	var j int
+	var err error
 	if i < len(s) && s[i] == '|' {
 		o.Mods |= ModAbs
-		j, err := p.core(&o, s, i+1, col)
-		if err != nil {
+		if j, err = p.core(&o, s, i+1, col); err != nil {
 			return o, 0, err
 		}
 		if j >= len(s) || s[j] != '|' {
 			return o, 0, p.err(col+j, "missing closing '|'")
 		}
-		return o, p.suffixes(&o, s, j+1), nil
-	}
-	j, err := p.core(&o, s, i, col)
-	if err != nil {
+		j++
+		if o.Kind == KindReg {
+			j = p.suffixes(&o, s, j)
+		}
+	} else if j, err = p.core(&o, s, i, col); err != nil {
 		return o, 0, err
 	}
-	if o.Mods&(ModNeg|ModNot|ModLNot) != 0 && o.Kind != KindReg && o.Kind != KindConst && o.Kind != KindSpecial {
+	if o.Mods&(ModNeg|ModNot|ModLNot|ModAbs) != 0 && o.Kind != KindReg && o.Kind != KindConst && o.Kind != KindSpecial {
 		return o, 0, p.err(col+start, "modifier on %s operand", kindName(o.Kind))
+	}
+	if o.Mods&ModReuse != 0 && o.Kind != KindReg {
+		return o, 0, p.err(col+start, ".reuse on %s operand", kindName(o.Kind))
 	}
 	return o, j, nil
 }
