@@ -90,6 +90,11 @@ type Instruction struct {
 	Enc    Encoding
 	HasEnc bool
 	Ctrl   Control
+	// BranchTargets are the addresses an indirect branch (BRX) may jump to, where the text names
+	// them (nvdisasm's BRANCH_TARGETS annotation); a cubin gives them as Func.IndirectBranches.
+	BranchTargets []uint32
+	// Annotation is the text of an nvdisasm annotation (*"..."*), without its delimiters.
+	Annotation string
 }
 
 // Guard is an instruction's guard predicate.

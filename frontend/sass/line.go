@@ -1,9 +1,6 @@
 package sass
 
-import (
-	"bytes"
-	"strings"
-)
+import "strings"
 
 // instruction parses "/*ADDR*/  [@[!]Pn] OPCODE[.MOD...] operands ;  [/* 0xLO */]". s starts at "/*"
 // and col is its column.
@@ -24,7 +21,7 @@ func (p *parser) instruction(s []byte, col int) error {
 	if k := len(fn.Instructions); k > 0 && uint32(addr) <= fn.Instructions[k-1].Addr {
 		return p.err(col+2, "address 0x%x does not follow 0x%x", addr, fn.Instructions[k-1].Addr)
 	}
-	semi := bytes.IndexByte(s[i:], ';')
+	semi := semicolon(s[i:])
 	if semi < 0 {
 		return p.err(col+len(s), "missing ';' at the end of the instruction")
 	}
@@ -147,7 +144,7 @@ func (p *parser) body(in *Instruction, s []byte, col int) error {
 	}
 	in.Op, in.Mods, in.Mnemonic = m.op, m.mods, m.text
 	start := int32(len(p.ops))
-	if err := p.operands(s, j, col, m); err != nil {
+	if err := p.operands(in, s, j, col, m); err != nil {
 		return err
 	}
 	p.spans = append(p.spans, span{start, int32(len(p.ops))})
@@ -197,11 +194,21 @@ func branchTarget(m *mnemonic) bool {
 }
 
 // operands parses the operand list starting at s[i] into p.ops.
-func (p *parser) operands(s []byte, i, col int, m *mnemonic) error {
+func (p *parser) operands(in *Instruction, s []byte, i, col int, m *mnemonic) error {
 	first := len(p.ops)
 	for {
 		i = skipSpace(s, i)
 		if i == len(s) {
+			break
+		}
+		if hasPrefix(s[i:], "(*") {
+			j, err := p.annotation(in, s, i, col)
+			if err != nil {
+				return err
+			}
+			if skipSpace(s, j) != len(s) {
+				return p.err(col+j, "text after the annotation")
+			}
 			break
 		}
 		if len(p.ops)-first == maxOperands {

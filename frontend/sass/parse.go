@@ -44,7 +44,9 @@ type parser struct {
 	pending *Instruction // an instruction whose high encoding word is the next line
 	labels  map[string]labelDef
 	named   []namedLabel // label lines waiting for the next instruction
-	line    int
+	// pendingTargets are the BRANCH_TARGETS labels of the current function.
+	pendingTargets []pendingTarget
+	line           int
 }
 
 type labelDef struct {
@@ -119,20 +121,11 @@ func (p *parser) parseLine(raw []byte) error {
 	case hasPrefix(s, "/*"):
 		return p.instruction(s, col)
 	case hasPrefix(s, "Function :"):
-		return p.beginFunction(s, col)
-	case hasPrefix(s, ".headerflags"):
-		if p.fn == nil {
-			return p.err(col, ".headerflags outside a function")
-		}
-		v := bytes.TrimSpace(s[len(".headerflags"):])
-		v = bytes.TrimPrefix(v, []byte("@"))
-		p.fn.HeaderFlags = string(bytes.Trim(v, `"`))
-		return nil
+		return p.beginFunction(s[len("Function :"):], col)
 	case hasPrefix(s, "code for "):
 		return p.arch(s[len("code for "):], col+len("code for "))
-	case hasPrefix(s, ".target"):
-		p.file.Target = string(bytes.TrimSpace(s[len(".target"):]))
-		return nil
+	case hasPrefix(s, "//"):
+		return nil // nvdisasm's comment lines
 	case isDots(s):
 		return p.endFunction()
 	case isFatbinHeader(s):
@@ -143,6 +136,8 @@ func (p *parser) parseLine(raw []byte) error {
 		}
 		p.named = append(p.named, namedLabel{string(s[:len(s)-1]), p.line})
 		return nil
+	case s[0] == '.':
+		return p.directive(s, col)
 	}
 	return p.err(col, "unexpected line %q", clip(s))
 }
@@ -199,11 +194,13 @@ func clip(s []byte) string {
 	return string(s)
 }
 
+// beginFunction starts the function named in s (after cuobjdump's "Function :" or from nvdisasm's
+// ".section .text.NAME").
 func (p *parser) beginFunction(s []byte, col int) error {
 	if err := p.endFunction(); err != nil {
 		return err
 	}
-	name := bytes.TrimSpace(s[len("Function :"):])
+	name := bytes.TrimSpace(s)
 	if len(name) == 0 {
 		return p.err(col, "missing function name")
 	}
@@ -246,8 +243,8 @@ func (p *parser) endFunction() error {
 		return nil
 	}
 	p.fn = nil
-	if len(p.named) > 0 {
-		return p.errAt(p.named[0].line, 1, "label %s is not followed by an instruction", p.named[0].name)
+	if err := p.endLabels(f); err != nil {
+		return err
 	}
 	byAddr := make(map[uint32]*Label)
 	add := func(addr uint32) *Label {
@@ -280,6 +277,9 @@ func (p *parser) endFunction() error {
 			l := add(uint32(o.Int))
 			l.From = append(l.From, in.Addr)
 		}
+	}
+	if err := p.resolveAnnotations(f, add); err != nil {
+		return err
 	}
 	f.Labels = make([]Label, 0, len(byAddr))
 	for _, l := range byAddr {

@@ -201,6 +201,10 @@ func TestParseErrors(t *testing.T) {
 		{"unexpected line", fn + "hello world\n", `t.sass:2:1: unexpected line "hello world"`},
 		{"too many operands", fn + "/*0000*/ NOP " + strings.Repeat("R0, ", 16) + "R0 ;\n", "t.sass:2:78: more than 16 operands"},
 		{"line too long", fn + strings.Repeat(" ", 5000) + "\n", "t.sass:2:4097: line longer than 4096 bytes"},
+		{"unknown directive", fn + ".frobnicate 3\n", "t.sass:2:1: unknown directive .frobnicate"},
+		{"bad annotation", fn + "/*0000*/ BRX R4 -0x10 (*BRANCH*) ;\n", `t.sass:2:23: bad annotation: want (*"text"*)`},
+		{"annotation naming no label", fn + "/*0000*/ BRX R4 -0x10 (*\"BRANCH_TARGETS .L_x_1\"*) ;\n", "t.sass:2:1: undefined label .L_x_1"},
+		{"label in an empty function", fn + ".L_x_0:\n\t\t..........\n", "t.sass:2:1: label .L_x_0 in a function without instructions"},
 		{"mixed architectures", "\tcode for sm_90a\n\tcode for sm_80\n", "t.sass:2:11: listing mixes sm_90a and sm_80 code; give one architecture per file"},
 	}
 	for _, tc := range tests {
@@ -217,22 +221,24 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
-// TestLabels checks the branch-target map: cuobjdump's absolute targets, nvdisasm's label lines
-// and label operands, and calls that leave the function.
+// TestLabels checks the branch-target map: cuobjdump's absolute targets, nvdisasm's label lines,
+// label operands, BRANCH_TARGETS annotations and end labels, and calls that leave the function.
 func TestLabels(t *testing.T) {
-	src := "\tcode for sm_90a\n\t\tFunction : k\n" +
+	src := "\tcode for sm_90a\n\t.section\t.text.k,\"ax\",@progbits\n" +
 		"        /*0000*/                   BSSY B0, 0x30 ;\n" +
 		".L_x_1:\n" +
 		"        /*0010*/               @P0 BRA `(.L_x_1) ;\n" +
 		"        /*0020*/                   CALL.REL.NOINC 0x1000 ;\n" +
 		"        /*0030*/                   BSYNC B0 ;\n" +
-		"        /*0040*/                   BRA 0x10 ;\n"
+		"        /*0040*/                   BRA 0x10 ;\n" +
+		"        /*0050*/                   BRX R4 -0x60 (*\"BRANCH_TARGETS .L_x_1,.L_x_9\"*) ;\n" +
+		".L_x_9:\n"
 	f, err := Parse("t.sass", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := fmt.Sprintf("%+v", f.Functions[0].Labels)
-	want := "[{Addr:16 Name:.L_x_1 Index:1 From:[16 64]} {Addr:48 Name: Index:3 From:[0]} {Addr:4096 Name: Index:-1 From:[32]}]"
+	want := "[{Addr:16 Name:.L_x_1 Index:1 From:[16 64 80]} {Addr:48 Name: Index:3 From:[0]} {Addr:96 Name:.L_x_9 Index:-1 From:[80]} {Addr:4096 Name: Index:-1 From:[32]}]"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
@@ -245,6 +251,9 @@ func TestLabels(t *testing.T) {
 	}
 	if op, ok := fn.Instructions[1].Target(); !ok || op.Int != 0x10 || op.String() != "`(.L_x_1)" {
 		t.Errorf("Target() = %+v, %v", op, ok)
+	}
+	if brx := fn.Instructions[5]; fmt.Sprint(brx.BranchTargets) != "[16 96]" || brx.Annotation != "BRANCH_TARGETS .L_x_1,.L_x_9" {
+		t.Errorf("BRX targets %v, annotation %q", brx.BranchTargets, brx.Annotation)
 	}
 }
 
