@@ -9,7 +9,8 @@ type AttrID uint8
 // names); it is not published in the CUDA documentation. The table in attrName follows the
 // public EIATTR tables of cubin tools and of a reverse-engineering write-up of ptxas 13.0 (all
 // agree on codes 0x00-0x5a), checked against the attributes ptxas 13.0 writes into the cubins of
-// this repository (see doc.go for what each decoded value was checked against).
+// this repository and against the names cuobjdump -elf prints for three of them
+// (TestAttributesMatchCuobjdump).
 const (
 	AttrMaxThreads            AttrID = 0x05
 	AttrParamCBank            AttrID = 0x0a

@@ -27,9 +27,10 @@ func (e Encoding) Bits(pos, n uint) uint64 {
 }
 
 // Opcode returns the 9-bit opcode field (bits 0-8). Over all committed SASS every mnemonic with its
-// modifiers has one value of this field, and no value is shared by two base mnemonics
-// (TestOpcodeFieldConsistent); bits 9-11 select the operand form (register, immediate, constant,
-// uniform register) and vary within a mnemonic.
+// modifiers has one value of this field (TestOpcodeFieldConsistent). Bits 9-11 mostly select the
+// operand form (register, immediate, constant, uniform register) and vary within a mnemonic; with
+// them, no value of bits 0-11 is shared by two base mnemonics (ERRBAR and CGAERRBAR, for one,
+// differ only there).
 func (e Encoding) Opcode() uint16 { return uint16(e.Lo & 0x1ff) }
 
 // Guard returns the guard predicate field (bits 12-14, 7 = PT) and its negation bit (bit 15). For

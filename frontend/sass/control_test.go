@@ -63,22 +63,25 @@ func TestReuseBitsMatchText(t *testing.T) {
 }
 
 // TestOpcodeFieldConsistent establishes the opcode field: every mnemonic (with its modifiers) has
-// one value of bits 0-8, and no value belongs to two base opcodes.
+// one value of bits 0-8, and no value of bits 0-11 belongs to two base opcodes. Bits 9-11 mostly
+// select the operand form (IMAD is 0x224, 0x424, 0xa24, 0xc24), but also tell ERRBAR (0x9ab) from
+// CGAERRBAR (0x5ab) and UCGABAR_ARV (0x9c7) from UCGABAR_WAIT (0xdc7).
 func TestOpcodeFieldConsistent(t *testing.T) {
 	byMnemonic := map[string]uint16{}
-	byOpcode := map[uint16]string{}
+	byOpcode := map[uint64]string{}
 	eachInstruction(t, func(pf *parsedFile, f *Function, in *Instruction) {
 		op := in.Enc.Opcode()
 		if v, ok := byMnemonic[in.Mnemonic]; ok && v != op {
 			t.Errorf("%s:%d: %s has opcode field 0x%03x, elsewhere 0x%03x", pf.path, in.Line, in.Mnemonic, op, v)
 		}
 		byMnemonic[in.Mnemonic] = op
-		if b, ok := byOpcode[op]; ok && b != in.Op {
-			t.Errorf("%s:%d: opcode field 0x%03x is %s here and %s elsewhere", pf.path, in.Line, op, in.Op, b)
+		op12 := in.Enc.Bits(0, 12)
+		if b, ok := byOpcode[op12]; ok && b != in.Op {
+			t.Errorf("%s:%d: bits 0-11 0x%03x are %s here and %s elsewhere", pf.path, in.Line, op12, in.Op, b)
 		}
-		byOpcode[op] = in.Op
+		byOpcode[op12] = in.Op
 	})
-	t.Logf("%d mnemonics, %d opcode values", len(byMnemonic), len(byOpcode))
+	t.Logf("%d mnemonics, %d values of bits 0-11", len(byMnemonic), len(byOpcode))
 }
 
 // TestGuardField checks the guard predicate of every committed instruction against bits 12-15.

@@ -118,12 +118,13 @@ func readPtxas(t *testing.T, path string) (map[string]ptxasEntry, int) {
 
 // TestCubinMatchesPtxasReport checks the resources read from every committed cubin against the
 // ptxas -v report made with it: registers, named barriers, static shared memory (the .nv.shared
-// section less the 1 KiB reserved region), stack frame, cumulative stack and global memory.
+// section less the 1 KiB reserved region), stack frame, cumulative stack and global memory
+// (.nv.global and .nv.global.init together).
 func TestCubinMatchesPtxasReport(t *testing.T) {
 	for _, rc := range corpusCubins(t) {
 		rep, gmem := readPtxas(t, strings.TrimSuffix(rc.path, ".cubin")+".ptxas")
-		if uint64(gmem) != rc.c.GlobalSize {
-			t.Errorf("%s: .nv.global is %d bytes, ptxas reports %d bytes gmem", rc.path, rc.c.GlobalSize, gmem)
+		if got := rc.c.GlobalSize + uint64(len(rc.c.GlobalInit)); got != uint64(gmem) {
+			t.Errorf("%s: .nv.global and .nv.global.init hold %d bytes, ptxas reports %d bytes gmem", rc.path, got, gmem)
 		}
 		for i := range rc.c.Funcs {
 			f := &rc.c.Funcs[i]
@@ -144,7 +145,7 @@ func TestCubinMatchesPtxasReport(t *testing.T) {
 func ptxParams(t *testing.T, path string) map[string][]int {
 	t.Helper()
 	entry := regexp.MustCompile(`\.entry\s+(\S+)\s*\(`)
-	param := regexp.MustCompile(`^\s*\.param\s+(?:\.align\s+\d+\s+)?\.([busf])(\d+)\s+(?:\.ptr\s+(?:\.\w+\s+)*)?(\w+)(?:\[(\d+)\])?,?\s*$`)
+	param := regexp.MustCompile(`^\s*\.param\s+(?:\.align\s+\d+\s+)?\.([busf])(\d+)\s+(?:\.ptr\s+(?:\.\w+\s+|\d+\s+)*)?(\w+)(?:\[(\d+)\])?,?\s*$`)
 	out := map[string][]int{}
 	cur := ""
 	sc := bufio.NewScanner(bytes.NewReader(readFile(t, path)))
@@ -296,9 +297,9 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// TestCubinGolden dumps what ReadCubin takes from two committed cubins.
+// TestCubinGolden dumps what ReadCubin takes from three committed cubins.
 func TestCubinGolden(t *testing.T) {
-	for _, name := range []string{"../../calibration/h200/steps.cubin", "../../testdata/cuda/libcu.cubin"} {
+	for _, name := range []string{"../../calibration/h200/steps.cubin", "../../testdata/cuda/libcu.cubin", "testdata/cubin/attrs.cubin"} {
 		c, err := ReadCubin(name, readFile(t, name))
 		if err != nil {
 			t.Fatal(err)
@@ -332,7 +333,7 @@ func dumpCubin(c *Cubin) string {
 		fmt.Fprintf(&b, "  exits %x s2rctaid %x coop %x mask-regs %x int-warp-wide %x\n", f.ExitOffsets, f.S2RCTAIDOffsets, f.CoopGroupOffsets, f.CoopGroupMaskRegs, f.IntWarpWideOffsets)
 		fmt.Fprintf(&b, "  sw-war %d api %d\n", f.SWWar, f.CUDAAPIVersion)
 		for _, m := range f.MbarrierInstrs {
-			fmt.Fprintf(&b, "  mbarrier 0x%x %x\n", m.Offset, m.Rest)
+			fmt.Fprintf(&b, "  mbarrier 0x%x %v (%v + %v + %d) stride %d pad %d\n", m.Offset, m.Kind, m.Base, m.UBase, m.Imm, m.Stride, m.Pad)
 		}
 		for _, ib := range f.IndirectBranches {
 			fmt.Fprintf(&b, "  brx 0x%x flags %d targets %x\n", ib.Offset, ib.Flags, ib.Targets)

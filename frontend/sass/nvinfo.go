@@ -110,13 +110,55 @@ func decodeKParam(a *Attribute, sec string) (Param, error) {
 }
 
 // MbarrierInstr is one entry of EIATTR_MBARRIER_INSTR_OFFSETS: an instruction that operates on an
-// mbarrier. Only Offset is understood. The other 12 bytes are kept as they are; in the committed
-// cubins their ninth byte follows the operation (0 SYNCS.EXCH, 1 SYNCS.ARRIVE, 6 SYNCS.PHASECHK,
-// 8 SYNCS.CCTL.IV, 9 and 10 SYNCS.PHASECHK.TRYWAIT, 11 and 12 SYNCS.ARRIVE.RED), and a few
-// entries point at NOPs.
+// mbarrier, its kind and the barrier's address operand. The 16-byte layout (offset u32, base
+// register u32, immediate u32, then kind, stride, uniform register and one more byte) and the
+// kind names are those cuobjdump -elf prints for the committed cubins
+// (testdata/cubin/*.elf.txt, TestAttributesMatchCuobjdump).
 type MbarrierInstr struct {
 	Offset uint32
-	Rest   [12]byte
+	Kind   MbarrierKind
+	// The address is Base + UBase + Imm ("(R255 + UR6 + 8)" in cuobjdump's words; R255 is RZ).
+	Base  Reg
+	UBase Reg
+	Imm   uint32
+	// Stride is the stride code: 1, which cuobjdump prints as MBARRIER_STRIDE_X4, in every entry.
+	Stride uint8
+	// Pad is the last byte, 0 in every committed cubin.
+	Pad uint8
+}
+
+// MbarrierKind is the operation of an MbarrierInstr.
+type MbarrierKind uint8
+
+// The kinds cuobjdump names. ptxas 13.0 also writes 9 (at SYNCS.PHASECHK.TRANS64.TRYWAIT), 11
+// and 12 (at SYNCS.ARRIVE.TRANS64.RED, remote arrives), for which cuobjdump prints "Unknown
+// Instruction" or which no listed cubin has.
+const (
+	MbarrierInit           MbarrierKind = 0
+	MbarrierArrive         MbarrierKind = 1
+	MbarrierTestWaitParity MbarrierKind = 6
+	MbarrierCpAsyncArrive  MbarrierKind = 7
+	MbarrierInval          MbarrierKind = 8
+	MbarrierTryWaitParity  MbarrierKind = 10
+)
+
+// String returns cuobjdump's name of the kind.
+func (k MbarrierKind) String() string {
+	switch k {
+	case MbarrierInit:
+		return "MBARRIER_INIT"
+	case MbarrierArrive:
+		return "MBARRIER_ARRIVE"
+	case MbarrierTestWaitParity:
+		return "MBARRIER_TEST_WAIT_PARITY"
+	case MbarrierCpAsyncArrive:
+		return "MBARRIER_CP_ASYNC_ARRIVE"
+	case MbarrierInval:
+		return "MBARRIER_INVAL"
+	case MbarrierTryWaitParity:
+		return "MBARRIER_TRY_WAIT_PARITY"
+	}
+	return fmt.Sprintf("MBARRIER_KIND_%d", uint8(k))
 }
 
 // IndirectBranch is one entry of EIATTR_INDIRECT_BRANCH_TARGETS: the BRX at Offset and the
@@ -148,8 +190,19 @@ func decodeMbarriers(a *Attribute, sec string) ([]MbarrierInstr, error) {
 	out := make([]MbarrierInstr, len(a.Data)/16)
 	for i := range out {
 		e := a.Data[16*i:]
-		out[i].Offset = binary.LittleEndian.Uint32(e)
-		copy(out[i].Rest[:], e[4:16])
+		base := binary.LittleEndian.Uint32(e[4:])
+		if base > RZ || e[14] > URZ {
+			return nil, fmt.Errorf("%s+0x%x: %v entry %d names register R%d + UR%d", sec, a.Offset, a.ID, i, base, e[14])
+		}
+		out[i] = MbarrierInstr{
+			Offset: binary.LittleEndian.Uint32(e),
+			Base:   Reg{GPR, uint8(base)},
+			Imm:    binary.LittleEndian.Uint32(e[8:]),
+			Kind:   MbarrierKind(e[12]),
+			Stride: e[13],
+			UBase:  Reg{UGPR, e[14]},
+			Pad:    e[15],
+		}
 	}
 	return out, nil
 }

@@ -61,9 +61,9 @@ func TestParseAttributes(t *testing.T) {
 	}
 }
 
-// TestDecodeFuncInfo decodes per-function records, including the launch-shape attributes that the
-// committed cubins do not carry. Their payloads (x, y, z as u32; one u32 for the cluster rank) are
-// the layout the public EIATTR tables give; see doc.go.
+// TestDecodeFuncInfo decodes hand-made per-function records: launch shapes (x, y, z as u32; one
+// u32 for the cluster rank, as cuobjdump prints them for attrs.cubin), parameters, resources,
+// offsets, and the malformed payloads that must fail.
 func TestDecodeFuncInfo(t *testing.T) {
 	kparam := func(ord, off, size, flags uint32) []uint32 { return []uint32{0, ord | off<<16, size<<18 | flags} }
 	tests := []struct {
