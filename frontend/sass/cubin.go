@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -160,20 +159,15 @@ const maxCubin = 1 << 30
 // place (Code, Data and attribute payloads alias it). debug/elf is not hardened against
 // adversarial input (its package documentation says so), so every offset is checked against b
 // here and a panic inside debug/elf becomes an error.
-func ReadCubin(name string, b []byte) (c *Cubin, err error) {
+func ReadCubin(name string, b []byte) (*Cubin, error) {
 	if len(b) > maxCubin {
 		return nil, &CubinError{name, fmt.Sprintf("%d bytes, more than the %d a cubin may have", len(b), maxCubin)}
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			c, err = nil, &CubinError{name, fmt.Sprintf("malformed ELF: %v", r)}
-		}
-	}()
-	ef, err := elf.NewFile(bytes.NewReader(b))
+	ef, syms, err := openELF(b)
 	if err != nil {
 		return nil, &CubinError{name, err.Error()}
 	}
-	r := &cubinReader{name: name, b: b, ef: ef, c: &Cubin{Name: name}}
+	r := &cubinReader{name: name, b: b, ef: ef, syms: syms, c: &Cubin{Name: name}}
 	if ef.Class == elf.ELFCLASS64 && len(b) >= 0x34 {
 		r.c.ELFFlags = binary.LittleEndian.Uint32(b[0x30:]) // e_flags of an ELF64 header
 	}
@@ -181,6 +175,27 @@ func ReadCubin(name string, b []byte) (c *Cubin, err error) {
 		return nil, err
 	}
 	return r.c, nil
+}
+
+// openELF runs the debug/elf parts of reading: the headers and the symbol table. A panic there
+// is turned into an error; the rest of the reader checks its own bounds.
+func openELF(b []byte) (ef *elf.File, syms []elf.Symbol, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ef, syms, err = nil, nil, fmt.Errorf("malformed ELF: %v", r)
+		}
+	}()
+	if ef, err = elf.NewFile(bytes.NewReader(b)); err != nil {
+		return nil, nil, err
+	}
+	if ef.Class != elf.ELFCLASS64 || ef.Machine != elf.EM_CUDA {
+		return nil, nil, fmt.Errorf("not a 64-bit CUDA ELF (class %v, machine %v)", ef.Class, ef.Machine)
+	}
+	syms, err = ef.Symbols()
+	if err != nil && err != elf.ErrNoSymbols {
+		return nil, nil, fmt.Errorf("symbol table: %v", err)
+	}
+	return ef, syms, nil
 }
 
 type cubinReader struct {
@@ -208,14 +223,6 @@ func (r *cubinReader) data(s *elf.Section) ([]byte, error) {
 }
 
 func (r *cubinReader) read() error {
-	if r.ef.Class != elf.ELFCLASS64 || r.ef.Machine != elf.EM_CUDA {
-		return r.errf("not a 64-bit CUDA ELF (class %v, machine %v)", r.ef.Class, r.ef.Machine)
-	}
-	syms, err := r.ef.Symbols()
-	if err != nil && err != elf.ErrNoSymbols {
-		return r.errf("symbol table: %v", err)
-	}
-	r.syms = syms
 	r.symbols()
 	funcs := map[string]int{}
 	for _, s := range r.ef.Sections {
@@ -272,16 +279,7 @@ func (r *cubinReader) section(s *elf.Section, funcs map[string]int) error {
 			return r.errf("%v", err)
 		}
 	case strings.HasPrefix(s.Name, ".nv.info."):
-		f := fn(s.Name[len(".nv.info."):])
-		if f == nil {
-			return r.errf("section %s names no function of the cubin", s.Name)
-		}
-		if f.Info, err = parseAttributes(d, s.Name); err != nil {
-			return r.errf("%v", err)
-		}
-		if err := f.decodeInfo(s.Name); err != nil {
-			return r.errf("%v", err)
-		}
+		return r.funcInfo(fn(s.Name[len(".nv.info."):]), s.Name, d)
 	case strings.HasPrefix(s.Name, ".nv.shared."):
 		if f := fn(s.Name[len(".nv.shared."):]); f != nil {
 			f.SharedSize, f.SharedAlign = s.Size, s.Addralign
@@ -309,102 +307,6 @@ func (r *cubinReader) section(s *elf.Section, funcs map[string]int) error {
 		r.c.Toolkit = noteStrings(d)
 	case s.Type == elf.SHT_RELA || s.Type == elf.SHT_REL:
 		return r.relocs(s, d)
-	}
-	return nil
-}
-
-// parseBankName splits ".nv.constant2.step_latency" into (2, "step_latency").
-func parseBankName(n string) (int, string, bool) {
-	rest := n[len(".nv.constant"):]
-	k := 0
-	for k < len(rest) && k < 3 && rest[k] >= '0' && rest[k] <= '9' {
-		k++
-	}
-	if k == 0 {
-		return 0, "", false
-	}
-	bank, _ := strconv.Atoi(rest[:k])
-	switch {
-	case k == len(rest):
-		return bank, "", true
-	case rest[k] == '.' && k+1 < len(rest):
-		return bank, rest[k+1:], true
-	}
-	return 0, "", false
-}
-
-// cuinfo decodes .note.nv.cuinfo: an ELF note (name "NVIDIA Corp", type 1000) whose descriptor
-// holds a u16 version, the u16 SM number and a u32 CUDA API version (in the committed cubins:
-// 2, 90, 0x82).
-func (r *cubinReader) cuinfo(d []byte) {
-	desc := noteDesc(d)
-	if len(desc) >= 8 {
-		r.c.SM = int(binary.LittleEndian.Uint16(desc[2:]))
-		r.c.CUDAAPIVersion = int(binary.LittleEndian.Uint32(desc[4:]))
-	}
-}
-
-// noteDesc returns the descriptor of the first ELF note in d (namesz, descsz, type, then the
-// 4-aligned name and descriptor).
-func noteDesc(d []byte) []byte {
-	if len(d) < 12 {
-		return nil
-	}
-	nameSz := uint64(binary.LittleEndian.Uint32(d))
-	descSz := uint64(binary.LittleEndian.Uint32(d[4:]))
-	start := 12 + (nameSz+3)&^3
-	if start > uint64(len(d)) || descSz > uint64(len(d))-start {
-		return nil
-	}
-	return d[start : start+descSz]
-}
-
-// noteStrings returns the printable NUL-terminated strings of a note's descriptor.
-func noteStrings(d []byte) []string {
-	var out []string
-	for _, s := range bytes.Split(noteDesc(d), []byte{0}) {
-		if len(s) < 2 {
-			continue
-		}
-		ok := true
-		for _, c := range s {
-			if c < 0x20 || c > 0x7e {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			out = append(out, string(bytes.TrimSpace(s)))
-		}
-	}
-	return out
-}
-
-// relocs decodes a .rel/.rela section; its sh_info is the section it applies to.
-func (r *cubinReader) relocs(s *elf.Section, d []byte) error {
-	ent := 16
-	if s.Type == elf.SHT_RELA {
-		ent = 24
-	}
-	if len(d)%ent != 0 {
-		return r.errf("section %s is %d bytes, not a whole number of %d-byte relocations", s.Name, len(d), ent)
-	}
-	target := ""
-	if int(s.Info) < len(r.ef.Sections) {
-		target = r.ef.Sections[s.Info].Name
-	}
-	for k := 0; k < len(d); k += ent {
-		info := binary.LittleEndian.Uint64(d[k+8:])
-		rl := Reloc{Section: target, Offset: binary.LittleEndian.Uint64(d[k:]), Type: uint32(info)}
-		if si := int(info >> 32); si >= 1 && si <= len(r.syms) {
-			rl.Symbol = r.syms[si-1].Name
-		} else if si != 0 {
-			return r.errf("section %s+0x%x: relocation names symbol %d of %d", s.Name, k, si, len(r.syms))
-		}
-		if ent == 24 {
-			rl.Addend = int64(binary.LittleEndian.Uint64(d[k+16:]))
-		}
-		r.c.Relocs = append(r.c.Relocs, rl)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/rand"
 	"os"
 	"strings"
 	"testing"
@@ -26,14 +27,9 @@ func relist(f *File) []byte {
 		if fn.HeaderFlags != "" {
 			fmt.Fprintf(&b, "\t.headerflags\t@\"%s\"\n", fn.HeaderFlags)
 		}
-		names := map[int][]string{}
-		for _, l := range fn.Labels {
-			if l.Name != "" {
-				names[l.Index] = append(names[l.Index], l.Name)
-			}
-		}
+		names := labelNames(fn)
 		for i, in := range fn.Instructions {
-			for _, n := range names[i] {
+			for _, n := range names[in.Addr] {
 				fmt.Fprintf(&b, "%s:\n", n)
 			}
 			fmt.Fprintf(&b, "        /*%04x*/  %s ;", in.Addr, in.String())
@@ -41,16 +37,52 @@ func relist(f *File) []byte {
 				fmt.Fprintf(&b, "  /* 0x%016x */\n  /* 0x%016x */", in.Enc.Lo, in.Enc.Hi)
 			}
 			b.WriteByte('\n')
+			if i == len(fn.Instructions)-1 {
+				for _, n := range names[in.Addr+16] {
+					fmt.Fprintf(&b, "%s:\n", n)
+				}
+			}
 		}
 		b.WriteString("\t\t..........\n")
 	}
 	return b.Bytes()
 }
 
+// labelNames collects every label name a parsed function uses, by address: the label map's names,
+// those of label operands and those of BRANCH_TARGETS annotations.
+func labelNames(fn Function) map[uint32][]string {
+	names := map[uint32][]string{}
+	seen := map[string]bool{}
+	add := func(addr uint32, n string) {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			names[addr] = append(names[addr], n)
+		}
+	}
+	for _, l := range fn.Labels {
+		add(l.Addr, l.Name)
+	}
+	for _, in := range fn.Instructions {
+		for _, o := range in.Operands {
+			if o.Kind == KindTarget {
+				add(uint32(o.Int), o.Name)
+			}
+		}
+		if list, ok := strings.CutPrefix(in.Annotation, "BRANCH_TARGETS "); ok {
+			for k, n := range strings.Split(list, ",") {
+				add(in.BranchTargets[k], strings.TrimSpace(n))
+			}
+		}
+	}
+	return names
+}
+
 // FuzzParseListing parses arbitrary text: never a panic, errors are located *Error values, and a
 // listing that parses prints back to text that parses to the same instructions.
 func FuzzParseListing(f *testing.F) {
-	f.Add(readFile(f, "testdata/sample.sass"))
+	// Excerpts rather than whole files: the fuzzer mutates small inputs far faster.
+	f.Add(headLines(readFile(f, "testdata/sample.sass"), 40))
+	f.Add(headLines(readFile(f, "testdata/cubin/attrs.nvdisasm"), 60))
 	f.Add([]byte("\t\tFunction : k\n.L_x_0:\n/*0000*/ @!P0 BRA `(.L_x_0) ;\n/*0010*/ LDS R0, [R1+-0x4] ;\n"))
 	f.Add([]byte("\t\tFunction : k\n/*0000*/ FSETP.GTU.AND P0, PT, |R3|.reuse, +INF , PT ; /* 0x7f8000000300780b */\n /* 0x000fe20003f0c200 */\n"))
 	f.Add([]byte("\t\tFunction : k\n/*0000*/ LDC R0, cx[UR4][R2.64+0x8] ;\n/*0010*/ MOV {R4,R5}, desc[UR4][R2.64+UR5] ;\n"))
@@ -75,6 +107,19 @@ func FuzzParseListing(f *testing.F) {
 			t.Fatalf("relisted listing differs:\n%s\nvs\n%s", a, b)
 		}
 	})
+}
+
+// headLines returns the first n lines of b.
+func headLines(b []byte, n int) []byte {
+	k := 0
+	for i := 0; i < n && k < len(b); i++ {
+		j := bytes.IndexByte(b[k:], '\n')
+		if j < 0 {
+			return b
+		}
+		k += j + 1
+	}
+	return b[:k]
 }
 
 func instructionsOf(f *File) string {
@@ -225,6 +270,59 @@ func BenchmarkReadCubin(b *testing.B) {
 		for _, bin := range bins {
 			if _, err := ReadCubin("b.cubin", bin); err != nil {
 				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// mutate applies n random byte edits (replace, delete, duplicate) to a copy of b.
+func mutate(r *rand.Rand, b []byte, n int) []byte {
+	b = append([]byte(nil), b...)
+	for m := 0; m < n && len(b) > 1; m++ {
+		i := r.Intn(len(b))
+		switch r.Intn(3) {
+		case 0:
+			b[i] = byte(r.Intn(256))
+		case 1:
+			b = append(b[:i], b[i+1:]...)
+		default:
+			b = append(b[:i], append([]byte{b[r.Intn(len(b))]}, b[i:]...)...)
+		}
+	}
+	return b
+}
+
+// TestMutatedInputs runs the fuzz properties on a fixed set of random edits of whole committed
+// files, which the fuzzer mutates too slowly on this scale: no panic, errors of the documented
+// types, and listings that print back to themselves.
+func TestMutatedInputs(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	for _, path := range []string{"testdata/sample.sass", "testdata/cubin/attrs.nvdisasm"} {
+		src := readFile(t, path)
+		for k := 0; k < 1000; k++ {
+			b := mutate(r, src, 1+r.Intn(8))
+			f, err := Parse("m.sass", b)
+			if err != nil {
+				var pe *Error
+				if !errors.As(err, &pe) {
+					t.Fatalf("%s edit %d: %v is not an *Error", path, k, err)
+				}
+				continue
+			}
+			g, err := Parse("relisted.sass", relist(f))
+			if err != nil || instructionsOf(f) != instructionsOf(g) {
+				t.Fatalf("%s edit %d: the relisted listing does not read back (%v)", path, k, err)
+			}
+		}
+	}
+	for _, path := range []string{"testdata/cubin/attrs.cubin", "../../calibration/h200/steps.cubin"} {
+		bin := readFile(t, path)
+		for k := 0; k < 3000; k++ {
+			if _, err := ReadCubin("m.cubin", mutate(r, bin, 1+r.Intn(8))); err != nil {
+				var ce *CubinError
+				if !errors.As(err, &ce) {
+					t.Fatalf("%s edit %d: %v is not a *CubinError", path, k, err)
+				}
 			}
 		}
 	}

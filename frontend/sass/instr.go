@@ -31,9 +31,9 @@ type Function struct {
 	Line        int    // line of the "Function :" header
 	// Instructions are in address order; addresses are strictly increasing.
 	Instructions []Instruction
-	// Labels are the branch targets of the function in address order, with the instructions that
-	// jump to each. The parser guarantees that every label of a target inside the function's
-	// address range is an instruction address.
+	// Labels are the branch targets and named labels of the function in address order, with the
+	// instructions that jump to each. Every label inside the function's address range is an
+	// instruction address (the parser refuses others).
 	Labels []Label
 }
 
@@ -61,11 +61,11 @@ func (f *Function) Label(addr uint32) (*Label, bool) {
 // Label is a branch target.
 type Label struct {
 	Addr uint32
-	// Name is the label's name where the text gave one (nvdisasm's ".L_x_12"); cuobjdump prints
-	// targets as addresses and leaves it empty.
+	// Name is the label's name where the text gave one (nvdisasm's ".L_x_12", the first one defined
+	// when several name the address); cuobjdump prints targets as addresses and leaves it empty.
 	Name string
-	// Index is the instruction index of Addr, or -1 when the target lies outside the function (a
-	// CALL to another function, resolved by relocation).
+	// Index is the instruction index of Addr, or -1 when the address lies outside the function (a
+	// CALL to another function, resolved by relocation, or nvdisasm's label of the function's end).
 	Index int
 	// From are the addresses of the instructions that name the target, in address order.
 	From []uint32
@@ -124,7 +124,8 @@ func (in *Instruction) Target() (*Operand, bool) {
 }
 
 // String prints the instruction as cuobjdump does, without address and encoding:
-// "@!P0 BRA 0x4d0", "IMAD.MOV.U32 R2, RZ, RZ, R7".
+// "@!P0 BRA 0x4d0", "IMAD.MOV.U32 R2, RZ, RZ, R7"; label operands and annotations as nvdisasm
+// does.
 func (in *Instruction) String() string {
 	var b strings.Builder
 	if in.Guard.Reg.Valid() {
@@ -145,6 +146,9 @@ func (in *Instruction) String() string {
 			b.WriteString(", ")
 		}
 		in.Operands[i].write(&b)
+	}
+	if in.Annotation != "" {
+		b.WriteString(` (*"` + in.Annotation + `"*)`)
 	}
 	return b.String()
 }

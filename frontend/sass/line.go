@@ -33,6 +33,7 @@ func (p *parser) instruction(s []byte, col int) error {
 			return p.errAt(l.line, 1, "label %s defined twice", l.name)
 		}
 		p.labels[l.name] = labelDef{addr: uint32(addr), line: l.line}
+		p.labelOrder = append(p.labelOrder, l.name)
 	}
 	p.named = p.named[:0]
 	if err := p.body(in, text, col+i); err != nil {

@@ -56,6 +56,7 @@ func (p *parser) endLabels(f *Function) error {
 			return p.errAt(l.line, 1, "label %s defined twice", l.name)
 		}
 		p.labels[l.name] = labelDef{addr: end, line: l.line}
+		p.labelOrder = append(p.labelOrder, l.name)
 	}
 	p.named = p.named[:0]
 	return nil

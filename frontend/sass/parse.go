@@ -15,8 +15,8 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg) }
 
-// Limits that keep a hostile listing from costing more than its size: no real instruction has more
-// than 7 operands or 7 modifiers, or a line over 300 bytes.
+// Limits that keep a hostile listing from costing more than its size: in the committed listings no
+// instruction has more than 7 operands or 7 modifiers, and no line is longer than 152 bytes.
 const (
 	maxOperands = 16
 	maxMods     = 16
@@ -43,7 +43,9 @@ type parser struct {
 	strs    map[string]string
 	pending *Instruction // an instruction whose high encoding word is the next line
 	labels  map[string]labelDef
-	named   []namedLabel // label lines waiting for the next instruction
+	// labelOrder lists the names of labels in the order they are defined.
+	labelOrder []string
+	named      []namedLabel // label lines waiting for the next instruction
 	// pendingTargets are the BRANCH_TARGETS labels of the current function.
 	pendingTargets []pendingTarget
 	line           int
@@ -59,8 +61,8 @@ type namedLabel struct {
 	line int
 }
 
-// Parse reads a `cuobjdump -sass` listing, with or without the instruction encodings. nvdisasm's
-// label lines (".L_x_12:") and label operands ("`(.L_x_12)") are accepted too. name is the file name
+// Parse reads a `cuobjdump -sass` listing, with or without the instruction encodings, or an
+// `nvdisasm -c` listing (labels, label operands, BRANCH_TARGETS annotations). name is the file name
 // errors report. The first malformed line stops the parse with an *Error naming its line and column.
 func Parse(name string, src []byte) (*File, error) {
 	p := &parser{
@@ -207,6 +209,7 @@ func (p *parser) beginFunction(s []byte, col int) error {
 	p.file.Functions = append(p.file.Functions, Function{Name: string(name), Line: p.line})
 	p.fn = &p.file.Functions[len(p.file.Functions)-1]
 	p.labels = make(map[string]labelDef)
+	p.labelOrder = p.labelOrder[:0]
 	return nil
 }
 
@@ -255,8 +258,10 @@ func (p *parser) endFunction() error {
 		}
 		return l
 	}
-	for name, d := range p.labels {
-		add(d.addr).Name = name
+	for _, name := range p.labelOrder {
+		if l := add(p.labels[name].addr); l.Name == "" {
+			l.Name = name // the first name defined at an address
+		}
 	}
 	base := int32(len(p.spans) - len(f.Instructions))
 	for i := range f.Instructions {
@@ -283,6 +288,7 @@ func (p *parser) endFunction() error {
 	}
 	f.Labels = make([]Label, 0, len(byAddr))
 	for _, l := range byAddr {
+		sort.Slice(l.From, func(i, j int) bool { return l.From[i] < l.From[j] })
 		f.Labels = append(f.Labels, *l)
 	}
 	sort.Slice(f.Labels, func(i, j int) bool { return f.Labels[i].Addr < f.Labels[j].Addr })
