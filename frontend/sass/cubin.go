@@ -35,6 +35,16 @@ type Cubin struct {
 	Relocs     []Reloc
 }
 
+// Func returns the function with the given (mangled) name, or nil.
+func (c *Cubin) Func(name string) *Func {
+	for i := range c.Funcs {
+		if c.Funcs[i].Name == name {
+			return &c.Funcs[i]
+		}
+	}
+	return nil
+}
+
 // Func is one function of a cubin: its code, resources and parameter layout.
 type Func struct {
 	Name string

@@ -263,13 +263,11 @@ func TestAttrsCubin(t *testing.T) {
 		t.Fatal(err)
 	}
 	get := func(name string) *Func {
-		for i := range c.Funcs {
-			if c.Funcs[i].Name == name {
-				return &c.Funcs[i]
-			}
+		f := c.Func(name)
+		if f == nil {
+			t.Fatalf("no function %s", name)
 		}
-		t.Fatalf("no function %s", name)
-		return nil
+		return f
 	}
 	cl, misc, call := get("attr_cluster"), get("attr_misc"), get("attr_call")
 	tests := []struct {
