@@ -76,6 +76,14 @@ type Func struct {
 	SharedSize, SharedAlign uint64
 	ReservedShared          uint64
 
+	// The shared-memory attributes no cubin of the repository carries, read after their names
+	// (EIATTR_SHARED_SCRATCH, EIATTR_RESERVED_SMEM_USED, EIATTR_RESERVED_SMEM_0_SIZE): a value from
+	// a 16-bit record or a 4-byte payload, a flag from the mere presence of the record. Records of
+	// another shape stay in Info only.
+	SharedScratch     uint32
+	ReservedSmemUsed  bool
+	ReservedSmem0Size uint32
+
 	// Banks are this function's constant banks (.nv.constantN.NAME); bank 0 holds the parameters.
 	Banks []ConstBank
 

@@ -327,7 +327,8 @@ func dumpCubin(c *Cubin) string {
 			fmt.Fprintf(&b, "  param %+v\n", p)
 		}
 		fmt.Fprintf(&b, "  frame %d min-stack %d max-stack %d crs-stack %d maxreg %d\n", f.FrameSize, f.MinStackSize, f.MaxStackSize, f.CRSStackSize, f.MaxRegCount)
-		fmt.Fprintf(&b, "  shared %d (align %d, reserved %d, static %d)\n", f.SharedSize, f.SharedAlign, f.ReservedShared, f.StaticShared())
+		fmt.Fprintf(&b, "  shared %d (align %d, reserved %d, static %d) scratch %d reserved-used %v reserved-0 %d\n", f.SharedSize, f.SharedAlign, f.ReservedShared, f.StaticShared(),
+			f.SharedScratch, f.ReservedSmemUsed, f.ReservedSmem0Size)
 		fmt.Fprintf(&b, "  maxthreads %v reqntid %v cluster %v explicit %v max-rank %d blocks-are-clusters %v\n",
 			f.MaxThreads, f.ReqNTID, f.ClusterDims, f.ExplicitCluster, f.MaxClusterRank, f.BlocksAreClusters)
 		fmt.Fprintf(&b, "  exits %x s2rctaid %x coop %x mask-regs %x int-warp-wide %x\n", f.ExitOffsets, f.S2RCTAIDOffsets, f.CoopGroupOffsets, f.CoopGroupMaskRegs, f.IntWarpWideOffsets)

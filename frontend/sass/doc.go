@@ -82,6 +82,9 @@
 //     (0x3e) as a flag; MAX_CLUSTER_RANK (0x3f) as one word: attrs.cubin has them, from the PTX
 //     directives .maxntid, .reqntid, .reqnctapercluster, .explicitcluster and .maxclusterrank.
 //     BLOCKS_ARE_CLUSTERS (0x5b) is read as a flag after the public tables; no cubin here has it.
+//   - SHARED_SCRATCH (0x32), RESERVED_SMEM_USED (0x41), RESERVED_SMEM_0_SIZE (0x42): no cubin here
+//     has them; they are read after their names alone (a value, a flag, a value) and records of
+//     another shape are only kept.
 //
 // Static shared memory is the .nv.shared.NAME size less the 1 KiB the CUDA runtime reserves per
 // block on sm_80 and later, which ptxas 13.0 places at the start of the section (SASS addresses

@@ -48,6 +48,12 @@ func (f *Func) decodeAttr(a *Attribute, sec string) error {
 		err = word(&f.SWWar, a, sec)
 	case AttrCUDAAPIVersion:
 		err = word(&f.CUDAAPIVersion, a, sec)
+	case AttrSharedScratch:
+		f.SharedScratch = lenientWord(a)
+	case AttrReservedSmemUsed:
+		f.ReservedSmemUsed = true
+	case AttrReservedSmem0Size:
+		f.ReservedSmem0Size = lenientWord(a)
 	case AttrMaxRegCount:
 		f.MaxRegCount = uint32(a.Value)
 	case AttrNumBarriers:
@@ -70,6 +76,18 @@ func (f *Func) decodeAttr(a *Attribute, sec string) error {
 		f.IndirectBranches, err = decodeIndirect(a, sec)
 	}
 	return err
+}
+
+// lenientWord reads the value of a record whose shape is not known: the 16-bit value of a value
+// record, or a 4-byte payload; 0 for any other shape.
+func lenientWord(a *Attribute) uint32 {
+	if a.Format != FormatSVal {
+		return uint32(a.Value)
+	}
+	if len(a.Data) == 4 {
+		return a.Words()[0]
+	}
+	return 0
 }
 
 // dims decodes an x, y, z payload of three u32.

@@ -81,6 +81,11 @@ func TestDecodeFuncInfo(t *testing.T) {
 		{"resources", [][]byte{rec(FormatBVal, AttrNumBarriers, 3), rec(FormatHVal, AttrNumMbarriers, 2), rec(FormatHVal, AttrMaxRegCount, 40),
 			rec(FormatSVal, AttrCRSStackSize, 16), rec(FormatSVal, AttrSWWar, 8), rec(FormatSVal, AttrCUDAAPIVersion, 0x82)},
 			"barriers 3 mbarriers 2 maxreg 40 crs 16 war 8 api 130"},
+		{"shared-memory records read after their names", [][]byte{rec(FormatSVal, AttrSharedScratch, 64), rec(FormatNVal, AttrReservedSmemUsed, 0),
+			rec(FormatHVal, AttrReservedSmem0Size, 8), rec(FormatBVal, AttrNumBarriers, 1)},
+			"barriers 1 scratch 64 reserved true size 8"},
+		{"shared-memory record of an unknown shape is kept raw", [][]byte{rec(FormatSVal, AttrSharedScratch, 1, 2), rec(FormatBVal, AttrNumBarriers, 1)},
+			"barriers 1 scratch 0 reserved false size 0"},
 		{"offsets and branch tables", [][]byte{rec(FormatSVal, AttrExitInstrOffsets, 0x70, 0x90), rec(FormatSVal, AttrS2RCTAIDInstrOffsets, 0x10),
 			rec(FormatSVal, AttrIndirectBranchTargets, 0x370, 0, 2, 0x400, 0x480, 0x500, 0, 1, 0x600)},
 			"exits [70 90] ctaid [10] brx [{880 0 [1024 1152]} {1280 0 [1536]}]"},
@@ -112,6 +117,8 @@ func TestDecodeFuncInfo(t *testing.T) {
 						ps = append(ps, fmt.Sprintf("{%d %d %d %d %d %d %d %v}", p.Ordinal, p.Offset, p.Size, p.CBankOffset, p.PointeeLogAlign, p.Space, p.CBank, p.InCBank))
 					}
 					got = fmt.Sprintf("params [%s] base 0x%x size %d", strings.Join(ps, " "), f.ParamBase, f.ParamSize)
+				case f.Barriers == 1:
+					got = fmt.Sprintf("barriers 1 scratch %d reserved %v size %d", f.SharedScratch, f.ReservedSmemUsed, f.ReservedSmem0Size)
 				case f.Barriers != 0:
 					got = fmt.Sprintf("barriers %d mbarriers %d maxreg %d crs %d war %d api %d", f.Barriers, f.Mbarriers, f.MaxRegCount, f.CRSStackSize, f.SWWar, f.CUDAAPIVersion)
 				default:
