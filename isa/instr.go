@@ -238,6 +238,7 @@ type Instr struct {
 	Reconv int32 // reconvergence point of a branch (instruction index), or NoReconv
 	Aux    int32 // op-specific index (call target, brx table)
 	Class  Class // timing class
+	Ctrl   Ctrl  // the compiler's schedule, when Program.Scheduled (SASS)
 	Pos    Pos
 }
 

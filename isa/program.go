@@ -85,6 +85,11 @@ type Program struct {
 	Grid [3]int
 	// DynSmem is the dynamic shared memory the source asks for (.sms); the launch may override it.
 	DynSmem int
+
+	// Scheduled says the instructions carry a compiler's schedule (Instr.Ctrl,
+	// from SASS control bits): the SM issues by their stall counts and
+	// scoreboards instead of its own register scoreboard.
+	Scheduled bool
 }
 
 // DynSmemBase is the offset where dynamic shared memory starts.
