@@ -69,6 +69,12 @@ type Config struct {
 	CopyR2URLoop       int // a bulk store's vector operands moved to uniform registers, each checked uniform over the active lanes (R2UR.OR chain)
 	SyncsAcquire       int // least time from a wait's issue to a true answer (its acquire), 0: none
 
+	// ReadScoreboard is when an instruction of a Scheduled (SASS) program
+	// that sets a read scoreboard (Ctrl.ReadSB: stores, atomics, barrier
+	// and copy operations, whose sources are read late) has read its
+	// source registers and releases it, counted from its issue.
+	ReadScoreboard int
+
 	// PredLatency is when a predicate written by setp can be used (by a
 	// branch or a guard): the predicate file is read earlier in the pipe
 	// than general registers.
@@ -114,7 +120,7 @@ func DefaultConfig() Config {
 		SyncsLatency: 42, SyncsInterval: 2, SyncsCountInterval: 4, SyncsWarpInterval: 5, SyncsResult: 5, SyncsQueue: 16, SyncsCheck: 7,
 		SyncsCheckCost: 2, SyncsVisibility: 2, SyncsPollVisible: 35, DivergeCycles: 0, PredLatency: 13, MUFUForward: 1, BranchTaken: 10, BsyncCycles: 34,
 		TestWaitLatency: 7, TryWaitTimeout: 7780, TryWaitHintCycles: 7838, TryWaitWake: 13, WakeCost: 2, WakeInterval: 11, SyncsAcquire: 27,
-		WindowReload: 61, WindowRead: 4, CopyR2UR: 38, CopyR2URLoop: 58,
+		WindowReload: 61, WindowRead: 4, CopyR2UR: 38, CopyR2URLoop: 58, ReadScoreboard: 12,
 		BarLatency: 12, BarPerWarp: 2,
 		Mem: memory.DefaultConfig(), GlobalPerLine: 2, TMA: tma.DefaultConfig(),
 		NanosleepMin: 0, WatchdogIdle: 2_000_000,
@@ -262,6 +268,7 @@ func (c *Config) Params() []Param {
 		intParam("latency.copy_r2ur", "cycles", "a bulk load or prefetch whose operands ptxas keeps in vector registers waits this long before it issues (ELECT, then R2UR moves to uniform registers)", &c.CopyR2UR),
 		intParam("latency.copy_r2ur_loop", "cycles", "a bulk store or reduction whose operands ptxas keeps in vector registers waits this long before it issues (R2UR.OR moves, each checking the value is the same in every active lane, chained)", &c.CopyR2URLoop),
 		intParam("syncs.acquire", "cycles", "least time from a try_wait's or test_wait's issue to a true answer", &c.SyncsAcquire),
+		intParam("sass.read_scoreboard", "cycles", "SASS programs: an instruction's issue to the release of its read scoreboard (it has read its source registers)", &c.ReadScoreboard),
 		intParam("latency.pred", "cycles", "setp to a guard or branch that reads its predicate", &c.PredLatency),
 		intParam("latency.mufu_forward", "cycles", "extra wait of a MUFU result read by another arithmetic pipe, or of theirs read by the MUFU unit", &c.MUFUForward),
 		intParam("branch.diverge", "cycles", "extra cost of a branch that splits the warp", &c.DivergeCycles),

@@ -135,6 +135,7 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 		hold = now + 1
 	}
 	wc.busyUntil = max(hold, accept)
+	wc.acceptAt = accept // a Scheduled program's stall counts stand for the hold (ctrl_issue.go)
 	wc.w.Advance()
 	return nil
 }

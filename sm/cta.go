@@ -61,6 +61,14 @@ type wctx struct {
 	curPC       int32
 	computeLeft int
 
+	// Issue by control bits (Scheduled programs, ctrl_issue.go).
+	sb          scoreboards
+	stallUntil  sim.Cycle // the last issue plus its stall count
+	branchUntil sim.Cycle // a taken branch's target issues no sooner (branch.taken)
+	acceptAt    sim.Cycle // when the copy engine accepted the warp's last bulk copy
+	resultAt    sim.Cycle // latest result time the current issue's execution reported (dstReady)
+	resultWhy   Reason
+
 	acctAt    sim.Cycle // cycles before this are accounted
 	waitFrom  sim.Cycle // start of the current wait reason
 	reason    Reason    // reason for cycles from acctAt until readiness
@@ -178,6 +186,9 @@ func (s *SM) warpDone(now sim.Cycle, wc *wctx) {
 	s.result0(wc)
 	s.warps[wc.slot] = nil
 	sc := &s.sched[wc.sp]
+	if sc.yield == wc.slot {
+		sc.yield = -1 // the slot may go to a warp of the next CTA
+	}
 	for i, x := range sc.warps {
 		if x == wc {
 			sc.warps = append(sc.warps[:i], sc.warps[i+1:]...)

@@ -60,7 +60,13 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 		if in.Flags.Has(isa.FConverge) {
 			wc.busyUntil = max(wc.busyUntil, now+sim.Cycle(s.cfg.BsyncCycles))
 		}
+		if s.prog.Scheduled {
+			s.ctrlIssued(now, wc, in, 0)
+		}
 		return
+	}
+	if s.prog.Scheduled {
+		wc.ctrlIssue()
 	}
 	if err := s.execute(now, wc, in, mask); err != nil {
 		s.fail(err)
@@ -68,6 +74,9 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	}
 	if in.Flags.Has(isa.FConverge) && in.Op != isa.OpBra {
 		wc.busyUntil = max(wc.busyUntil, now+sim.Cycle(s.cfg.BsyncCycles))
+	}
+	if s.prog.Scheduled {
+		s.ctrlIssued(now, wc, in, mask)
 	}
 	if w.Done() && !wc.done {
 		s.warpDone(now, wc)

@@ -12,6 +12,7 @@ import (
 type scheduler struct {
 	warps    []*wctx             // resident warps of this sub-partition, oldest first
 	last     int                 // slot of the warp issued last (-1: none)
+	yield    int                 // slot of a warp whose last instruction yielded (Ctrl.Yield): the next issue prefers another (-1: none)
 	pipeFree [numPipes]sim.Cycle // per pipe (pipes.go): next cycle it accepts a warp instruction
 	wakeFree sim.Cycle           // next cycle its port may resume a warp whose try_wait answered true (takePort)
 	lsuFree  sim.Cycle           // next cycle its shared-memory pipe starts an access (the MIO queue drains)
@@ -85,7 +86,7 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 			wc.checkAt = sim.Never // an event (timer, wake-up) resets it
 			continue
 		}
-		r, why := s.readyAt(wc, sp)
+		r, why := s.readyAt(now, wc, sp)
 		if r > now {
 			wc.reason = why
 			wc.checkAt = r
@@ -106,7 +107,7 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 			pick = wc
 		}
 	}
-	if s.cfg.Policy == GTO && lastOK {
+	if s.cfg.Policy == GTO && lastOK && sc.last != sc.yield {
 		pick = s.warps[sc.last]
 	}
 	if pick == nil {
@@ -126,8 +127,12 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	return now + 1
 }
 
-// prefer reports whether candidate a beats b under the scheduler policy.
+// prefer reports whether candidate a beats b under the scheduler policy; a
+// warp that yielded loses to any other.
 func (s *SM) prefer(sc *scheduler, a, b *wctx) bool {
+	if sc.yield >= 0 && (a.slot == sc.yield) != (b.slot == sc.yield) {
+		return b.slot == sc.yield
+	}
 	if s.cfg.Policy == LRR {
 		n := uint64(s.cfg.MaxWarps)
 		da := (uint64(a.slot) + n - uint64(sc.last) - 1) % n
@@ -154,8 +159,11 @@ func (s *SM) account(wc *wctx, now sim.Cycle) {
 }
 
 // readyAt returns when the warp's current instruction can issue, and what it waits for.
-func (s *SM) readyAt(wc *wctx, sp *warp.Split) (sim.Cycle, Reason) {
+func (s *SM) readyAt(now sim.Cycle, wc *wctx, sp *warp.Split) (sim.Cycle, Reason) {
 	in := &s.prog.Instrs[sp.PC]
+	if s.prog.Scheduled {
+		return s.ctrlReadyAt(now, wc, sp, in)
+	}
 	if wc.depPC != sp.PC || wc.depSplit != wc.w.CurrentIndex() {
 		s.computeDeps(wc, sp, in)
 	}
@@ -166,6 +174,12 @@ func (s *SM) readyAt(wc *wctx, sp *warp.Split) (sim.Cycle, Reason) {
 	if wc.hold >= 0 && wc.regReady[wc.hold] > r {
 		r, why = wc.regReady[wc.hold], ReasonMbarrier
 	}
+	return s.unitsReady(wc, sp, in, r, why)
+}
+
+// unitsReady returns when the pipes and queues the instruction needs take
+// it, if later than r (with its reason why).
+func (s *SM) unitsReady(wc *wctx, sp *warp.Split, in *isa.Instr, r sim.Cycle, why Reason) (sim.Cycle, Reason) {
 	if pf := s.sched[wc.sp].pipeReady(s.pipes[sp.PC]); pf > r {
 		r, why = pf, throttleReason(in.Class)
 	}
@@ -290,6 +304,9 @@ func (s *SM) dstReady(wc *wctx, in *isa.Instr, at sim.Cycle, why Reason) {
 		s.setReady(wc, &in.Ops[i], at, why)
 	}
 	wc.depPC = -1
+	if at > wc.resultAt { // what a scoreboard of a Scheduled program waits for (writeItem)
+		wc.resultAt, wc.resultWhy = at, why
+	}
 }
 
 // wakeWarp makes sure the SM ticks at cycle at (a blocked warp became runnable).

@@ -223,7 +223,7 @@ func (s *SM) begin(l *Launch) error {
 	s.warps = make([]*wctx, s.cfg.MaxWarps)
 	s.sched = make([]scheduler, s.cfg.Schedulers)
 	for i := range s.sched {
-		s.sched[i].last = -1
+		s.sched[i].last, s.sched[i].yield = -1, -1
 	}
 	s.syncs, s.checks, s.slots = syncsUnit{}, checkPool{}, slotCalendar{}
 	s.stats = Stats{}

@@ -85,6 +85,7 @@ func sourcePrefixes() []struct{ prefix, source string } {
 		{"smem.conflict_cycles", "measured: probe.csv smem_load_chain (+2 cycles per extra conflicting address)"},
 		{"smem.", "the H200's documentation (228 KiB per SM, 227 KiB per block, 32 banks of 4 bytes)"},
 		{"clock_mhz", "measured: microbench device row (1979.6 MHz under load)"},
+		{"sass.read_scoreboard", "measured: latency5.csv (k_lat's parity SHF waits on the read scoreboard of the STG.E.64 before it, issued 3 cycles earlier: a global store reads its data registers ~12 cycles after it issues; calibration/h200/README.md, nineteenth session); assumed the same for shared stores, barrier and copy operations"},
 		{"sched.", "the H200's documentation (4 sub-partitions); GTO assumed"},
 		{"limit.", "the H200's documentation (64 warps, 32 CTAs, 2048 threads per SM)"},
 		{"watchdog.", "a tool setting, not a hardware parameter"},
