@@ -159,7 +159,7 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 		return s.diag(wc, in, DiagInput, "unsupported", mask, err.Error())
 	}
 	if in.Flags.Has(isa.FFoldedAddr) {
-		lat = 0 // SASS adds it in the access's address (isa.FoldSharedAddressAdds)
+		lat = 0 // SASS adds it in the access's address (compiler.FoldSharedAddressAdds)
 	}
 	s.dstReady(wc, in, now+lat, ReasonWait)
 	if in.Op == isa.OpSetp { // predicates are ready sooner than general registers

@@ -1,4 +1,4 @@
-package isa
+package compiler
 
 // FoldArriveCounts models ptxas never letting a barrier arrive wait for its
 // count: `mov.u32 t, 32; mbarrier.arrive ... [bar], t` (the PTX nvcc writes
@@ -14,15 +14,17 @@ package isa
 // in the straight run of instructions after it, with nothing writing that
 // register in between, is removed, and the arrive reads the immediate.
 // Programs with indirect branches are left as they are.
-func FoldArriveCounts(p *Program) {
+import "github.com/smsim/smsim/isa"
+
+func FoldArriveCounts(p *isa.Program) {
 	reads, targeted, del, ok := straightRunState(p)
 	if !ok {
 		return
 	}
 	for i := range p.Instrs {
 		mv := &p.Instrs[i]
-		if mv.Op != OpMov || mv.NDst != 1 || len(mv.Ops) != 2 || mv.Ops[0].Kind != KReg || mv.Ops[1].Kind != KImm ||
-			reads[regKey{KReg, mv.Ops[0].Reg}] != 1 {
+		if mv.Op != isa.OpMov || mv.NDst != 1 || len(mv.Ops) != 2 || mv.Ops[0].Kind != isa.KReg || mv.Ops[1].Kind != isa.KImm ||
+			reads[regKey{isa.KReg, mv.Ops[0].Reg}] != 1 {
 			continue
 		}
 		t := mv.Ops[0].Reg
@@ -30,14 +32,14 @@ func FoldArriveCounts(p *Program) {
 			in := &p.Instrs[j]
 			readsT, writesT := false, false
 			eachUse(in, func(r regKey, dst bool) {
-				if r.kind == KReg && r.n == t {
+				if r.kind == isa.KReg && r.n == t {
 					readsT = readsT || !dst
 					writesT = writesT || dst
 				}
 			})
 			if readsT {
-				if in.Op == OpMbarArrive && in.NSrc() == 2 && !in.Flags.Has(FExpectTx) && !in.Flags.Has(FNoComplete) &&
-					in.Src(1).Kind == KReg && in.Src(1).Reg == t && (mv.Guard.Kind == KNone || mv.Guard == in.Guard) {
+				if in.Op == isa.OpMbarArrive && in.NSrc() == 2 && !in.Flags.Has(isa.FExpectTx) && !in.Flags.Has(isa.FNoComplete) &&
+					in.Src(1).Kind == isa.KReg && in.Src(1).Reg == t && (mv.Guard.Kind == isa.KNone || mv.Guard == in.Guard) {
 					*in.Src(1) = mv.Ops[1]
 					del[i] = true
 				}

@@ -1,4 +1,4 @@
-package isa
+package compiler
 
 // FuseAdds models ptxas's three-input integer add (IADD3): two integer adds
 // where the second reads the first's result, and nothing else does, are one
@@ -16,7 +16,9 @@ package isa
 // d's only reader in the program). Every lane computes the same values; only
 // the number of instructions changes. Programs with indirect branches are
 // left as they are.
-func FuseAdds(p *Program) {
+import "github.com/smsim/smsim/isa"
+
+func FuseAdds(p *isa.Program) {
 	reads, targeted, del, ok := straightRunState(p)
 	if !ok {
 		return
@@ -34,33 +36,33 @@ func FuseAdds(p *Program) {
 			}
 			readsD, writes := false, map[int32]bool{}
 			eachUse(in, func(r regKey, dst bool) {
-				if r.kind == KReg && r.n == d && !dst {
+				if r.kind == isa.KReg && r.n == d && !dst {
 					readsD = true
 				}
-				if r.kind == KReg && dst {
+				if r.kind == isa.KReg && dst {
 					writes[r.n] = true
 				}
 			})
 			if !readsD {
-				if in.Op.IsBranch() || in.Op == OpExit || in.Op == OpRet || writes[d] ||
+				if in.Op.IsBranch() || in.Op == isa.OpExit || in.Op == isa.OpRet || writes[d] ||
 					writesSource(first, writes) {
 					break
 				}
 				continue
 			}
 			if fusableAdd(in) && in.Type == first.Type {
-				var c Operand
+				var c isa.Operand
 				switch {
-				case in.Ops[1].Kind == KReg && in.Ops[1].Reg == d && !(in.Ops[2].Kind == KReg && in.Ops[2].Reg == d):
+				case in.Ops[1].Kind == isa.KReg && in.Ops[1].Reg == d && !(in.Ops[2].Kind == isa.KReg && in.Ops[2].Reg == d):
 					c = in.Ops[2]
-				case in.Ops[2].Kind == KReg && in.Ops[2].Reg == d && !(in.Ops[1].Kind == KReg && in.Ops[1].Reg == d):
+				case in.Ops[2].Kind == isa.KReg && in.Ops[2].Reg == d && !(in.Ops[1].Kind == isa.KReg && in.Ops[1].Reg == d):
 					c = in.Ops[1]
 				default:
 					break
 				}
-				dead := in.Ops[0].Reg == d || reads[regKey{KReg, d}] == 1
-				if c.Kind != KNone && dead {
-					in.Ops = []Operand{in.Ops[0], first.Ops[1], first.Ops[2], c}
+				dead := in.Ops[0].Reg == d || reads[regKey{isa.KReg, d}] == 1
+				if c.Kind != isa.KNone && dead {
+					in.Ops = []isa.Operand{in.Ops[0], first.Ops[1], first.Ops[2], c}
 					del[i] = true
 				}
 			}
@@ -72,20 +74,20 @@ func FuseAdds(p *Program) {
 
 // fusableAdd reports whether in is an unguarded two-input integer add of 32
 // or 64 bits without flags, writing a register.
-func fusableAdd(in *Instr) bool {
-	if in.Op != OpAdd || in.Guard.Kind != KNone || in.NDst != 1 || len(in.Ops) != 3 || in.Ops[0].Kind != KReg {
+func fusableAdd(in *isa.Instr) bool {
+	if in.Op != isa.OpAdd || in.Guard.Kind != isa.KNone || in.NDst != 1 || len(in.Ops) != 3 || in.Ops[0].Kind != isa.KReg {
 		return false
 	}
 	switch in.Type {
-	case U32, S32, B32, U64, S64, B64:
+	case isa.U32, isa.S32, isa.B32, isa.U64, isa.S64, isa.B64:
 	default:
 		return false
 	}
-	if in.Flags.Has(FSat) || in.Flags.Has(FCC) || in.Flags.Has(FCarryIn) {
+	if in.Flags.Has(isa.FSat) || in.Flags.Has(isa.FCC) || in.Flags.Has(isa.FCarryIn) {
 		return false
 	}
 	for _, o := range in.Ops[1:] {
-		if o.Kind != KReg && o.Kind != KImm {
+		if o.Kind != isa.KReg && o.Kind != isa.KImm {
 			return false
 		}
 	}
@@ -93,9 +95,9 @@ func fusableAdd(in *Instr) bool {
 }
 
 // writesSource reports whether writes holds a register source of in.
-func writesSource(in *Instr, writes map[int32]bool) bool {
+func writesSource(in *isa.Instr, writes map[int32]bool) bool {
 	for _, o := range in.Ops[1:] {
-		if o.Kind == KReg && writes[o.Reg] {
+		if o.Kind == isa.KReg && writes[o.Reg] {
 			return true
 		}
 	}

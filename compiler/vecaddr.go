@@ -1,4 +1,4 @@
-package isa
+package compiler
 
 // MarkDivergentWaits flags (FVecAddr) the barrier waits that ptxas cannot
 // address through the uniform datapath, which needs warp-uniform values in
@@ -33,7 +33,9 @@ package isa
 // exitwait.csv measures such loops at 67 cycles a phase with one warp, as
 // uniform ones. A branch on which the lanes that take it leave (`@P EXIT`)
 // leaves what follows uniform (exitwait.sass: `[UR5]`).
-func MarkDivergentWaits(p *Program) {
+import "github.com/smsim/smsim/isa"
+
+func MarkDivergentWaits(p *isa.Program) {
 	if hasIndirect(p) {
 		return
 	}
@@ -47,7 +49,7 @@ func MarkDivergentWaits(p *Program) {
 		lo, hi = max(lo, 0), min(hi, len(p.Instrs))
 		for k := lo; k < hi; k++ {
 			if isWait(p.Instrs[k].Op) {
-				p.Instrs[k].Flags |= FVecAddr
+				p.Instrs[k].Flags |= isa.FVecAddr
 				region[k] = region[k] || closed && !loopAround(p, k, lo, hi)
 			}
 		}
@@ -55,7 +57,7 @@ func MarkDivergentWaits(p *Program) {
 	for i := range p.Instrs {
 		in := &p.Instrs[i]
 		if isWait(in.Op) && (vary(&in.Guard) || (in.NSrc() > 0 && vary(in.Src(0)))) {
-			in.Flags |= FVecAddr
+			in.Flags |= isa.FVecAddr
 		}
 	}
 	laneDependentRegions(p, vary, mark)
@@ -73,13 +75,13 @@ func MarkDivergentWaits(p *Program) {
 	}
 	for i := range p.Instrs {
 		in := &p.Instrs[i]
-		if in.Op != OpBra || in.Guard.Kind != KPred || int(in.Target) > i || int(in.Target) < 0 {
+		if in.Op != isa.OpBra || in.Guard.Kind != isa.KPred || int(in.Target) > i || int(in.Target) < 0 {
 			continue
 		}
 		for k := int(in.Target); k < i; k++ {
 			w := &p.Instrs[k]
-			if isWait(w.Op) && w.Flags.Has(FVecAddr) && laneWait(k) && w.NDst > 0 && w.Dst(0).Kind == KPred && w.Dst(0).Reg == in.Guard.Reg {
-				in.Flags |= FConverge // the wait's own retry loop
+			if isWait(w.Op) && w.Flags.Has(isa.FVecAddr) && laneWait(k) && w.NDst > 0 && w.Dst(0).Kind == isa.KPred && w.Dst(0).Reg == in.Guard.Reg {
+				in.Flags |= isa.FConverge // the wait's own retry loop
 				break
 			}
 		}
@@ -89,14 +91,14 @@ func MarkDivergentWaits(p *Program) {
 // loopAround reports whether a loop other than wait k's own retry loop
 // encloses k within [lo, hi): a back edge after k to at or before it,
 // not guarded by k's result.
-func loopAround(p *Program, k, lo, hi int) bool {
+func loopAround(p *isa.Program, k, lo, hi int) bool {
 	w := &p.Instrs[k]
 	for b := k + 1; b < hi; b++ {
 		in := &p.Instrs[b]
-		if in.Op != OpBra || int(in.Target) > k || int(in.Target) < lo {
+		if in.Op != isa.OpBra || int(in.Target) > k || int(in.Target) < lo {
 			continue
 		}
-		if w.NDst > 0 && in.Guard.Kind == KPred && in.Guard.Reg == w.Dst(0).Reg {
+		if w.NDst > 0 && in.Guard.Kind == isa.KPred && in.Guard.Reg == w.Dst(0).Reg {
 			continue
 		}
 		return true
@@ -111,10 +113,10 @@ func loopAround(p *Program, k, lo, hi int) bool {
 // A lane-dependent exit (`if (warp >= W) return;`, ptxas's `@P EXIT`) and a
 // region only one thread enters (`if (threadIdx.x == 0)`, whose values ptxas
 // keeps uniform: divcode.csv) open none.
-func laneDependentRegions(p *Program, vary func(*Operand) bool, mark func(lo, hi int, closed bool)) {
+func laneDependentRegions(p *isa.Program, vary func(*isa.Operand) bool, mark func(lo, hi int, closed bool)) {
 	for i := range p.Instrs {
 		in := &p.Instrs[i]
-		if in.Op != OpBra || in.Guard.Kind != KPred || !vary(&in.Guard) {
+		if in.Op != isa.OpBra || in.Guard.Kind != isa.KPred || !vary(&in.Guard) {
 			continue
 		}
 		if t := int(in.Target); t > i && t < len(p.Instrs) && p.Instrs[t].Op.Ends() {
@@ -130,7 +132,7 @@ func laneDependentRegions(p *Program, vary func(*Operand) bool, mark func(lo, hi
 		switch t := int(in.Target); {
 		case t <= i: // a loop whose exit may differ between lanes
 			mark(t, i+1, true)
-		case in.Reconv == NoReconv:
+		case in.Reconv == isa.NoReconv:
 			mark(i+1, len(p.Instrs), false)
 		default:
 			// Paths that meet only to exit need no convergence barrier.
@@ -142,7 +144,7 @@ func laneDependentRegions(p *Program, vary func(*Operand) bool, mark func(lo, hi
 
 // underLaneControl returns, per instruction, whether laneDependentRegions
 // puts it under lane-dependent control flow.
-func underLaneControl(p *Program, vary func(*Operand) bool) []bool {
+func underLaneControl(p *isa.Program, vary func(*isa.Operand) bool) []bool {
 	under := make([]bool, len(p.Instrs))
 	laneDependentRegions(p, vary, func(lo, hi int, _ bool) {
 		for k := max(lo, 0); k < min(hi, len(p.Instrs)); k++ {
@@ -154,25 +156,25 @@ func underLaneControl(p *Program, vary func(*Operand) bool) []bool {
 
 // varies returns whether an operand may differ between the lanes of a warp,
 // given varyingRegs's answer.
-func varies(varying map[regKey]bool) func(*Operand) bool {
-	return func(o *Operand) bool {
+func varies(varying map[regKey]bool) func(*isa.Operand) bool {
+	return func(o *isa.Operand) bool {
 		switch o.Kind {
-		case KPred, KReg:
+		case isa.KPred, isa.KReg:
 			return varying[regKey{o.Kind, o.Reg}]
-		case KAddr:
-			return o.Reg >= 0 && varying[regKey{KReg, o.Reg}]
+		case isa.KAddr:
+			return o.Reg >= 0 && varying[regKey{isa.KReg, o.Reg}]
 		}
 		return false
 	}
 }
 
-func isWait(op Op) bool { return op == OpMbarTryWait || op == OpMbarTestWait }
+func isWait(op isa.Op) bool { return op == isa.OpMbarTryWait || op == isa.OpMbarTestWait }
 
 // oneLane reports whether at most one thread of a one-dimensional block
 // makes predicate register pred (read at instruction at) equal to want:
 // pred is `setp.eq/ne` of %tid.x against a constant, or an and/or of such
 // predicates, defined in the straight-line code before at.
-func oneLane(p *Program, at int, pred int32, want bool, depth int) bool {
+func oneLane(p *isa.Program, at int, pred int32, want bool, depth int) bool {
 	if depth > 4 {
 		return false
 	}
@@ -182,7 +184,7 @@ func oneLane(p *Program, at int, pred int32, want bool, depth int) bool {
 		if in.Op.IsBranch() {
 			break
 		}
-		if in.NDst > 0 && in.Dst(0).Kind == KPred && in.Dst(0).Reg == pred {
+		if in.NDst > 0 && in.Dst(0).Kind == isa.KPred && in.Dst(0).Reg == pred {
 			def = k
 			break
 		}
@@ -192,34 +194,34 @@ func oneLane(p *Program, at int, pred int32, want bool, depth int) bool {
 	}
 	in := &p.Instrs[def]
 	switch {
-	case in.Op == OpSetp && in.NDst == 1 && (in.Cmp == CmpEq || in.Cmp == CmpNe):
+	case in.Op == isa.OpSetp && in.NDst == 1 && (in.Cmp == isa.CmpEq || in.Cmp == isa.CmpNe):
 		a, b := in.Src(0), in.Src(1)
-		if a.Kind == KImm {
+		if a.Kind == isa.KImm {
 			a, b = b, a
 		}
-		if b.Kind != KImm || !isTidX(p, def, a) {
+		if b.Kind != isa.KImm || !isTidX(p, def, a) {
 			return false
 		}
-		return (in.Cmp == CmpEq) == want
-	case in.Op == OpOr && in.NDst == 1 && in.Dst(0).Kind == KPred && !want:
+		return (in.Cmp == isa.CmpEq) == want
+	case in.Op == isa.OpOr && in.NDst == 1 && in.Dst(0).Kind == isa.KPred && !want:
 		return predSrc(in, 0) && oneLane(p, def, in.Src(0).Reg, false, depth+1) ||
 			predSrc(in, 1) && oneLane(p, def, in.Src(1).Reg, false, depth+1)
-	case in.Op == OpAnd && in.NDst == 1 && in.Dst(0).Kind == KPred && want:
+	case in.Op == isa.OpAnd && in.NDst == 1 && in.Dst(0).Kind == isa.KPred && want:
 		return predSrc(in, 0) && oneLane(p, def, in.Src(0).Reg, true, depth+1) ||
 			predSrc(in, 1) && oneLane(p, def, in.Src(1).Reg, true, depth+1)
 	}
 	return false
 }
 
-func predSrc(in *Instr, i int) bool { return in.NSrc() > i && in.Src(i).Kind == KPred }
+func predSrc(in *isa.Instr, i int) bool { return in.NSrc() > i && in.Src(i).Kind == isa.KPred }
 
 // isTidX reports whether operand o, read at instruction at, is %tid.x or a
 // register last set from it by a mov in the straight-line code before.
-func isTidX(p *Program, at int, o *Operand) bool {
-	if o.Kind == KSpecial {
-		return o.Special == STidX
+func isTidX(p *isa.Program, at int, o *isa.Operand) bool {
+	if o.Kind == isa.KSpecial {
+		return o.Special == isa.STidX
 	}
-	if o.Kind != KReg {
+	if o.Kind != isa.KReg {
 		return false
 	}
 	for k := at - 1; k >= 0 && k >= at-24; k-- {
@@ -227,8 +229,8 @@ func isTidX(p *Program, at int, o *Operand) bool {
 		if in.Op.IsBranch() {
 			return false
 		}
-		if in.NDst > 0 && in.Dst(0).Kind == KReg && in.Dst(0).Reg == o.Reg {
-			return in.Op == OpMov && in.NSrc() == 1 && in.Src(0).Kind == KSpecial && in.Src(0).Special == STidX
+		if in.NDst > 0 && in.Dst(0).Kind == isa.KReg && in.Dst(0).Reg == o.Reg {
+			return in.Op == isa.OpMov && in.NSrc() == 1 && in.Src(0).Kind == isa.KSpecial && in.Src(0).Special == isa.STidX
 		}
 	}
 	return false

@@ -1,4 +1,4 @@
-package isa
+package compiler
 
 // HoistClockReads models how ptxas schedules clock reads (CS2R SR_CLOCKLO):
 // within a basic block, an instruction that would stall on a result still in
@@ -19,15 +19,17 @@ package isa
 // which clock value a program observes relative to memory and barrier
 // operations. Programs with indirect branches are left as they are.
 // Reconvergence points are recomputed.
-func HoistClockReads(p *Program) {
+import "github.com/smsim/smsim/isa"
+
+func HoistClockReads(p *isa.Program) {
 	for i := range p.Instrs {
-		if p.Instrs[i].Op == OpBrx {
+		if p.Instrs[i].Op == isa.OpBrx {
 			return
 		}
 	}
 	target := make([]bool, len(p.Instrs)+1)
 	for i := range p.Instrs {
-		if in := &p.Instrs[i]; in.Op == OpBra && int(in.Target) < len(target) && in.Target >= 0 {
+		if in := &p.Instrs[i]; in.Op == isa.OpBra && int(in.Target) < len(target) && in.Target >= 0 {
 			target[in.Target] = true
 		}
 	}
@@ -52,7 +54,7 @@ func HoistClockReads(p *Program) {
 		moved = true
 	}
 	if moved {
-		Reconverge(p, nil)
+		isa.Reconverge(p, nil)
 	}
 }
 
@@ -60,16 +62,16 @@ func HoistClockReads(p *Program) {
 // (or guard predicate) whose value comes, within the same basic block, from
 // a barrier, memory, copy or warp-collective operation — or from another
 // instruction that does: what would stall on a variable-latency result.
-func waitingOnLongOps(p *Program, target []bool) []bool {
+func waitingOnLongOps(p *isa.Program, target []bool) []bool {
 	waits := make([]bool, len(p.Instrs))
 	type reg struct {
-		kind Kind
+		kind isa.Kind
 		n    int32
 	}
 	pending := map[reg]bool{} // register or predicate -> its value is still in flight
-	key := func(o Operand) reg {
-		if o.Kind == KAddr {
-			return reg{KReg, o.Reg} // an address reads a general register
+	key := func(o isa.Operand) reg {
+		if o.Kind == isa.KAddr {
+			return reg{isa.KReg, o.Reg} // an address reads a general register
 		}
 		return reg{o.Kind, o.Reg}
 	}
@@ -78,20 +80,20 @@ func waitingOnLongOps(p *Program, target []bool) []bool {
 		if target[k] {
 			clear(pending)
 		}
-		w := in.Guard.Kind == KPred && pending[key(in.Guard)]
+		w := in.Guard.Kind == isa.KPred && pending[key(in.Guard)]
 		for d := int(in.NDst); d < len(in.Ops); d++ {
-			if o := in.Ops[d]; (o.Kind == KReg || o.Kind == KPred || o.Kind == KAddr && o.Reg >= 0) && pending[key(o)] {
+			if o := in.Ops[d]; (o.Kind == isa.KReg || o.Kind == isa.KPred || o.Kind == isa.KAddr && o.Reg >= 0) && pending[key(o)] {
 				w = true
 			}
 		}
 		waits[k] = w
 		long := false
 		switch in.Class {
-		case ClassSyncs, ClassShared, ClassGlobal, ClassLocal, ClassConst, ClassTMA, ClassWarpSync:
+		case isa.ClassSyncs, isa.ClassShared, isa.ClassGlobal, isa.ClassLocal, isa.ClassConst, isa.ClassTMA, isa.ClassWarpSync:
 			long = true
 		}
 		for d := 0; d < int(in.NDst); d++ {
-			if o := in.Ops[d]; o.Kind == KReg || o.Kind == KPred {
+			if o := in.Ops[d]; o.Kind == isa.KReg || o.Kind == isa.KPred {
 				pending[key(o)] = long || w
 			}
 		}
@@ -102,21 +104,21 @@ func waitingOnLongOps(p *Program, target []bool) []bool {
 	return waits
 }
 
-func isClockRead(in *Instr) bool {
-	if in.Op != OpMov || len(in.Ops) < 2 || in.Ops[1].Kind != KSpecial || in.Guard.Kind != KNone {
+func isClockRead(in *isa.Instr) bool {
+	if in.Op != isa.OpMov || len(in.Ops) < 2 || in.Ops[1].Kind != isa.KSpecial || in.Guard.Kind != isa.KNone {
 		return false
 	}
 	switch in.Ops[1].Special {
-	case SClock, SClock64, SClockHi:
+	case isa.SClock, isa.SClock64, isa.SClockHi:
 		return true
 	}
 	return false
 }
 
 // movable reports whether a clock read writing dst may move above in.
-func movable(in *Instr, dst Operand) bool {
+func movable(in *isa.Instr, dst isa.Operand) bool {
 	switch in.Class {
-	case ClassALU, ClassIMAD, ClassFMA, ClassFP64, ClassSFU, ClassHalf2, ClassHalf2MMA, ClassCvtFloat:
+	case isa.ClassALU, isa.ClassIMAD, isa.ClassFMA, isa.ClassFP64, isa.ClassSFU, isa.ClassHalf2, isa.ClassHalf2MMA, isa.ClassCvtFloat:
 	default:
 		return false
 	}
@@ -124,11 +126,11 @@ func movable(in *Instr, dst Operand) bool {
 		return false
 	}
 	for k := range in.Ops {
-		if o := in.Ops[k]; (o.Kind == KReg || o.Kind == KAddr) && o.Reg == dst.Reg {
+		if o := in.Ops[k]; (o.Kind == isa.KReg || o.Kind == isa.KAddr) && o.Reg == dst.Reg {
 			return false
 		}
 	}
-	return !(in.Guard.Kind == KReg && in.Guard.Reg == dst.Reg)
+	return !(in.Guard.Kind == isa.KReg && in.Guard.Reg == dst.Reg)
 }
 
 // IfConvert models ptxas's if-conversion of short forward branches: a
@@ -145,9 +147,9 @@ func movable(in *Instr, dst Operand) bool {
 // other branch targets are converted. A condition that may differ between
 // lanes keeps ptxas's convergence barrier (markConvergence). Branch targets
 // are renumbered and reconvergence points recomputed.
-func IfConvert(p *Program) {
+func IfConvert(p *isa.Program) {
 	for i := range p.Instrs {
-		if p.Instrs[i].Op == OpBrx {
+		if p.Instrs[i].Op == isa.OpBrx {
 			return
 		}
 	}
@@ -165,36 +167,36 @@ func IfConvert(p *Program) {
 		}
 		p.Instrs = append(p.Instrs[:i], p.Instrs[i+1:]...)
 		for k := range p.Instrs {
-			if in := &p.Instrs[k]; in.Op == OpBra && int(in.Target) > i {
+			if in := &p.Instrs[k]; in.Op == isa.OpBra && int(in.Target) > i {
 				in.Target--
 			}
 		}
-		Reconverge(p, nil)
-		if varying[regKey{KPred, br.Guard.Reg}] {
+		isa.Reconverge(p, nil)
+		if varying[regKey{isa.KPred, br.Guard.Reg}] {
 			markConvergence(p, int(br.Target)-1)
 		}
 	}
 }
 
 // findSkip returns the index of the first convertible branch, or -1.
-func findSkip(p *Program) int {
+func findSkip(p *isa.Program) int {
 	targeted := make([]int, len(p.Instrs)+1)
 	for k := range p.Instrs {
-		if in := &p.Instrs[k]; in.Op == OpBra && in.Target >= 0 && int(in.Target) < len(targeted) {
+		if in := &p.Instrs[k]; in.Op == isa.OpBra && in.Target >= 0 && int(in.Target) < len(targeted) {
 			targeted[in.Target]++
 		}
 	}
 	for i := 0; i+2 < len(p.Instrs); i++ {
 		br := &p.Instrs[i]
 		end := int(br.Target)
-		if br.Op != OpBra || br.Guard.Kind != KPred || end <= i+1 || end > len(p.Instrs) {
+		if br.Op != isa.OpBra || br.Guard.Kind != isa.KPred || end <= i+1 || end > len(p.Instrs) {
 			continue
 		}
 		ok := true
 		for k := i + 1; k < end && ok; k++ {
 			x := &p.Instrs[k]
-			plain := x.Guard.Kind == KNone && !x.Op.IsBranch() && !x.Op.Ends() && x.Op != OpCall &&
-				x.Op != OpBarSync && x.Op != OpBarWarpSync && targeted[k] == 0
+			plain := x.Guard.Kind == isa.KNone && !x.Op.IsBranch() && !x.Op.Ends() && x.Op != isa.OpCall &&
+				x.Op != isa.OpBarSync && x.Op != isa.OpBarWarpSync && targeted[k] == 0
 			ok = plain && (k == end-1 || isConstMov(x))
 		}
 		if ok {
@@ -205,9 +207,9 @@ func findSkip(p *Program) int {
 }
 
 // isConstMov reports a move of an immediate or symbol address into a register.
-func isConstMov(in *Instr) bool {
-	return in.Op == OpMov && len(in.Ops) == 2 && in.Ops[0].Kind == KReg &&
-		(in.Ops[1].Kind == KImm || (in.Ops[1].Kind == KAddr && in.Ops[1].Reg < 0))
+func isConstMov(in *isa.Instr) bool {
+	return in.Op == isa.OpMov && len(in.Ops) == 2 && in.Ops[0].Kind == isa.KReg &&
+		(in.Ops[1].Kind == isa.KImm || (in.Ops[1].Kind == isa.KAddr && in.Ops[1].Reg < 0))
 }
 
 // HoistDivisors models what ptxas does with an integer division or remainder
@@ -225,20 +227,20 @@ func isConstMov(in *Instr) bool {
 // instruction of that range writes; a range with a call is never invariant. A
 // division in no loop keeps its full latency. (A constant divisor is class
 // imad already: ClassOf.)
-func HoistDivisors(p *Program) {
+func HoistDivisors(p *isa.Program) {
 	for i := range p.Instrs {
 		in := &p.Instrs[i]
-		if (in.Class != ClassIDiv && in.Class != ClassIDiv64) || in.NSrc() < 2 {
+		if (in.Class != isa.ClassIDiv && in.Class != isa.ClassIDiv64) || in.NSrc() < 2 {
 			continue
 		}
 		lo, hi := innermostLoop(p, i)
 		if lo < 0 || !oneBlock(p, lo, hi) || !invariantIn(p, *in.Src(1), lo, hi) {
 			continue
 		}
-		if in.Class == ClassIDiv {
-			in.Class = ClassIDivInv
+		if in.Class == isa.ClassIDiv {
+			in.Class = isa.ClassIDivInv
 		} else {
-			in.Class = ClassIDiv64Inv
+			in.Class = isa.ClassIDiv64Inv
 		}
 	}
 }
@@ -249,7 +251,7 @@ func HoistDivisors(p *Program) {
 // with branches inside (calibration/h200 prodonly.cu, pipeline.cu: I2F,
 // MUFU.RCP and F2I at the loop's top, whose body holds a conditional barrier
 // wait; 107 cycles a trip for the remainder against 61.5 hoisted).
-func oneBlock(p *Program, lo, hi int) bool {
+func oneBlock(p *isa.Program, lo, hi int) bool {
 	for k := lo; k < hi; k++ {
 		if p.Instrs[k].Op.IsBranch() {
 			return false
@@ -260,11 +262,11 @@ func oneBlock(p *Program, lo, hi int) bool {
 
 // innermostLoop returns the shortest range [target, branch] of a backward
 // branch that contains instruction i, or -1, -1.
-func innermostLoop(p *Program, i int) (lo, hi int) {
+func innermostLoop(p *isa.Program, i int) (lo, hi int) {
 	lo, hi = -1, -1
 	for b := i; b < len(p.Instrs); b++ {
 		in := &p.Instrs[b]
-		if in.Op != OpBra || in.Target < 0 || int(in.Target) > i {
+		if in.Op != isa.OpBra || in.Target < 0 || int(in.Target) > i {
 			continue
 		}
 		if lo < 0 || b-int(in.Target) < hi-lo {
@@ -275,17 +277,17 @@ func innermostLoop(p *Program, i int) (lo, hi int) {
 }
 
 // invariantIn reports whether no instruction in [lo, hi] can change o.
-func invariantIn(p *Program, o Operand, lo, hi int) bool {
-	if o.Kind != KReg {
+func invariantIn(p *isa.Program, o isa.Operand, lo, hi int) bool {
+	if o.Kind != isa.KReg {
 		return false
 	}
 	for k := lo; k <= hi; k++ {
 		in := &p.Instrs[k]
-		if in.Op == OpCall {
+		if in.Op == isa.OpCall {
 			return false
 		}
 		for d := 0; d < int(in.NDst); d++ {
-			if x := in.Ops[d]; x.Kind == KReg && x.Reg == o.Reg {
+			if x := in.Ops[d]; x.Kind == isa.KReg && x.Reg == o.Reg {
 				return false
 			}
 		}
@@ -322,15 +324,15 @@ func invariantIn(p *Program, o Operand, lo, hi int) bool {
 // with those left behind. Each runs as often as before, on the same
 // lanes (every lane that enters the loop leaves it into S). Programs with
 // indirect branches are left as they are.
-func HoistPastWaitLoops(p *Program) {
+func HoistPastWaitLoops(p *isa.Program) {
 	for i := range p.Instrs {
-		if p.Instrs[i].Op == OpBrx {
+		if p.Instrs[i].Op == isa.OpBrx {
 			return
 		}
 	}
 	for i := 0; i < len(p.Instrs); i++ {
 		if moved := hoistPastWaitLoop(p, i); moved {
-			Reconverge(p, nil)
+			isa.Reconverge(p, nil)
 		}
 	}
 }
@@ -340,16 +342,16 @@ func HoistPastWaitLoops(p *Program) {
 // operands and the barrier. wspipe.cu's producer computes its next tile's
 // coordinates (two divisions) before waiting for the empty slot, and arms
 // the full barrier and starts the copy right after the wait.
-func passable(in *Instr) bool {
+func passable(in *isa.Instr) bool {
 	switch in.Op {
-	case OpMbarArrive, OpMbarExpectTx:
+	case isa.OpMbarArrive, isa.OpMbarExpectTx:
 		return true
-	case OpBarWarpSync:
+	case isa.OpBarWarpSync:
 		// __syncwarp() with the full mask as an immediate: a NOP in the SASS
 		// of a converged warp (microbench.cu's elected loop), which ptxas
 		// schedules around (syncwarp.cu with it after the wait: the loop's
 		// compare still sits before the TRYWAIT).
-		return in.NSrc() == 1 && in.Src(0).Kind == KImm && uint32(in.Src(0).Imm) == 0xffffffff
+		return in.NSrc() == 1 && in.Src(0).Kind == isa.KImm && uint32(in.Src(0).Imm) == 0xffffffff
 	}
 	return false
 }
@@ -364,19 +366,19 @@ func passable(in *Instr) bool {
 // (calibration/h200/README.md, the elected loop's schedule: `ARRIVE; NOP;
 // UIADD3; TRYWAIT`, 3 cycles from arrive to wait, against the converged
 // loop's `ARRIVE; UIADD3; ISETP; TRYWAIT`, 8 cycles).
-func syncSeparated(p *Program, t int) bool {
+func syncSeparated(p *isa.Program, t int) bool {
 	sync := false
 	for k := t - 1; k >= 0; k-- {
 		in := &p.Instrs[k]
 		switch {
-		case in.Op == OpBarWarpSync && passable(in):
+		case in.Op == isa.OpBarWarpSync && passable(in):
 			sync = true
-		case in.Op == OpMbarArrive:
+		case in.Op == isa.OpMbarArrive:
 			// Only the plain arrive (A1T0, no count operand): with a count
 			// (ART0), ptxas keeps the converged schedule, the NOP added
 			// (microbench.cu's elected_arrive32 loop).
-			return sync && in.NSrc() == 1 && !in.Flags.Has(FExpectTx)
-		case in.Op.IsBranch() || in.Op.Ends() || in.Op == OpCall || !arithmetic(in.Class) || isClockRead(in):
+			return sync && in.NSrc() == 1 && !in.Flags.Has(isa.FExpectTx)
+		case in.Op.IsBranch() || in.Op.Ends() || in.Op == isa.OpCall || !arithmetic(in.Class) || isClockRead(in):
 			return false
 		}
 	}
@@ -390,9 +392,9 @@ func syncSeparated(p *Program, t int) bool {
 // the same region followed by a multiply and a mask, keeps them after the
 // TRYWAIT (calibration/h200 ptxpipe.sass; prodonly.cu's SASS, read in the
 // thirteenth session).
-func holdsDivision(ins []Instr) bool {
+func holdsDivision(ins []isa.Instr) bool {
 	for i := range ins {
-		if nominalLatency(ins[i].Class) >= nominalLatency(ClassDiv) {
+		if nominalLatency(ins[i].Class) >= nominalLatency(isa.ClassDiv) {
 			return true
 		}
 	}
@@ -403,19 +405,19 @@ func holdsDivision(ins []Instr) bool {
 // [t..b] the body of an if-then region — a guarded forward bra to b+1, the
 // only other way into S, followed by straight-line arithmetic up to the
 // loop (the parity and the barrier's address) — or -1 when there is none.
-func skipBranch(p *Program, t, b int, targeted []int) int {
+func skipBranch(p *isa.Program, t, b int, targeted []int) int {
 	if targeted[b+1] != 1 {
 		return -1
 	}
 	for k := t - 1; k >= 0; k-- {
 		in := &p.Instrs[k]
-		if in.Op == OpBra {
-			if int(in.Target) == b+1 && in.Guard.Kind == KPred {
+		if in.Op == isa.OpBra {
+			if int(in.Target) == b+1 && in.Guard.Kind == isa.KPred {
 				return k
 			}
 			return -1
 		}
-		if targeted[k] != 0 || in.Op.Ends() || in.Op == OpCall || !arithmetic(in.Class) || isClockRead(in) {
+		if targeted[k] != 0 || in.Op.Ends() || in.Op == isa.OpCall || !arithmetic(in.Class) || isClockRead(in) {
 			return -1
 		}
 	}
@@ -424,15 +426,15 @@ func skipBranch(p *Program, t, b int, targeted []int) int {
 
 // hoistPastWaitLoop applies HoistPastWaitLoops to the loop whose back edge
 // is instruction b, and reports whether it moved anything.
-func hoistPastWaitLoop(p *Program, b int) bool {
+func hoistPastWaitLoop(p *isa.Program, b int) bool {
 	br := &p.Instrs[b]
 	t := int(br.Target)
-	if br.Op != OpBra || br.Guard.Kind != KPred || t < 0 || t >= b || b+1 >= len(p.Instrs) {
+	if br.Op != isa.OpBra || br.Guard.Kind != isa.KPred || t < 0 || t >= b || b+1 >= len(p.Instrs) {
 		return false
 	}
 	targeted := make([]int, len(p.Instrs)+1)
 	for k := range p.Instrs {
-		if in := &p.Instrs[k]; in.Op == OpBra && in.Target >= 0 && int(in.Target) <= len(p.Instrs) {
+		if in := &p.Instrs[k]; in.Op == isa.OpBra && in.Target >= 0 && int(in.Target) <= len(p.Instrs) {
 			targeted[in.Target]++
 		}
 	}
@@ -465,10 +467,10 @@ func hoistPastWaitLoop(p *Program, b int) bool {
 	wait := false
 	for k := t; k <= b; k++ {
 		in := &p.Instrs[k]
-		if k > t && targeted[k] != 0 || k < b && (in.Op.IsBranch() || in.Op.Ends() || in.Op == OpCall) {
+		if k > t && targeted[k] != 0 || k < b && (in.Op.IsBranch() || in.Op.Ends() || in.Op == isa.OpCall) {
 			return false
 		}
-		if in.Op == OpMbarTryWait || in.Op == OpMbarTestWait {
+		if in.Op == isa.OpMbarTryWait || in.Op == isa.OpMbarTestWait {
 			wait = true
 		}
 		uses(in, func(r reg, dst bool) {
@@ -487,7 +489,7 @@ func hoistPastWaitLoop(p *Program, b int) bool {
 	keepCompares := syncSeparated(p, from)
 	// Walk S's head: move what is independent of the loop and of the
 	// instructions left behind.
-	var moved, late, kept []Instr
+	var moved, late, kept []isa.Instr
 	keptRead, keptWritten := map[reg]bool{}, map[reg]bool{}
 	end := b + 1
 	for ; end < len(p.Instrs); end++ {
@@ -502,7 +504,7 @@ func hoistPastWaitLoop(p *Program, b int) bool {
 		if !arith && !passable(in) {
 			break
 		}
-		ok := arith && in.Guard.Kind == KNone
+		ok := arith && in.Guard.Kind == isa.KNone
 		uses(in, func(r reg, dst bool) {
 			if dst {
 				ok = ok && !read[r] && !written[r] && !keptRead[r] && !keptWritten[r]
@@ -510,7 +512,7 @@ func hoistPastWaitLoop(p *Program, b int) bool {
 				ok = ok && !written[r] && !keptWritten[r]
 			}
 		})
-		if ok && keepCompares && in.Op == OpSetp && from == t {
+		if ok && keepCompares && in.Op == isa.OpSetp && from == t {
 			late = append(late, *in)
 			continue
 		}
@@ -535,7 +537,7 @@ func hoistPastWaitLoop(p *Program, b int) bool {
 	// same predicate again.
 	w := b
 	if len(late) > 0 {
-		for w = t; p.Instrs[w].Op != OpMbarTryWait && p.Instrs[w].Op != OpMbarTestWait; w++ {
+		for w = t; p.Instrs[w].Op != isa.OpMbarTryWait && p.Instrs[w].Op != isa.OpMbarTestWait; w++ {
 		}
 	}
 	// New order: [..from) moved [from..w] late (w..b] kept [end..). Old
@@ -553,7 +555,7 @@ func hoistPastWaitLoop(p *Program, b int) bool {
 		}
 		return old
 	}
-	out := make([]Instr, 0, len(p.Instrs))
+	out := make([]isa.Instr, 0, len(p.Instrs))
 	out = append(out, p.Instrs[:from]...)
 	out = append(out, moved...)
 	out = append(out, p.Instrs[from:w+1]...)
@@ -562,7 +564,7 @@ func hoistPastWaitLoop(p *Program, b int) bool {
 	out = append(out, kept...)
 	out = append(out, p.Instrs[end:]...)
 	for k := range out {
-		if in := &out[k]; in.Op == OpBra && in.Target >= 0 {
+		if in := &out[k]; in.Op == isa.OpBra && in.Target >= 0 {
 			in.Target = int32(newIdx(int(in.Target)))
 		}
 	}
@@ -579,14 +581,14 @@ func hoistPastWaitLoop(p *Program, b int) bool {
 // first instruction that is not arithmetic (a memory access, a barrier, a
 // bulk operation, a clock read, a branch) and at a branch target. Programs
 // with indirect branches are left as they are.
-func HoistPastBulkWaits(p *Program) {
+func HoistPastBulkWaits(p *isa.Program) {
 	if hasIndirect(p) {
 		return
 	}
 	targeted := branchTargets(p)
 	any := false
 	for w := 0; w < len(p.Instrs); w++ {
-		if p.Instrs[w].Op != OpBulkWait {
+		if p.Instrs[w].Op != isa.OpBulkWait {
 			continue
 		}
 		end := w + 1
@@ -606,6 +608,6 @@ func HoistPastBulkWaits(p *Program) {
 		any = true
 	}
 	if any {
-		Reconverge(p, nil)
+		isa.Reconverge(p, nil)
 	}
 }

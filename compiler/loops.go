@@ -1,34 +1,36 @@
-package isa
+package compiler
 
 // regKey names a general register or a predicate.
+import "github.com/smsim/smsim/isa"
+
 type regKey struct {
-	kind Kind
+	kind isa.Kind
 	n    int32
 }
 
 // eachUse calls f for every register and predicate in reads or writes,
 // with dst true for a destination. An address reads its base register; the
 // guard is a read.
-func eachUse(in *Instr, f func(r regKey, dst bool)) {
-	if in.Guard.Kind == KPred {
-		f(regKey{KPred, in.Guard.Reg}, false)
+func eachUse(in *isa.Instr, f func(r regKey, dst bool)) {
+	if in.Guard.Kind == isa.KPred {
+		f(regKey{isa.KPred, in.Guard.Reg}, false)
 	}
 	for k, o := range in.Ops {
 		switch {
-		case o.Kind == KReg || o.Kind == KPred:
+		case o.Kind == isa.KReg || o.Kind == isa.KPred:
 			f(regKey{o.Kind, o.Reg}, k < int(in.NDst))
-		case o.Kind == KAddr && o.Reg >= 0:
-			f(regKey{KReg, o.Reg}, false)
+		case o.Kind == isa.KAddr && o.Reg >= 0:
+			f(regKey{isa.KReg, o.Reg}, false)
 		}
 	}
 }
 
 // branchTargets counts, per instruction index (and one past the end), the
 // direct branches that target it.
-func branchTargets(p *Program) []int {
+func branchTargets(p *isa.Program) []int {
 	t := make([]int, len(p.Instrs)+1)
 	for k := range p.Instrs {
-		if in := &p.Instrs[k]; in.Op == OpBra && in.Target >= 0 && int(in.Target) <= len(p.Instrs) {
+		if in := &p.Instrs[k]; in.Op == isa.OpBra && in.Target >= 0 && int(in.Target) <= len(p.Instrs) {
 			t[in.Target]++
 		}
 	}
@@ -37,7 +39,7 @@ func branchTargets(p *Program) []int {
 
 // readCounts counts, per register and predicate, the instructions of p that
 // read it (a guard counts).
-func readCounts(p *Program) map[regKey]int {
+func readCounts(p *isa.Program) map[regKey]int {
 	reads := map[regKey]int{}
 	for k := range p.Instrs {
 		eachUse(&p.Instrs[k], func(r regKey, dst bool) {
@@ -49,9 +51,9 @@ func readCounts(p *Program) map[regKey]int {
 	return reads
 }
 
-func hasIndirect(p *Program) bool {
+func hasIndirect(p *isa.Program) bool {
 	for i := range p.Instrs {
-		if p.Instrs[i].Op == OpBrx {
+		if p.Instrs[i].Op == isa.OpBrx {
 			return true
 		}
 	}
@@ -70,7 +72,7 @@ func hasIndirect(p *Program) bool {
 // branch is a branch target. Nothing observable changes: r and q are dead.
 // Programs with indirect branches are left as they are. Branch targets are
 // renumbered and reconvergence points recomputed.
-func FoldPredicateBranches(p *Program) {
+func FoldPredicateBranches(p *isa.Program) {
 	if hasIndirect(p) {
 		return
 	}
@@ -83,29 +85,29 @@ func FoldPredicateBranches(p *Program) {
 		if targeted[i+1] != 0 || targeted[i+2] != 0 || del[i] {
 			continue
 		}
-		if sel.Op != OpSelp || sel.Guard.Kind != KNone || len(sel.Ops) != 4 || sel.NDst != 1 ||
-			sel.Ops[0].Kind != KReg || sel.Ops[1].Kind != KImm || sel.Ops[2].Kind != KImm || sel.Ops[3].Kind != KPred {
+		if sel.Op != isa.OpSelp || sel.Guard.Kind != isa.KNone || len(sel.Ops) != 4 || sel.NDst != 1 ||
+			sel.Ops[0].Kind != isa.KReg || sel.Ops[1].Kind != isa.KImm || sel.Ops[2].Kind != isa.KImm || sel.Ops[3].Kind != isa.KPred {
 			continue
 		}
 		one, zero := sel.Ops[1].Imm, sel.Ops[2].Imm
 		if !(one == 1 && zero == 0) && !(one == 0 && zero == 1) {
 			continue
 		}
-		if set.Op != OpSetp || set.Guard.Kind != KNone || set.NDst != 1 || set.Bool != BoolNone || len(set.Ops) != 3 ||
-			(set.Cmp != CmpEq && set.Cmp != CmpNe) || set.Ops[0].Kind != KPred ||
-			set.Ops[1].Kind != KReg || set.Ops[1].Reg != sel.Ops[0].Reg || set.Ops[2].Kind != KImm || set.Ops[2].Imm != 0 {
+		if set.Op != isa.OpSetp || set.Guard.Kind != isa.KNone || set.NDst != 1 || set.Bool != isa.BoolNone || len(set.Ops) != 3 ||
+			(set.Cmp != isa.CmpEq && set.Cmp != isa.CmpNe) || set.Ops[0].Kind != isa.KPred ||
+			set.Ops[1].Kind != isa.KReg || set.Ops[1].Reg != sel.Ops[0].Reg || set.Ops[2].Kind != isa.KImm || set.Ops[2].Imm != 0 {
 			continue
 		}
-		if br.Op != OpBra || br.Guard.Kind != KPred || br.Guard.Reg != set.Ops[0].Reg {
+		if br.Op != isa.OpBra || br.Guard.Kind != isa.KPred || br.Guard.Reg != set.Ops[0].Reg {
 			continue
 		}
-		r, q := regKey{KReg, sel.Ops[0].Reg}, regKey{KPred, set.Ops[0].Reg}
+		r, q := regKey{isa.KReg, sel.Ops[0].Reg}, regKey{isa.KPred, set.Ops[0].Reg}
 		if reads[r] != 1 || reads[q] != 1 {
 			continue
 		}
 		// The branch is taken when q (or !q) holds. q = (r == 0) or (r != 0);
 		// r = p ? one : zero, so r != 0 exactly when p == (one == 1).
-		taken := br.Guard.Neg == (set.Cmp == CmpEq) // branch taken when r != 0
+		taken := br.Guard.Neg == (set.Cmp == isa.CmpEq) // branch taken when r != 0
 		if one == 0 {
 			taken = !taken // r != 0 exactly when !p
 		}
@@ -119,7 +121,7 @@ func FoldPredicateBranches(p *Program) {
 	}
 	if any {
 		deleteInstrs(p, del)
-		Reconverge(p, nil)
+		isa.Reconverge(p, nil)
 	}
 }
 
@@ -128,7 +130,7 @@ func FoldPredicateBranches(p *Program) {
 // instruction's incoming branches (branchTargets) and a deletion mark per
 // instruction (for dropMarked). ok is false for a program with indirect
 // branches, which such passes leave as it is.
-func straightRunState(p *Program) (reads map[regKey]int, targeted []int, del []bool, ok bool) {
+func straightRunState(p *isa.Program) (reads map[regKey]int, targeted []int, del []bool, ok bool) {
 	if hasIndirect(p) {
 		return nil, nil, nil, false
 	}
@@ -137,11 +139,11 @@ func straightRunState(p *Program) (reads map[regKey]int, targeted []int, del []b
 
 // dropMarked removes the instructions del marks, if any, and recomputes the
 // reconvergence points.
-func dropMarked(p *Program, del []bool) {
+func dropMarked(p *isa.Program, del []bool) {
 	for _, d := range del {
 		if d {
 			deleteInstrs(p, del)
-			Reconverge(p, nil)
+			isa.Reconverge(p, nil)
 			return
 		}
 	}
@@ -149,7 +151,7 @@ func dropMarked(p *Program, del []bool) {
 
 // deleteInstrs removes the marked instructions; a branch to a removed one
 // goes to the next instruction kept.
-func deleteInstrs(p *Program, del []bool) {
+func deleteInstrs(p *isa.Program, del []bool) {
 	newIdx := make([]int32, len(p.Instrs)+1)
 	n := int32(0)
 	for i := range p.Instrs {
@@ -167,7 +169,7 @@ func deleteInstrs(p *Program, del []bool) {
 	}
 	p.Instrs = out
 	for k := range p.Instrs {
-		if in := &p.Instrs[k]; in.Op == OpBra && in.Target >= 0 && int(in.Target) < len(newIdx) {
+		if in := &p.Instrs[k]; in.Op == isa.OpBra && in.Target >= 0 && int(in.Target) < len(newIdx) {
 			in.Target = newIdx[in.Target]
 		}
 	}
@@ -189,7 +191,7 @@ func deleteInstrs(p *Program, del []bool) {
 // writes c nor touches p, and writes neither s nor x: each runs as often as
 // before and computes the same values. Programs with indirect branches are
 // left as they are.
-func HoistLoopCounters(p *Program) {
+func HoistLoopCounters(p *isa.Program) {
 	if hasIndirect(p) {
 		return
 	}
@@ -197,21 +199,21 @@ func HoistLoopCounters(p *Program) {
 	for b := range p.Instrs {
 		br := &p.Instrs[b]
 		t := int(br.Target)
-		if br.Op != OpBra || br.Guard.Kind != KPred || t < 0 || t+3 > b {
+		if br.Op != isa.OpBra || br.Guard.Kind != isa.KPred || t < 0 || t+3 > b {
 			continue
 		}
 		add, set := p.Instrs[b-2], p.Instrs[b-1]
-		if add.Op != OpAdd || add.Guard.Kind != KNone || add.NDst != 1 || len(add.Ops) != 3 ||
-			add.Ops[0].Kind != KReg || add.Ops[1].Kind != KReg || add.Ops[1].Reg != add.Ops[0].Reg ||
-			add.Flags&(FSat|FCC|FCarryIn) != 0 {
+		if add.Op != isa.OpAdd || add.Guard.Kind != isa.KNone || add.NDst != 1 || len(add.Ops) != 3 ||
+			add.Ops[0].Kind != isa.KReg || add.Ops[1].Kind != isa.KReg || add.Ops[1].Reg != add.Ops[0].Reg ||
+			add.Flags&(isa.FSat|isa.FCC|isa.FCarryIn) != 0 {
 			continue
 		}
 		c := add.Ops[0].Reg
-		if set.Op != OpSetp || set.Guard.Kind != KNone || set.NDst != 1 || set.Bool != BoolNone || len(set.Ops) != 3 ||
-			set.Ops[0].Kind != KPred || set.Ops[0].Reg != br.Guard.Reg {
+		if set.Op != isa.OpSetp || set.Guard.Kind != isa.KNone || set.NDst != 1 || set.Bool != isa.BoolNone || len(set.Ops) != 3 ||
+			set.Ops[0].Kind != isa.KPred || set.Ops[0].Reg != br.Guard.Reg {
 			continue
 		}
-		if !(set.Ops[1].Kind == KReg && set.Ops[1].Reg == c) && !(set.Ops[2].Kind == KReg && set.Ops[2].Reg == c) {
+		if !(set.Ops[1].Kind == isa.KReg && set.Ops[1].Reg == c) && !(set.Ops[2].Kind == isa.KReg && set.Ops[2].Reg == c) {
 			continue
 		}
 		ok := true
@@ -221,19 +223,19 @@ func HoistLoopCounters(p *Program) {
 		lastRead := -1 // the body's last instruction that reads c (relative to t)
 		for k := t; k < b-2 && ok; k++ {
 			in := &p.Instrs[k]
-			if in.Op.IsBranch() || in.Op.Ends() || in.Op == OpCall {
+			if in.Op.IsBranch() || in.Op.Ends() || in.Op == isa.OpCall {
 				ok = false
 				break
 			}
 			eachUse(in, func(r regKey, dst bool) {
 				switch {
-				case r == regKey{KReg, c} && !dst:
+				case r == regKey{isa.KReg, c} && !dst:
 					lastRead = k - t
-				case r == regKey{KReg, c} || r == regKey{KPred, set.Ops[0].Reg}:
+				case r == regKey{isa.KReg, c} || r == regKey{isa.KPred, set.Ops[0].Reg}:
 					ok = false
-				case dst && (r == regKey{add.Ops[2].Kind, add.Ops[2].Reg} && add.Ops[2].Kind == KReg ||
-					r == regKey{set.Ops[1].Kind, set.Ops[1].Reg} && set.Ops[1].Kind == KReg ||
-					r == regKey{set.Ops[2].Kind, set.Ops[2].Reg} && set.Ops[2].Kind == KReg):
+				case dst && (r == regKey{add.Ops[2].Kind, add.Ops[2].Reg} && add.Ops[2].Kind == isa.KReg ||
+					r == regKey{set.Ops[1].Kind, set.Ops[1].Reg} && set.Ops[1].Kind == isa.KReg ||
+					r == regKey{set.Ops[2].Kind, set.Ops[2].Reg} && set.Ops[2].Kind == isa.KReg):
 					ok = false
 				}
 			})
@@ -243,7 +245,7 @@ func HoistLoopCounters(p *Program) {
 			continue
 		}
 		// body[:lastRead+1], add, body[lastRead+1], setp, body[lastRead+2:], bra.
-		out := make([]Instr, 0, body+2)
+		out := make([]isa.Instr, 0, body+2)
 		out = append(out, p.Instrs[t:t+lastRead+1]...)
 		out = append(out, add, p.Instrs[t+lastRead+1], set)
 		out = append(out, p.Instrs[t+lastRead+2:b-2]...)
@@ -286,7 +288,7 @@ const (
 // 13 cycles a compare takes to reach its branch pass while the bodies run.
 // Programs with indirect branches are left as they are; branch targets are
 // renumbered and reconvergence points recomputed.
-func UnrollCountedLoops(p *Program) {
+func UnrollCountedLoops(p *isa.Program) {
 	if hasIndirect(p) {
 		return
 	}
@@ -297,21 +299,21 @@ func UnrollCountedLoops(p *Program) {
 		}
 	}
 	if changed {
-		Reconverge(p, nil)
+		isa.Reconverge(p, nil)
 	}
 }
 
 // unrollLoop applies UnrollCountedLoops to the loop whose back edge is b and
 // returns the index just past the code it wrote, or 0 when it left the loop.
-func unrollLoop(p *Program, b int) int {
+func unrollLoop(p *isa.Program, b int) int {
 	br := p.Instrs[b]
 	t := int(br.Target)
-	if br.Op != OpBra || br.Guard.Kind != KPred || br.Guard.Neg || t < 0 || t+3 > b {
+	if br.Op != isa.OpBra || br.Guard.Kind != isa.KPred || br.Guard.Neg || t < 0 || t+3 > b {
 		return 0
 	}
 	add, set := p.Instrs[b-2], p.Instrs[b-1]
-	if add.Op != OpAdd || add.Guard.Kind != KNone || add.NDst != 1 || len(add.Ops) != 3 || add.Flags != 0 ||
-		!is32Int(add.Type) || add.Ops[0].Kind != KReg || add.Ops[1] != add.Ops[0] || add.Ops[2].Kind != KImm {
+	if add.Op != isa.OpAdd || add.Guard.Kind != isa.KNone || add.NDst != 1 || len(add.Ops) != 3 || add.Flags != 0 ||
+		!is32Int(add.Type) || add.Ops[0].Kind != isa.KReg || add.Ops[1] != add.Ops[0] || add.Ops[2].Kind != isa.KImm {
 		return 0
 	}
 	k := -int64(int32(uint32(add.Ops[2].Imm)))
@@ -319,9 +321,9 @@ func unrollLoop(p *Program, b int) int {
 		return 0
 	}
 	c := add.Ops[0]
-	if set.Op != OpSetp || set.Guard.Kind != KNone || set.NDst != 1 || set.Bool != BoolNone || len(set.Ops) != 3 ||
-		set.Cmp != CmpNe || !is32Int(set.Type) || set.Ops[0].Kind != KPred || set.Ops[0].Reg != br.Guard.Reg ||
-		set.Ops[1] != c || set.Ops[2].Kind != KImm || set.Ops[2].Imm != 0 {
+	if set.Op != isa.OpSetp || set.Guard.Kind != isa.KNone || set.NDst != 1 || set.Bool != isa.BoolNone || len(set.Ops) != 3 ||
+		set.Cmp != isa.CmpNe || !is32Int(set.Type) || set.Ops[0].Kind != isa.KPred || set.Ops[0].Reg != br.Guard.Reg ||
+		set.Ops[1] != c || set.Ops[2].Kind != isa.KImm || set.Ops[2].Imm != 0 {
 		return 0
 	}
 	body := p.Instrs[t : b-2]
@@ -337,15 +339,15 @@ func unrollLoop(p *Program, b int) int {
 			return 0
 		}
 	}
-	pr := regKey{KPred, set.Ops[0].Reg}
+	pr := regKey{isa.KPred, set.Ops[0].Reg}
 	for i := range body {
 		in := &body[i]
-		if in.Flags.Has(FNoUnroll) || !unrollable(in) {
+		if in.Flags.Has(isa.FNoUnroll) || !unrollable(in) {
 			return 0
 		}
 		ok := true
 		eachUse(in, func(r regKey, dst bool) {
-			if r == (regKey{KReg, c.Reg}) || r == pr {
+			if r == (regKey{isa.KReg, c.Reg}) || r == pr {
 				ok = false
 			}
 		})
@@ -353,46 +355,46 @@ func unrollLoop(p *Program, b int) int {
 			return 0
 		}
 	}
-	if br.Flags.Has(FNoUnroll) || add.Flags.Has(FNoUnroll) || set.Flags.Has(FNoUnroll) {
+	if br.Flags.Has(isa.FNoUnroll) || add.Flags.Has(isa.FNoUnroll) || set.Flags.Has(isa.FNoUnroll) {
 		return 0
 	}
 
-	g := P(p.NumPreds)
+	g := isa.P(p.NumPreds)
 	p.NumPreds++
 	if p.PredNames != nil {
 		p.PredNames = append(p.PredNames, "%unroll")
 	}
 	four := uint64(int64(unrollFactor) * k)
-	cmpG := func(cmp CmpOp) Instr {
-		return Instr{Op: OpSetp, Type: U32, Cmp: cmp, NDst: 1, Ops: []Operand{g, c, Imm(four)}, Class: ClassALU, Pos: set.Pos}
+	cmpG := func(cmp isa.CmpOp) isa.Instr {
+		return isa.Instr{Op: isa.OpSetp, Type: isa.U32, Cmp: cmp, NDst: 1, Ops: []isa.Operand{g, c, isa.Imm(four)}, Class: isa.ClassALU, Pos: set.Pos}
 	}
 	m := len(body)
-	group := make([]Instr, 0, 5*m+11)
-	group = append(group, cmpG(CmpLt), Instr{Op: OpBra, Guard: g, Class: ClassBranch, Pos: br.Pos}) // target R below
+	group := make([]isa.Instr, 0, 5*m+11)
+	group = append(group, cmpG(isa.CmpLt), isa.Instr{Op: isa.OpBra, Guard: g, Class: isa.ClassBranch, Pos: br.Pos}) // target R below
 	h := t + len(group)
 	addG := add
-	addG.Ops = []Operand{c, c, Imm(add.Ops[2].Imm * unrollFactor)}
-	group = append(group, addG, body[0], cmpG(CmpGe))
+	addG.Ops = []isa.Operand{c, c, isa.Imm(add.Ops[2].Imm * unrollFactor)}
+	group = append(group, addG, body[0], cmpG(isa.CmpGe))
 	group = append(group, body[1:]...)
 	for u := 1; u < unrollFactor; u++ {
 		group = append(group, body...)
 	}
-	group = append(group, Instr{Op: OpBra, Guard: g, Target: int32(h), Class: ClassBranch, Pos: br.Pos})
-	group = append(group, set, Instr{Op: OpBra, Guard: br.Guard, Class: ClassBranch, Pos: br.Pos}, // target R
-		Instr{Op: OpBra, Class: ClassBranch, Pos: br.Pos}) // target X
+	group = append(group, isa.Instr{Op: isa.OpBra, Guard: g, Target: int32(h), Class: isa.ClassBranch, Pos: br.Pos})
+	group = append(group, set, isa.Instr{Op: isa.OpBra, Guard: br.Guard, Class: isa.ClassBranch, Pos: br.Pos}, // target R
+		isa.Instr{Op: isa.OpBra, Class: isa.ClassBranch, Pos: br.Pos}) // target X
 	r := t + len(group)
-	rest := make([]Instr, 0, m+3)
+	rest := make([]isa.Instr, 0, m+3)
 	rest = append(rest, body...)
 	rest = append(rest, add, set, br)
 	rest[len(rest)-1].Target = int32(r)
-	rest[len(rest)-1].Flags |= FNoUnroll
+	rest[len(rest)-1].Flags |= isa.FNoUnroll
 	x := r + len(rest)
 	group[1].Target = int32(r)
 	group[len(group)-2].Target = int32(r)
 	group[len(group)-1].Target = int32(x)
 	for i := range group {
 		if group[i].Ops != nil && i >= 2 { // copies must not share operand slices with each other
-			group[i].Ops = append([]Operand(nil), group[i].Ops...)
+			group[i].Ops = append([]isa.Operand(nil), group[i].Ops...)
 		}
 	}
 	// ptxas gives each copy's temporaries registers of their own, so the
@@ -403,16 +405,16 @@ func unrollLoop(p *Program, b int) int {
 	if temps := bodyTemporaries(body); len(temps) > 0 {
 		start := 2 // copy 0 starts at addG; its cmpG sits after body[0]
 		for u := 0; u < unrollFactor-1; u++ {
-			ren := map[regKey]Operand{}
+			ren := map[regKey]isa.Operand{}
 			for _, r := range temps {
-				if r.kind == KPred {
-					ren[r] = P(p.NumPreds)
+				if r.kind == isa.KPred {
+					ren[r] = isa.P(p.NumPreds)
 					p.NumPreds++
 					if p.PredNames != nil {
 						p.PredNames = append(p.PredNames, "%unroll")
 					}
 				} else {
-					ren[r] = R(p.NumRegs)
+					ren[r] = isa.R(p.NumRegs)
 					p.NumRegs++
 					if p.RegNames != nil {
 						p.RegNames = append(p.RegNames, "%unroll")
@@ -430,7 +432,7 @@ func unrollLoop(p *Program, b int) int {
 		}
 	}
 	delta := x - (b + 1)
-	out := make([]Instr, 0, len(p.Instrs)+delta)
+	out := make([]isa.Instr, 0, len(p.Instrs)+delta)
 	out = append(out, p.Instrs[:t]...)
 	out = append(out, group...)
 	out = append(out, rest...)
@@ -439,7 +441,7 @@ func unrollLoop(p *Program, b int) int {
 		if i >= t && i < x {
 			continue
 		}
-		if in := &out[i]; in.Op == OpBra && int(in.Target) > b {
+		if in := &out[i]; in.Op == isa.OpBra && int(in.Target) > b {
 			in.Target += int32(delta)
 		}
 	}
@@ -450,7 +452,7 @@ func unrollLoop(p *Program, b int) int {
 // bodyTemporaries returns the registers and predicates a loop body writes
 // (unguarded) before any of its instructions reads them: values each trip
 // computes afresh, not carried from the trip before.
-func bodyTemporaries(body []Instr) []regKey {
+func bodyTemporaries(body []isa.Instr) []regKey {
 	seen := map[regKey]bool{}
 	var out []regKey
 	for i := range body {
@@ -467,7 +469,7 @@ func bodyTemporaries(body []Instr) []regKey {
 			seen[r] = true
 		}
 		for _, r := range writes {
-			if !seen[r] && in.Guard.Kind == KNone {
+			if !seen[r] && in.Guard.Kind == isa.KNone {
 				out = append(out, r)
 			}
 			seen[r] = true
@@ -478,62 +480,62 @@ func bodyTemporaries(body []Instr) []regKey {
 
 // renameRegs rewrites in's registers and predicates (operands, addresses,
 // guard) by ren.
-func renameRegs(in *Instr, ren map[regKey]Operand) {
-	if in.Guard.Kind == KPred {
-		if o, ok := ren[regKey{KPred, in.Guard.Reg}]; ok {
+func renameRegs(in *isa.Instr, ren map[regKey]isa.Operand) {
+	if in.Guard.Kind == isa.KPred {
+		if o, ok := ren[regKey{isa.KPred, in.Guard.Reg}]; ok {
 			in.Guard.Reg = o.Reg
 		}
 	}
 	for k := range in.Ops {
 		o := &in.Ops[k]
 		switch {
-		case o.Kind == KReg || o.Kind == KPred:
+		case o.Kind == isa.KReg || o.Kind == isa.KPred:
 			if n, ok := ren[regKey{o.Kind, o.Reg}]; ok {
 				o.Reg = n.Reg
 			}
-		case o.Kind == KAddr && o.Reg >= 0:
-			if n, ok := ren[regKey{KReg, o.Reg}]; ok {
+		case o.Kind == isa.KAddr && o.Reg >= 0:
+			if n, ok := ren[regKey{isa.KReg, o.Reg}]; ok {
 				o.Reg = n.Reg
 			}
 		}
 	}
 }
 
-func is32Int(t Type) bool { return t == S32 || t == U32 || t == B32 }
+func is32Int(t isa.Type) bool { return t == isa.S32 || t == isa.U32 || t == isa.B32 }
 
 // unrollable reports whether ptxas's unrolling may copy in: arithmetic,
 // plain loads and stores, and barrier arrivals (calibration/h200 divcode.cu's
 // loop of four arrive.expect_tx runs sixteen a SASS trip); nothing that
 // waits, synchronises threads, reads the clock or branches.
-func unrollable(in *Instr) bool {
-	if in.Op.IsBranch() || in.Op.Ends() || in.Op == OpCall || isClockRead(in) {
+func unrollable(in *isa.Instr) bool {
+	if in.Op.IsBranch() || in.Op.Ends() || in.Op == isa.OpCall || isClockRead(in) {
 		return false
 	}
 	if arithmetic(in.Class) {
 		return true
 	}
 	switch in.Op {
-	case OpMbarArrive, OpMbarExpectTx:
+	case isa.OpMbarArrive, isa.OpMbarExpectTx:
 		return true
 	}
-	return memoryClass(in.Class) && (in.Op == OpLd || in.Op == OpSt)
+	return memoryClass(in.Class) && (in.Op == isa.OpLd || in.Op == isa.OpSt)
 }
 
 // arithmetic reports whether c is an arithmetic timing class (the integer,
 // floating-point, conversion and division pipes).
-func arithmetic(c Class) bool {
+func arithmetic(c isa.Class) bool {
 	switch c {
-	case ClassALU, ClassIMAD, ClassFMA, ClassFP64, ClassSFU, ClassDiv, ClassDiv64,
-		ClassIDiv, ClassIDivInv, ClassIDiv64, ClassIDiv64Inv, ClassHalf2, ClassHalf2MMA, ClassCvtFloat:
+	case isa.ClassALU, isa.ClassIMAD, isa.ClassFMA, isa.ClassFP64, isa.ClassSFU, isa.ClassDiv, isa.ClassDiv64,
+		isa.ClassIDiv, isa.ClassIDivInv, isa.ClassIDiv64, isa.ClassIDiv64Inv, isa.ClassHalf2, isa.ClassHalf2MMA, isa.ClassCvtFloat:
 		return true
 	}
 	return false
 }
 
 // memoryClass reports whether c is a class of plain loads and stores.
-func memoryClass(c Class) bool {
+func memoryClass(c isa.Class) bool {
 	switch c {
-	case ClassShared, ClassGlobal, ClassLocal, ClassConst, ClassParam:
+	case isa.ClassShared, isa.ClassGlobal, isa.ClassLocal, isa.ClassConst, isa.ClassParam:
 		return true
 	}
 	return false

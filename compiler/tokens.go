@@ -1,4 +1,4 @@
-package isa
+package compiler
 
 // DropUnusedTokens discards the state token of an mbarrier.arrive that no
 // instruction reads (`SYNCS.ARRIVE.TRANS64 RZ, …` in SASS): CUDA's
@@ -8,7 +8,9 @@ package isa
 // register on its result latency (calibration/h200 divcode.cu and issue.cu:
 // one thread's arrive.expect_tx loop runs 6.4–6.8 cycles an arrive, the
 // barrier unit's issue interval, not its 50-cycle round trip).
-func DropUnusedTokens(p *Program) {
+import "github.com/smsim/smsim/isa"
+
+func DropUnusedTokens(p *isa.Program) {
 	read := map[regKey]bool{}
 	for k := range p.Instrs {
 		eachUse(&p.Instrs[k], func(r regKey, dst bool) {
@@ -19,11 +21,11 @@ func DropUnusedTokens(p *Program) {
 	}
 	for k := range p.Instrs {
 		in := &p.Instrs[k]
-		if in.Op != OpMbarArrive || in.NDst == 0 || in.Ops[0].Kind != KReg {
+		if in.Op != isa.OpMbarArrive || in.NDst == 0 || in.Ops[0].Kind != isa.KReg {
 			continue
 		}
-		if !read[regKey{KReg, in.Ops[0].Reg}] {
-			in.Ops[0] = Sink()
+		if !read[regKey{isa.KReg, in.Ops[0].Reg}] {
+			in.Ops[0] = isa.Sink()
 		}
 	}
 }

@@ -1,46 +1,49 @@
-package isa
+package compiler
 
-import "testing"
+import (
+	"github.com/smsim/smsim/isa"
+	"testing"
+)
 
-func tryWait(p int) Instr {
-	return Instr{Op: OpMbarTryWait, NDst: 1, Ops: []Operand{P(p), Addr(-1, 0), Imm(0)}, Class: ClassSyncs}
+func tryWait(p int) isa.Instr {
+	return isa.Instr{Op: isa.OpMbarTryWait, NDst: 1, Ops: []isa.Operand{isa.P(p), isa.Addr(-1, 0), isa.Imm(0)}, Class: isa.ClassSyncs}
 }
 
-func selp(d int, one, zero uint64, p int) Instr {
-	return Instr{Op: OpSelp, Type: U32, NDst: 1, Ops: []Operand{R(d), Imm(one), Imm(zero), P(p)}, Class: ClassALU}
+func selp(d int, one, zero uint64, p int) isa.Instr {
+	return isa.Instr{Op: isa.OpSelp, Type: isa.U32, NDst: 1, Ops: []isa.Operand{isa.R(d), isa.Imm(one), isa.Imm(zero), isa.P(p)}, Class: isa.ClassALU}
 }
 
-func setpImm(cmp CmpOp, q, r int, imm uint64) Instr {
-	return Instr{Op: OpSetp, Type: S32, Cmp: cmp, NDst: 1, Ops: []Operand{P(q), R(r), Imm(imm)}, Class: ClassALU}
+func setpImm(cmp isa.CmpOp, q, r int, imm uint64) isa.Instr {
+	return isa.Instr{Op: isa.OpSetp, Type: isa.S32, Cmp: cmp, NDst: 1, Ops: []isa.Operand{isa.P(q), isa.R(r), isa.Imm(imm)}, Class: isa.ClassALU}
 }
 
-func gbra(g Operand, target int32) Instr {
-	return Instr{Op: OpBra, Guard: g, Target: target, Class: ClassBranch}
+func gbra(g isa.Operand, target int32) isa.Instr {
+	return isa.Instr{Op: isa.OpBra, Guard: g, Target: target, Class: isa.ClassBranch}
 }
 
 func TestFoldPredicateBranchesBranchesOnTheWaitPredicate(t *testing.T) {
 	tests := []struct {
 		name      string
-		prog      []Instr
-		wantOps   []Op
-		wantGuard Operand // of the branch after folding (index 1)
+		prog      []isa.Instr
+		wantOps   []isa.Op
+		wantGuard isa.Operand // of the branch after folding (index 1)
 	}{
 		{"eq zero: retry while the wait is false",
-			[]Instr{tryWait(0), selp(1, 1, 0, 0), setpImm(CmpEq, 1, 1, 0), gbra(P(1), 0), {Op: OpExit}},
-			[]Op{OpMbarTryWait, OpBra, OpExit}, NotP(0)},
+			[]isa.Instr{tryWait(0), selp(1, 1, 0, 0), setpImm(isa.CmpEq, 1, 1, 0), gbra(isa.P(1), 0), {Op: isa.OpExit}},
+			[]isa.Op{isa.OpMbarTryWait, isa.OpBra, isa.OpExit}, isa.NotP(0)},
 		{"ne zero: branch while the wait is true",
-			[]Instr{tryWait(0), selp(1, 1, 0, 0), setpImm(CmpNe, 1, 1, 0), gbra(P(1), 0), {Op: OpExit}},
-			[]Op{OpMbarTryWait, OpBra, OpExit}, P(0)},
+			[]isa.Instr{tryWait(0), selp(1, 1, 0, 0), setpImm(isa.CmpNe, 1, 1, 0), gbra(isa.P(1), 0), {Op: isa.OpExit}},
+			[]isa.Op{isa.OpMbarTryWait, isa.OpBra, isa.OpExit}, isa.P(0)},
 		{"negated guard on the branch",
-			[]Instr{tryWait(0), selp(1, 1, 0, 0), setpImm(CmpEq, 1, 1, 0), gbra(NotP(1), 0), {Op: OpExit}},
-			[]Op{OpMbarTryWait, OpBra, OpExit}, P(0)},
+			[]isa.Instr{tryWait(0), selp(1, 1, 0, 0), setpImm(isa.CmpEq, 1, 1, 0), gbra(isa.NotP(1), 0), {Op: isa.OpExit}},
+			[]isa.Op{isa.OpMbarTryWait, isa.OpBra, isa.OpExit}, isa.P(0)},
 		{"selp 0, 1 inverts",
-			[]Instr{tryWait(0), selp(1, 0, 1, 0), setpImm(CmpEq, 1, 1, 0), gbra(P(1), 0), {Op: OpExit}},
-			[]Op{OpMbarTryWait, OpBra, OpExit}, P(0)},
+			[]isa.Instr{tryWait(0), selp(1, 0, 1, 0), setpImm(isa.CmpEq, 1, 1, 0), gbra(isa.P(1), 0), {Op: isa.OpExit}},
+			[]isa.Op{isa.OpMbarTryWait, isa.OpBra, isa.OpExit}, isa.P(0)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &Program{Instrs: tc.prog}
+			p := &isa.Program{Instrs: tc.prog}
 			FoldPredicateBranches(p)
 			got := opsOf(p)
 			if len(got) != len(tc.wantOps) {
@@ -60,24 +63,24 @@ func TestFoldPredicateBranchesBranchesOnTheWaitPredicate(t *testing.T) {
 }
 
 func TestFoldPredicateBranchesKeepsLiveValues(t *testing.T) {
-	st := Instr{Op: OpSt, Space: Global, Ops: []Operand{Addr(5, 0), R(1)}, Class: ClassGlobal}
+	st := isa.Instr{Op: isa.OpSt, Space: isa.Global, Ops: []isa.Operand{isa.Addr(5, 0), isa.R(1)}, Class: isa.ClassGlobal}
 	tests := []struct {
 		name string
-		prog []Instr
+		prog []isa.Instr
 	}{
 		{"the selp result is stored too",
-			[]Instr{tryWait(0), selp(1, 1, 0, 0), setpImm(CmpEq, 1, 1, 0), gbra(P(1), 0), st, {Op: OpExit}}},
+			[]isa.Instr{tryWait(0), selp(1, 1, 0, 0), setpImm(isa.CmpEq, 1, 1, 0), gbra(isa.P(1), 0), st, {Op: isa.OpExit}}},
 		{"the setp predicate guards something else",
-			[]Instr{tryWait(0), selp(1, 1, 0, 0), setpImm(CmpEq, 1, 1, 0), gbra(P(1), 0),
-				{Op: OpAdd, Type: U32, Guard: P(1), NDst: 1, Ops: []Operand{R(2), R(2), Imm(1)}}, {Op: OpExit}}},
+			[]isa.Instr{tryWait(0), selp(1, 1, 0, 0), setpImm(isa.CmpEq, 1, 1, 0), gbra(isa.P(1), 0),
+				{Op: isa.OpAdd, Type: isa.U32, Guard: isa.P(1), NDst: 1, Ops: []isa.Operand{isa.R(2), isa.R(2), isa.Imm(1)}}, {Op: isa.OpExit}}},
 		{"another branch enters at the setp",
-			[]Instr{gbra(P(3), 2), selp(1, 1, 0, 0), setpImm(CmpEq, 1, 1, 0), gbra(P(1), 0), {Op: OpExit}}},
+			[]isa.Instr{gbra(isa.P(3), 2), selp(1, 1, 0, 0), setpImm(isa.CmpEq, 1, 1, 0), gbra(isa.P(1), 0), {Op: isa.OpExit}}},
 		{"the compare is against one, not zero",
-			[]Instr{tryWait(0), selp(1, 1, 0, 0), setpImm(CmpEq, 1, 1, 1), gbra(P(1), 0), {Op: OpExit}}},
+			[]isa.Instr{tryWait(0), selp(1, 1, 0, 0), setpImm(isa.CmpEq, 1, 1, 1), gbra(isa.P(1), 0), {Op: isa.OpExit}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &Program{Instrs: append([]Instr(nil), tc.prog...)}
+			p := &isa.Program{Instrs: append([]isa.Instr(nil), tc.prog...)}
 			FoldPredicateBranches(p)
 			if len(p.Instrs) != len(tc.prog) {
 				t.Fatalf("got %v, want the program unchanged", opsOf(p))
@@ -87,14 +90,14 @@ func TestFoldPredicateBranchesKeepsLiveValues(t *testing.T) {
 }
 
 func TestFoldPredicateBranchesRenumbersTargets(t *testing.T) {
-	p := &Program{Instrs: []Instr{
-		aluI(2, 2),              // 0
-		tryWait(0),              // 1
-		selp(1, 1, 0, 0),        // 2
-		setpImm(CmpEq, 1, 1, 0), // 3
-		gbra(P(1), 1),           // 4
-		gbra(P(2), 6),           // 5 -> exit
-		{Op: OpExit},            // 6
+	p := &isa.Program{Instrs: []isa.Instr{
+		aluI(2, 2),                  // 0
+		tryWait(0),                  // 1
+		selp(1, 1, 0, 0),            // 2
+		setpImm(isa.CmpEq, 1, 1, 0), // 3
+		gbra(isa.P(1), 1),           // 4
+		gbra(isa.P(2), 6),           // 5 -> exit
+		{Op: isa.OpExit},            // 6
 	}}
 	FoldPredicateBranches(p)
 	if got := opsOf(p); len(got) != 5 {
@@ -105,20 +108,20 @@ func TestFoldPredicateBranchesRenumbersTargets(t *testing.T) {
 	}
 }
 
-func addI(d int, imm uint64) Instr {
-	return Instr{Op: OpAdd, Type: S32, NDst: 1, Ops: []Operand{R(d), R(d), Imm(imm)}, Class: ClassALU}
+func addI(d int, imm uint64) isa.Instr {
+	return isa.Instr{Op: isa.OpAdd, Type: isa.S32, NDst: 1, Ops: []isa.Operand{isa.R(d), isa.R(d), isa.Imm(imm)}, Class: isa.ClassALU}
 }
 
-func fma(d, a int) Instr {
-	return Instr{Op: OpFma, Type: F32, NDst: 1, Ops: []Operand{R(d), R(a), R(8), R(9)}, Class: ClassFMA}
+func fma(d, a int) isa.Instr {
+	return isa.Instr{Op: isa.OpFma, Type: isa.F32, NDst: 1, Ops: []isa.Operand{isa.R(d), isa.R(a), isa.R(8), isa.R(9)}, Class: isa.ClassFMA}
 }
 
 func TestHoistLoopCountersMovesTheCounterToTheTop(t *testing.T) {
 	// 0: mov  1: fma 2: fma 3: fma  4: add c  5: setp p, c, r7  6: @p bra 1  7: exit
-	cmp := Instr{Op: OpSetp, Type: S32, Cmp: CmpLt, NDst: 1, Ops: []Operand{P(2), R(4), R(7)}, Class: ClassALU}
-	p := &Program{Instrs: []Instr{aluI(4, 6), fma(1, 1), fma(1, 1), fma(1, 1), addI(4, 1), cmp, gbra(P(2), 1), {Op: OpExit}}}
+	cmp := isa.Instr{Op: isa.OpSetp, Type: isa.S32, Cmp: isa.CmpLt, NDst: 1, Ops: []isa.Operand{isa.P(2), isa.R(4), isa.R(7)}, Class: isa.ClassALU}
+	p := &isa.Program{Instrs: []isa.Instr{aluI(4, 6), fma(1, 1), fma(1, 1), fma(1, 1), addI(4, 1), cmp, gbra(isa.P(2), 1), {Op: isa.OpExit}}}
 	HoistLoopCounters(p)
-	want := []Op{OpAdd, OpAdd, OpFma, OpSetp, OpFma, OpFma, OpBra, OpExit}
+	want := []isa.Op{isa.OpAdd, isa.OpAdd, isa.OpFma, isa.OpSetp, isa.OpFma, isa.OpFma, isa.OpBra, isa.OpExit}
 	got := opsOf(p)
 	for i := range want {
 		if got[i] != want[i] {
@@ -131,20 +134,20 @@ func TestHoistLoopCountersMovesTheCounterToTheTop(t *testing.T) {
 }
 
 func TestHoistLoopCountersLeavesLoopsThatUseTheCounter(t *testing.T) {
-	cmp := Instr{Op: OpSetp, Type: S32, Cmp: CmpLt, NDst: 1, Ops: []Operand{P(2), R(4), R(7)}, Class: ClassALU}
+	cmp := isa.Instr{Op: isa.OpSetp, Type: isa.S32, Cmp: isa.CmpLt, NDst: 1, Ops: []isa.Operand{isa.P(2), isa.R(4), isa.R(7)}, Class: isa.ClassALU}
 	tests := []struct {
 		name string
-		body Instr
+		body isa.Instr
 	}{
-		{"the body reads the counter", Instr{Op: OpAdd, Type: U32, NDst: 1, Ops: []Operand{R(1), R(4), Imm(3)}, Class: ClassALU}},
-		{"the body writes the bound", Instr{Op: OpAdd, Type: U32, NDst: 1, Ops: []Operand{R(7), R(1), Imm(3)}, Class: ClassALU}},
-		{"the body reads the predicate", Instr{Op: OpAdd, Type: U32, Guard: P(2), NDst: 1, Ops: []Operand{R(1), R(1), Imm(3)}, Class: ClassALU}},
-		{"the body branches", gbra(P(3), 7)},
+		{"the body reads the counter", isa.Instr{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{isa.R(1), isa.R(4), isa.Imm(3)}, Class: isa.ClassALU}},
+		{"the body writes the bound", isa.Instr{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{isa.R(7), isa.R(1), isa.Imm(3)}, Class: isa.ClassALU}},
+		{"the body reads the predicate", isa.Instr{Op: isa.OpAdd, Type: isa.U32, Guard: isa.P(2), NDst: 1, Ops: []isa.Operand{isa.R(1), isa.R(1), isa.Imm(3)}, Class: isa.ClassALU}},
+		{"the body branches", gbra(isa.P(3), 7)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			prog := []Instr{aluI(4, 6), fma(1, 1), tc.body, addI(4, 1), cmp, gbra(P(2), 1), {Op: OpExit}}
-			p := &Program{Instrs: append([]Instr(nil), prog...)}
+			prog := []isa.Instr{aluI(4, 6), fma(1, 1), tc.body, addI(4, 1), cmp, gbra(isa.P(2), 1), {Op: isa.OpExit}}
+			p := &isa.Program{Instrs: append([]isa.Instr(nil), prog...)}
 			HoistLoopCounters(p)
 			for i := range prog {
 				if p.Instrs[i].Op != prog[i].Op {
@@ -158,11 +161,11 @@ func TestHoistLoopCountersLeavesLoopsThatUseTheCounter(t *testing.T) {
 // runCounted interprets the little programs of the unrolling tests: 32-bit
 // add, setp (lt/ge unsigned, ne/eq signed) and branches on one thread. It
 // returns the registers and predicates at exit, and how many instructions ran.
-func runCounted(t *testing.T, p *Program, regs []uint32) ([]uint32, []bool, int) {
+func runCounted(t *testing.T, p *isa.Program, regs []uint32) ([]uint32, []bool, int) {
 	t.Helper()
 	preds := make([]bool, p.NumPreds)
-	val := func(o Operand) uint32 {
-		if o.Kind == KImm {
+	val := func(o isa.Operand) uint32 {
+		if o.Kind == isa.KImm {
 			return uint32(o.Imm)
 		}
 		return regs[o.Reg]
@@ -170,33 +173,33 @@ func runCounted(t *testing.T, p *Program, regs []uint32) ([]uint32, []bool, int)
 	pc, steps := 0, 0
 	for ; steps < 1_000_000; steps++ {
 		in := &p.Instrs[pc]
-		if g := in.Guard; g.Kind == KPred && preds[g.Reg] == g.Neg {
+		if g := in.Guard; g.Kind == isa.KPred && preds[g.Reg] == g.Neg {
 			pc++
 			continue
 		}
 		switch in.Op {
-		case OpAdd:
+		case isa.OpAdd:
 			regs[in.Ops[0].Reg] = val(in.Ops[1]) + val(in.Ops[2])
-		case OpSetp:
+		case isa.OpSetp:
 			a, b := val(in.Ops[1]), val(in.Ops[2])
 			var r bool
 			switch in.Cmp {
-			case CmpLt:
+			case isa.CmpLt:
 				r = a < b
-			case CmpGe:
+			case isa.CmpGe:
 				r = a >= b
-			case CmpNe:
+			case isa.CmpNe:
 				r = a != b
-			case CmpEq:
+			case isa.CmpEq:
 				r = a == b
 			default:
 				t.Fatalf("setp %v", in.Cmp)
 			}
 			preds[in.Ops[0].Reg] = r
-		case OpBra:
+		case isa.OpBra:
 			pc = int(in.Target)
 			continue
-		case OpExit:
+		case isa.OpExit:
 			return regs, preds, steps
 		default:
 			t.Fatalf("op %v", in.Op)
@@ -209,16 +212,16 @@ func runCounted(t *testing.T, p *Program, regs []uint32) ([]uint32, []bool, int)
 
 // countedLoop is nvcc's main loop: r0 counts down by k to zero, the body adds
 // 1 to r1 and 3 to r2; r3 is untouched.
-func countedLoop(k int64, flags Flags) *Program {
-	body := Instr{Op: OpAdd, Type: S32, NDst: 1, Ops: []Operand{R(1), R(1), Imm(1)}, Class: ClassALU, Flags: flags}
-	return &Program{NumRegs: 4, NumPreds: 1, Instrs: []Instr{
-		{Op: OpAdd, Type: S32, NDst: 1, Ops: []Operand{R(3), R(3), Imm(7)}, Class: ClassALU}, // 0
+func countedLoop(k int64, flags isa.Flags) *isa.Program {
+	body := isa.Instr{Op: isa.OpAdd, Type: isa.S32, NDst: 1, Ops: []isa.Operand{isa.R(1), isa.R(1), isa.Imm(1)}, Class: isa.ClassALU, Flags: flags}
+	return &isa.Program{NumRegs: 4, NumPreds: 1, Instrs: []isa.Instr{
+		{Op: isa.OpAdd, Type: isa.S32, NDst: 1, Ops: []isa.Operand{isa.R(3), isa.R(3), isa.Imm(7)}, Class: isa.ClassALU}, // 0
 		body, // 1: loop head
-		{Op: OpAdd, Type: S32, NDst: 1, Ops: []Operand{R(2), R(2), Imm(3)}, Class: ClassALU},
-		{Op: OpAdd, Type: S32, NDst: 1, Ops: []Operand{R(0), R(0), Imm(uint64(-k))}, Class: ClassALU},
-		setpImm(CmpNe, 0, 0, 0),
-		gbra(P(0), 1),
-		{Op: OpExit},
+		{Op: isa.OpAdd, Type: isa.S32, NDst: 1, Ops: []isa.Operand{isa.R(2), isa.R(2), isa.Imm(3)}, Class: isa.ClassALU},
+		{Op: isa.OpAdd, Type: isa.S32, NDst: 1, Ops: []isa.Operand{isa.R(0), isa.R(0), isa.Imm(uint64(-k))}, Class: isa.ClassALU},
+		setpImm(isa.CmpNe, 0, 0, 0),
+		gbra(isa.P(0), 1),
+		{Op: isa.OpExit},
 	}}
 }
 
@@ -250,7 +253,7 @@ func TestUnrollCountedLoopsRunsTheSameTrips(t *testing.T) {
 }
 
 func TestUnrollCountedLoopsLeavesNounrollLoops(t *testing.T) {
-	p := countedLoop(4, FNoUnroll)
+	p := countedLoop(4, isa.FNoUnroll)
 	n := len(p.Instrs)
 	UnrollCountedLoops(p)
 	if len(p.Instrs) != n {
@@ -269,14 +272,14 @@ func TestUnrollCountedLoopsOnlyOnce(t *testing.T) {
 }
 
 func TestHoistLoopCountersPutsTheCounterBehindItsLastRead(t *testing.T) {
-	cmp := Instr{Op: OpSetp, Type: S32, Cmp: CmpLt, NDst: 1, Ops: []Operand{P(2), R(4), R(7)}, Class: ClassALU}
-	addr := Instr{Op: OpShl, Type: B32, NDst: 1, Ops: []Operand{R(5), R(4), Imm(4)}, Class: ClassALU}
-	ld := Instr{Op: OpLd, Space: Shared, Type: U32, NDst: 1, Ops: []Operand{R(6), Addr(5, 0)}, Class: ClassShared}
-	sum := Instr{Op: OpAdd, Type: U32, NDst: 1, Ops: []Operand{R(1), R(1), R(6)}, Class: ClassALU}
+	cmp := isa.Instr{Op: isa.OpSetp, Type: isa.S32, Cmp: isa.CmpLt, NDst: 1, Ops: []isa.Operand{isa.P(2), isa.R(4), isa.R(7)}, Class: isa.ClassALU}
+	addr := isa.Instr{Op: isa.OpShl, Type: isa.B32, NDst: 1, Ops: []isa.Operand{isa.R(5), isa.R(4), isa.Imm(4)}, Class: isa.ClassALU}
+	ld := isa.Instr{Op: isa.OpLd, Space: isa.Shared, Type: isa.U32, NDst: 1, Ops: []isa.Operand{isa.R(6), isa.Addr(5, 0)}, Class: isa.ClassShared}
+	sum := isa.Instr{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{isa.R(1), isa.R(1), isa.R(6)}, Class: isa.ClassALU}
 	// 0: mov  1: shl (reads c)  2: ld  3: add sum  4: add c  5: setp  6: @p bra 1
-	p := &Program{Instrs: []Instr{aluI(4, 6), addr, ld, sum, addI(4, 1), cmp, gbra(P(2), 1), {Op: OpExit}}}
+	p := &isa.Program{Instrs: []isa.Instr{aluI(4, 6), addr, ld, sum, addI(4, 1), cmp, gbra(isa.P(2), 1), {Op: isa.OpExit}}}
 	HoistLoopCounters(p)
-	want := []Op{OpAdd, OpShl, OpAdd, OpLd, OpSetp, OpAdd, OpBra, OpExit}
+	want := []isa.Op{isa.OpAdd, isa.OpShl, isa.OpAdd, isa.OpLd, isa.OpSetp, isa.OpAdd, isa.OpBra, isa.OpExit}
 	got := opsOf(p)
 	for i := range want {
 		if got[i] != want[i] {
@@ -291,14 +294,14 @@ func TestHoistLoopCountersPutsTheCounterBehindItsLastRead(t *testing.T) {
 // A loop of barrier arrivals is unrolled (divcode.cu's arrive.expect_tx loop
 // runs sixteen a SASS trip); one with a wait in it is not.
 func TestUnrollCountedLoopsCopiesArrivesNotWaits(t *testing.T) {
-	withOp := func(in Instr) *Program {
+	withOp := func(in isa.Instr) *isa.Program {
 		p := countedLoop(4, 0)
 		p.Instrs[2] = in
 		p.NumPreds = 2
 		return p
 	}
-	arrive := Instr{Op: OpMbarArrive, NDst: 1, Ops: []Operand{Sink(), Addr(-1, 0)}, Class: ClassSyncs}
-	wait := Instr{Op: OpMbarTestWait, NDst: 1, Ops: []Operand{P(1), Addr(-1, 0), Imm(0)}, Class: ClassSyncs}
+	arrive := isa.Instr{Op: isa.OpMbarArrive, NDst: 1, Ops: []isa.Operand{isa.Sink(), isa.Addr(-1, 0)}, Class: isa.ClassSyncs}
+	wait := isa.Instr{Op: isa.OpMbarTestWait, NDst: 1, Ops: []isa.Operand{isa.P(1), isa.Addr(-1, 0), isa.Imm(0)}, Class: isa.ClassSyncs}
 	p := withOp(arrive)
 	n := len(p.Instrs)
 	UnrollCountedLoops(p)
@@ -317,12 +320,12 @@ func TestUnrollCountedLoopsCopiesArrivesNotWaits(t *testing.T) {
 // trip computes afresh (wspipe.cu's consumer: ptxas keeps sixteen loads in
 // flight), the last copy keeps the body's, and the loop computes the same.
 func TestUnrollCountedLoopsRenamesEachCopysTemporaries(t *testing.T) {
-	mk := func() *Program {
+	mk := func() *isa.Program {
 		p := countedLoop(1, 0)
 		// body: r4 = r1 + 5 (a temporary), r2 = r2 + r4, r1 = r1 + 1
-		p.Instrs[2] = Instr{Op: OpAdd, Type: S32, NDst: 1, Ops: []Operand{R(4), R(1), Imm(5)}, Class: ClassALU}
-		p.Instrs = append(p.Instrs[:3], append([]Instr{
-			{Op: OpAdd, Type: S32, NDst: 1, Ops: []Operand{R(2), R(2), R(4)}, Class: ClassALU}}, p.Instrs[3:]...)...)
+		p.Instrs[2] = isa.Instr{Op: isa.OpAdd, Type: isa.S32, NDst: 1, Ops: []isa.Operand{isa.R(4), isa.R(1), isa.Imm(5)}, Class: isa.ClassALU}
+		p.Instrs = append(p.Instrs[:3], append([]isa.Instr{
+			{Op: isa.OpAdd, Type: isa.S32, NDst: 1, Ops: []isa.Operand{isa.R(2), isa.R(2), isa.R(4)}, Class: isa.ClassALU}}, p.Instrs[3:]...)...)
 		p.Instrs[6].Target = 1
 		p.NumRegs = 5
 		return p
@@ -350,7 +353,7 @@ func TestUnrollCountedLoopsRenamesEachCopysTemporaries(t *testing.T) {
 	dsts := map[int32]int{}
 	for i := range un.Instrs {
 		in := &un.Instrs[i]
-		if in.Op == OpAdd && in.Ops[2].Kind == KImm && in.Ops[2].Imm == 5 {
+		if in.Op == isa.OpAdd && in.Ops[2].Kind == isa.KImm && in.Ops[2].Imm == 5 {
 			dsts[in.Ops[0].Reg]++
 		}
 	}

@@ -1,4 +1,4 @@
-package isa
+package compiler
 
 // Half2Pipes models how ptxas issues packed-half arithmetic: it puts every
 // other f16x2/bf16x2 fma, mul, add or sub of a straight run on the tensor
@@ -11,7 +11,9 @@ package isa
 // ClassHalf2 and the next becomes ClassHalf2MMA, and so on; what each
 // computes is unchanged. Programs with indirect branches are left as they
 // are.
-func Half2Pipes(p *Program) {
+import "github.com/smsim/smsim/isa"
+
+func Half2Pipes(p *isa.Program) {
 	if hasIndirect(p) {
 		return
 	}
@@ -22,20 +24,20 @@ func Half2Pipes(p *Program) {
 		if targeted[i] != 0 {
 			n = 0
 		}
-		if in.Op.IsBranch() || in.Op.Ends() || in.Op == OpCall {
+		if in.Op.IsBranch() || in.Op.Ends() || in.Op == isa.OpCall {
 			n = 0
 			continue
 		}
-		if in.Class != ClassHalf2 {
+		if in.Class != isa.ClassHalf2 {
 			continue
 		}
 		switch in.Op {
-		case OpFma, OpMul, OpAdd, OpSub:
+		case isa.OpFma, isa.OpMul, isa.OpAdd, isa.OpSub:
 		default:
 			continue
 		}
 		if n%2 == 1 {
-			in.Class = ClassHalf2MMA
+			in.Class = isa.ClassHalf2MMA
 		}
 		n++
 	}

@@ -1,6 +1,7 @@
-package isa
+package compiler
 
 import (
+	"github.com/smsim/smsim/isa"
 	"reflect"
 	"testing"
 )
@@ -9,28 +10,28 @@ import (
 // hoisted before the loop (`setp.ne p_k, r3, k`), then a loop of
 // `@!p_k mbarrier.arrive; bar.warp.sync -1` for each, the counter and the back
 // edge.
-func lanePredLoop(n int) []Instr {
-	var prog []Instr
+func lanePredLoop(n int) []isa.Instr {
+	var prog []isa.Instr
 	for k := 0; k < n; k++ {
-		prog = append(prog, Instr{Op: OpSetp, Type: S32, Cmp: CmpNe, NDst: 1, Ops: []Operand{P(k + 1), R(3), Imm(uint64(k))}, Class: ClassALU})
+		prog = append(prog, isa.Instr{Op: isa.OpSetp, Type: isa.S32, Cmp: isa.CmpNe, NDst: 1, Ops: []isa.Operand{isa.P(k + 1), isa.R(3), isa.Imm(uint64(k))}, Class: isa.ClassALU})
 	}
 	for k := 0; k < n; k++ {
 		prog = append(prog,
-			Instr{Op: OpMbarArrive, Guard: NotP(k + 1), NDst: 1, Ops: []Operand{Sink(), Addr(-1, 0)}, Class: ClassSyncs},
-			Instr{Op: OpBarWarpSync, Ops: []Operand{Imm(0xffffffff)}, Class: ClassWarpSync})
+			isa.Instr{Op: isa.OpMbarArrive, Guard: isa.NotP(k + 1), NDst: 1, Ops: []isa.Operand{isa.Sink(), isa.Addr(-1, 0)}, Class: isa.ClassSyncs},
+			isa.Instr{Op: isa.OpBarWarpSync, Ops: []isa.Operand{isa.Imm(0xffffffff)}, Class: isa.ClassWarpSync})
 	}
 	prog = append(prog, aluI(4, 4),
-		Instr{Op: OpSetp, Type: S32, Cmp: CmpLt, NDst: 1, Ops: []Operand{P(0), R(4), R(5)}, Class: ClassALU},
-		Instr{Op: OpBra, Guard: P(0), Target: int32(n), Class: ClassBranch},
-		Instr{Op: OpExit, Class: ClassBranch})
+		isa.Instr{Op: isa.OpSetp, Type: isa.S32, Cmp: isa.CmpLt, NDst: 1, Ops: []isa.Operand{isa.P(0), isa.R(4), isa.R(5)}, Class: isa.ClassALU},
+		isa.Instr{Op: isa.OpBra, Guard: isa.P(0), Target: int32(n), Class: isa.ClassBranch},
+		isa.Instr{Op: isa.OpExit, Class: isa.ClassBranch})
 	return prog
 }
 
 func TestRecomputeCompares(t *testing.T) {
 	t.Run("twelve lane predicates: seven recomputed, two ahead of their reads", func(t *testing.T) {
 		const n = 12
-		p := &Program{Instrs: lanePredLoop(n)}
-		Reconverge(p, nil)
+		p := &isa.Program{Instrs: lanePredLoop(n)}
+		isa.Reconverge(p, nil)
 		RecomputeCompares(p)
 		// The loop now starts at n with the copies of p1 and p2; the copy
 		// of p_k (k >= 3) follows the arrive guarded by p_{k-2}.
@@ -53,12 +54,12 @@ func TestRecomputeCompares(t *testing.T) {
 		// Each arrive reads a predicate computed before it in the trip.
 		for i := n; i < len(p.Instrs); i++ {
 			in := &p.Instrs[i]
-			if in.Op != OpMbarArrive || int(in.Guard.Reg) > n-keptPredicates {
+			if in.Op != isa.OpMbarArrive || int(in.Guard.Reg) > n-keptPredicates {
 				continue
 			}
 			found := false
 			for j := n; j < i; j++ {
-				if d := &p.Instrs[j]; d.Op == OpSetp && d.Ops[0].Reg == in.Guard.Reg {
+				if d := &p.Instrs[j]; d.Op == isa.OpSetp && d.Ops[0].Reg == in.Guard.Reg {
 					found = true
 				}
 			}
@@ -69,16 +70,16 @@ func TestRecomputeCompares(t *testing.T) {
 	})
 	t.Run("five lane predicates fit", func(t *testing.T) {
 		prog := lanePredLoop(5)
-		p := &Program{Instrs: append([]Instr(nil), prog...)}
+		p := &isa.Program{Instrs: append([]isa.Instr(nil), prog...)}
 		RecomputeCompares(p)
-		if !reflect.DeepEqual(shapeOf(p), shapeOf(&Program{Instrs: prog})) {
+		if !reflect.DeepEqual(shapeOf(p), shapeOf(&isa.Program{Instrs: prog})) {
 			t.Errorf("changed: %v", shapeOf(p))
 		}
 	})
 	t.Run("not when the loop writes a compare's register", func(t *testing.T) {
 		prog := lanePredLoop(12)
 		prog[len(prog)-4] = aluI(3, 3) // the counter is now r3, which the compares read
-		p := &Program{Instrs: append([]Instr(nil), prog...)}
+		p := &isa.Program{Instrs: append([]isa.Instr(nil), prog...)}
 		RecomputeCompares(p)
 		if len(p.Instrs) != len(prog) {
 			t.Errorf("recomputed compares of a register the loop writes: %v", shapeOf(p))
@@ -87,31 +88,31 @@ func TestRecomputeCompares(t *testing.T) {
 }
 
 func TestFoldArriveCounts(t *testing.T) {
-	mov := Instr{Op: OpMov, Type: U32, Guard: NotP(1), NDst: 1, Ops: []Operand{R(7), Imm(32)}, Class: ClassALU}
-	arrive := Instr{Op: OpMbarArrive, Guard: NotP(1), NDst: 1, Ops: []Operand{Sink(), Addr(-1, 0), R(7)}, Class: ClassSyncs}
+	mov := isa.Instr{Op: isa.OpMov, Type: isa.U32, Guard: isa.NotP(1), NDst: 1, Ops: []isa.Operand{isa.R(7), isa.Imm(32)}, Class: isa.ClassALU}
+	arrive := isa.Instr{Op: isa.OpMbarArrive, Guard: isa.NotP(1), NDst: 1, Ops: []isa.Operand{isa.Sink(), isa.Addr(-1, 0), isa.R(7)}, Class: isa.ClassSyncs}
 	other := arrive
-	other.Guard = NotP(2)
-	exit := Instr{Op: OpExit, Class: ClassBranch}
+	other.Guard = isa.NotP(2)
+	exit := isa.Instr{Op: isa.OpExit, Class: isa.ClassBranch}
 	tests := []struct {
 		name   string
-		prog   []Instr
+		prog   []isa.Instr
 		folded bool
 	}{
-		{"the constant count goes into the arrive", []Instr{mov, arrive, exit}, true},
-		{"not under another guard", []Instr{mov, other, exit}, false},
-		{"not when something else reads it", []Instr{mov, arrive, aluI(8, 7), exit}, false},
-		{"not across a branch target", []Instr{mov, {Op: OpBra, Guard: P(3), Target: 2, Class: ClassBranch}, arrive, exit}, false},
+		{"the constant count goes into the arrive", []isa.Instr{mov, arrive, exit}, true},
+		{"not under another guard", []isa.Instr{mov, other, exit}, false},
+		{"not when something else reads it", []isa.Instr{mov, arrive, aluI(8, 7), exit}, false},
+		{"not across a branch target", []isa.Instr{mov, {Op: isa.OpBra, Guard: isa.P(3), Target: 2, Class: isa.ClassBranch}, arrive, exit}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &Program{Instrs: append([]Instr(nil), tc.prog...)}
-			Reconverge(p, nil)
+			p := &isa.Program{Instrs: append([]isa.Instr(nil), tc.prog...)}
+			isa.Reconverge(p, nil)
 			FoldArriveCounts(p)
 			if got := len(p.Instrs) == len(tc.prog)-1; got != tc.folded {
 				t.Fatalf("folded %v, want %v: %v", got, tc.folded, opsOf(p))
 			}
 			if tc.folded {
-				if c := p.Instrs[0].Src(1); c.Kind != KImm || c.Imm != 32 {
+				if c := p.Instrs[0].Src(1); c.Kind != isa.KImm || c.Imm != 32 {
 					t.Errorf("count operand %+v, want the immediate 32", *c)
 				}
 			}

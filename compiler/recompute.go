@@ -1,6 +1,9 @@
-package isa
+package compiler
 
-import "sort"
+import (
+	"github.com/smsim/smsim/isa"
+	"sort"
+)
 
 // RecomputeCompares models ptxas running out of predicate registers in a
 // loop. A thread has seven (P0-P6); a loop that reads more loop-invariant
@@ -26,13 +29,13 @@ import "sort"
 // last of those first reads (no branch, no branch target). The setp's copy
 // computes the same value again; the definition before the loop stays.
 // Programs with indirect branches are left as they are.
-func RecomputeCompares(p *Program) {
+func RecomputeCompares(p *isa.Program) {
 	if hasIndirect(p) {
 		return
 	}
 	for b := 0; b < len(p.Instrs); b++ {
 		if n := recomputeCompares(p, b); n > 0 {
-			Reconverge(p, nil)
+			isa.Reconverge(p, nil)
 			b += n
 		}
 	}
@@ -45,15 +48,15 @@ const keptPredicates = predicateRegisters - 2
 
 // recomputeCompares applies RecomputeCompares to the loop whose back edge is
 // instruction b and returns how many instructions it inserted.
-func recomputeCompares(p *Program, b int) int {
+func recomputeCompares(p *isa.Program, b int) int {
 	br := &p.Instrs[b]
 	t := int(br.Target)
-	if br.Op != OpBra || t < 0 || t >= b {
+	if br.Op != isa.OpBra || t < 0 || t >= b {
 		return 0
 	}
 	for k := range p.Instrs {
 		in := &p.Instrs[k]
-		if in.Op == OpBra && in.Target >= 0 && (k < t || k > b) && int(in.Target) > t && int(in.Target) <= b {
+		if in.Op == isa.OpBra && in.Target >= 0 && (k < t || k > b) && int(in.Target) > t && int(in.Target) <= b {
 			return 0 // entered elsewhere than at t
 		}
 	}
@@ -61,13 +64,13 @@ func recomputeCompares(p *Program, b int) int {
 	firstRead := map[int32]int{}
 	for k := t; k <= b; k++ {
 		in := &p.Instrs[k]
-		if in.Op == OpCall || in.Op == OpBrx {
+		if in.Op == isa.OpCall || in.Op == isa.OpBrx {
 			return 0
 		}
 		eachUse(in, func(r regKey, dst bool) {
 			if dst {
 				written[r] = true
-			} else if _, seen := firstRead[r.n]; r.kind == KPred && !seen {
+			} else if _, seen := firstRead[r.n]; r.kind == isa.KPred && !seen {
 				firstRead[r.n] = k
 			}
 		})
@@ -75,12 +78,12 @@ func recomputeCompares(p *Program, b int) int {
 	var inv []int32
 	writtenPreds := 0
 	for r := range written {
-		if r.kind == KPred {
+		if r.kind == isa.KPred {
 			writtenPreds++
 		}
 	}
 	for n := range firstRead {
-		if !written[regKey{KPred, n}] {
+		if !written[regKey{isa.KPred, n}] {
 			inv = append(inv, n)
 		}
 	}
@@ -105,9 +108,9 @@ func recomputeCompares(p *Program, b int) int {
 			}
 		})
 	}
-	setps := make([]Instr, len(redo))
+	setps := make([]isa.Instr, len(redo))
 	for i, n := range redo {
-		d := defs[regKey{KPred, n}]
+		d := defs[regKey{isa.KPred, n}]
 		if len(d) != 1 || d[0] >= t || !invariantCompare(&p.Instrs[d[0]]) || p.Instrs[d[0]].NDst != 1 {
 			return 0
 		}
@@ -132,7 +135,7 @@ func recomputeCompares(p *Program, b int) int {
 			at[i] = firstRead[redo[i-2]] + 1
 		}
 	}
-	out := make([]Instr, 0, len(p.Instrs)+len(redo))
+	out := make([]isa.Instr, 0, len(p.Instrs)+len(redo))
 	newIdx := make([]int, len(p.Instrs)+1)
 	i := 0
 	for k := 0; k <= len(p.Instrs); k++ {
@@ -147,7 +150,7 @@ func recomputeCompares(p *Program, b int) int {
 	}
 	for k := range out {
 		in := &out[k]
-		if in.Op != OpBra || in.Target < 0 || int(in.Target) > len(p.Instrs) {
+		if in.Op != isa.OpBra || in.Target < 0 || int(in.Target) > len(p.Instrs) {
 			continue
 		}
 		old := int(in.Target)

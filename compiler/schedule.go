@@ -1,7 +1,9 @@
-package isa
+package compiler
 
 // maxScheduleRegion bounds the regions ScheduleLoads reorders (a quadratic
 // pass; longer straight-line stretches are left as they are).
+import "github.com/smsim/smsim/isa"
+
 const maxScheduleRegion = 512
 
 // ScheduleLoads models ptxas's list scheduling of straight-line code around
@@ -38,7 +40,7 @@ const maxScheduleRegion = 512
 // such trips by longest path instead, as load regions are, took the same
 // convert.csv rows but moved throughput.csv's already interleaved chains
 // away from the H200.
-func ScheduleLoads(p *Program) {
+func ScheduleLoads(p *isa.Program) {
 	if hasIndirect(p) {
 		return
 	}
@@ -64,29 +66,29 @@ func ScheduleLoads(p *Program) {
 }
 
 // schedulable reports whether in may move within its region.
-func schedulable(in *Instr) bool {
-	if in.Op.IsBranch() || in.Op.Ends() || in.Op == OpCall || isClockRead(in) {
+func schedulable(in *isa.Instr) bool {
+	if in.Op.IsBranch() || in.Op.Ends() || in.Op == isa.OpCall || isClockRead(in) {
 		return false
 	}
 	if arithmetic(in.Class) {
 		return true
 	}
-	return memoryClass(in.Class) && in.Op == OpLd && !in.Flags.Has(FVolatile)
+	return memoryClass(in.Class) && in.Op == isa.OpLd && !in.Flags.Has(isa.FVolatile)
 }
 
 // computeLoopBody reports whether region [i, j) is the whole body of a loop
 // that does nothing but arithmetic: instruction j is its back edge, to i.
-func computeLoopBody(p *Program, i, j int) bool {
+func computeLoopBody(p *isa.Program, i, j int) bool {
 	if j >= len(p.Instrs) {
 		return false
 	}
 	br := &p.Instrs[j]
-	return br.Op == OpBra && int(br.Target) == i
+	return br.Op == isa.OpBra && int(br.Target) == i
 }
 
-func hasLoad(r []Instr) bool {
+func hasLoad(r []isa.Instr) bool {
 	for i := range r {
-		if r[i].Op == OpLd && (r[i].Class == ClassShared || r[i].Class == ClassGlobal || r[i].Class == ClassLocal) {
+		if r[i].Op == isa.OpLd && (r[i].Class == isa.ClassShared || r[i].Class == isa.ClassGlobal || r[i].Class == isa.ClassLocal) {
 			return true
 		}
 	}
@@ -94,34 +96,34 @@ func hasLoad(r []Instr) bool {
 }
 
 // nominalLatency is the latency ScheduleLoads assumes for a class.
-func nominalLatency(c Class) int {
+func nominalLatency(c isa.Class) int {
 	switch c {
-	case ClassGlobal, ClassLocal:
+	case isa.ClassGlobal, isa.ClassLocal:
 		return 300
-	case ClassShared:
+	case isa.ClassShared:
 		return 23
-	case ClassFP64:
+	case isa.ClassFP64:
 		return 8
-	case ClassSFU:
+	case isa.ClassSFU:
 		return 17
-	case ClassDiv:
+	case isa.ClassDiv:
 		return 45
-	case ClassDiv64:
+	case isa.ClassDiv64:
 		return 112
-	case ClassIDiv, ClassIDivInv, ClassIDiv64, ClassIDiv64Inv:
+	case isa.ClassIDiv, isa.ClassIDivInv, isa.ClassIDiv64, isa.ClassIDiv64Inv:
 		return 60
-	case ClassHalf2:
+	case isa.ClassHalf2:
 		return 6
-	case ClassHalf2MMA:
+	case isa.ClassHalf2MMA:
 		return 10
-	case ClassCvtFloat:
+	case isa.ClassCvtFloat:
 		return 5
 	}
 	return 4
 }
 
 // scheduleRegion reorders r in place (see ScheduleLoads).
-func scheduleRegion(r []Instr) {
+func scheduleRegion(r []isa.Instr) {
 	n := len(r)
 	preds, succs := dependences(r)
 	height := make([]int, n)
@@ -160,11 +162,11 @@ func scheduleRegion(r []Instr) {
 // later instruction that is ready goes instead, or else the one ready
 // soonest. Code without stalls keeps its order. A predicate counts its
 // 13 cycles to the guard or branch that reads it (latency.pred).
-func fillStalls(r []Instr) {
+func fillStalls(r []isa.Instr) {
 	n := len(r)
 	preds, _ := dependences(r)
 	lat := func(i int) int {
-		if r[i].NDst > 0 && r[i].Dst(0).Kind == KPred {
+		if r[i].NDst > 0 && r[i].Dst(0).Kind == isa.KPred {
 			return 13
 		}
 		return nominalLatency(r[i].Class)
@@ -207,8 +209,8 @@ func fillStalls(r []Instr) {
 }
 
 // reorder puts r's instructions in the order given (indices into r).
-func reorder(r []Instr, order []int) {
-	out := make([]Instr, len(r))
+func reorder(r []isa.Instr, order []int) {
+	out := make([]isa.Instr, len(r))
 	for k, i := range order {
 		out[k] = r[i]
 	}
@@ -218,7 +220,7 @@ func reorder(r []Instr, order []int) {
 // dependences lists, for each instruction of r, those it must follow (a
 // register or predicate read after written, written after read, written
 // after written) and those that must follow it.
-func dependences(r []Instr) (preds, succs [][]int) {
+func dependences(r []isa.Instr) (preds, succs [][]int) {
 	n := len(r)
 	preds = make([][]int, n) // i must come after each of preds[i]
 	succs = make([][]int, n)

@@ -1,4 +1,4 @@
-package isa
+package compiler
 
 // FoldSharedAddressAdds marks (FFoldedAddr) the integer adds ptxas folds
 // into a shared-memory access's address. SASS's LDS and STS take an address
@@ -23,7 +23,9 @@ package isa
 // which ptxas forms ahead). Under a lane-dependent branch ptxas computes in
 // vector registers, and the add stays (pipeline.sass: the consumer's
 // `IMAD R4, R25, 0x10, R24; LDS.128 R4, [R4]`).
-func FoldSharedAddressAdds(p *Program) {
+import "github.com/smsim/smsim/isa"
+
+func FoldSharedAddressAdds(p *isa.Program) {
 	if hasIndirect(p) {
 		return
 	}
@@ -36,33 +38,33 @@ func FoldSharedAddressAdds(p *Program) {
 	vectorDefs := map[int32]bool{}
 	for k := range p.Instrs {
 		in := &p.Instrs[k]
-		if !divergent[k] || in.Guard.Kind == KNone && isConstMov(in) {
+		if !divergent[k] || in.Guard.Kind == isa.KNone && isConstMov(in) {
 			continue
 		}
 		for d := 0; d < int(in.NDst); d++ {
-			if in.Ops[d].Kind == KReg {
+			if in.Ops[d].Kind == isa.KReg {
 				vectorDefs[in.Ops[d].Reg] = true
 			}
 		}
 	}
-	uniform := func(o Operand) bool {
-		return o.Kind == KImm || o.Kind == KReg && !varying[regKey{KReg, o.Reg}] && !vectorDefs[o.Reg]
+	uniform := func(o isa.Operand) bool {
+		return o.Kind == isa.KImm || o.Kind == isa.KReg && !varying[regKey{isa.KReg, o.Reg}] && !vectorDefs[o.Reg]
 	}
 	targeted := branchTargets(p)
 	for i := range p.Instrs {
 		in := &p.Instrs[i]
-		if in.Op != OpAdd || in.Guard.Kind != KNone || in.NDst != 1 || len(in.Ops) != 3 ||
-			in.Ops[0].Kind != KReg || in.Flags != 0 || !is32Int(in.Type) {
+		if in.Op != isa.OpAdd || in.Guard.Kind != isa.KNone || in.NDst != 1 || len(in.Ops) != 3 ||
+			in.Ops[0].Kind != isa.KReg || in.Flags != 0 || !is32Int(in.Type) {
 			continue
 		}
 		d, a, b := in.Ops[0].Reg, in.Ops[1], in.Ops[2]
-		if reads[regKey{KReg, d}] != 1 || a.Kind != KReg && a.Kind != KImm || b.Kind != KReg && b.Kind != KImm ||
+		if reads[regKey{isa.KReg, d}] != 1 || a.Kind != isa.KReg && a.Kind != isa.KImm || b.Kind != isa.KReg && b.Kind != isa.KImm ||
 			!uniform(a) && !uniform(b) {
 			continue
 		}
-		if j := addressUse(p, i, targeted); j >= 0 && (p.Instrs[j].Op == OpLd || p.Instrs[j].Op == OpSt) &&
-			p.Instrs[j].Space == Shared {
-			in.Flags |= FFoldedAddr
+		if j := addressUse(p, i, targeted); j >= 0 && (p.Instrs[j].Op == isa.OpLd || p.Instrs[j].Op == isa.OpSt) &&
+			p.Instrs[j].Space == isa.Shared {
+			in.Flags |= isa.FFoldedAddr
 		}
 	}
 }
@@ -70,7 +72,7 @@ func FoldSharedAddressAdds(p *Program) {
 // addressUse returns the instruction after i, in the same straight run,
 // whose address operand reads add i's result, or -1: -1 also when an
 // instruction between reads it otherwise or writes it or the add's sources.
-func addressUse(p *Program, i int, targeted []int) int {
+func addressUse(p *isa.Program, i int, targeted []int) int {
 	add := &p.Instrs[i]
 	d := add.Ops[0].Reg
 	for j := i + 1; j < len(p.Instrs); j++ {
@@ -79,16 +81,16 @@ func addressUse(p *Program, i int, targeted []int) int {
 		}
 		u := &p.Instrs[j]
 		for k := int(u.NDst); k < len(u.Ops); k++ {
-			if o := u.Ops[k]; o.Kind == KAddr && o.Reg == d {
+			if o := u.Ops[k]; o.Kind == isa.KAddr && o.Reg == d {
 				return j
 			}
 		}
 		stop := u.Op.IsBranch() || u.Op.Ends()
 		eachUse(u, func(r regKey, dst bool) {
-			if r.kind != KReg {
+			if r.kind != isa.KReg {
 				return
 			}
-			if r.n == d || dst && (add.Ops[1].Kind == KReg && r.n == add.Ops[1].Reg || add.Ops[2].Kind == KReg && r.n == add.Ops[2].Reg) {
+			if r.n == d || dst && (add.Ops[1].Kind == isa.KReg && r.n == add.Ops[1].Reg || add.Ops[2].Kind == isa.KReg && r.n == add.Ops[2].Reg) {
 				stop = true
 			}
 		})

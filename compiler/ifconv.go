@@ -1,8 +1,10 @@
-package isa
+package compiler
 
 // maxDiamondSide is the longest side of an if/else that IfConvertDiamonds
 // turns into predication (the longest the calibration kernels show ptxas
 // converting is three instructions).
+import "github.com/smsim/smsim/isa"
+
 const maxDiamondSide = 4
 
 // IfConvertDiamonds models ptxas's if-conversion of short if/else regions.
@@ -20,7 +22,7 @@ const maxDiamondSide = 4
 // between the lanes of a warp, the region keeps ptxas's convergence barrier
 // (markConvergence). Programs with indirect branches are left as they are;
 // branch targets are renumbered and reconvergence points recomputed.
-func IfConvertDiamonds(p *Program) {
+func IfConvertDiamonds(p *isa.Program) {
 	if hasIndirect(p) {
 		return
 	}
@@ -54,7 +56,7 @@ func IfConvertDiamonds(p *Program) {
 			p.Instrs[k].Guard = guardF
 		}
 		end := fHi // first instruction after the region (before deletion)
-		split := varying[regKey{KPred, br.Guard.Reg}]
+		split := varying[regKey{isa.KPred, br.Guard.Reg}]
 		deleteInstrs(p, del)
 		removed := 0
 		for k := 0; k < end; k++ {
@@ -62,7 +64,7 @@ func IfConvertDiamonds(p *Program) {
 				removed++
 			}
 		}
-		Reconverge(p, nil)
+		isa.Reconverge(p, nil)
 		if split {
 			markConvergence(p, end-removed)
 		}
@@ -71,7 +73,7 @@ func IfConvertDiamonds(p *Program) {
 
 // findDiamond returns the branch that opens the first convertible if/else
 // and its shape (1 or 2), or -1.
-func findDiamond(p *Program) (int, int) {
+func findDiamond(p *isa.Program) (int, int) {
 	targeted := branchTargets(p)
 	n := len(p.Instrs)
 	side := func(lo, hi int, pred int32) bool {
@@ -84,7 +86,7 @@ func findDiamond(p *Program) (int, int) {
 			}
 			ok := true
 			eachUse(&p.Instrs[k], func(r regKey, dst bool) {
-				if dst && r == (regKey{KPred, pred}) {
+				if dst && r == (regKey{isa.KPred, pred}) {
 					ok = false
 				}
 			})
@@ -95,11 +97,11 @@ func findDiamond(p *Program) (int, int) {
 		return true
 	}
 	uncond := func(k int) bool {
-		return k >= 0 && k < n && p.Instrs[k].Op == OpBra && p.Instrs[k].Guard.Kind == KNone
+		return k >= 0 && k < n && p.Instrs[k].Op == isa.OpBra && p.Instrs[k].Guard.Kind == isa.KNone
 	}
 	for i := 0; i+3 < n; i++ {
 		br := &p.Instrs[i]
-		if br.Op != OpBra || br.Guard.Kind != KPred {
+		if br.Op != isa.OpBra || br.Guard.Kind != isa.KPred {
 			continue
 		}
 		// Shape 1: @p bra E; T; bra J; E: F; J:
@@ -126,12 +128,12 @@ func findDiamond(p *Program) (int, int) {
 // predicable reports whether a guard may be put on in: an unguarded
 // instruction that neither transfers control (a call included) nor involves
 // other lanes or threads (warp collectives, CTA barriers).
-func predicable(in *Instr) bool {
-	if in.Guard.Kind != KNone || in.Op.IsBranch() || in.Op.Ends() || in.Op == OpCall {
+func predicable(in *isa.Instr) bool {
+	if in.Guard.Kind != isa.KNone || in.Op.IsBranch() || in.Op.Ends() || in.Op == isa.OpCall {
 		return false
 	}
 	switch in.Op {
-	case OpBarSync, OpBarArrive, OpBarRed, OpBarWarpSync, OpVote, OpShfl, OpMatch, OpRedux, OpActivemask, OpElect:
+	case isa.OpBarSync, isa.OpBarArrive, isa.OpBarRed, isa.OpBarWarpSync, isa.OpVote, isa.OpShfl, isa.OpMatch, isa.OpRedux, isa.OpActivemask, isa.OpElect:
 		return false
 	}
 	// A 64-bit integer division or remainder is a subroutine call in SASS,
@@ -149,36 +151,36 @@ func predicable(in *Instr) bool {
 // `TRYWAIT; @!P BRA`), so the loop's branch carries the mark; otherwise the
 // region's last instruction does. FConverge costs branch.bsync cycles when the
 // warp leaves the region (sm).
-func markConvergence(p *Program, j int) {
+func markConvergence(p *isa.Program, j int) {
 	if j <= 0 || j > len(p.Instrs) {
 		return
 	}
-	if j < len(p.Instrs) && p.Instrs[j].Op == OpBarWarpSync {
+	if j < len(p.Instrs) && p.Instrs[j].Op == isa.OpBarWarpSync {
 		return
 	}
 	if k := waitLoopEnd(p, j); k >= 0 {
-		p.Instrs[k].Flags |= FConverge
+		p.Instrs[k].Flags |= isa.FConverge
 		for w := j; w < k; w++ {
-			if op := p.Instrs[w].Op; op == OpMbarTryWait || op == OpMbarTestWait {
-				p.Instrs[w].Flags |= FVecAddr
+			if op := p.Instrs[w].Op; op == isa.OpMbarTryWait || op == isa.OpMbarTestWait {
+				p.Instrs[w].Flags |= isa.FVecAddr
 			}
 		}
 		return
 	}
-	p.Instrs[j-1].Flags |= FConverge
+	p.Instrs[j-1].Flags |= isa.FConverge
 }
 
 // waitLoopEnd returns the back edge of a one-block barrier wait loop that
 // starts at j, or -1.
-func waitLoopEnd(p *Program, j int) int {
+func waitLoopEnd(p *isa.Program, j int) int {
 	wait := false
 	for k := j; k < len(p.Instrs); k++ {
 		in := &p.Instrs[k]
-		if in.Op == OpMbarTryWait || in.Op == OpMbarTestWait {
+		if in.Op == isa.OpMbarTryWait || in.Op == isa.OpMbarTestWait {
 			wait = true
 		}
 		if in.Op.IsBranch() || in.Op.Ends() {
-			if in.Op == OpBra && int(in.Target) == j && in.Guard.Kind == KPred && wait {
+			if in.Op == isa.OpBra && int(in.Target) == j && in.Guard.Kind == isa.KPred && wait {
 				return k
 			}
 			return -1
@@ -192,7 +194,7 @@ func waitLoopEnd(p *Program, j int) int {
 // from a lane's identity (%tid, %laneid, %lanemask_*), from elect.sync,
 // shfl, match or an atomic, from a load through a varying address, or written
 // under a varying guard. Flow-insensitive, so conservative.
-func varyingRegs(p *Program) map[regKey]bool {
+func varyingRegs(p *isa.Program) map[regKey]bool {
 	v := map[regKey]bool{}
 	for changed := true; changed; {
 		changed = false
@@ -200,7 +202,7 @@ func varyingRegs(p *Program) map[regKey]bool {
 			in := &p.Instrs[k]
 			vary := false
 			switch in.Op {
-			case OpElect, OpShfl, OpMatch, OpAtom:
+			case isa.OpElect, isa.OpShfl, isa.OpMatch, isa.OpAtom:
 				vary = true
 			}
 			eachUse(in, func(r regKey, dst bool) {
@@ -209,9 +211,9 @@ func varyingRegs(p *Program) map[regKey]bool {
 				}
 			})
 			for _, o := range in.Ops[in.NDst:] {
-				if o.Kind == KSpecial {
+				if o.Kind == isa.KSpecial {
 					switch o.Special {
-					case STidX, STidY, STidZ, SLaneID, SLaneMaskEq, SLaneMaskLe, SLaneMaskLt, SLaneMaskGe, SLaneMaskGt:
+					case isa.STidX, isa.STidY, isa.STidZ, isa.SLaneID, isa.SLaneMaskEq, isa.SLaneMaskLe, isa.SLaneMaskLt, isa.SLaneMaskGe, isa.SLaneMaskGt:
 						vary = true
 					}
 				}
@@ -220,7 +222,7 @@ func varyingRegs(p *Program) map[regKey]bool {
 				continue
 			}
 			for d := 0; d < int(in.NDst); d++ {
-				if o := in.Ops[d]; (o.Kind == KReg || o.Kind == KPred) && !v[regKey{o.Kind, o.Reg}] {
+				if o := in.Ops[d]; (o.Kind == isa.KReg || o.Kind == isa.KPred) && !v[regKey{o.Kind, o.Reg}] {
 					v[regKey{o.Kind, o.Reg}] = true
 					changed = true
 				}
@@ -241,7 +243,7 @@ func varyingRegs(p *Program) map[regKey]bool {
 // applies to `@p bra X; bra L; X:` when no other branch enters the jump.
 // Programs with indirect branches are left as they are; branch targets are
 // renumbered and reconvergence points recomputed.
-func InvertBranchesOverJumps(p *Program) {
+func InvertBranchesOverJumps(p *isa.Program) {
 	if hasIndirect(p) {
 		return
 	}
@@ -250,8 +252,8 @@ func InvertBranchesOverJumps(p *Program) {
 	any := false
 	for i := 0; i+2 <= len(p.Instrs)-1; i++ {
 		br, j := &p.Instrs[i], &p.Instrs[i+1]
-		if br.Op != OpBra || br.Guard.Kind != KPred || int(br.Target) != i+2 || del[i] ||
-			j.Op != OpBra || j.Guard.Kind != KNone || targeted[i+1] != 0 {
+		if br.Op != isa.OpBra || br.Guard.Kind != isa.KPred || int(br.Target) != i+2 || del[i] ||
+			j.Op != isa.OpBra || j.Guard.Kind != isa.KNone || targeted[i+1] != 0 {
 			continue
 		}
 		br.Guard.Neg = !br.Guard.Neg
@@ -262,6 +264,6 @@ func InvertBranchesOverJumps(p *Program) {
 	}
 	if any {
 		deleteInstrs(p, del)
-		Reconverge(p, nil)
+		isa.Reconverge(p, nil)
 	}
 }

@@ -1,4 +1,4 @@
-package isa
+package compiler
 
 // ReloadSharedWindowInCallLoops models what a subroutine call inside a loop
 // does to the loop's barrier and copy operations. Their shared-memory
@@ -21,7 +21,9 @@ package isa
 // arrives with the window held — a wait's retry — goes to the operation
 // itself, any other through the reload. libcopy.cu's SASS shows the reuse:
 // one S2UR before the arrive, none before the try_wait that follows it.
-func ReloadSharedWindowInCallLoops(p *Program) {
+import "github.com/smsim/smsim/isa"
+
+func ReloadSharedWindowInCallLoops(p *isa.Program) {
 	if hasIndirect(p) {
 		return
 	}
@@ -29,14 +31,7 @@ func ReloadSharedWindowInCallLoops(p *Program) {
 	// held[i]: on every path to instruction i the window is in a register:
 	// read before the kernel's first instruction, lost at a call, read again
 	// by a barrier or copy operation (which reloads it when it is not held).
-	preds := make([][]int32, n)
-	for i := range p.Instrs {
-		for _, s := range successors(&p.Instrs[i], int32(i), int32(n), nil) {
-			if int(s) < n {
-				preds[s] = append(preds[s], int32(i))
-			}
-		}
-	}
+	preds := isa.NewCFG(p, nil).Pred
 	held := make([]bool, n)
 	for i := range held {
 		held[i] = true
@@ -48,7 +43,7 @@ func ReloadSharedWindowInCallLoops(p *Program) {
 	dropsWindow := make([]bool, n)
 	for b := range p.Instrs {
 		br := &p.Instrs[b]
-		if br.Op != OpBra || br.Target < 0 || int(br.Target) > b {
+		if br.Op != isa.OpBra || br.Target < 0 || int(br.Target) > b {
 			continue
 		}
 		for k := int(br.Target); k <= b; k++ {
@@ -90,7 +85,7 @@ func ReloadSharedWindowInCallLoops(p *Program) {
 		}
 	}
 	if any {
-		insertReloads(p, reload, after, FReloadWindow)
+		insertReloads(p, reload, after, isa.FReloadWindow)
 	}
 }
 
@@ -107,7 +102,7 @@ func ReloadSharedWindowInCallLoops(p *Program) {
 // itself is short: calibration/h200 window.csv times it in a chain of
 // shared loads and in libcu++'s wait on a completed phase (a few cycles).
 // Branches to such a mov go through its read.
-func ReloadSharedWindowInSleepLoops(p *Program) {
+func ReloadSharedWindowInSleepLoops(p *isa.Program) {
 	if hasIndirect(p) {
 		return
 	}
@@ -116,25 +111,25 @@ func ReloadSharedWindowInSleepLoops(p *Program) {
 	any := false
 	for b := range p.Instrs {
 		br := &p.Instrs[b]
-		if br.Op != OpBra || br.Target < 0 || int(br.Target) > b {
+		if br.Op != isa.OpBra || br.Target < 0 || int(br.Target) > b {
 			continue
 		}
 		sleeps, calls := false, false
 		for k := int(br.Target); k <= b; k++ {
-			sleeps = sleeps || p.Instrs[k].Op == OpNanosleep
+			sleeps = sleeps || p.Instrs[k].Op == isa.OpNanosleep
 			calls = calls || callsSubroutine(&p.Instrs[k])
 		}
 		if !sleeps || calls {
 			continue
 		}
 		for k := int(br.Target); k <= b; k++ {
-			if p.Instrs[k].Op == OpMov && p.Instrs[k].Flags.Has(FSharedSym) {
+			if p.Instrs[k].Op == isa.OpMov && p.Instrs[k].Flags.Has(isa.FSharedSym) {
 				reload[k], any = true, true
 			}
 		}
 	}
 	if any {
-		insertReloads(p, reload, func(int) bool { return false }, FReadWindow)
+		insertReloads(p, reload, func(int) bool { return false }, isa.FReadWindow)
 	}
 }
 
@@ -142,8 +137,8 @@ func ReloadSharedWindowInSleepLoops(p *Program) {
 // FReloadWindow or FReadWindow) before each instruction k with reload[k]. A branch to such an instruction
 // from one after which held says the window is in a register (a wait's
 // retry) goes to the instruction itself, any other through the reload.
-func insertReloads(p *Program, reload []bool, held func(int) bool, flag Flags) {
-	flags := make([]Flags, len(p.Instrs))
+func insertReloads(p *isa.Program, reload []bool, held func(int) bool, flag isa.Flags) {
+	flags := make([]isa.Flags, len(p.Instrs))
 	for k, r := range reload {
 		if r {
 			flags[k] = flag
@@ -156,14 +151,14 @@ func insertReloads(p *Program, reload []bool, held func(int) bool, flag Flags) {
 // whose flags[k] is not zero. A branch to such an instruction goes through
 // the delay, unless held(k) says the branch at k arrives with what the delay
 // stands for already done (a wait's retry keeps the window in a register).
-func insertDelays(p *Program, flags []Flags, held func(int) bool) {
+func insertDelays(p *isa.Program, flags []isa.Flags, held func(int) bool) {
 	n := len(p.Instrs)
 	newIdx := make([]int32, n+1)  // where old instruction k lands
 	from := make([]int, 0, n+n/4) // old index of each new instruction, -1 for a delay
-	out := make([]Instr, 0, n+n/4)
+	out := make([]isa.Instr, 0, n+n/4)
 	for k := 0; k < n; k++ {
 		if flags[k] != 0 {
-			out = append(out, Instr{Op: OpDelay, Ops: []Operand{Imm(0)}, Class: ClassDelay, Flags: flags[k], Pos: p.Instrs[k].Pos})
+			out = append(out, isa.Instr{Op: isa.OpDelay, Ops: []isa.Operand{isa.Imm(0)}, Class: isa.ClassDelay, Flags: flags[k], Pos: p.Instrs[k].Pos})
 			from = append(from, -1)
 		}
 		newIdx[k] = int32(len(out))
@@ -173,7 +168,7 @@ func insertDelays(p *Program, flags []Flags, held func(int) bool) {
 	newIdx[n] = int32(len(out))
 	for k := range out {
 		in := &out[k]
-		if in.Op != OpBra || in.Target < 0 || int(in.Target) > n {
+		if in.Op != isa.OpBra || in.Target < 0 || int(in.Target) > n {
 			continue
 		}
 		t := int(in.Target)
@@ -184,17 +179,17 @@ func insertDelays(p *Program, flags []Flags, held func(int) bool) {
 		in.Target = nt
 	}
 	p.Instrs = out
-	Reconverge(p, nil)
+	isa.Reconverge(p, nil)
 }
 
 // callsSubroutine reports whether in is a call in SASS: a 64-bit integer
 // division or remainder, or a call.
-func callsSubroutine(in *Instr) bool {
-	if in.Op == OpCall {
+func callsSubroutine(in *isa.Instr) bool {
+	if in.Op == isa.OpCall {
 		return true
 	}
 	switch in.Class {
-	case ClassIDiv64, ClassIDiv64Inv:
+	case isa.ClassIDiv64, isa.ClassIDiv64Inv:
 		return true
 	}
 	return false
@@ -202,9 +197,9 @@ func callsSubroutine(in *Instr) bool {
 
 // usesSharedWindow reports whether in names shared memory through the CTA's
 // cluster window: mbarrier updates and waits and bulk copies.
-func usesSharedWindow(in *Instr) bool {
+func usesSharedWindow(in *isa.Instr) bool {
 	switch in.Op {
-	case OpMbarArrive, OpMbarExpectTx, OpMbarTryWait, OpMbarTestWait, OpBulkCopy, OpBulkTensor, OpBulkReduce:
+	case isa.OpMbarArrive, isa.OpMbarExpectTx, isa.OpMbarTryWait, isa.OpMbarTestWait, isa.OpBulkCopy, isa.OpBulkTensor, isa.OpBulkReduce:
 		return true
 	}
 	return false

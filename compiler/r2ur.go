@@ -1,4 +1,4 @@
-package isa
+package compiler
 
 // MoveCopyOperandsToUniform models how ptxas issues a 1-D bulk copy whose
 // operands it cannot keep in uniform registers. The copy instruction (UBLKCP)
@@ -38,7 +38,9 @@ package isa
 // coordinates earlier, outside the elected loop (ptxpipe.sass), or issues them
 // from an elect.sync region without one (wspipe.sass), and neither form has
 // been measured. Programs with indirect branches are left as they are.
-func MoveCopyOperandsToUniform(p *Program) {
+import "github.com/smsim/smsim/isa"
+
+func MoveCopyOperandsToUniform(p *isa.Program) {
 	if hasIndirect(p) {
 		return
 	}
@@ -59,7 +61,7 @@ func MoveCopyOperandsToUniform(p *Program) {
 	for i := range p.Instrs {
 		br := &p.Instrs[i]
 		t := int(br.Target)
-		if br.Op != OpBra || t > i || t < 0 || !allTrue(inRegion[t:i+1]) || !spins(p, t, i) {
+		if br.Op != isa.OpBra || t > i || t < 0 || !allTrue(inRegion[t:i+1]) || !spins(p, t, i) {
 			continue
 		}
 		read := map[regKey]bool{} // read in the loop before (or by) the instruction at k
@@ -85,27 +87,27 @@ func MoveCopyOperandsToUniform(p *Program) {
 			in := &p.Instrs[k]
 			from := false
 			for j := 0; j < in.NSrc(); j++ {
-				if o := in.Src(j); (o.Kind == KReg || o.Kind == KAddr && o.Reg >= 0) && vec[regKey{KReg, o.Reg}] {
+				if o := in.Src(j); (o.Kind == isa.KReg || o.Kind == isa.KAddr && o.Reg >= 0) && vec[regKey{isa.KReg, o.Reg}] {
 					from = true
 				}
 			}
 			for j := 0; from && j < int(in.NDst); j++ {
-				if d := in.Dst(j); d.Kind == KReg && !vec[regKey{KReg, d.Reg}] {
-					vec[regKey{KReg, d.Reg}], changed = true, true
+				if d := in.Dst(j); d.Kind == isa.KReg && !vec[regKey{isa.KReg, d.Reg}] {
+					vec[regKey{isa.KReg, d.Reg}], changed = true, true
 				}
 			}
 		}
 	}
-	vector := func(o *Operand) bool {
+	vector := func(o *isa.Operand) bool {
 		switch {
 		case vary(o):
 			return true
-		case o.Kind == KReg, o.Kind == KAddr && o.Reg >= 0:
-			return vec[regKey{KReg, o.Reg}]
+		case o.Kind == isa.KReg, o.Kind == isa.KAddr && o.Reg >= 0:
+			return vec[regKey{isa.KReg, o.Reg}]
 		}
 		return false
 	}
-	flags := make([]Flags, len(p.Instrs))
+	flags := make([]isa.Flags, len(p.Instrs))
 	any := false
 	for k := range p.Instrs {
 		in := &p.Instrs[k]
@@ -121,9 +123,9 @@ func MoveCopyOperandsToUniform(p *Program) {
 		}
 		any = true
 		if readsSharedSource(in) {
-			flags[k] = FMoveUniformLoop
+			flags[k] = isa.FMoveUniformLoop
 		} else {
-			flags[k] = FMoveUniform
+			flags[k] = isa.FMoveUniform
 		}
 	}
 	if any {
@@ -132,11 +134,11 @@ func MoveCopyOperandsToUniform(p *Program) {
 }
 
 // isLinearCopy reports whether in is a 1-D bulk copy, reduction or prefetch.
-func isLinearCopy(in *Instr) bool {
+func isLinearCopy(in *isa.Instr) bool {
 	switch in.Op {
-	case OpBulkCopy, OpBulkPrefetch:
+	case isa.OpBulkCopy, isa.OpBulkPrefetch:
 		return true
-	case OpBulkReduce:
+	case isa.OpBulkReduce:
 		return in.Dim == 0
 	}
 	return false
@@ -144,8 +146,8 @@ func isLinearCopy(in *Instr) bool {
 
 // readsSharedSource reports whether a 1-D bulk copy reads shared memory and
 // joins the thread's bulk group: a store (shared to global) or a reduction.
-func readsSharedSource(in *Instr) bool {
-	return in.Op == OpBulkReduce || in.Op == OpBulkCopy && in.Space == Global
+func readsSharedSource(in *isa.Instr) bool {
+	return in.Op == isa.OpBulkReduce || in.Op == isa.OpBulkCopy && in.Space == isa.Global
 }
 
 // allTrue reports whether every element of b is true.
@@ -160,14 +162,14 @@ func allTrue(b []bool) bool {
 
 // spins reports whether the loop [t, i] (its back edge at i) contains a
 // barrier wait and a branch, other than the back edge, on the wait's answer.
-func spins(p *Program, t, i int) bool {
+func spins(p *isa.Program, t, i int) bool {
 	for k := t; k <= i; k++ {
 		w := &p.Instrs[k]
-		if !isWait(w.Op) || w.NDst == 0 || w.Dst(0).Kind != KPred {
+		if !isWait(w.Op) || w.NDst == 0 || w.Dst(0).Kind != isa.KPred {
 			continue
 		}
 		for j := t; j < i; j++ {
-			if b := &p.Instrs[j]; b.Op == OpBra && b.Guard.Kind == KPred && b.Guard.Reg == w.Dst(0).Reg {
+			if b := &p.Instrs[j]; b.Op == isa.OpBra && b.Guard.Kind == isa.KPred && b.Guard.Reg == w.Dst(0).Reg {
 				return true
 			}
 		}

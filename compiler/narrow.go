@@ -1,4 +1,4 @@
-package isa
+package compiler
 
 // ElideNarrowingCvts models that a 64-to-32-bit integer conversion is no
 // instruction in SASS: a 64-bit value lives in a register pair, and the
@@ -15,7 +15,9 @@ package isa
 // or xor without carry or saturation — and x is not written before the last
 // of them reads it (that reader may write x itself). Every lane computes the
 // same values. Programs with indirect branches are left as they are.
-func ElideNarrowingCvts(p *Program) {
+import "github.com/smsim/smsim/isa"
+
+func ElideNarrowingCvts(p *isa.Program) {
 	elideCopies(p, narrowingCvt, lowBitsReader)
 }
 
@@ -33,15 +35,15 @@ func ElideNarrowingCvts(p *Program) {
 // definition is an unguarded instruction of one destination in the straight
 // run before the mov and the destination is neither read nor written between
 // them (the last link of a chain carried around a loop: `cvt t, x; mov x, t`).
-func ElideMoves(p *Program) {
-	elideCopies(p, plainMove, func(*Instr, int32) bool { return true })
+func ElideMoves(p *isa.Program) {
+	elideCopies(p, plainMove, func(*isa.Instr, int32) bool { return true })
 	reads, targeted, del, ok := straightRunState(p)
 	if !ok {
 		return
 	}
 	for i := range p.Instrs {
 		mv := &p.Instrs[i]
-		if !plainMove(mv) || reads[regKey{KReg, mv.Ops[1].Reg}] != 1 {
+		if !plainMove(mv) || reads[regKey{isa.KReg, mv.Ops[1].Reg}] != 1 {
 			continue
 		}
 		x, t := mv.Ops[0].Reg, mv.Ops[1].Reg
@@ -52,7 +54,7 @@ func ElideMoves(p *Program) {
 			}
 			writesT, touchesX := false, false
 			eachUse(in, func(r regKey, dst bool) {
-				if r.kind != KReg {
+				if r.kind != isa.KReg {
 					return
 				}
 				if r.n == t && dst {
@@ -63,7 +65,7 @@ func ElideMoves(p *Program) {
 				}
 			})
 			if writesT {
-				if in.NDst == 1 && in.Guard.Kind == KNone && in.Ops[0].Kind == KReg && in.Ops[0].Reg == t {
+				if in.NDst == 1 && in.Guard.Kind == isa.KNone && in.Ops[0].Kind == isa.KReg && in.Ops[0].Reg == t {
 					in.Ops[0].Reg = x
 					del[i] = true
 				}
@@ -78,9 +80,9 @@ func ElideMoves(p *Program) {
 }
 
 // plainMove reports whether in is an unguarded register-to-register mov.
-func plainMove(in *Instr) bool {
-	return in.Op == OpMov && in.Guard.Kind == KNone && in.NDst == 1 && len(in.Ops) == 2 &&
-		in.Ops[0].Kind == KReg && in.Ops[1].Kind == KReg && in.Type != Pred && in.Ops[0].Reg != in.Ops[1].Reg
+func plainMove(in *isa.Instr) bool {
+	return in.Op == isa.OpMov && in.Guard.Kind == isa.KNone && in.NDst == 1 && len(in.Ops) == 2 &&
+		in.Ops[0].Kind == isa.KReg && in.Ops[1].Kind == isa.KReg && in.Type != isa.Pred && in.Ops[0].Reg != in.Ops[1].Reg
 }
 
 // elideCopies removes each instruction that isCopy matches (`op t, x`, a
@@ -89,7 +91,7 @@ func plainMove(in *Instr) bool {
 // and x is not written before the last of them reads it (that reader may
 // write x itself); the readers read x instead. Programs with indirect
 // branches are left as they are.
-func elideCopies(p *Program, isCopy func(*Instr) bool, readerOK func(*Instr, int32) bool) {
+func elideCopies(p *isa.Program, isCopy func(*isa.Instr) bool, readerOK func(*isa.Instr, int32) bool) {
 	reads, targeted, del, ok := straightRunState(p)
 	if !ok {
 		return
@@ -110,7 +112,7 @@ func elideCopies(p *Program, isCopy func(*Instr) bool, readerOK func(*Instr, int
 			}
 			nT, writesT, writesX := 0, false, false
 			eachUse(in, func(r regKey, dst bool) {
-				if r.kind != KReg {
+				if r.kind != isa.KReg {
 					return
 				}
 				switch {
@@ -136,7 +138,7 @@ func elideCopies(p *Program, isCopy func(*Instr) bool, readerOK func(*Instr, int
 			}
 			if writesX {
 				// x changes here: t's value must not be read after it.
-				if stillRead(p, j+1, t, targeted, reads[regKey{KReg, t}] > readOps) {
+				if stillRead(p, j+1, t, targeted, reads[regKey{isa.KReg, t}] > readOps) {
 					ok = false
 				} else {
 					redefined = true // no later reader: the value ends here
@@ -150,20 +152,20 @@ func elideCopies(p *Program, isCopy func(*Instr) bool, readerOK func(*Instr, int
 		if !ok || len(readers) == 0 {
 			continue
 		}
-		if !redefined && reads[regKey{KReg, t}] != readOps {
+		if !redefined && reads[regKey{isa.KReg, t}] != readOps {
 			continue // t may be read beyond the run
 		}
 		for _, j := range readers {
 			in := &p.Instrs[j]
 			for k := int(in.NDst); k < len(in.Ops); k++ {
-				if (in.Ops[k].Kind == KReg || in.Ops[k].Kind == KAddr) && in.Ops[k].Reg == t {
+				if (in.Ops[k].Kind == isa.KReg || in.Ops[k].Kind == isa.KAddr) && in.Ops[k].Reg == t {
 					in.Ops[k].Reg = x
-					reads[regKey{KReg, t}]--
-					reads[regKey{KReg, x}]++
+					reads[regKey{isa.KReg, t}]--
+					reads[regKey{isa.KReg, x}]++
 				}
 			}
 		}
-		reads[regKey{KReg, x}]-- // the cvt read it
+		reads[regKey{isa.KReg, x}]-- // the cvt read it
 		del[i] = true
 	}
 	dropMarked(p, del)
@@ -171,29 +173,29 @@ func elideCopies(p *Program, isCopy func(*Instr) bool, readerOK func(*Instr, int
 
 // narrowingCvt reports whether in is an unguarded integer conversion from 64
 // to 32 bits, register to register, without rounding or saturation.
-func narrowingCvt(in *Instr) bool {
-	if in.Op != OpCvt || in.Guard.Kind != KNone || in.NDst != 1 || len(in.Ops) != 2 ||
-		in.Ops[0].Kind != KReg || in.Ops[1].Kind != KReg || in.Flags.Has(FSat) || in.Rnd != RNone {
+func narrowingCvt(in *isa.Instr) bool {
+	if in.Op != isa.OpCvt || in.Guard.Kind != isa.KNone || in.NDst != 1 || len(in.Ops) != 2 ||
+		in.Ops[0].Kind != isa.KReg || in.Ops[1].Kind != isa.KReg || in.Flags.Has(isa.FSat) || in.Rnd != isa.RNone {
 		return false
 	}
-	return is32Int(in.Type) && (in.Type2 == U64 || in.Type2 == S64 || in.Type2 == B64)
+	return is32Int(in.Type) && (in.Type2 == isa.U64 || in.Type2 == isa.S64 || in.Type2 == isa.B64)
 }
 
 // lowBitsReader reports whether in reads register t only where its low 32
 // bits alone decide the result.
-func lowBitsReader(in *Instr, t int32) bool {
-	if in.Guard.Kind == KPred || !is32Int(in.Type) || in.Flags.Has(FSat) || in.Flags.Has(FCC) || in.Flags.Has(FCarryIn) {
+func lowBitsReader(in *isa.Instr, t int32) bool {
+	if in.Guard.Kind == isa.KPred || !is32Int(in.Type) || in.Flags.Has(isa.FSat) || in.Flags.Has(isa.FCC) || in.Flags.Has(isa.FCarryIn) {
 		return false
 	}
 	switch in.Op {
-	case OpAdd, OpSub, OpAnd, OpOr, OpXor:
+	case isa.OpAdd, isa.OpSub, isa.OpAnd, isa.OpOr, isa.OpXor:
 		return true
-	case OpMul, OpMad:
-		if in.Flags.Has(FHi) {
+	case isa.OpMul, isa.OpMad:
+		if in.Flags.Has(isa.FHi) {
 			return false
 		}
 		// The addend of a .wide multiply-add is 64-bit.
-		if in.Op == OpMad && in.Flags.Has(FWide) && in.NSrc() == 3 && in.Src(2).Kind == KReg && in.Src(2).Reg == t {
+		if in.Op == isa.OpMad && in.Flags.Has(isa.FWide) && in.NSrc() == 3 && in.Src(2).Kind == isa.KReg && in.Src(2).Reg == t {
 			return false
 		}
 		return true
@@ -205,7 +207,7 @@ func lowBitsReader(in *Instr, t int32) bool {
 // in the straight run there, before it is written; where the run ends
 // without either, whether it is read elsewhere (readElsewhere: the program
 // reads t more often than the readers found so far).
-func stillRead(p *Program, from int, t int32, targeted []int, readElsewhere bool) bool {
+func stillRead(p *isa.Program, from int, t int32, targeted []int, readElsewhere bool) bool {
 	for j := from; j < len(p.Instrs); j++ {
 		if targeted[j] != 0 {
 			return readElsewhere
@@ -213,7 +215,7 @@ func stillRead(p *Program, from int, t int32, targeted []int, readElsewhere bool
 		in := &p.Instrs[j]
 		read, written := false, false
 		eachUse(in, func(r regKey, dst bool) {
-			if r.kind == KReg && r.n == t {
+			if r.kind == isa.KReg && r.n == t {
 				if dst {
 					written = true
 				} else {
@@ -241,7 +243,7 @@ func stillRead(p *Program, from int, t int32, targeted []int, readElsewhere bool
 // `mov.b32 {h, hh}, t` unpacks a register into two halves of which the loop
 // reads one: ptxas emits nothing for the other (convert.sass), smsim ran a
 // bit-field extract for it. Removal repeats until nothing more is dead.
-func DropDeadResults(p *Program) {
+func DropDeadResults(p *isa.Program) {
 	for {
 		reads, _, del, ok := straightRunState(p)
 		if !ok {
@@ -256,7 +258,7 @@ func DropDeadResults(p *Program) {
 			dead := true
 			for k := 0; k < int(in.NDst); k++ {
 				o := in.Ops[k]
-				if o.Kind != KReg && o.Kind != KPred || reads[regKey{o.Kind, o.Reg}] > 0 {
+				if o.Kind != isa.KReg && o.Kind != isa.KPred || reads[regKey{o.Kind, o.Reg}] > 0 {
 					dead = false
 				}
 			}
@@ -273,21 +275,21 @@ func DropDeadResults(p *Program) {
 
 // pureArith reports whether in is an unguarded arithmetic instruction with
 // destinations and no effect beyond writing them.
-func pureArith(in *Instr) bool {
-	if in.Guard.Kind != KNone || in.NDst == 0 {
+func pureArith(in *isa.Instr) bool {
+	if in.Guard.Kind != isa.KNone || in.NDst == 0 {
 		return false
 	}
 	switch in.Class {
-	case ClassALU, ClassIMAD, ClassFMA, ClassFP64, ClassSFU, ClassHalf2, ClassHalf2MMA, ClassCvtFloat:
+	case isa.ClassALU, isa.ClassIMAD, isa.ClassFMA, isa.ClassFP64, isa.ClassSFU, isa.ClassHalf2, isa.ClassHalf2MMA, isa.ClassCvtFloat:
 	default:
 		return false
 	}
 	switch in.Op {
-	case OpElect, OpActivemask, OpMapa, OpIsspacep, OpGriddepctl, OpNop:
+	case isa.OpElect, isa.OpActivemask, isa.OpMapa, isa.OpIsspacep, isa.OpGriddepctl, isa.OpNop:
 		return false
 	}
 	for _, o := range in.Ops {
-		if o.Kind == KSpecial {
+		if o.Kind == isa.KSpecial {
 			return false
 		}
 	}

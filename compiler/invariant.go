@@ -1,4 +1,4 @@
-package isa
+package compiler
 
 // HoistInvariantCompares models ptxas keeping a loop-invariant compare in a
 // predicate register: a setp inside a loop whose operands the loop never
@@ -20,7 +20,9 @@ package isa
 // entry into the loop instead of once per trip, with the same value. Loops are
 // taken innermost first. Branches into t from outside the loop now enter the
 // hoisted block; programs with indirect branches are left as they are.
-func HoistInvariantCompares(p *Program) {
+import "github.com/smsim/smsim/isa"
+
+func HoistInvariantCompares(p *isa.Program) {
 	if hasIndirect(p) {
 		return
 	}
@@ -28,7 +30,7 @@ func HoistInvariantCompares(p *Program) {
 		changed = false
 		for b := range p.Instrs {
 			if hoistCompares(p, b) {
-				Reconverge(p, nil)
+				isa.Reconverge(p, nil)
 				changed = true
 				break
 			}
@@ -42,16 +44,16 @@ const predicateRegisters = 7
 
 // hoistCompares hoists the invariant compares of the loop whose back edge is
 // instruction b, and reports whether it moved any.
-func hoistCompares(p *Program, b int) bool {
+func hoistCompares(p *isa.Program, b int) bool {
 	br := &p.Instrs[b]
 	t := int(br.Target)
-	if br.Op != OpBra || t < 0 || t >= b {
+	if br.Op != isa.OpBra || t < 0 || t >= b {
 		return false
 	}
 	// Entered only at t; no call inside.
 	for k := range p.Instrs {
 		in := &p.Instrs[k]
-		if in.Op != OpBra || in.Target < 0 {
+		if in.Op != isa.OpBra || in.Target < 0 {
 			continue
 		}
 		if (k < t || k > b) && int(in.Target) > t && int(in.Target) <= b {
@@ -62,14 +64,14 @@ func hoistCompares(p *Program, b int) bool {
 	preds := map[int32]bool{}
 	for k := t; k <= b; k++ {
 		in := &p.Instrs[k]
-		if in.Op == OpCall || in.Op == OpBrx {
+		if in.Op == isa.OpCall || in.Op == isa.OpBrx {
 			return false
 		}
 		eachUse(in, func(r regKey, dst bool) {
 			if dst {
 				written[r]++
 			}
-			if r.kind == KPred {
+			if r.kind == isa.KPred {
 				preds[r.n] = true
 			}
 		})
@@ -109,7 +111,7 @@ func hoistCompares(p *Program, b int) bool {
 			}
 		})
 		if in.Op.IsBranch() || in.Op.Ends() {
-			if in.Op != OpBra || in.Target < 0 || int(in.Target) < t || int(in.Target) > b {
+			if in.Op != isa.OpBra || in.Target < 0 || int(in.Target) < t || int(in.Target) > b {
 				always = false // the trip may leave the loop here
 			} else if int(in.Target) > k {
 				always = false // a forward branch may skip what follows
@@ -142,7 +144,7 @@ func hoistCompares(p *Program, b int) bool {
 			newIdx[k] = k
 		}
 	}
-	out := make([]Instr, 0, len(p.Instrs))
+	out := make([]isa.Instr, 0, len(p.Instrs))
 	out = append(out, p.Instrs[:t]...)
 	for _, k := range hoist {
 		out = append(out, p.Instrs[k])
@@ -155,7 +157,7 @@ func hoistCompares(p *Program, b int) bool {
 	out = append(out, p.Instrs[b+1:]...)
 	for k := range out {
 		in := &out[k]
-		if in.Op != OpBra || in.Target < 0 || int(in.Target) > len(p.Instrs) {
+		if in.Op != isa.OpBra || in.Target < 0 || int(in.Target) > len(p.Instrs) {
 			continue
 		}
 		old := int(in.Target)
@@ -172,13 +174,13 @@ func hoistCompares(p *Program, b int) bool {
 
 // invariantCompare reports whether in is a compare that may be hoisted if its
 // operands allow: an unguarded setp reading registers and immediates.
-func invariantCompare(in *Instr) bool {
-	if in.Op != OpSetp || in.Guard.Kind != KNone || in.NDst == 0 || in.Flags.Has(FNoUnroll) {
+func invariantCompare(in *isa.Instr) bool {
+	if in.Op != isa.OpSetp || in.Guard.Kind != isa.KNone || in.NDst == 0 || in.Flags.Has(isa.FNoUnroll) {
 		return false // FNoUnroll marks the loop UnrollCountedLoops must keep rolled
 	}
 	for _, o := range in.Ops {
 		switch o.Kind {
-		case KReg, KPred, KImm:
+		case isa.KReg, isa.KPred, isa.KImm:
 		default:
 			return false
 		}
