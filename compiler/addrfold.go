@@ -1,35 +1,34 @@
 package compiler
 
-// FoldSharedAddressAdds marks (FFoldedAddr) the integer adds ptxas folds
-// into a shared-memory access's address. SASS's LDS and STS take an address
-// of a register plus a uniform register plus an immediate ([R+UR+imm]), so
-//
-//	add.u32 d, x, base;  ld.shared.u32 v, [d]
-//
-// is one `LDS v, [Rx+URbase]` when base is a value the uniform datapath
-// holds: window.cu's chain of shared loads through `add; ld` costs 23 cycles
-// a link on the H200, what a bare LDS chain costs, and hwprobe.cu's
-// `shl; add; ld` chain 29 (calibration/h200 window.sass: `LDS R6,
-// [R6+UR4]`). The add's result is then ready for the access at once (sm);
-// it still takes its issue slot here, where SASS has no instruction.
-//
-// An add is folded when it is a 32-bit integer add without guard or flags,
-// its result is read once in the program, by the address of a later ld or
-// st of the shared space in the same straight run (nothing between writes
-// the result or the add's sources, and no branch enters or leaves), and one
-// source is an immediate or a register the uniform datapath can hold: the
-// same in every lane (varyingRegs) and computed outside lane-dependent
-// control flow, or a constant (an immediate or a shared variable's address,
-// which ptxas forms ahead). Under a lane-dependent branch ptxas computes in
-// vector registers, and the add stays (pipeline.sass: the consumer's
-// `IMAD R4, R25, 0x10, R24; LDS.128 R4, [R4]`).
 import "github.com/smsim/smsim/isa"
 
-func FoldSharedAddressAdds(p *isa.Program) {
-	if hasIndirect(p) {
+// FoldSharedAddressAdds marks the adds ptxas folds into a shared access's address.
+var FoldSharedAddressAdds = Pass{
+	Name: "FoldSharedAddressAdds",
+	Doc: "SASS's LDS and STS take an address of a register plus a uniform register plus an immediate " +
+		"([R+UR+imm]), so `add.u32 d, x, base; ld.shared.u32 v, [d]` is one `LDS v, [Rx+URbase]` when base is " +
+		"a value the uniform datapath holds (SASS: calibration/h200 window.sass, `LDS R6, [R6+UR4]`; " +
+		"window.cu's chain of loads through `add; ld` costs what a bare LDS chain costs). Under a " +
+		"lane-dependent branch ptxas computes in vector registers and the add stays (pipeline.sass: the " +
+		"consumer's `IMAD R4, R25, 0x10, R24; LDS.128 R4, [R4]`).",
+	Run: foldSharedAddressAdds,
+}
+
+// foldSharedAddressAdds flags (FFoldedAddr) an add that is a 32-bit integer
+// add without guard or flags, whose result is read once in the program, by
+// the address of a later ld or st of the shared space in the same straight
+// run (addressUse), and one of whose sources is an immediate or a register
+// the uniform datapath can hold: the same in every lane (varyingRegs) and
+// computed outside lane-dependent control flow, or a constant (an immediate
+// or a shared variable's address, which ptxas forms ahead). The SM makes a
+// flagged add's result ready at once; the add still takes its issue slot,
+// where SASS has no instruction. Programs with indirect branches are left as
+// they are.
+func foldSharedAddressAdds(p *isa.Program, _ *Options) {
+	if p.HasIndirect() {
 		return
 	}
-	reads := readCounts(p)
+	reads := isa.ReadCounts(p)
 	varying := varyingRegs(p)
 	vary := varies(varying)
 	divergent := underLaneControl(p, vary)
@@ -48,9 +47,9 @@ func FoldSharedAddressAdds(p *isa.Program) {
 		}
 	}
 	uniform := func(o isa.Operand) bool {
-		return o.Kind == isa.KImm || o.Kind == isa.KReg && !varying[regKey{isa.KReg, o.Reg}] && !vectorDefs[o.Reg]
+		return o.Kind == isa.KImm || o.Kind == isa.KReg && !varying[isa.RegLoc(o.Reg)] && !vectorDefs[o.Reg]
 	}
-	targeted := branchTargets(p)
+	targeted := isa.BranchTargets(p)
 	for i := range p.Instrs {
 		in := &p.Instrs[i]
 		if in.Op != isa.OpAdd || in.Guard.Kind != isa.KNone || in.NDst != 1 || len(in.Ops) != 3 ||
@@ -58,7 +57,7 @@ func FoldSharedAddressAdds(p *isa.Program) {
 			continue
 		}
 		d, a, b := in.Ops[0].Reg, in.Ops[1], in.Ops[2]
-		if reads[regKey{isa.KReg, d}] != 1 || a.Kind != isa.KReg && a.Kind != isa.KImm || b.Kind != isa.KReg && b.Kind != isa.KImm ||
+		if reads[isa.RegLoc(d)] != 1 || a.Kind != isa.KReg && a.Kind != isa.KImm || b.Kind != isa.KReg && b.Kind != isa.KImm ||
 			!uniform(a) && !uniform(b) {
 			continue
 		}
@@ -86,11 +85,11 @@ func addressUse(p *isa.Program, i int, targeted []int) int {
 			}
 		}
 		stop := u.Op.IsBranch() || u.Op.Ends()
-		eachUse(u, func(r regKey, dst bool) {
-			if r.kind != isa.KReg {
+		u.Uses(func(r isa.Loc, dst bool) {
+			if r.Kind != isa.KReg {
 				return
 			}
-			if r.n == d || dst && (add.Ops[1].Kind == isa.KReg && r.n == add.Ops[1].Reg || add.Ops[2].Kind == isa.KReg && r.n == add.Ops[2].Reg) {
+			if r.N == d || dst && (add.Ops[1].Kind == isa.KReg && r.N == add.Ops[1].Reg || add.Ops[2].Kind == isa.KReg && r.N == add.Ops[2].Reg) {
 				stop = true
 			}
 		})

@@ -1,8 +1,9 @@
 package compiler
 
 import (
-	"github.com/smsim/smsim/isa"
 	"testing"
+
+	"github.com/smsim/smsim/isa"
 )
 
 // Which adds ptxas folds into a shared access's address ([R+UR+imm]): one
@@ -54,7 +55,7 @@ func TestFoldSharedAddressAddsMarksAddsIntoLDSAddresses(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &isa.Program{Instrs: append([]isa.Instr(nil), tc.prog...), NumPreds: 2, NumRegs: 10}
 			isa.Reconverge(p, nil)
-			FoldSharedAddressAdds(p)
+			apply(FoldSharedAddressAdds, p)
 			for i := range p.Instrs {
 				if got := p.Instrs[i].Flags.Has(isa.FFoldedAddr); got != (i == tc.want) {
 					t.Errorf("instruction %d (%v): FFoldedAddr %v, want it only on %d", i, p.Instrs[i].Op, got, tc.want)

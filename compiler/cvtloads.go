@@ -1,16 +1,22 @@
 package compiler
 
-// NarrowConversionsOfLoads models that ptxas converts an 8- or 16-bit
-// integer to f32 with the full-rate I2FP.F32.U32/S32 when the value comes
-// straight from a load, which has already zero- or sign-extended it to 32
-// bits (convert.sass: wspipe.cu's `(float)tile[i]` of a shared u16 is
-// LDS.U16 then I2FP.F32.U32); a 16-bit value from anything else takes
-// I2F.U16 on the MUFU unit. A `cvt.rn.f32.{u,s}{8,16}` whose source register
-// is written only by loads of that signedness and no wider than it becomes
-// ClassALU.
 import "github.com/smsim/smsim/isa"
 
-func NarrowConversionsOfLoads(p *isa.Program) {
+// NarrowConversionsOfLoads converts a narrow loaded integer to f32 at full rate.
+var NarrowConversionsOfLoads = Pass{
+	Name: "NarrowConversionsOfLoads",
+	Doc: "ptxas converts an 8- or 16-bit integer to f32 with the full-rate I2FP.F32.U32/S32 when the value " +
+		"comes straight from a load, which has already zero- or sign-extended it to 32 bits (SASS: " +
+		"calibration/h200 convert.sass, wspipe.cu's `(float)tile[i]` of a shared u16 is LDS.U16 then " +
+		"I2FP.F32.U32); a 16-bit value from anything else takes I2F.U16 on the MUFU unit (isa.ClassOf's " +
+		"ClassSFU).",
+	Run: narrowConversionsOfLoads,
+}
+
+// narrowConversionsOfLoads makes ClassALU each `cvt.rn.f32.{u,s}{8,16}`
+// whose source register is written only by loads of that signedness and no
+// wider than it.
+func narrowConversionsOfLoads(p *isa.Program, _ *Options) {
 	var narrow []int
 	for i := range p.Instrs {
 		in := &p.Instrs[i]
@@ -28,13 +34,7 @@ func NarrowConversionsOfLoads(p *isa.Program) {
 		loaded, other := false, false
 		for j := range p.Instrs {
 			in := &p.Instrs[j]
-			writes := false
-			eachUse(in, func(r regKey, dst bool) {
-				if dst && r.kind == isa.KReg && r.n == src {
-					writes = true
-				}
-			})
-			if !writes {
+			if !in.Writes(isa.RegLoc(src)) {
 				continue
 			}
 			if in.Op == isa.OpLd && !in.Type.Float() && in.Type.Bits() <= st.Bits() && in.Type.Signed() == st.Signed() {

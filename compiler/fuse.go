@@ -1,24 +1,30 @@
 package compiler
 
-// FuseAdds models ptxas's three-input integer add (IADD3): two integer adds
-// where the second reads the first's result, and nothing else does, are one
-// SASS instruction. pipeline.cu's chain of dependent `add.u32 x, x, k`
-// runs 2.26 cycles an add on the H200 (2.35 for `add.u64`), half the 4-cycle
-// latency of an IADD3: each IADD3 does two of them (calibration/h200
-// pipeline.sass). In a straight run of instructions,
+import "github.com/smsim/smsim/isa"
+
+// FuseAdds makes two dependent integer adds one three-input add (IADD3).
+var FuseAdds = Pass{
+	Name: "FuseAdds",
+	Doc: "ptxas's IADD3 adds three operands: two integer adds where the second reads the first's result, and " +
+		"nothing else does, are one SASS instruction. pipeline.cu's chain of dependent `add.u32 x, x, k` runs " +
+		"at half the 4-cycle latency of an IADD3 an add, each IADD3 doing two of them (SASS: calibration/h200 " +
+		"pipeline.sass); libpipe.cu's loop counter's two increments are one `IADD3 R22, R3, R3, R22` " +
+		"(libpipe.sass).",
+	Run: fuseAdds,
+}
+
+// fuseAdds rewrites, in a straight run of instructions,
 //
 //	add.T d, a, b;  …;  add.T e, d, c   (or e, c, d)
 //
-// becomes `add.T e, a, b, c` at the second add's place when T is a 32- or
-// 64-bit integer type, neither add is guarded or has a flag (.sat, .cc,
-// carry), nothing between them reads or writes d or writes a or b, c is not
-// d, and d is dead after the second add (the second add writes d, or it is
-// d's only reader in the program). Every lane computes the same values; only
-// the number of instructions changes. Programs with indirect branches are
-// left as they are.
-import "github.com/smsim/smsim/isa"
-
-func FuseAdds(p *isa.Program) {
+// as `add.T e, a, b, c` at the second add's place when T is a 32- or 64-bit
+// integer type, neither add is guarded or has a flag (.sat, .cc, carry),
+// nothing between them reads or writes d or writes a or b, c is not d, and d
+// is dead after the second add (the second add writes d, or it is d's only
+// reader in the program). Every lane computes the same values; only the
+// number of instructions changes. Programs with indirect branches are left as
+// they are.
+func fuseAdds(p *isa.Program, _ *Options) {
 	reads, targeted, del, ok := straightRunState(p)
 	if !ok {
 		return
@@ -35,12 +41,12 @@ func FuseAdds(p *isa.Program) {
 				break
 			}
 			readsD, writes := false, map[int32]bool{}
-			eachUse(in, func(r regKey, dst bool) {
-				if r.kind == isa.KReg && r.n == d && !dst {
+			in.Uses(func(r isa.Loc, dst bool) {
+				if r.Kind == isa.KReg && r.N == d && !dst {
 					readsD = true
 				}
-				if r.kind == isa.KReg && dst {
-					writes[r.n] = true
+				if r.Kind == isa.KReg && dst {
+					writes[r.N] = true
 				}
 			})
 			if !readsD {
@@ -60,7 +66,7 @@ func FuseAdds(p *isa.Program) {
 				default:
 					break
 				}
-				dead := in.Ops[0].Reg == d || reads[regKey{isa.KReg, d}] == 1
+				dead := in.Ops[0].Reg == d || reads[isa.RegLoc(d)] == 1
 				if c.Kind != isa.KNone && dead {
 					in.Ops = []isa.Operand{in.Ops[0], first.Ops[1], first.Ops[2], c}
 					del[i] = true

@@ -1,8 +1,9 @@
 package compiler
 
 import (
-	"github.com/smsim/smsim/isa"
 	"testing"
+
+	"github.com/smsim/smsim/isa"
 )
 
 func add(ty isa.Type, d int, a, b isa.Operand) isa.Instr {
@@ -55,7 +56,7 @@ func TestFuseAddsMakesThreeInputAdds(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &isa.Program{Instrs: tc.prog}
-			FuseAdds(p)
+			apply(FuseAdds, p)
 			if len(p.Instrs) != tc.n {
 				t.Fatalf("%d instructions, want %d: %v", len(p.Instrs), tc.n, opsOf(p))
 			}
@@ -76,13 +77,13 @@ func TestFuseAddsRenumbersTargets(t *testing.T) {
 		gbra(isa.P(0), 3), // 2: to the exit
 		{Op: isa.OpExit},
 	}}
-	FuseAdds(p)
+	apply(FuseAdds, p)
 	if len(p.Instrs) != 3 || p.Instrs[1].Target != 2 {
 		t.Fatalf("got %v, branch target %d, want 3 instructions and target 2", opsOf(p), p.Instrs[1].Target)
 	}
 	// Nothing fuses across a branch target.
 	q := &isa.Program{Instrs: []isa.Instr{add(isa.U32, 1, isa.R(1), isa.R(2)), add(isa.U32, 1, isa.R(1), isa.R(3)), gbra(isa.P(0), 1), {Op: isa.OpExit}}}
-	FuseAdds(q)
+	apply(FuseAdds, q)
 	if len(q.Instrs) != 4 {
 		t.Errorf("fused into a branch target: %v", opsOf(q))
 	}

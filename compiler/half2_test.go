@@ -1,8 +1,9 @@
 package compiler
 
 import (
-	"github.com/smsim/smsim/isa"
 	"testing"
+
+	"github.com/smsim/smsim/isa"
 )
 
 func h2(op isa.Op, ty isa.Type, d int) isa.Instr {
@@ -41,7 +42,7 @@ func TestHalf2PipesAlternateHFMA2AndHFMA2MMA(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &isa.Program{Instrs: tc.prog}
-			Half2Pipes(p)
+			apply(Half2Pipes, p)
 			for i, want := range tc.want {
 				if want == isa.ClassNone {
 					continue

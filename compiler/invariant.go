@@ -1,29 +1,34 @@
 package compiler
 
-// HoistInvariantCompares models ptxas keeping a loop-invariant compare in a
-// predicate register: a setp inside a loop whose operands the loop never
-// writes is computed once, before the loop. nvcc leaves such compares where
-// the source put them — the lane test of `if (lane == 0) arrive` in every trip
-// of calibration/h200 dsweep.cu's loop (`setp.ne p, lane, 0; @!p
-// mbarrier.arrive`) — and the SASS computes it before the loop (`LOP3.LUT P1,
-// RZ, R4, 0x1f, ...`), so the guarded arrive does not wait latency.pred every
-// trip. Only compares move, and only in a loop whose predicates fit the
-// SASS's seven predicate registers with them: with more, ptxas recomputes
-// them (microbench.cu's divergent32 loop).
-//
+import "github.com/smsim/smsim/isa"
+
+// HoistInvariantCompares computes a loop-invariant compare once, before the loop.
+var HoistInvariantCompares = Pass{
+	Name: "HoistInvariantCompares",
+	Doc: "ptxas keeps a loop-invariant compare in a predicate register: nvcc leaves the lane test of `if (lane " +
+		"== 0) arrive` inside the loop (`setp.ne p, lane, 0; @!p mbarrier.arrive` in every trip of " +
+		"calibration/h200 dsweep.cu's loop), and the SASS computes it before the loop (`LOP3.LUT P1, RZ, R4, " +
+		"0x1f, …`), so the guarded arrive does not wait latency.pred every trip. Only compares move, and only " +
+		"while the loop's predicates fit the seven predicate registers: with more, ptxas recomputes them " +
+		"(microbench.cu's divergent32 loop).",
+	Run: hoistInvariantCompares,
+}
+
+// hoistInvariantCompares moves loop-invariant compares before their loop.
 // A loop is a backward branch at b to t; it must be entered only at t (no
 // branch from outside [t, b] lands inside it) and hold no call. Hoisted are
 // the unguarded setp instructions reading registers and immediates that every
 // trip executes (no branch before them in the loop jumps past them or out of
 // the loop), whose sources the loop does not write, and whose destination the
-// loop writes only there and does not read before it. Each then runs once per
-// entry into the loop instead of once per trip, with the same value. Loops are
-// taken innermost first. Branches into t from outside the loop now enter the
-// hoisted block; programs with indirect branches are left as they are.
-import "github.com/smsim/smsim/isa"
-
-func HoistInvariantCompares(p *isa.Program) {
-	if hasIndirect(p) {
+// loop writes only there and does not read before it — and only when the
+// loop's predicates fit the SASS's seven predicate registers (with more,
+// RecomputeCompares applies instead). Each then runs once per entry into the
+// loop instead of once per trip, with the same value. Loops are taken in the
+// order of their back edges (an inner loop's comes first), again after each
+// change. Branches into t from outside the loop now enter the hoisted block;
+// programs with indirect branches are left as they are.
+func hoistInvariantCompares(p *isa.Program, _ *Options) {
+	if p.HasIndirect() {
 		return
 	}
 	for changed := true; changed; {
@@ -37,10 +42,6 @@ func HoistInvariantCompares(p *isa.Program) {
 		}
 	}
 }
-
-// predicateRegisters is how many predicate registers a thread has in SASS
-// (P0-P6; PT is constant true).
-const predicateRegisters = 7
 
 // hoistCompares hoists the invariant compares of the loop whose back edge is
 // instruction b, and reports whether it moved any.
@@ -60,19 +61,19 @@ func hoistCompares(p *isa.Program, b int) bool {
 			return false
 		}
 	}
-	written := map[regKey]int{}
+	written := map[isa.Loc]int{}
 	preds := map[int32]bool{}
 	for k := t; k <= b; k++ {
 		in := &p.Instrs[k]
 		if in.Op == isa.OpCall || in.Op == isa.OpBrx {
 			return false
 		}
-		eachUse(in, func(r regKey, dst bool) {
+		in.Uses(func(r isa.Loc, dst bool) {
 			if dst {
 				written[r]++
 			}
-			if r.kind == isa.KPred {
-				preds[r.n] = true
+			if r.Kind == isa.KPred {
+				preds[r.N] = true
 			}
 		})
 	}
@@ -81,12 +82,12 @@ func hoistCompares(p *isa.Program, b int) bool {
 	}
 	var hoist []int
 	always := true // every trip reaches k
-	readBefore := map[regKey]bool{}
+	readBefore := map[isa.Loc]bool{}
 	for k := t; k < b; k++ {
 		in := &p.Instrs[k]
 		if always && invariantCompare(in) {
 			ok := true
-			eachUse(in, func(r regKey, dst bool) {
+			in.Uses(func(r isa.Loc, dst bool) {
 				switch {
 				case dst:
 					ok = ok && written[r] == 1 && !readBefore[r]
@@ -97,7 +98,7 @@ func hoistCompares(p *isa.Program, b int) bool {
 			if ok {
 				hoist = append(hoist, k)
 				// Its destination is now written outside the loop only.
-				eachUse(in, func(r regKey, dst bool) {
+				in.Uses(func(r isa.Loc, dst bool) {
 					if dst {
 						written[r] = 0
 					}
@@ -105,7 +106,7 @@ func hoistCompares(p *isa.Program, b int) bool {
 				continue
 			}
 		}
-		eachUse(in, func(r regKey, dst bool) {
+		in.Uses(func(r isa.Loc, dst bool) {
 			if !dst {
 				readBefore[r] = true
 			}

@@ -1,9 +1,10 @@
 package compiler
 
 import (
-	"github.com/smsim/smsim/isa"
 	"reflect"
 	"testing"
+
+	"github.com/smsim/smsim/isa"
 )
 
 // shapeOf lists each instruction as its destination register (predicates as
@@ -70,7 +71,7 @@ func TestHoistInvariantCompares(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &isa.Program{Instrs: append([]isa.Instr(nil), tc.prog...)}
-			HoistInvariantCompares(p)
+			apply(HoistInvariantCompares, p)
 			if got := shapeOf(p); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}

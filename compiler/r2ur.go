@@ -1,47 +1,43 @@
 package compiler
 
-// MoveCopyOperandsToUniform models how ptxas issues a 1-D bulk copy whose
-// operands it cannot keep in uniform registers. The copy instruction (UBLKCP)
-// takes its addresses and size from uniform registers. Values computed in
-// uniform control flow from uniform values (parameters, constants, loop
-// counters of uniform loops) ptxas computes on the uniform datapath, and the
-// copy issues at once — also inside a region that only some lanes enter, such
-// as libcopy.cu's `if (rank == 0)`, when the operands were computed before it
-// (libcopy.sass: UIADD3.64, UIMAD, then `ELECT; UBLKCP`). An operand that may
-// differ between lanes, or that is computed inside lane-dependent control flow
-// (MarkDivergentWaits's reading: between a branch on a lane-dependent
-// predicate and its reconvergence, or in a loop whose back edge is one; a
-// region only one thread enters, `if (threadIdx.x == 0)`, and a lane-dependent
-// exit open none) from values a loop there carries while it spins on a
-// barrier wait, ptxas keeps in a vector register and moves over with R2UR
-// just before the copy:
-//
-//   - a load or prefetch: `ELECT P1; @P1 R2UR UR…, R…` (in parallel), then
-//     the copy, in a loop over the active lanes (pipeline.sass and
-//     libpipe.sass's producers, under `lane == 0` inside `warp == 0`);
-//   - a store or reduction (bulk group): `R2UR P0, UR…, R…; PLOP3;
-//     R2UR.OR P0, …; PLOP3; …` — each move also tests that the value is the
-//     same in every active lane, the tests chained through one predicate —
-//     then the copy, in a loop over the lanes' distinct values
-//     (epilogue.sass's consumer store).
-//
-// calibration/h200 waterfall.csv measures both against the uniform form: a
-// load and its wait take 38 cycles longer, and a store's thread is held 68
-// cycles from before the moves to after its commit instead of 10.
-//
-// The pass puts an OpDelay flagged FMoveUniform (loads, prefetches) or
-// FMoveUniformLoop (stores, reductions) before each such copy; the SM charges
-// latency.copy_r2ur or latency.copy_r2ur_loop for it. Branches to the copy go
-// through the delay. A loop in such a region with no wait in it keeps its
-// counters uniform (smemshare.sass: a store loop under `lane == 0` counts in
-// UR4 and issues from uniform registers). Tensor copies are left alone: ptxas moves their
-// coordinates earlier, outside the elected loop (ptxpipe.sass), or issues them
-// from an elect.sync region without one (wspipe.sass), and neither form has
-// been measured. Programs with indirect branches are left as they are.
 import "github.com/smsim/smsim/isa"
 
-func MoveCopyOperandsToUniform(p *isa.Program) {
-	if hasIndirect(p) {
+// MoveCopyOperandsToUniform charges the R2UR moves before a bulk copy with vector operands.
+var MoveCopyOperandsToUniform = Pass{
+	Name: "MoveCopyOperandsToUniform",
+	Doc: "A 1-D bulk copy (UBLKCP) takes its addresses and size from uniform registers. Values computed in " +
+		"uniform control flow from uniform values ptxas computes on the uniform datapath, and the copy issues " +
+		"at once — also inside a region only some lanes enter, such as libcopy.cu's `if (rank == 0)`, when " +
+		"the operands were computed before it (SASS: calibration/h200 libcopy.sass, UIADD3.64, UIMAD, then " +
+		"`ELECT; UBLKCP`). Operands that may differ between lanes, or that lane-dependent control flow " +
+		"computes from values a loop there carries while it spins on a barrier wait, ptxas keeps in vector " +
+		"registers and moves with R2UR just before the copy: for a load or prefetch `ELECT P1; @P1 R2UR UR…, " +
+		"R…`, then the copy, in a loop over the active lanes (pipeline.sass and libpipe.sass's producers); " +
+		"for a store or reduction `R2UR P0, UR…, R…; PLOP3; R2UR.OR P0, …`, each move also testing that the " +
+		"value is the same in every active lane, then the copy in a loop over the lanes' distinct values " +
+		"(epilogue.sass's consumer store). A loop there with no wait in it keeps its counters uniform " +
+		"(smemshare.sass: UR4).",
+	Run: moveCopyOperandsToUniform,
+}
+
+// moveCopyOperandsToUniform puts an OpDelay flagged FMoveUniform (loads,
+// prefetches) or FMoveUniformLoop (stores, reductions: readsSharedSource)
+// before each 1-D bulk copy (isLinearCopy) with an operand ptxas keeps in a
+// vector register, or a guard that may differ between lanes. Kept in vector
+// registers are values that may differ between lanes (varyingRegs), the
+// values carried around a loop that lies inside lane-dependent control flow
+// (laneDependentRegions: between a branch on a lane-dependent predicate and
+// its reconvergence, or in a loop whose back edge is one; a region only one
+// thread enters and a lane-dependent exit open none) and spins on a barrier
+// wait (spins), and what that control flow computes from either. The SM
+// charges latency.copy_r2ur or latency.copy_r2ur_loop for the delay.
+// Branches to the copy go through the delay. Tensor copies are left alone:
+// ptxas moves their coordinates earlier, outside the elected loop
+// (ptxpipe.sass), or issues them from an elect.sync region without one
+// (wspipe.sass), and neither form has been measured. Programs with indirect
+// branches are left as they are.
+func moveCopyOperandsToUniform(p *isa.Program, _ *Options) {
+	if p.HasIndirect() {
 		return
 	}
 	varying := varyingRegs(p)
@@ -54,24 +50,23 @@ func MoveCopyOperandsToUniform(p *isa.Program) {
 	// tile and stage counters in R9, R10; smemshare.sass's store loop under
 	// the same `lane == 0`, with no wait in it, counts in UR4), and what the
 	// region computes from either.
-	vec := map[regKey]bool{}
+	vec := map[isa.Loc]bool{}
 	for k := range varying {
 		vec[k] = true
 	}
-	for i := range p.Instrs {
-		br := &p.Instrs[i]
-		t := int(br.Target)
-		if br.Op != isa.OpBra || t > i || t < 0 || !allTrue(inRegion[t:i+1]) || !spins(p, t, i) {
+	for _, l := range isa.NewCFG(p, nil).Loops(p) {
+		t, i := l.Head, l.Latch
+		if !allTrue(inRegion[t:i+1]) || !spins(p, t, i) {
 			continue
 		}
-		read := map[regKey]bool{} // read in the loop before (or by) the instruction at k
+		read := map[isa.Loc]bool{} // read in the loop before (or by) the instruction at k
 		for k := t; k <= i; k++ {
-			eachUse(&p.Instrs[k], func(r regKey, dst bool) {
+			p.Instrs[k].Uses(func(r isa.Loc, dst bool) {
 				if !dst {
 					read[r] = true
 				}
 			})
-			eachUse(&p.Instrs[k], func(r regKey, dst bool) {
+			p.Instrs[k].Uses(func(r isa.Loc, dst bool) {
 				if dst && read[r] {
 					vec[r] = true // carried around the loop
 				}
@@ -87,13 +82,13 @@ func MoveCopyOperandsToUniform(p *isa.Program) {
 			in := &p.Instrs[k]
 			from := false
 			for j := 0; j < in.NSrc(); j++ {
-				if o := in.Src(j); (o.Kind == isa.KReg || o.Kind == isa.KAddr && o.Reg >= 0) && vec[regKey{isa.KReg, o.Reg}] {
+				if o := in.Src(j); (o.Kind == isa.KReg || o.Kind == isa.KAddr && o.Reg >= 0) && vec[isa.RegLoc(o.Reg)] {
 					from = true
 				}
 			}
 			for j := 0; from && j < int(in.NDst); j++ {
-				if d := in.Dst(j); d.Kind == isa.KReg && !vec[regKey{isa.KReg, d.Reg}] {
-					vec[regKey{isa.KReg, d.Reg}], changed = true, true
+				if d := in.Dst(j); d.Kind == isa.KReg && !vec[isa.RegLoc(d.Reg)] {
+					vec[isa.RegLoc(d.Reg)], changed = true, true
 				}
 			}
 		}
@@ -103,7 +98,7 @@ func MoveCopyOperandsToUniform(p *isa.Program) {
 		case vary(o):
 			return true
 		case o.Kind == isa.KReg, o.Kind == isa.KAddr && o.Reg >= 0:
-			return vec[regKey{isa.KReg, o.Reg}]
+			return vec[isa.RegLoc(o.Reg)]
 		}
 		return false
 	}

@@ -1,8 +1,9 @@
 package compiler
 
 import (
-	"github.com/smsim/smsim/isa"
 	"testing"
+
+	"github.com/smsim/smsim/isa"
 )
 
 // Which 1-D bulk copies ptxas issues from vector registers (R2UR before the
@@ -58,7 +59,7 @@ func TestMoveCopyOperandsToUniformMarksVectorCopies(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &isa.Program{Instrs: append([]isa.Instr(nil), tc.prog...), NumPreds: 3, NumRegs: 10}
 			isa.Reconverge(p, nil)
-			MoveCopyOperandsToUniform(p)
+			apply(MoveCopyOperandsToUniform, p)
 			delays := map[int]isa.Flags{}
 			for i := range p.Instrs {
 				if in := &p.Instrs[i]; in.Op == isa.OpDelay {
@@ -88,7 +89,7 @@ func TestMoveCopyOperandsToUniformBranchesThroughTheMoves(t *testing.T) {
 	more := isa.Instr{Op: isa.OpSetp, Type: isa.U32, Cmp: isa.CmpLt, NDst: 1, Ops: []isa.Operand{isa.P(1), isa.R(3), isa.R(8)}, Class: isa.ClassALU}
 	p := &isa.Program{Instrs: []isa.Instr{lane, load, more, gbra(isa.P(1), 1), {Op: isa.OpExit}}, NumPreds: 2, NumRegs: 10}
 	isa.Reconverge(p, nil)
-	MoveCopyOperandsToUniform(p)
+	apply(MoveCopyOperandsToUniform, p)
 	if p.Instrs[1].Op != isa.OpDelay || p.Instrs[2].Op != isa.OpBulkCopy {
 		t.Fatalf("want the delay at 1 and the copy at 2, got %v and %v", p.Instrs[1].Op, p.Instrs[2].Op)
 	}

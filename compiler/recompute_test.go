@@ -1,9 +1,10 @@
 package compiler
 
 import (
-	"github.com/smsim/smsim/isa"
 	"reflect"
 	"testing"
+
+	"github.com/smsim/smsim/isa"
 )
 
 // lanePredLoop is microbench.cu's divergent32 loop in PTX: n lane compares
@@ -32,7 +33,7 @@ func TestRecomputeCompares(t *testing.T) {
 		const n = 12
 		p := &isa.Program{Instrs: lanePredLoop(n)}
 		isa.Reconverge(p, nil)
-		RecomputeCompares(p)
+		apply(RecomputeCompares, p)
 		// The loop now starts at n with the copies of p1 and p2; the copy
 		// of p_k (k >= 3) follows the arrive guarded by p_{k-2}.
 		var want []int
@@ -71,7 +72,7 @@ func TestRecomputeCompares(t *testing.T) {
 	t.Run("five lane predicates fit", func(t *testing.T) {
 		prog := lanePredLoop(5)
 		p := &isa.Program{Instrs: append([]isa.Instr(nil), prog...)}
-		RecomputeCompares(p)
+		apply(RecomputeCompares, p)
 		if !reflect.DeepEqual(shapeOf(p), shapeOf(&isa.Program{Instrs: prog})) {
 			t.Errorf("changed: %v", shapeOf(p))
 		}
@@ -80,42 +81,9 @@ func TestRecomputeCompares(t *testing.T) {
 		prog := lanePredLoop(12)
 		prog[len(prog)-4] = aluI(3, 3) // the counter is now r3, which the compares read
 		p := &isa.Program{Instrs: append([]isa.Instr(nil), prog...)}
-		RecomputeCompares(p)
+		apply(RecomputeCompares, p)
 		if len(p.Instrs) != len(prog) {
 			t.Errorf("recomputed compares of a register the loop writes: %v", shapeOf(p))
 		}
 	})
-}
-
-func TestFoldArriveCounts(t *testing.T) {
-	mov := isa.Instr{Op: isa.OpMov, Type: isa.U32, Guard: isa.NotP(1), NDst: 1, Ops: []isa.Operand{isa.R(7), isa.Imm(32)}, Class: isa.ClassALU}
-	arrive := isa.Instr{Op: isa.OpMbarArrive, Guard: isa.NotP(1), NDst: 1, Ops: []isa.Operand{isa.Sink(), isa.Addr(-1, 0), isa.R(7)}, Class: isa.ClassSyncs}
-	other := arrive
-	other.Guard = isa.NotP(2)
-	exit := isa.Instr{Op: isa.OpExit, Class: isa.ClassBranch}
-	tests := []struct {
-		name   string
-		prog   []isa.Instr
-		folded bool
-	}{
-		{"the constant count goes into the arrive", []isa.Instr{mov, arrive, exit}, true},
-		{"not under another guard", []isa.Instr{mov, other, exit}, false},
-		{"not when something else reads it", []isa.Instr{mov, arrive, aluI(8, 7), exit}, false},
-		{"not across a branch target", []isa.Instr{mov, {Op: isa.OpBra, Guard: isa.P(3), Target: 2, Class: isa.ClassBranch}, arrive, exit}, false},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			p := &isa.Program{Instrs: append([]isa.Instr(nil), tc.prog...)}
-			isa.Reconverge(p, nil)
-			FoldArriveCounts(p)
-			if got := len(p.Instrs) == len(tc.prog)-1; got != tc.folded {
-				t.Fatalf("folded %v, want %v: %v", got, tc.folded, opsOf(p))
-			}
-			if tc.folded {
-				if c := p.Instrs[0].Src(1); c.Kind != isa.KImm || c.Imm != 32 {
-					t.Errorf("count operand %+v, want the immediate 32", *c)
-				}
-			}
-		})
-	}
 }

@@ -1,50 +1,52 @@
 package compiler
 
-// maxScheduleRegion bounds the regions ScheduleLoads reorders (a quadratic
-// pass; longer straight-line stretches are left as they are).
 import "github.com/smsim/smsim/isa"
 
+// maxScheduleRegion bounds the regions ScheduleLoads reorders (a quadratic
+// pass; longer straight-line stretches are left as they are).
 const maxScheduleRegion = 512
 
-// ScheduleLoads models ptxas's list scheduling of straight-line code around
-// loads: a load issues as soon as its address is computed, ahead of
-// arithmetic that waits on earlier loads, so that loads overlap. The SASS
-// shows it in every load loop of the calibration kernels: libpipe.cu's
-// consumer issues an LDS.128, the loop counter, the next address and the next
-// LDS.128 before the adds that consume the first (calibration/h200
-// libpipe.sass); pipeline.cu's shared-memory loop likewise.
-//
-// A region is a maximal run of arithmetic instructions and plain loads
-// (ld, not volatile) inside one basic block; every other instruction —
-// stores, atomics, barrier, copy and synchronisation operations, clock
-// reads, collectives, branches — stays where it is and nothing moves across
-// it, so memory ordering and what a clock read observes are unchanged. Within
-// a region the instructions are listed again in dependence order (a register
-// or predicate read after written, written after read, written after
-// written), each time taking the ready instruction that heads the longest
-// chain of latencies to the region's end (nominal latencies per class: a
-// global load 300 cycles, a shared load 23, arithmetic its class's typical
-// latency), ties in program order. Each instruction computes what it did
-// before; only the order of independent ones changes. Programs with
-// indirect branches are left as they are.
+// ScheduleLoads is ptxas's list scheduling of straight-line code around
+// loads.
+var ScheduleLoads = Pass{
+	Name: "ScheduleLoads",
+	Doc: "ptxas list-schedules straight-line code so that a load issues as soon as its address is computed, " +
+		"ahead of arithmetic that waits on earlier loads, and the loads overlap: libpipe.cu's consumer issues " +
+		"an LDS.128, the loop counter, the next address and the next LDS.128 before the adds that consume the " +
+		"first (SASS: calibration/h200/libpipe.sass; pipeline.cu's shared-memory loop likewise). In a loop " +
+		"trip of arithmetic alone it interleaves independent chains (SASS: calibration/h200/convert.sass, " +
+		"eight chains' F2FP.PACK_AB and HADD2.F32 interleaved where the PTX has each chain's two conversions " +
+		"back to back).",
+	Run: scheduleLoads,
+}
+
+// scheduleLoads reorders regions: maximal runs of arithmetic instructions
+// and plain loads (ld, not volatile) inside one basic block. Every other
+// instruction — stores, atomics, barrier, copy and synchronisation
+// operations, clock reads, collectives, branches — stays where it is and
+// nothing moves across it, so memory ordering and what a clock read
+// observes are unchanged. Within a region the instructions are listed
+// again in dependence order (isa.Dependences: registers and predicates, and
+// memory by state space, which orders nothing among loads), each time
+// taking the ready instruction that heads the longest chain of latencies to
+// the region's end (o.Latencies), ties in program order. Each instruction
+// computes what it did before; only the order of independent ones changes.
 //
 // A region with no load is reordered only when it is the whole trip of a
 // loop (the instruction after it is the back edge to its first), and then
-// as an in-order issue slot is filled (fillStalls): program order while the
-// next instruction is ready, the first ready one after it when it is not.
-// ptxas interleaves independent chains there (calibration/h200
-// convert.sass: eight chains' F2FP.PACK_AB and HADD2.F32 interleaved where
-// the PTX has each chain's two conversions back to back): convert.csv's
-// f2h_pair rows went from +119 % to -3 %, its i2f_u16 rows from +31 % to
-// +4 %, branch.csv from 4.76 to 4.55 %, and no other file moved. Ordering
-// such trips by longest path instead, as load regions are, took the same
-// convert.csv rows but moved throughput.csv's already interleaved chains
-// away from the H200.
-func ScheduleLoads(p *isa.Program) {
-	if hasIndirect(p) {
+// as an in-order issue slot is filled (fillStalls). Programs with indirect
+// branches are left as they are.
+//
+// Regions end at every store, though isa.Dependences orders memory by state
+// space and would let loads and stores of different spaces pass each other:
+// letting regions span stores reorders kernels of the calibration suite
+// (eight of its PTX files), which the model's parameters were fitted
+// with, so that waits for a refit (docs/model.md, ScheduleLoads).
+func scheduleLoads(p *isa.Program, o *Options) {
+	if p.HasIndirect() {
 		return
 	}
-	targeted := branchTargets(p)
+	targeted := isa.BranchTargets(p)
 	for i := 0; i < len(p.Instrs); {
 		if !schedulable(&p.Instrs[i]) {
 			i++
@@ -56,9 +58,9 @@ func ScheduleLoads(p *isa.Program) {
 		}
 		if n := j - i; n > 2 && n <= maxScheduleRegion {
 			if hasLoad(p.Instrs[i:j]) {
-				scheduleRegion(p.Instrs[i:j])
+				scheduleRegion(p.Instrs[i:j], &o.Latencies)
 			} else if computeLoopBody(p, i, j) {
-				fillStalls(p.Instrs[i:j])
+				fillStalls(p.Instrs[i:j], &o.Latencies)
 			}
 		}
 		i = j
@@ -67,7 +69,7 @@ func ScheduleLoads(p *isa.Program) {
 
 // schedulable reports whether in may move within its region.
 func schedulable(in *isa.Instr) bool {
-	if in.Op.IsBranch() || in.Op.Ends() || in.Op == isa.OpCall || isClockRead(in) {
+	if endsRun(in) || in.Op == isa.OpCall || isClockRead(in) {
 		return false
 	}
 	if arithmetic(in.Class) {
@@ -86,6 +88,7 @@ func computeLoopBody(p *isa.Program, i, j int) bool {
 	return br.Op == isa.OpBra && int(br.Target) == i
 }
 
+// hasLoad reports whether r holds a load from shared, global or local memory.
 func hasLoad(r []isa.Instr) bool {
 	for i := range r {
 		if r[i].Op == isa.OpLd && (r[i].Class == isa.ClassShared || r[i].Class == isa.ClassGlobal || r[i].Class == isa.ClassLocal) {
@@ -95,48 +98,22 @@ func hasLoad(r []isa.Instr) bool {
 	return false
 }
 
-// nominalLatency is the latency ScheduleLoads assumes for a class.
-func nominalLatency(c isa.Class) int {
-	switch c {
-	case isa.ClassGlobal, isa.ClassLocal:
-		return 300
-	case isa.ClassShared:
-		return 23
-	case isa.ClassFP64:
-		return 8
-	case isa.ClassSFU:
-		return 17
-	case isa.ClassDiv:
-		return 45
-	case isa.ClassDiv64:
-		return 112
-	case isa.ClassIDiv, isa.ClassIDivInv, isa.ClassIDiv64, isa.ClassIDiv64Inv:
-		return 60
-	case isa.ClassHalf2:
-		return 6
-	case isa.ClassHalf2MMA:
-		return 10
-	case isa.ClassCvtFloat:
-		return 5
-	}
-	return 4
-}
-
-// scheduleRegion reorders r in place (see ScheduleLoads).
-func scheduleRegion(r []isa.Instr) {
+// scheduleRegion reorders r in place by longest path first (see
+// scheduleLoads).
+func scheduleRegion(r []isa.Instr, lat *Latencies) {
 	n := len(r)
-	preds, succs := dependences(r)
+	d := isa.Dependences(r, true)
 	height := make([]int, n)
 	for i := n - 1; i >= 0; i-- {
 		h := 0
-		for _, s := range succs[i] {
+		for _, s := range d.Succs[i] {
 			h = max(h, height[s])
 		}
-		height[i] = h + nominalLatency(r[i].Class)
+		height[i] = h + lat.Class[r[i].Class]
 	}
 	left := make([]int, n)
 	for i := range r {
-		left[i] = len(preds[i])
+		left[i] = len(d.Preds[i])
 	}
 	done := make([]bool, n)
 	order := make([]int, 0, n)
@@ -149,27 +126,27 @@ func scheduleRegion(r []isa.Instr) {
 		}
 		done[best] = true
 		order = append(order, best)
-		for _, s := range succs[best] {
+		for _, s := range d.Succs[best] {
 			left[s]--
 		}
 	}
 	reorder(r, order)
 }
 
-// fillStalls reorders a loop trip of arithmetic (see ScheduleLoads) the way
-// an in-order issue slot is filled: one instruction a cycle, in program
-// order while the next is ready; when it waits on a result, the first
-// later instruction that is ready goes instead, or else the one ready
-// soonest. Code without stalls keeps its order. A predicate counts its
-// 13 cycles to the guard or branch that reads it (latency.pred).
-func fillStalls(r []isa.Instr) {
+// fillStalls reorders a loop trip of arithmetic the way an in-order issue
+// slot is filled: one instruction a cycle, in program order while the next
+// is ready; when it waits on a result, the first later instruction that is
+// ready goes instead, or else the one ready soonest. Code without stalls
+// keeps its order. A predicate counts lat.Pred cycles to the guard or
+// branch that reads it.
+func fillStalls(r []isa.Instr, lat *Latencies) {
 	n := len(r)
-	preds, _ := dependences(r)
-	lat := func(i int) int {
+	preds := isa.Dependences(r, true).Preds
+	latency := func(i int) int {
 		if r[i].NDst > 0 && r[i].Dst(0).Kind == isa.KPred {
-			return 13
+			return lat.Pred
 		}
-		return nominalLatency(r[i].Class)
+		return lat.Class[r[i].Class]
 	}
 	issued := make([]int, n)
 	done := make([]bool, n)
@@ -187,7 +164,7 @@ func fillStalls(r []isa.Instr) {
 					ok = false
 					break
 				}
-				at = max(at, issued[j]+lat(j))
+				at = max(at, issued[j]+latency(j))
 			}
 			if !ok {
 				continue
@@ -206,66 +183,4 @@ func fillStalls(r []isa.Instr) {
 		cycle++
 	}
 	reorder(r, order)
-}
-
-// reorder puts r's instructions in the order given (indices into r).
-func reorder(r []isa.Instr, order []int) {
-	out := make([]isa.Instr, len(r))
-	for k, i := range order {
-		out[k] = r[i]
-	}
-	copy(r, out)
-}
-
-// dependences lists, for each instruction of r, those it must follow (a
-// register or predicate read after written, written after read, written
-// after written) and those that must follow it.
-func dependences(r []isa.Instr) (preds, succs [][]int) {
-	n := len(r)
-	preds = make([][]int, n) // i must come after each of preds[i]
-	succs = make([][]int, n)
-	lastWrite := map[regKey]int{}
-	reads := map[regKey][]int{} // reads since the last write
-	for i := range r {
-		var rd, wr []regKey
-		eachUse(&r[i], func(k regKey, dst bool) {
-			if dst {
-				wr = append(wr, k)
-			} else {
-				rd = append(rd, k)
-			}
-		})
-		dep := func(j int) {
-			for _, x := range preds[i] {
-				if x == j {
-					return
-				}
-			}
-			preds[i] = append(preds[i], j)
-			succs[j] = append(succs[j], i)
-		}
-		for _, k := range rd {
-			if j, ok := lastWrite[k]; ok {
-				dep(j) // read after write
-			}
-		}
-		for _, k := range wr {
-			if j, ok := lastWrite[k]; ok {
-				dep(j) // write after write
-			}
-			for _, j := range reads[k] {
-				if j != i {
-					dep(j) // write after read
-				}
-			}
-		}
-		for _, k := range rd {
-			reads[k] = append(reads[k], i)
-		}
-		for _, k := range wr {
-			lastWrite[k] = i
-			reads[k] = nil
-		}
-	}
-	return preds, succs
 }

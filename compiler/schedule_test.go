@@ -1,8 +1,9 @@
 package compiler
 
 import (
-	"github.com/smsim/smsim/isa"
 	"testing"
+
+	"github.com/smsim/smsim/isa"
 )
 
 func ldShared(d, a int, flags isa.Flags) isa.Instr {
@@ -18,7 +19,7 @@ func TestScheduleLoadsIssuesTheNextLoadBeforeTheSumOfThePrevious(t *testing.T) {
 	p := &isa.Program{Instrs: []isa.Instr{
 		ldShared(1, 10, 0), addRR(2, 2, 1), addRR(3, 2, 1), addRR(11, 10, 9), ldShared(4, 11, 0), addRR(5, 3, 4), {Op: isa.OpExit},
 	}}
-	ScheduleLoads(p)
+	apply(ScheduleLoads, p)
 	pos := map[int32]int{} // destination register -> position
 	for i := range p.Instrs {
 		if p.Instrs[i].NDst == 1 {
@@ -48,7 +49,7 @@ func TestScheduleLoadsMovesNothingAcrossStoresClocksOrVolatileLoads(t *testing.T
 			// ld; add (waits); FENCE; add addr; ld  -- the second load may not pass the fence.
 			prog := []isa.Instr{ldShared(1, 10, 0), addRR(2, 2, 1), tc.fence, addRR(11, 10, 9), ldShared(4, 11, 0), addRR(5, 2, 4), {Op: isa.OpExit}}
 			p := &isa.Program{Instrs: append([]isa.Instr(nil), prog...)}
-			ScheduleLoads(p)
+			apply(ScheduleLoads, p)
 			if p.Instrs[2].Op != tc.fence.Op || p.Instrs[2].Flags != tc.fence.Flags {
 				t.Fatalf("order %v: the %s moved", opsOf(p), tc.name)
 			}
@@ -82,7 +83,7 @@ func TestScheduleLoadsOrdersArithmeticLoopTrips(t *testing.T) {
 	}
 	loop := append(append([]isa.Instr(nil), body...), gbra(isa.P(1), 0), isa.Instr{Op: isa.OpExit})
 	p := &isa.Program{Instrs: loop, NumRegs: 30, NumPreds: 2}
-	ScheduleLoads(p)
+	apply(ScheduleLoads, p)
 	pos := map[int32]int{}
 	for i := range p.Instrs {
 		if p.Instrs[i].NDst == 1 && p.Instrs[i].Ops[0].Kind == isa.KReg {
@@ -106,7 +107,7 @@ func TestScheduleLoadsOrdersArithmeticLoopTrips(t *testing.T) {
 	}
 	straight := append(append([]isa.Instr(nil), body...), isa.Instr{Op: isa.OpExit})
 	q := &isa.Program{Instrs: straight, NumRegs: 30, NumPreds: 2}
-	ScheduleLoads(q)
+	apply(ScheduleLoads, q)
 	for i := range body {
 		if q.Instrs[i].Op != body[i].Op || q.Instrs[i].Ops[0] != body[i].Ops[0] {
 			t.Fatalf("straight-line arithmetic reordered: %v", opsOf(q))

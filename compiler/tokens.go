@@ -1,20 +1,25 @@
 package compiler
 
-// DropUnusedTokens discards the state token of an mbarrier.arrive that no
-// instruction reads (`SYNCS.ARRIVE.TRANS64 RZ, …` in SASS): CUDA's
-// `barrier.arrive()` and inline-PTX helpers return the token into a register
-// that is often never used, and ptxas writes it nowhere. Left in place, the
-// unused token would serialise back-to-back arrives writing the same virtual
-// register on its result latency (calibration/h200 divcode.cu and issue.cu:
-// one thread's arrive.expect_tx loop runs 6.4–6.8 cycles an arrive, the
-// barrier unit's issue interval, not its 50-cycle round trip).
 import "github.com/smsim/smsim/isa"
 
-func DropUnusedTokens(p *isa.Program) {
-	read := map[regKey]bool{}
+// DropUnusedTokens writes an unread arrive token nowhere, as ptxas does.
+var DropUnusedTokens = Pass{
+	Name: "DropUnusedTokens",
+	Doc: "CUDA's barrier.arrive() and inline-PTX helpers return an mbarrier.arrive's state token into a " +
+		"register that is often never read, and ptxas writes it nowhere (SASS: `SYNCS.ARRIVE.TRANS64 RZ, …`). " +
+		"Kept, the unused token would serialise back-to-back arrives writing the same virtual register on " +
+		"their result latency; the H200 runs one thread's arrive.expect_tx loop at the barrier unit's issue " +
+		"interval (calibration/h200 divcode.csv, issue.csv), not its round trip.",
+	Run: dropUnusedTokens,
+}
+
+// dropUnusedTokens makes the token destination of every mbarrier.arrive
+// whose register no instruction reads a sink ("_").
+func dropUnusedTokens(p *isa.Program, _ *Options) {
+	read := map[isa.Loc]bool{}
 	for k := range p.Instrs {
-		eachUse(&p.Instrs[k], func(r regKey, dst bool) {
-			if !dst {
+		p.Instrs[k].Uses(func(r isa.Loc, def bool) {
+			if !def {
 				read[r] = true
 			}
 		})
@@ -24,7 +29,7 @@ func DropUnusedTokens(p *isa.Program) {
 		if in.Op != isa.OpMbarArrive || in.NDst == 0 || in.Ops[0].Kind != isa.KReg {
 			continue
 		}
-		if !read[regKey{isa.KReg, in.Ops[0].Reg}] {
+		if !read[isa.RegLoc(in.Ops[0].Reg)] {
 			in.Ops[0] = isa.Sink()
 		}
 	}

@@ -1,42 +1,39 @@
 package compiler
 
-// MarkDivergentWaits flags (FVecAddr) the barrier waits that ptxas cannot
-// address through the uniform datapath, which needs warp-uniform values in
-// warp-uniform control flow: a wait whose address may differ between lanes,
-// a wait under a guard that may, and a wait under control flow that may —
-// between a branch on a lane-dependent predicate and its reconvergence point,
-// or in the body of a loop whose back edge is such a branch. (markConvergence
-// flags the wait loop that follows a lane-dependent if-converted region.)
-// "Lane-dependent" is varyingRegs's conservative reading: a warp index
-// computed from %tid counts, as it does for ptxas.
-//
-// The SASS shows the difference: microbench.cu's converged and elected loops
-// wait through a uniform register (`TRYWAIT P2, [UR6], R2`), its divergent2
-// loop, inside a BSSY region, through a vector one (`[R3+URZ]`), as do the
-// producer (under `warp == 0`, then `lane == 0`) and consumers (under `warp != 0`) of
-// pipeline.cu. The barrier unit keeps a uniform wait registered between its
-// polls; a vector wait's polls are separate per-thread checks (sm).
-//
-// A retry loop around a wait whose own address, parity or guard may differ
-// between lanes sits in a convergence region of its own (`BSSY B1; …
-// TRYWAIT [R+URZ]; @!P BRA …; BSYNC B1`: its lanes could leave it at
-// different times), so the loop's back edge gets FConverge: leaving the
-// loop costs the BSYNC. calibration/h200/trywait.csv measures it:
-// microbench.cu's converged loop takes 81 cycles a phase with the wait's
-// address in a vector register against 66 with a uniform one. So does the
-// retry loop of a wait that ends a lane-dependent region ptxas closes right
-// after it (k_wake's waiter under `if (warp == 1) … else`). A wait whose
-// operands are the same in every lane needs no region of its own, and one
-// inside a further loop of the region, or in code whose paths meet only to
-// exit, leaves its retry loop without a BSYNC: the SASS of pipeline.cu's,
-// prodonly.cu's and wspipe.cu's loops has none, and calibration/h200's
-// exitwait.csv measures such loops at 67 cycles a phase with one warp, as
-// uniform ones. A branch on which the lanes that take it leave (`@P EXIT`)
-// leaves what follows uniform (exitwait.sass: `[UR5]`).
 import "github.com/smsim/smsim/isa"
 
-func MarkDivergentWaits(p *isa.Program) {
-	if hasIndirect(p) {
+// MarkDivergentWaits marks the barrier waits ptxas addresses per thread.
+var MarkDivergentWaits = Pass{
+	Name: "MarkDivergentWaits",
+	Doc: "ptxas addresses a barrier wait through a uniform register only in warp-uniform control flow with " +
+		"warp-uniform operands: microbench.cu's converged and elected loops wait through `TRYWAIT P2, [UR6], " +
+		"R2`, its divergent2 loop, inside a BSSY region, through `[R3+URZ]`, as do pipeline.cu's producer " +
+		"(under `warp == 0`, then `lane == 0`) and consumers (SASS: calibration/h200 microbench.sass, " +
+		"pipeline.sass). The barrier unit keeps a uniform wait registered between its polls; a vector wait's " +
+		"polls are separate per-thread checks (sm). A retry loop around a wait whose own operands may differ " +
+		"between lanes sits in a convergence region of its own (`BSSY B1; … TRYWAIT [R+URZ]; @!P BRA …; BSYNC " +
+		"B1`), and so does the retry loop of a wait that ends a lane-dependent region; a wait inside a " +
+		"further loop of the region, or in code whose paths meet only to exit, has none (pipeline.sass, " +
+		"prodonly.sass, wspipe.sass), and `@P EXIT` leaves what follows uniform (exitwait.sass: `[UR5]`).",
+	Run: markDivergentWaits,
+}
+
+// markDivergentWaits flags (FVecAddr) the barrier waits that ptxas cannot
+// address through the uniform datapath, which needs warp-uniform values in
+// warp-uniform control flow: a wait whose address may differ between lanes,
+// a wait under a guard that may, and a wait under lane-dependent control
+// flow (laneDependentRegions). "Lane-dependent" is varyingRegs's
+// conservative reading: a warp index computed from %tid counts, as it does
+// for ptxas. (markConvergence flags the wait loop that follows a
+// lane-dependent if-converted region.)
+//
+// The back edge of a flagged wait's own retry loop gets FConverge — leaving
+// the loop costs the BSYNC — when the wait's address, parity or guard may
+// differ between lanes, or when the wait is the last of a lane-dependent
+// region ptxas closes right after it with no other loop between
+// (loopAround). Programs with indirect branches are left as they are.
+func markDivergentWaits(p *isa.Program, _ *Options) {
+	if p.HasIndirect() {
 		return
 	}
 	varying := varyingRegs(p)
@@ -73,12 +70,12 @@ func MarkDivergentWaits(p *isa.Program) {
 		}
 		return false
 	}
-	for i := range p.Instrs {
-		in := &p.Instrs[i]
-		if in.Op != isa.OpBra || in.Guard.Kind != isa.KPred || int(in.Target) > i || int(in.Target) < 0 {
+	for _, l := range isa.NewCFG(p, nil).Loops(p) {
+		in := &p.Instrs[l.Latch]
+		if in.Guard.Kind != isa.KPred {
 			continue
 		}
-		for k := int(in.Target); k < i; k++ {
+		for k := l.Head; k < l.Latch; k++ {
 			w := &p.Instrs[k]
 			if isWait(w.Op) && w.Flags.Has(isa.FVecAddr) && laneWait(k) && w.NDst > 0 && w.Dst(0).Kind == isa.KPred && w.Dst(0).Reg == in.Guard.Reg {
 				in.Flags |= isa.FConverge // the wait's own retry loop
@@ -102,136 +99,6 @@ func loopAround(p *isa.Program, k, lo, hi int) bool {
 			continue
 		}
 		return true
-	}
-	return false
-}
-
-// laneDependentRegions calls mark(lo, hi, closed) for each stretch of p
-// under lane-dependent control flow, as ptxas sees it: between a branch on a
-// lane-dependent predicate and its reconvergence point (closed: ptxas ends
-// it with a BSYNC), or the body of a loop whose back edge is such a branch.
-// A lane-dependent exit (`if (warp >= W) return;`, ptxas's `@P EXIT`) and a
-// region only one thread enters (`if (threadIdx.x == 0)`, whose values ptxas
-// keeps uniform: divcode.csv) open none.
-func laneDependentRegions(p *isa.Program, vary func(*isa.Operand) bool, mark func(lo, hi int, closed bool)) {
-	for i := range p.Instrs {
-		in := &p.Instrs[i]
-		if in.Op != isa.OpBra || in.Guard.Kind != isa.KPred || !vary(&in.Guard) {
-			continue
-		}
-		if t := int(in.Target); t > i && t < len(p.Instrs) && p.Instrs[t].Op.Ends() {
-			// A lane-dependent exit: what follows stays uniform
-			// (exitwait.sass: the loop waits on [UR5]).
-			continue
-		}
-		if int(in.Target) > i && oneLane(p, i, in.Guard.Reg, in.Guard.Neg, 0) {
-			// Only one thread falls through (divcode.csv: a producer
-			// under `threadIdx.x == 0` waits through [UR15]).
-			continue
-		}
-		switch t := int(in.Target); {
-		case t <= i: // a loop whose exit may differ between lanes
-			mark(t, i+1, true)
-		case in.Reconv == isa.NoReconv:
-			mark(i+1, len(p.Instrs), false)
-		default:
-			// Paths that meet only to exit need no convergence barrier.
-			r := int(in.Reconv)
-			mark(i+1, r, r < len(p.Instrs) && !p.Instrs[r].Op.Ends())
-		}
-	}
-}
-
-// underLaneControl returns, per instruction, whether laneDependentRegions
-// puts it under lane-dependent control flow.
-func underLaneControl(p *isa.Program, vary func(*isa.Operand) bool) []bool {
-	under := make([]bool, len(p.Instrs))
-	laneDependentRegions(p, vary, func(lo, hi int, _ bool) {
-		for k := max(lo, 0); k < min(hi, len(p.Instrs)); k++ {
-			under[k] = true
-		}
-	})
-	return under
-}
-
-// varies returns whether an operand may differ between the lanes of a warp,
-// given varyingRegs's answer.
-func varies(varying map[regKey]bool) func(*isa.Operand) bool {
-	return func(o *isa.Operand) bool {
-		switch o.Kind {
-		case isa.KPred, isa.KReg:
-			return varying[regKey{o.Kind, o.Reg}]
-		case isa.KAddr:
-			return o.Reg >= 0 && varying[regKey{isa.KReg, o.Reg}]
-		}
-		return false
-	}
-}
-
-func isWait(op isa.Op) bool { return op == isa.OpMbarTryWait || op == isa.OpMbarTestWait }
-
-// oneLane reports whether at most one thread of a one-dimensional block
-// makes predicate register pred (read at instruction at) equal to want:
-// pred is `setp.eq/ne` of %tid.x against a constant, or an and/or of such
-// predicates, defined in the straight-line code before at.
-func oneLane(p *isa.Program, at int, pred int32, want bool, depth int) bool {
-	if depth > 4 {
-		return false
-	}
-	def := -1
-	for k := at - 1; k >= 0 && k >= at-24; k-- {
-		in := &p.Instrs[k]
-		if in.Op.IsBranch() {
-			break
-		}
-		if in.NDst > 0 && in.Dst(0).Kind == isa.KPred && in.Dst(0).Reg == pred {
-			def = k
-			break
-		}
-	}
-	if def < 0 {
-		return false
-	}
-	in := &p.Instrs[def]
-	switch {
-	case in.Op == isa.OpSetp && in.NDst == 1 && (in.Cmp == isa.CmpEq || in.Cmp == isa.CmpNe):
-		a, b := in.Src(0), in.Src(1)
-		if a.Kind == isa.KImm {
-			a, b = b, a
-		}
-		if b.Kind != isa.KImm || !isTidX(p, def, a) {
-			return false
-		}
-		return (in.Cmp == isa.CmpEq) == want
-	case in.Op == isa.OpOr && in.NDst == 1 && in.Dst(0).Kind == isa.KPred && !want:
-		return predSrc(in, 0) && oneLane(p, def, in.Src(0).Reg, false, depth+1) ||
-			predSrc(in, 1) && oneLane(p, def, in.Src(1).Reg, false, depth+1)
-	case in.Op == isa.OpAnd && in.NDst == 1 && in.Dst(0).Kind == isa.KPred && want:
-		return predSrc(in, 0) && oneLane(p, def, in.Src(0).Reg, true, depth+1) ||
-			predSrc(in, 1) && oneLane(p, def, in.Src(1).Reg, true, depth+1)
-	}
-	return false
-}
-
-func predSrc(in *isa.Instr, i int) bool { return in.NSrc() > i && in.Src(i).Kind == isa.KPred }
-
-// isTidX reports whether operand o, read at instruction at, is %tid.x or a
-// register last set from it by a mov in the straight-line code before.
-func isTidX(p *isa.Program, at int, o *isa.Operand) bool {
-	if o.Kind == isa.KSpecial {
-		return o.Special == isa.STidX
-	}
-	if o.Kind != isa.KReg {
-		return false
-	}
-	for k := at - 1; k >= 0 && k >= at-24; k-- {
-		in := &p.Instrs[k]
-		if in.Op.IsBranch() {
-			return false
-		}
-		if in.NDst > 0 && in.Dst(0).Kind == isa.KReg && in.Dst(0).Reg == o.Reg {
-			return in.Op == isa.OpMov && in.NSrc() == 1 && in.Src(0).Kind == isa.KSpecial && in.Src(0).Special == isa.STidX
-		}
 	}
 	return false
 }

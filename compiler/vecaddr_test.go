@@ -1,8 +1,9 @@
 package compiler
 
 import (
-	"github.com/smsim/smsim/isa"
 	"testing"
+
+	"github.com/smsim/smsim/isa"
 )
 
 // Which barrier waits ptxas addresses through a per-thread register
@@ -49,7 +50,7 @@ func TestMarkDivergentWaitsFlagsWaitsUnderLaneDependentControl(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &isa.Program{Instrs: append([]isa.Instr(nil), tc.prog...), NumPreds: 4, NumRegs: 10}
 			isa.Reconverge(p, nil)
-			MarkDivergentWaits(p)
+			apply(MarkDivergentWaits, p)
 			for i := range p.Instrs {
 				if got := p.Instrs[i].Flags.Has(isa.FVecAddr); got != (i == tc.want) {
 					t.Errorf("instruction %d (%v): FVecAddr %v, want it only on %d", i, p.Instrs[i].Op, got, tc.want)
@@ -67,7 +68,7 @@ func TestWaitLoopAfterLaneDependentDiamondIsVectorAddressed(t *testing.T) {
 	prog := []isa.Instr{laneSetp(2), gbra(isa.P(2), 4), arriveI(), gbra(isa.Operand{}, 5), arriveI(), wait, gbra(isa.NotP(1), 5), {Op: isa.OpExit}}
 	p := &isa.Program{Instrs: prog, NumPreds: 3}
 	isa.Reconverge(p, nil)
-	IfConvertDiamonds(p)
+	apply(IfConvertDiamonds, p)
 	n := 0
 	for i := range p.Instrs {
 		if p.Instrs[i].Op == isa.OpMbarTryWait {
@@ -79,72 +80,6 @@ func TestWaitLoopAfterLaneDependentDiamondIsVectorAddressed(t *testing.T) {
 	}
 	if n != 1 {
 		t.Fatalf("%d waits after conversion: %v", n, opsOf(p))
-	}
-}
-
-// An arrive's token that nothing reads is discarded (ptxas writes it to RZ);
-// one that a wait reads is kept.
-func TestDropUnusedTokensKeepsOnlyReadTokens(t *testing.T) {
-	arrive := func(d int) isa.Instr {
-		return isa.Instr{Op: isa.OpMbarArrive, NDst: 1, Ops: []isa.Operand{isa.R(d), isa.Addr(-1, 0)}, Class: isa.ClassSyncs}
-	}
-	wait := isa.Instr{Op: isa.OpMbarTryWait, NDst: 1, Ops: []isa.Operand{isa.P(1), isa.Addr(-1, 0), isa.R(2)}, Class: isa.ClassSyncs}
-	p := &isa.Program{Instrs: []isa.Instr{arrive(1), arrive(2), wait, {Op: isa.OpExit}}, NumRegs: 4, NumPreds: 2}
-	DropUnusedTokens(p)
-	if k := p.Instrs[0].Ops[0].Kind; k != isa.KSink {
-		t.Errorf("unread token: operand kind %v, want the sink", k)
-	}
-	if o := p.Instrs[1].Ops[0]; o.Kind != isa.KReg || o.Reg != 2 {
-		t.Errorf("token the wait reads: %+v, want r2 kept", o)
-	}
-}
-
-// In a loop holding a 64-bit remainder (a subroutine call in SASS), a
-// barrier or copy operation that a path from the call reaches first is
-// preceded by a reload of the shared window; one that follows another in
-// the same stretch (the arrive after the wait) is not. A wait's retry branch
-// still goes back to the wait, the loop's own back edge to the reload. A
-// loop without a call is left alone.
-func TestReloadSharedWindowInCallLoops(t *testing.T) {
-	wait := isa.Instr{Op: isa.OpMbarTryWait, NDst: 1, Ops: []isa.Operand{isa.P(1), isa.Addr(-1, 0), isa.Imm(0)}, Class: isa.ClassSyncs}
-	rem64 := isa.Instr{Op: isa.OpRem, Type: isa.U64, NDst: 1, Ops: []isa.Operand{isa.R(3), isa.R(3), isa.R(4)}, Class: isa.ClassIDiv64}
-	arrive := isa.Instr{Op: isa.OpMbarArrive, NDst: 1, Ops: []isa.Operand{isa.Sink(), isa.Addr(-1, 0)}, Class: isa.ClassSyncs}
-	prog := func(body isa.Instr) []isa.Instr {
-		return []isa.Instr{
-			wait,                 // 0: loop head, the wait's retry loop
-			gbra(isa.NotP(1), 0), // 1: retry
-			arrive,               // 2
-			body,                 // 3
-			gbra(isa.P(2), 0),    // 4: the loop's back edge
-			{Op: isa.OpExit},     // 5
-		}
-	}
-	p := &isa.Program{Instrs: prog(rem64), NumRegs: 5, NumPreds: 3}
-	ReloadSharedWindowInCallLoops(p)
-	want := []isa.Op{isa.OpDelay, isa.OpMbarTryWait, isa.OpBra, isa.OpMbarArrive, isa.OpRem, isa.OpBra, isa.OpExit}
-	got := opsOf(p)
-	if len(got) != len(want) {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("got %v, want %v", got, want)
-		}
-	}
-	if !p.Instrs[0].Flags.Has(isa.FReloadWindow) {
-		t.Errorf("delay at 0 not flagged FReloadWindow")
-	}
-	if tgt := p.Instrs[2].Target; tgt != 1 {
-		t.Errorf("retry branch targets %d, want the wait (1)", tgt)
-	}
-	if tgt := p.Instrs[5].Target; tgt != 0 {
-		t.Errorf("back edge targets %d, want the reload before the wait (0)", tgt)
-	}
-	q := &isa.Program{Instrs: prog(aluI(3, 3)), NumRegs: 5, NumPreds: 3}
-	n := len(q.Instrs)
-	ReloadSharedWindowInCallLoops(q)
-	if len(q.Instrs) != n {
-		t.Errorf("loop without a call: %d -> %d instructions, want it unchanged", n, len(q.Instrs))
 	}
 }
 
@@ -165,52 +100,12 @@ func TestVectorWaitRetryLoopConverges(t *testing.T) {
 		prog := []isa.Instr{laneAddr, arriveI(), wait(tc.addr), gbra(isa.NotP(1), 2), gbra(isa.P(2), 1), {Op: isa.OpExit}}
 		p := &isa.Program{Instrs: prog, NumPreds: 3, NumRegs: 10}
 		isa.Reconverge(p, nil)
-		MarkDivergentWaits(p)
+		apply(MarkDivergentWaits, p)
 		if got := p.Instrs[3].Flags.Has(isa.FConverge); got != tc.want {
 			t.Errorf("%s: retry branch FConverge %v, want %v", tc.name, got, tc.want)
 		}
 		if p.Instrs[4].Flags.Has(isa.FConverge) {
 			t.Errorf("%s: the outer loop's back edge converges too", tc.name)
-		}
-	}
-}
-
-// In a loop that sleeps (libcu++'s wait backs off with nanosleep), each mov
-// of a shared variable's address re-reads the window; a loop without a
-// nanosleep, or one with a call (ReloadSharedWindowInCallLoops's), does not.
-func TestReloadSharedWindowInSleepLoops(t *testing.T) {
-	sym := isa.Instr{Op: isa.OpMov, Type: isa.U32, NDst: 1, Ops: []isa.Operand{isa.R(1), isa.Imm(16)}, Flags: isa.FSharedSym, Class: isa.ClassALU}
-	sleep := isa.Instr{Op: isa.OpNanosleep, Ops: []isa.Operand{isa.Imm(100)}, Class: isa.ClassSleep}
-	rem64 := isa.Instr{Op: isa.OpRem, Type: isa.U64, NDst: 1, Ops: []isa.Operand{isa.R(3), isa.R(3), isa.R(4)}, Class: isa.ClassIDiv64}
-	prog := func(extra isa.Instr) []isa.Instr {
-		return []isa.Instr{
-			sym,               // 0: loop head
-			extra,             // 1
-			gbra(isa.P(2), 0), // 2: back edge
-			{Op: isa.OpExit},  // 3
-		}
-	}
-	p := &isa.Program{Instrs: prog(sleep), NumRegs: 5, NumPreds: 3}
-	ReloadSharedWindowInSleepLoops(p)
-	if got := opsOf(p); len(got) != 5 || got[0] != isa.OpDelay || !p.Instrs[0].Flags.Has(isa.FReadWindow) || p.Instrs[0].Flags.Has(isa.FReloadWindow) || got[1] != isa.OpMov {
-		t.Fatalf("sleeping loop: got %v, want a window read (latency.window_read, not the call loops' reload) before the mov", got)
-	}
-	if tgt := p.Instrs[3].Target; tgt != 0 {
-		t.Errorf("back edge targets %d, want the reload (0)", tgt)
-	}
-	for _, tc := range []struct {
-		name  string
-		extra isa.Instr
-	}{{"no sleep", aluI(3, 3)}, {"sleep and a call", rem64}} {
-		body := prog(tc.extra)
-		if tc.name == "sleep and a call" {
-			body = append([]isa.Instr{sym, sleep}, body[1:]...)
-		}
-		q := &isa.Program{Instrs: body, NumRegs: 5, NumPreds: 3}
-		n := len(q.Instrs)
-		ReloadSharedWindowInSleepLoops(q)
-		if len(q.Instrs) != n {
-			t.Errorf("%s: got %v, want no reload", tc.name, opsOf(q))
 		}
 	}
 }

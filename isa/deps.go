@@ -2,53 +2,51 @@ package isa
 
 // MemAccess is how an instruction touches memory, as far as ordering it
 // against other instructions goes: the state space it reads or writes, and
-// whether it orders every memory access around it (Fence).
+// the ordering it imposes on accesses of every space around it. By the PTX
+// memory model an acquire keeps later accesses after it and a release keeps
+// earlier ones before it; a fence, a CTA or mbarrier synchronisation, an
+// asynchronous copy (its own proxy's reads and writes), a call, and a
+// volatile or sequentially consistent access are both.
 type MemAccess struct {
-	Space       Space
-	Read, Write bool
-	// Fence: the instruction orders memory accesses of every space across
-	// it — a fence, a CTA or mbarrier synchronisation (release and acquire
-	// by the PTX memory model), an atomic or volatile access with
-	// ordering semantics, an asynchronous copy (its own proxy's reads and
-	// writes), a call.
-	Fence bool
+	Space            Space
+	Read, Write      bool
+	Acquire, Release bool
 }
 
 // Touches reports whether the instruction touches memory at all.
-func (m MemAccess) Touches() bool { return m.Read || m.Write || m.Fence }
+func (m MemAccess) Touches() bool { return m.Read || m.Write || m.Acquire || m.Release }
 
 // Mem says how in touches memory.
 func (in *Instr) Mem() MemAccess {
+	var m MemAccess
 	switch in.Op {
 	case OpLd, OpLdmatrix:
-		m := MemAccess{Space: in.Space, Read: true}
-		if in.Flags.Has(FVolatile) || in.Sem >= SemAcquire {
-			m.Fence = true
-		}
-		return m
+		m = MemAccess{Space: in.Space, Read: true}
 	case OpSt, OpStmatrix:
-		m := MemAccess{Space: in.Space, Write: true}
-		if in.Flags.Has(FVolatile) || in.Sem >= SemAcquire {
-			m.Fence = true
-		}
-		return m
+		m = MemAccess{Space: in.Space, Write: true}
 	case OpAtom, OpRed:
-		m := MemAccess{Space: in.Space, Read: true, Write: true}
-		if in.Sem >= SemAcquire {
-			m.Fence = true
-		}
-		return m
+		m = MemAccess{Space: in.Space, Read: true, Write: true}
 	case OpPrefetch:
 		return MemAccess{} // a hint: no value read, nothing ordered
 	case OpFence, OpCall, OpBarSync, OpBarArrive, OpBarRed,
 		OpCpAsync, OpCpAsyncCommit, OpCpAsyncWait, OpBulkCopy, OpBulkTensor, OpBulkPrefetch, OpBulkReduce,
 		OpBulkCommit, OpBulkWait, OpTensormapReplace, OpTensormapCopy:
-		return MemAccess{Space: in.Space, Fence: true}
+		return MemAccess{Space: in.Space, Acquire: true, Release: true}
+	default:
+		if in.Op.IsMbarrier() {
+			return MemAccess{Space: in.Space, Acquire: true, Release: true}
+		}
+		return MemAccess{}
 	}
-	if in.Op.IsMbarrier() {
-		return MemAccess{Space: in.Space, Fence: true}
+	switch {
+	case in.Flags.Has(FVolatile) || in.Sem == SemVolatile || in.Sem == SemSC || in.Sem == SemAcqRel:
+		m.Acquire, m.Release = true, true
+	case in.Sem == SemAcquire:
+		m.Acquire = true
+	case in.Sem == SemRelease:
+		m.Release = true
 	}
-	return MemAccess{}
+	return m
 }
 
 // MayAlias reports whether addresses in state spaces a and b may name the
@@ -65,17 +63,17 @@ func MayAlias(a, b Space) bool {
 }
 
 // MemOrdered reports whether b, after a in a straight run, must stay after
-// it for memory's sake: either orders every access (a fence) and the other
-// touches memory, or both access spaces that may alias and one of them
-// writes. Loads of the same or different spaces never order each other.
+// it for memory's sake: a is an acquire and b touches memory, b is a release
+// and a touches memory, or both access spaces that may alias and one of them
+// writes. Plain loads never order each other.
 func MemOrdered(a, b MemAccess) bool {
 	if !a.Touches() || !b.Touches() {
 		return false
 	}
-	if a.Fence || b.Fence {
+	if a.Acquire || b.Release {
 		return true
 	}
-	return (a.Write || b.Write) && MayAlias(a.Space, b.Space)
+	return (a.Write || b.Write) && (a.Read || a.Write) && (b.Read || b.Write) && MayAlias(a.Space, b.Space)
 }
 
 // Deps is the dependence graph of a straight run of instructions: Preds[i]

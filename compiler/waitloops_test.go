@@ -2,139 +2,11 @@ package compiler
 
 import (
 	"fmt"
-	"github.com/smsim/smsim/isa"
 	"reflect"
 	"testing"
+
+	"github.com/smsim/smsim/isa"
 )
-
-func clock(r int) isa.Instr {
-	return isa.Instr{Op: isa.OpMov, Type: isa.U64, NDst: 1, Ops: []isa.Operand{isa.R(r), isa.Spec(isa.SClock64)}, Class: isa.ClassSpecial}
-}
-
-func aluI(d, s int) isa.Instr {
-	return isa.Instr{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{isa.R(d), isa.R(s), isa.Imm(1)}, Class: isa.ClassALU}
-}
-
-func TestClockReadsMoveAboveIndependentArithmeticOnly(t *testing.T) {
-	tw := isa.Instr{Op: isa.OpMbarTryWait, NDst: 1, Ops: []isa.Operand{isa.P(0), isa.Addr(-1, 0), isa.Imm(0)}, Class: isa.ClassSyncs}
-	selp := isa.Instr{Op: isa.OpSelp, Type: isa.U32, NDst: 1, Ops: []isa.Operand{isa.R(1), isa.Imm(1), isa.Imm(0), isa.P(0)}, Class: isa.ClassALU}
-	ld := isa.Instr{Op: isa.OpLd, Space: isa.Shared, NDst: 1, Ops: []isa.Operand{isa.R(2), isa.Addr(5, 0)}, Class: isa.ClassShared}
-	tests := []struct {
-		name string
-		prog []isa.Instr
-		want []isa.Op // the opcode sequence after scheduling
-	}{
-		{"clock passes selp and setp up to the try_wait they wait on",
-			[]isa.Instr{clock(0), tw, selp, aluI(3, 1), clock(4), {Op: isa.OpExit}},
-			[]isa.Op{isa.OpMov, isa.OpMbarTryWait, isa.OpMov, isa.OpSelp, isa.OpAdd, isa.OpExit}},
-		{"clock passes arithmetic that waits on a load",
-			[]isa.Instr{ld, aluI(3, 2), clock(4), {Op: isa.OpExit}},
-			[]isa.Op{isa.OpLd, isa.OpMov, isa.OpAdd, isa.OpExit}},
-		{"clock stays below arithmetic that waits on nothing",
-			[]isa.Instr{tw, aluI(1, 2), aluI(3, 1), clock(4), {Op: isa.OpExit}},
-			[]isa.Op{isa.OpMbarTryWait, isa.OpAdd, isa.OpAdd, isa.OpMov, isa.OpExit}},
-		{"clock stays below an instruction that writes its register",
-			[]isa.Instr{ld, aluI(4, 2), clock(4), {Op: isa.OpExit}},
-			[]isa.Op{isa.OpLd, isa.OpAdd, isa.OpMov, isa.OpExit}},
-		{"clock does not pass a branch target",
-			[]isa.Instr{ld, {Op: isa.OpBra, Guard: isa.P(1), Target: 3}, aluI(3, 2), aluI(6, 2), clock(4), {Op: isa.OpExit}},
-			[]isa.Op{isa.OpLd, isa.OpBra, isa.OpAdd, isa.OpAdd, isa.OpMov, isa.OpExit}},
-		{"clock does not pass a store",
-			[]isa.Instr{{Op: isa.OpSt, Space: isa.Global, Ops: []isa.Operand{isa.Addr(1, 0), isa.R(2)}, Class: isa.ClassGlobal}, clock(4), {Op: isa.OpExit}},
-			[]isa.Op{isa.OpSt, isa.OpMov, isa.OpExit}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			p := &isa.Program{Instrs: tc.prog}
-			HoistClockReads(p)
-			for i, op := range tc.want {
-				if p.Instrs[i].Op != op {
-					t.Fatalf("got %v at %d, want %v (program %v)", p.Instrs[i].Op, i, op, opsOf(p))
-				}
-			}
-		})
-	}
-}
-
-func opsOf(p *isa.Program) []isa.Op {
-	var out []isa.Op
-	for i := range p.Instrs {
-		out = append(out, p.Instrs[i].Op)
-	}
-	return out
-}
-
-func TestIfConvertTurnsASkipOfOneInstructionIntoPredication(t *testing.T) {
-	arrive := isa.Instr{Op: isa.OpMbarArrive, NDst: 1, Ops: []isa.Operand{isa.Sink(), isa.Addr(-1, 0)}, Class: isa.ClassSyncs}
-	p := &isa.Program{Instrs: []isa.Instr{
-		aluI(1, 1),
-		{Op: isa.OpBra, Guard: isa.P(0), Target: 3},
-		arrive,
-		{Op: isa.OpBarWarpSync, Ops: []isa.Operand{isa.Imm(0xffffffff)}},
-		{Op: isa.OpBra, Guard: isa.P(1), Target: 0},
-		{Op: isa.OpExit},
-	}}
-	IfConvert(p)
-	if got := opsOf(p); len(got) != 5 || got[1] != isa.OpMbarArrive {
-		t.Fatalf("got %v, want the branch removed", got)
-	}
-	if g := p.Instrs[1].Guard; g.Kind != isa.KPred || g.Reg != 0 || !g.Neg {
-		t.Errorf("got guard %+v, want @!p0", g)
-	}
-	if p.Instrs[3].Target != 0 {
-		t.Errorf("loop branch target %d, want 0", p.Instrs[3].Target)
-	}
-}
-
-func TestIfConvertLeavesLongerAndTargetedBlocksAlone(t *testing.T) {
-	p := &isa.Program{Instrs: []isa.Instr{
-		{Op: isa.OpBra, Guard: isa.P(0), Target: 3},
-		aluI(1, 1),
-		aluI(2, 2),
-		{Op: isa.OpExit},
-	}}
-	IfConvert(p)
-	if len(p.Instrs) != 4 {
-		t.Errorf("a two-instruction block was converted: %v", opsOf(p))
-	}
-}
-
-func divI(typ isa.Type, d, a, b int) isa.Instr {
-	in := isa.Instr{Op: isa.OpRem, Type: typ, NDst: 1, Ops: []isa.Operand{isa.R(d), isa.R(a), isa.R(b)}}
-	in.Class = isa.ClassOf(&in)
-	return in
-}
-
-func TestHoistDivisorsOnlyForDivisorsTheLoopNeverWrites(t *testing.T) {
-	loopBack := func(target int) isa.Instr {
-		return isa.Instr{Op: isa.OpBra, Guard: isa.P(0), Target: int32(target), Class: isa.ClassBranch}
-	}
-	tests := []struct {
-		name string
-		prog []isa.Instr
-		at   int
-		want isa.Class
-	}{
-		{"invariant divisor in a loop", []isa.Instr{aluI(1, 1), divI(isa.U32, 2, 1, 5), loopBack(0), {Op: isa.OpExit}}, 1, isa.ClassIDivInv},
-		{"64-bit invariant divisor", []isa.Instr{aluI(1, 1), divI(isa.U64, 2, 1, 5), loopBack(0), {Op: isa.OpExit}}, 1, isa.ClassIDiv64Inv},
-		{"divisor written in the loop", []isa.Instr{aluI(5, 5), divI(isa.U32, 2, 1, 5), loopBack(0), {Op: isa.OpExit}}, 1, isa.ClassIDiv},
-		{"divisor written after the division, in the loop", []isa.Instr{divI(isa.U32, 2, 1, 5), aluI(5, 2), loopBack(0), {Op: isa.OpExit}}, 0, isa.ClassIDiv},
-		{"no loop", []isa.Instr{aluI(1, 1), divI(isa.U32, 2, 1, 5), {Op: isa.OpExit}}, 1, isa.ClassIDiv},
-		{"a forward branch is not a loop", []isa.Instr{{Op: isa.OpBra, Guard: isa.P(0), Target: 2}, divI(isa.U32, 2, 1, 5), {Op: isa.OpExit}}, 1, isa.ClassIDiv},
-		{"innermost loop decides", []isa.Instr{aluI(5, 5), aluI(1, 1), divI(isa.U32, 2, 1, 5), loopBack(1), loopBack(0), {Op: isa.OpExit}}, 2, isa.ClassIDivInv},
-		{"a call in the loop may write anything", []isa.Instr{{Op: isa.OpCall}, divI(isa.U32, 2, 1, 5), loopBack(0), {Op: isa.OpExit}}, 1, isa.ClassIDiv},
-		{"a loop with a branch inside (prodonly.cu)", []isa.Instr{divI(isa.U32, 2, 1, 5), {Op: isa.OpBra, Guard: isa.P(1), Target: 2, Class: isa.ClassBranch}, aluI(3, 3), loopBack(0), {Op: isa.OpExit}}, 0, isa.ClassIDiv},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			p := &isa.Program{Instrs: tc.prog}
-			HoistDivisors(p)
-			if got := p.Instrs[tc.at].Class; got != tc.want {
-				t.Errorf("class %v, want %v", got, tc.want)
-			}
-		})
-	}
-}
 
 // waitLoopProg is k_arrive_wait's main loop in PTX: arrive; the try_wait
 // retry loop on parity r3; the parity flip, the counter and its test; the
@@ -195,7 +67,7 @@ func TestArithmeticAfterAWaitLoopMovesAboveIt(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &isa.Program{Instrs: tc.prog}
 			isa.Reconverge(p, nil)
-			HoistPastWaitLoops(p)
+			apply(HoistPastWaitLoops, p)
 			got := opsOf(p)
 			if len(got) != len(tc.want) {
 				t.Fatalf("got %v, want %v", got, tc.want)
@@ -261,7 +133,7 @@ func TestArithmeticAfterAGuardedWaitLoopMovesAboveTheGuard(t *testing.T) {
 			prog = append(prog, isa.Instr{Op: isa.OpExit, Class: isa.ClassBranch})
 			p := &isa.Program{Instrs: prog}
 			isa.Reconverge(p, nil)
-			HoistPastWaitLoops(p)
+			apply(HoistPastWaitLoops, p)
 			got := opsOf(p)
 			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 				t.Fatalf("got %v, want %v", got, tc.want)
@@ -305,51 +177,11 @@ func TestWaitLoopsWithOtherEntriesAreLeftAlone(t *testing.T) {
 			}
 			isa.Reconverge(p, nil)
 			before := opsOf(p)
-			HoistPastWaitLoops(p)
+			apply(HoistPastWaitLoops, p)
 			after := opsOf(p)
 			for i := range before {
 				if before[i] != after[i] {
 					t.Fatalf("moved: %v -> %v", before, after)
-				}
-			}
-		})
-	}
-}
-
-// ptxas computes what follows a bulk-group wait (DEPBAR) ahead of it when
-// it does not depend on what stays behind: store.cu's next address sits
-// above each DEPBAR (calibration/h200 store.sass).
-func TestArithmeticAfterABulkWaitMovesAboveIt(t *testing.T) {
-	wait := isa.Instr{Op: isa.OpBulkWait, Ops: []isa.Operand{isa.Imm(0)}, Flags: isa.FRead, Class: isa.ClassTMA}
-	store := isa.Instr{Op: isa.OpBulkCopy, Ops: []isa.Operand{isa.Addr(4, 0), isa.Addr(5, 0), isa.R(6)}, Class: isa.ClassTMA}
-	clock := isa.Instr{Op: isa.OpMov, Type: isa.U64, NDst: 1, Ops: []isa.Operand{isa.R(7), isa.Spec(isa.SClock64)}, Class: isa.ClassSpecial}
-	ld := isa.Instr{Op: isa.OpLd, Type: isa.U32, Space: isa.Shared, NDst: 1, Ops: []isa.Operand{isa.R(2), isa.Addr(3, 0)}, Class: isa.ClassShared}
-	tests := []struct {
-		name string
-		prog []isa.Instr
-		want []isa.Op // the order after the pass
-	}{
-		{"the next address", []isa.Instr{store, wait, aluI(4, 4), aluI(4, 4), store, {Op: isa.OpExit}},
-			[]isa.Op{isa.OpBulkCopy, isa.OpAdd, isa.OpAdd, isa.OpBulkWait, isa.OpBulkCopy, isa.OpExit}},
-		{"not past a memory access", []isa.Instr{store, wait, ld, aluI(4, 2), aluI(8, 8), {Op: isa.OpExit}},
-			[]isa.Op{isa.OpBulkCopy, isa.OpBulkWait, isa.OpLd, isa.OpAdd, isa.OpAdd, isa.OpExit}},
-		{"not a clock read, nor what follows it", []isa.Instr{store, wait, clock, aluI(8, 8), {Op: isa.OpExit}},
-			[]isa.Op{isa.OpBulkCopy, isa.OpBulkWait, isa.OpMov, isa.OpAdd, isa.OpExit}},
-		{"not past a branch target", []isa.Instr{store, wait, aluI(4, 4), gbra(isa.NotP(0), 2), {Op: isa.OpExit}},
-			[]isa.Op{isa.OpBulkCopy, isa.OpBulkWait, isa.OpAdd, isa.OpBra, isa.OpExit}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			p := &isa.Program{Instrs: append([]isa.Instr(nil), tc.prog...), NumPreds: 2, NumRegs: 10}
-			isa.Reconverge(p, nil)
-			HoistPastBulkWaits(p)
-			if len(p.Instrs) != len(tc.want) {
-				t.Fatalf("%d instructions, want %d", len(p.Instrs), len(tc.want))
-			}
-			for i, op := range tc.want {
-				if p.Instrs[i].Op != op {
-					t.Errorf("instruction %d is %v, want %v (%v)", i, p.Instrs[i].Op, op, opsOf(p))
-					break
 				}
 			}
 		})
@@ -395,7 +227,7 @@ func TestElectedLoopKeepsItsCompareBehindTheTryWait(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &isa.Program{Instrs: tc.prog}
 			isa.Reconverge(p, nil)
-			HoistPastWaitLoops(p)
+			apply(HoistPastWaitLoops, p)
 			if got := opsOf(p); !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("got %v, want %v", got, tc.want)
 			}
