@@ -14,7 +14,7 @@ var FoldSharedAddressAdds = Pass{
 	Run: foldSharedAddressAdds,
 }
 
-// foldSharedAddressAdds flags (FFoldedAddr) an add that is a 32-bit integer
+// foldSharedAddressAdds marks (SchedFoldedAddr) an add that is a 32-bit integer
 // add without guard or flags, whose result is read once in the program, by
 // the address of a later ld or st of the shared space in the same straight
 // run (addressUse), and one of whose sources is an immediate or a register
@@ -53,7 +53,7 @@ func foldSharedAddressAdds(p *isa.Program, _ *Options) {
 	for i := range p.Instrs {
 		in := &p.Instrs[i]
 		if in.Op != isa.OpAdd || in.Guard.Kind != isa.KNone || in.NDst != 1 || len(in.Ops) != 3 ||
-			in.Ops[0].Kind != isa.KReg || in.Flags != 0 || !is32Int(in.Type) {
+			in.Ops[0].Kind != isa.KReg || annotated(in) || !is32Int(in.Type) {
 			continue
 		}
 		d, a, b := in.Ops[0].Reg, in.Ops[1], in.Ops[2]
@@ -63,7 +63,7 @@ func foldSharedAddressAdds(p *isa.Program, _ *Options) {
 		}
 		if j := addressUse(p, i, targeted); j >= 0 && (p.Instrs[j].Op == isa.OpLd || p.Instrs[j].Op == isa.OpSt) &&
 			p.Instrs[j].Space == isa.Shared {
-			in.Flags |= isa.FFoldedAddr
+			in.Sched |= isa.SchedFoldedAddr
 		}
 	}
 }

@@ -57,8 +57,8 @@ func TestFoldSharedAddressAddsMarksAddsIntoLDSAddresses(t *testing.T) {
 			isa.Reconverge(p, nil)
 			apply(FoldSharedAddressAdds, p)
 			for i := range p.Instrs {
-				if got := p.Instrs[i].Flags.Has(isa.FFoldedAddr); got != (i == tc.want) {
-					t.Errorf("instruction %d (%v): FFoldedAddr %v, want it only on %d", i, p.Instrs[i].Op, got, tc.want)
+				if got := p.Instrs[i].Sched.Has(isa.SchedFoldedAddr); got != (i == tc.want) {
+					t.Errorf("instruction %d (%v): SchedFoldedAddr %v, want it only on %d", i, p.Instrs[i].Op, got, tc.want)
 				}
 			}
 		})

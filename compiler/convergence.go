@@ -11,7 +11,7 @@ import "github.com/smsim/smsim/isa"
 // BSSY before the arrives, BSYNC after `TRYWAIT; @!P BRA`), so the loop's
 // branch carries the mark and its waits are addressed per thread; otherwise
 // the region's last instruction carries it. The SM charges branch.bsync
-// cycles for FConverge when the warp leaves the region.
+// cycles for SchedConverge when the warp leaves the region.
 func markConvergence(p *isa.Program, j int) {
 	if j <= 0 || j > len(p.Instrs) {
 		return
@@ -20,15 +20,15 @@ func markConvergence(p *isa.Program, j int) {
 		return
 	}
 	if k := waitLoopEnd(p, j); k >= 0 {
-		p.Instrs[k].Flags |= isa.FConverge
+		p.Instrs[k].Sched |= isa.SchedConverge
 		for w := j; w < k; w++ {
 			if isWait(p.Instrs[w].Op) {
-				p.Instrs[w].Flags |= isa.FVecAddr
+				p.Instrs[w].Sched |= isa.SchedVecAddr
 			}
 		}
 		return
 	}
-	p.Instrs[j-1].Flags |= isa.FConverge
+	p.Instrs[j-1].Sched |= isa.SchedConverge
 }
 
 // waitLoopEnd returns the back edge of a one-block barrier wait loop that

@@ -13,7 +13,7 @@ func TestConvergenceBarrierMarksLaneDependentRegionsOnly(t *testing.T) {
 	tests := []struct {
 		name   string
 		prog   []isa.Instr
-		marked int // index of the instruction that carries FConverge after conversion, or -1
+		marked int // index of the instruction that carries SchedConverge after conversion, or -1
 	}{
 		// 0 setp; 1 @p bra 3; 2 arrive; 3 try_wait; 4 @!p2 bra 3; 5 exit  ->  0 setp; 1 @!p arrive; 2 try_wait; 3 @!p2 bra 2
 		{"a lane test before a wait loop: after the loop", []isa.Instr{laneSetp(1), gbra(isa.P(1), 3), arriveI(), wait(2), gbra(isa.NotP(2), 3), {Op: isa.OpExit}}, 3},
@@ -26,8 +26,8 @@ func TestConvergenceBarrierMarksLaneDependentRegionsOnly(t *testing.T) {
 			p := &isa.Program{Instrs: tc.prog, NumPreds: 3}
 			apply(IfConvert, p)
 			for i := range p.Instrs {
-				if got := p.Instrs[i].Flags.Has(isa.FConverge); got != (i == tc.marked) {
-					t.Fatalf("instruction %d (%v) FConverge %v; want the mark on %d", i, p.Instrs[i].Op, got, tc.marked)
+				if got := p.Instrs[i].Sched.Has(isa.SchedConverge); got != (i == tc.marked) {
+					t.Fatalf("instruction %d (%v) SchedConverge %v; want the mark on %d", i, p.Instrs[i].Op, got, tc.marked)
 				}
 			}
 		})

@@ -58,21 +58,21 @@ func deleteInstrs(p *isa.Program, del []bool) {
 	}
 }
 
-// insertDelays puts an OpDelay flagged flags[k] before each instruction k
-// whose flags[k] is not zero: a wait the SM charges by the flag (a latency
+// insertDelays puts an OpDelay marked hints[k] before each instruction k
+// whose hints[k] is not zero: a wait the SM charges by the hint (a latency
 // of the machine configuration), standing for SASS instructions the PTX
 // does not have. A branch to such an instruction goes through the delay,
 // unless held(k) says the branch at k arrives with what the delay stands
 // for already done (a wait's retry keeps the window in a register).
 // Reconvergence points are recomputed.
-func insertDelays(p *isa.Program, flags []isa.Flags, held func(int) bool) {
+func insertDelays(p *isa.Program, hints []isa.SchedHints, held func(int) bool) {
 	n := len(p.Instrs)
 	newIdx := make([]int32, n+1)  // where old instruction k lands
 	from := make([]int, 0, n+n/4) // old index of each new instruction, -1 for a delay
 	out := make([]isa.Instr, 0, n+n/4)
 	for k := 0; k < n; k++ {
-		if flags[k] != 0 {
-			out = append(out, isa.Instr{Op: isa.OpDelay, Ops: []isa.Operand{isa.Imm(0)}, Class: isa.ClassDelay, Flags: flags[k], Pos: p.Instrs[k].Pos})
+		if hints[k] != 0 {
+			out = append(out, isa.Instr{Op: isa.OpDelay, Ops: []isa.Operand{isa.Imm(0)}, Class: isa.ClassDelay, Sched: hints[k], Pos: p.Instrs[k].Pos})
 			from = append(from, -1)
 		}
 		newIdx[k] = int32(len(out))
@@ -87,7 +87,7 @@ func insertDelays(p *isa.Program, flags []isa.Flags, held func(int) bool) {
 		}
 		t := int(in.Target)
 		nt := newIdx[t]
-		if t < n && flags[t] != 0 && !held(from[k]) {
+		if t < n && hints[t] != 0 && !held(from[k]) {
 			nt--
 		}
 		in.Target = nt

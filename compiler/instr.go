@@ -89,3 +89,9 @@ func isWait(op isa.Op) bool { return op == isa.OpMbarTryWait || op == isa.OpMbar
 // endsRun reports whether in ends a straight run of instructions: a branch
 // or an instruction control never falls through.
 func endsRun(in *isa.Instr) bool { return in.Op.IsBranch() || in.Op.Ends() }
+
+// annotated reports whether in carries any modifier, source hint or
+// scheduling hint: an add that is the head of a loop kept rolled, the end of
+// a convergence region or anything but a plain add is left alone by the
+// passes that rewrite plain adds.
+func annotated(in *isa.Instr) bool { return in.Flags != 0 || in.Source != 0 || in.Sched != 0 }

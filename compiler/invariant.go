@@ -176,8 +176,8 @@ func hoistCompares(p *isa.Program, b int) bool {
 // invariantCompare reports whether in is a compare that may be hoisted if its
 // operands allow: an unguarded setp reading registers and immediates.
 func invariantCompare(in *isa.Instr) bool {
-	if in.Op != isa.OpSetp || in.Guard.Kind != isa.KNone || in.NDst == 0 || in.Flags.Has(isa.FNoUnroll) {
-		return false // FNoUnroll marks the loop UnrollCountedLoops must keep rolled
+	if in.Op != isa.OpSetp || in.Guard.Kind != isa.KNone || in.NDst == 0 || in.Source.Has(isa.HintNoUnroll) {
+		return false // HintNoUnroll marks the loop UnrollCountedLoops must keep rolled
 	}
 	for _, o := range in.Ops {
 		switch o.Kind {

@@ -20,8 +20,8 @@ var MoveCopyOperandsToUniform = Pass{
 	Run: moveCopyOperandsToUniform,
 }
 
-// moveCopyOperandsToUniform puts an OpDelay flagged FMoveUniform (loads,
-// prefetches) or FMoveUniformLoop (stores, reductions: readsSharedSource)
+// moveCopyOperandsToUniform puts an OpDelay marked SchedMoveUniform (loads,
+// prefetches) or SchedMoveUniformLoop (stores, reductions: readsSharedSource)
 // before each 1-D bulk copy (isLinearCopy) with an operand ptxas keeps in a
 // vector register, or a guard that may differ between lanes. Kept in vector
 // registers are values that may differ between lanes (varyingRegs), the
@@ -102,7 +102,7 @@ func moveCopyOperandsToUniform(p *isa.Program, _ *Options) {
 		}
 		return false
 	}
-	flags := make([]isa.Flags, len(p.Instrs))
+	hints := make([]isa.SchedHints, len(p.Instrs))
 	any := false
 	for k := range p.Instrs {
 		in := &p.Instrs[k]
@@ -118,13 +118,13 @@ func moveCopyOperandsToUniform(p *isa.Program, _ *Options) {
 		}
 		any = true
 		if readsSharedSource(in) {
-			flags[k] = isa.FMoveUniformLoop
+			hints[k] = isa.SchedMoveUniformLoop
 		} else {
-			flags[k] = isa.FMoveUniform
+			hints[k] = isa.SchedMoveUniform
 		}
 	}
 	if any {
-		insertDelays(p, flags, func(int) bool { return false })
+		insertDelays(p, hints, func(int) bool { return false })
 	}
 }
 

@@ -27,19 +27,19 @@ func TestMoveCopyOperandsToUniformMarksVectorCopies(t *testing.T) {
 	tests := []struct {
 		name string
 		prog []isa.Instr
-		want map[int]isa.Flags // index (after insertion) of each delay, and its flag
+		want map[int]isa.SchedHints // index (after insertion) of each delay, and its flag
 	}{
 		{"uniform code", []isa.Instr{fromParam, load, store, {Op: isa.OpExit}}, nil},
-		{"a load from a lane-dependent address", []isa.Instr{lane, fromLane, load, {Op: isa.OpExit}}, map[int]isa.Flags{2: isa.FMoveUniform}},
-		{"a store from a lane-dependent address", []isa.Instr{lane, fromLane, store, {Op: isa.OpExit}}, map[int]isa.Flags{2: isa.FMoveUniformLoop}},
-		{"a reduction from a lane-dependent address", []isa.Instr{lane, fromLane, reduce, {Op: isa.OpExit}}, map[int]isa.Flags{2: isa.FMoveUniformLoop}},
+		{"a load from a lane-dependent address", []isa.Instr{lane, fromLane, load, {Op: isa.OpExit}}, map[int]isa.SchedHints{2: isa.SchedMoveUniform}},
+		{"a store from a lane-dependent address", []isa.Instr{lane, fromLane, store, {Op: isa.OpExit}}, map[int]isa.SchedHints{2: isa.SchedMoveUniformLoop}},
+		{"a reduction from a lane-dependent address", []isa.Instr{lane, fromLane, reduce, {Op: isa.OpExit}}, map[int]isa.SchedHints{2: isa.SchedMoveUniformLoop}},
 		{"not a tensor copy", []isa.Instr{lane, fromLane, tensor, {Op: isa.OpExit}}, nil},
 		// pipeline.cu's producer: a loop under `lane == 0` that spins on a
 		// barrier and whose counter feeds the address (pipeline.sass:
 		// `@P1 R2UR UR14, R4` after ELECT) ...
 		{"a spinning loop's counter under a lane-dependent branch", []isa.Instr{laneSetp(0), gbra(isa.NotP(0), 9), tryWait(2),
 			gbra(isa.NotP(2), 2), counter, fromCounter, load, more, gbra(isa.P(1), 2), aluI(2, 2), {Op: isa.OpExit}},
-			map[int]isa.Flags{6: isa.FMoveUniform}},
+			map[int]isa.SchedHints{6: isa.SchedMoveUniform}},
 		// ... where a loop with no wait in it keeps its counter uniform
 		// (smemshare.sass: a store loop under `lane == 0` counts in UR4).
 		{"a loop with no wait under a lane-dependent branch", []isa.Instr{laneSetp(0), gbra(isa.NotP(0), 7), counter, fromCounter,
@@ -53,17 +53,17 @@ func TestMoveCopyOperandsToUniformMarksVectorCopies(t *testing.T) {
 			fromCounter, store, more, gbra(isa.P(1), 3), aluI(2, 2), {Op: isa.OpExit}}, nil},
 		{"a spinning loop under a lane-dependent branch", []isa.Instr{lane, laneSetp(0), gbra(isa.NotP(0), 10), tryWait(2),
 			gbra(isa.NotP(2), 3), counter, fromCounter, store, more, gbra(isa.P(1), 3), aluI(2, 2), {Op: isa.OpExit}},
-			map[int]isa.Flags{7: isa.FMoveUniformLoop}},
+			map[int]isa.SchedHints{7: isa.SchedMoveUniformLoop}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &isa.Program{Instrs: append([]isa.Instr(nil), tc.prog...), NumPreds: 3, NumRegs: 10}
 			isa.Reconverge(p, nil)
 			apply(MoveCopyOperandsToUniform, p)
-			delays := map[int]isa.Flags{}
+			delays := map[int]isa.SchedHints{}
 			for i := range p.Instrs {
 				if in := &p.Instrs[i]; in.Op == isa.OpDelay {
-					delays[i] = in.Flags
+					delays[i] = in.Sched
 					if i+1 >= len(p.Instrs) || !isLinearCopy(&p.Instrs[i+1]) {
 						t.Errorf("delay at %d is not before a copy", i)
 					}

@@ -74,7 +74,7 @@ func unrollLoop(p *isa.Program, b int) int {
 		return 0
 	}
 	add, set := p.Instrs[b-2], p.Instrs[b-1]
-	if add.Op != isa.OpAdd || add.Guard.Kind != isa.KNone || add.NDst != 1 || len(add.Ops) != 3 || add.Flags != 0 ||
+	if add.Op != isa.OpAdd || add.Guard.Kind != isa.KNone || add.NDst != 1 || len(add.Ops) != 3 || annotated(&add) ||
 		!is32Int(add.Type) || add.Ops[0].Kind != isa.KReg || add.Ops[1] != add.Ops[0] || add.Ops[2].Kind != isa.KImm {
 		return 0
 	}
@@ -104,7 +104,7 @@ func unrollLoop(p *isa.Program, b int) int {
 	pr := isa.PredLoc(set.Ops[0].Reg)
 	for i := range body {
 		in := &body[i]
-		if in.Flags.Has(isa.FNoUnroll) || !unrollable(in) {
+		if in.Source.Has(isa.HintNoUnroll) || !unrollable(in) {
 			return 0
 		}
 		ok := true
@@ -117,7 +117,7 @@ func unrollLoop(p *isa.Program, b int) int {
 			return 0
 		}
 	}
-	if br.Flags.Has(isa.FNoUnroll) || add.Flags.Has(isa.FNoUnroll) || set.Flags.Has(isa.FNoUnroll) {
+	if br.Source.Has(isa.HintNoUnroll) || add.Source.Has(isa.HintNoUnroll) || set.Source.Has(isa.HintNoUnroll) {
 		return 0
 	}
 
@@ -149,7 +149,7 @@ func unrollLoop(p *isa.Program, b int) int {
 	rest = append(rest, body...)
 	rest = append(rest, add, set, br)
 	rest[len(rest)-1].Target = int32(r)
-	rest[len(rest)-1].Flags |= isa.FNoUnroll
+	rest[len(rest)-1].Source |= isa.HintNoUnroll
 	x := r + len(rest)
 	group[1].Target = int32(r)
 	group[len(group)-2].Target = int32(r)

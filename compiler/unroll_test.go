@@ -60,8 +60,8 @@ func runCounted(t *testing.T, p *isa.Program, regs []uint32) ([]uint32, []bool, 
 
 // countedLoop is nvcc's main loop: r0 counts down by k to zero, the body adds
 // 1 to r1 and 3 to r2; r3 is untouched.
-func countedLoop(k int64, flags isa.Flags) *isa.Program {
-	body := isa.Instr{Op: isa.OpAdd, Type: isa.S32, NDst: 1, Ops: []isa.Operand{isa.R(1), isa.R(1), isa.Imm(1)}, Class: isa.ClassALU, Flags: flags}
+func countedLoop(k int64, hints isa.SourceHints) *isa.Program {
+	body := isa.Instr{Op: isa.OpAdd, Type: isa.S32, NDst: 1, Ops: []isa.Operand{isa.R(1), isa.R(1), isa.Imm(1)}, Class: isa.ClassALU, Source: hints}
 	return &isa.Program{NumRegs: 4, NumPreds: 1, Instrs: []isa.Instr{
 		{Op: isa.OpAdd, Type: isa.S32, NDst: 1, Ops: []isa.Operand{isa.R(3), isa.R(3), isa.Imm(7)}, Class: isa.ClassALU}, // 0
 		body, // 1: loop head
@@ -101,7 +101,7 @@ func TestUnrollCountedLoopsRunsTheSameTrips(t *testing.T) {
 }
 
 func TestUnrollCountedLoopsLeavesNounrollLoops(t *testing.T) {
-	p := countedLoop(4, isa.FNoUnroll)
+	p := countedLoop(4, isa.HintNoUnroll)
 	n := len(p.Instrs)
 	apply(UnrollCountedLoops, p)
 	if len(p.Instrs) != n {

@@ -18,7 +18,7 @@ var MarkDivergentWaits = Pass{
 	Run: markDivergentWaits,
 }
 
-// markDivergentWaits flags (FVecAddr) the barrier waits that ptxas cannot
+// markDivergentWaits marks (SchedVecAddr) the barrier waits that ptxas cannot
 // address through the uniform datapath, which needs warp-uniform values in
 // warp-uniform control flow: a wait whose address may differ between lanes,
 // a wait under a guard that may, and a wait under lane-dependent control
@@ -27,7 +27,7 @@ var MarkDivergentWaits = Pass{
 // for ptxas. (markConvergence flags the wait loop that follows a
 // lane-dependent if-converted region.)
 //
-// The back edge of a flagged wait's own retry loop gets FConverge — leaving
+// The back edge of a flagged wait's own retry loop gets SchedConverge — leaving
 // the loop costs the BSYNC — when the wait's address, parity or guard may
 // differ between lanes, or when the wait is the last of a lane-dependent
 // region ptxas closes right after it with no other loop between
@@ -46,7 +46,7 @@ func markDivergentWaits(p *isa.Program, _ *Options) {
 		lo, hi = max(lo, 0), min(hi, len(p.Instrs))
 		for k := lo; k < hi; k++ {
 			if isWait(p.Instrs[k].Op) {
-				p.Instrs[k].Flags |= isa.FVecAddr
+				p.Instrs[k].Sched |= isa.SchedVecAddr
 				region[k] = region[k] || closed && !loopAround(p, k, lo, hi)
 			}
 		}
@@ -54,7 +54,7 @@ func markDivergentWaits(p *isa.Program, _ *Options) {
 	for i := range p.Instrs {
 		in := &p.Instrs[i]
 		if isWait(in.Op) && (vary(&in.Guard) || (in.NSrc() > 0 && vary(in.Src(0)))) {
-			in.Flags |= isa.FVecAddr
+			in.Sched |= isa.SchedVecAddr
 		}
 	}
 	laneDependentRegions(p, vary, mark)
@@ -77,8 +77,8 @@ func markDivergentWaits(p *isa.Program, _ *Options) {
 		}
 		for k := l.Head; k < l.Latch; k++ {
 			w := &p.Instrs[k]
-			if isWait(w.Op) && w.Flags.Has(isa.FVecAddr) && laneWait(k) && w.NDst > 0 && w.Dst(0).Kind == isa.KPred && w.Dst(0).Reg == in.Guard.Reg {
-				in.Flags |= isa.FConverge // the wait's own retry loop
+			if isWait(w.Op) && w.Sched.Has(isa.SchedVecAddr) && laneWait(k) && w.NDst > 0 && w.Dst(0).Kind == isa.KPred && w.Dst(0).Reg == in.Guard.Reg {
+				in.Sched |= isa.SchedConverge // the wait's own retry loop
 				break
 			}
 		}

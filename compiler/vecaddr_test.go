@@ -7,7 +7,7 @@ import (
 )
 
 // Which barrier waits ptxas addresses through a per-thread register
-// (FVecAddr): those under lane-dependent control flow or guards, or through
+// (SchedVecAddr): those under lane-dependent control flow or guards, or through
 // a lane-dependent address; not a wait loop at the top of the kernel, nor
 // one under a branch on a kernel parameter.
 func TestMarkDivergentWaitsFlagsWaitsUnderLaneDependentControl(t *testing.T) {
@@ -52,8 +52,8 @@ func TestMarkDivergentWaitsFlagsWaitsUnderLaneDependentControl(t *testing.T) {
 			isa.Reconverge(p, nil)
 			apply(MarkDivergentWaits, p)
 			for i := range p.Instrs {
-				if got := p.Instrs[i].Flags.Has(isa.FVecAddr); got != (i == tc.want) {
-					t.Errorf("instruction %d (%v): FVecAddr %v, want it only on %d", i, p.Instrs[i].Op, got, tc.want)
+				if got := p.Instrs[i].Sched.Has(isa.SchedVecAddr); got != (i == tc.want) {
+					t.Errorf("instruction %d (%v): SchedVecAddr %v, want it only on %d", i, p.Instrs[i].Op, got, tc.want)
 				}
 			}
 		})
@@ -73,8 +73,8 @@ func TestWaitLoopAfterLaneDependentDiamondIsVectorAddressed(t *testing.T) {
 	for i := range p.Instrs {
 		if p.Instrs[i].Op == isa.OpMbarTryWait {
 			n++
-			if !p.Instrs[i].Flags.Has(isa.FVecAddr) {
-				t.Errorf("wait at %d not flagged FVecAddr: %v", i, opsOf(p))
+			if !p.Instrs[i].Sched.Has(isa.SchedVecAddr) {
+				t.Errorf("wait at %d not marked SchedVecAddr: %v", i, opsOf(p))
 			}
 		}
 	}
@@ -85,7 +85,7 @@ func TestWaitLoopAfterLaneDependentDiamondIsVectorAddressed(t *testing.T) {
 
 // ptxas encloses the retry loop of a vector-addressed wait in BSSY/BSYNC
 // (calibration/h200/trywait.cu's k_vec<1>): the loop's back edge, and only
-// it, converges (FConverge); a uniform wait's loop does not.
+// it, converges (SchedConverge); a uniform wait's loop does not.
 func TestVectorWaitRetryLoopConverges(t *testing.T) {
 	wait := func(addr isa.Operand) isa.Instr {
 		return isa.Instr{Op: isa.OpMbarTryWait, NDst: 1, Ops: []isa.Operand{isa.P(1), addr, isa.Imm(0)}, Class: isa.ClassSyncs}
@@ -101,10 +101,10 @@ func TestVectorWaitRetryLoopConverges(t *testing.T) {
 		p := &isa.Program{Instrs: prog, NumPreds: 3, NumRegs: 10}
 		isa.Reconverge(p, nil)
 		apply(MarkDivergentWaits, p)
-		if got := p.Instrs[3].Flags.Has(isa.FConverge); got != tc.want {
-			t.Errorf("%s: retry branch FConverge %v, want %v", tc.name, got, tc.want)
+		if got := p.Instrs[3].Sched.Has(isa.SchedConverge); got != tc.want {
+			t.Errorf("%s: retry branch SchedConverge %v, want %v", tc.name, got, tc.want)
 		}
-		if p.Instrs[4].Flags.Has(isa.FConverge) {
+		if p.Instrs[4].Sched.Has(isa.SchedConverge) {
 			t.Errorf("%s: the outer loop's back edge converges too", tc.name)
 		}
 	}

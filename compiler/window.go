@@ -7,16 +7,16 @@ import "github.com/smsim/smsim/isa"
 // uniform register once where it can (ReloadSharedWindowInCallLoops,
 // ReloadSharedWindowInSleepLoops say where it cannot).
 
-// insertReloads puts a window reload (an OpDelay flagged flag,
-// FReloadWindow or FReadWindow) before each instruction k with reload[k]. A branch to such an instruction
+// insertReloads puts a window reload (an OpDelay marked hint,
+// SchedReloadWindow or SchedReadWindow) before each instruction k with reload[k]. A branch to such an instruction
 // from one after which held says the window is in a register (a wait's
 // retry) goes to the instruction itself, any other through the reload.
-func insertReloads(p *isa.Program, reload []bool, held func(int) bool, flag isa.Flags) {
-	flags := make([]isa.Flags, len(p.Instrs))
+func insertReloads(p *isa.Program, reload []bool, held func(int) bool, hint isa.SchedHints) {
+	hints := make([]isa.SchedHints, len(p.Instrs))
 	for k, r := range reload {
 		if r {
-			flags[k] = flag
+			hints[k] = hint
 		}
 	}
-	insertDelays(p, flags, held)
+	insertDelays(p, hints, held)
 }

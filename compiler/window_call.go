@@ -16,7 +16,7 @@ var ReloadSharedWindowInCallLoops = Pass{
 	Run: reloadSharedWindowInCallLoops,
 }
 
-// reloadSharedWindowInCallLoops puts an OpDelay flagged FReloadWindow before
+// reloadSharedWindowInCallLoops puts an OpDelay marked SchedReloadWindow before
 // each mbarrier arrive, expect_tx, try_wait or test_wait and each bulk copy
 // (usesSharedWindow) that some path reaches from a 64-bit division,
 // remainder or call (callsSubroutine), or from the back edge of a loop that
@@ -84,6 +84,6 @@ func reloadSharedWindowInCallLoops(p *isa.Program, _ *Options) {
 		}
 	}
 	if any {
-		insertReloads(p, reload, after, isa.FReloadWindow)
+		insertReloads(p, reload, after, isa.SchedReloadWindow)
 	}
 }

@@ -38,8 +38,8 @@ func TestReloadSharedWindowInCallLoops(t *testing.T) {
 			t.Fatalf("got %v, want %v", got, want)
 		}
 	}
-	if !p.Instrs[0].Flags.Has(isa.FReloadWindow) {
-		t.Errorf("delay at 0 not flagged FReloadWindow")
+	if !p.Instrs[0].Sched.Has(isa.SchedReloadWindow) {
+		t.Errorf("delay at 0 not marked SchedReloadWindow")
 	}
 	if tgt := p.Instrs[2].Target; tgt != 1 {
 		t.Errorf("retry branch targets %d, want the wait (1)", tgt)

@@ -14,8 +14,8 @@ var ReloadSharedWindowInSleepLoops = Pass{
 	Run: reloadSharedWindowInSleepLoops,
 }
 
-// reloadSharedWindowInSleepLoops puts an OpDelay flagged FReadWindow before
-// every mov of a shared variable's address (FSharedSym, which the PTX
+// reloadSharedWindowInSleepLoops puts an OpDelay marked SchedReadWindow before
+// every mov of a shared variable's address (HintSharedSym, which the PTX
 // frontend sets) inside a loop that holds a nanosleep and no call; loops
 // with a call are ReloadSharedWindowInCallLoops's. The SM makes it last
 // latency.window_read cycles. Branches to such a mov go through its read.
@@ -37,12 +37,12 @@ func reloadSharedWindowInSleepLoops(p *isa.Program, _ *Options) {
 			continue
 		}
 		for k := l.Head; k <= l.Latch; k++ {
-			if p.Instrs[k].Op == isa.OpMov && p.Instrs[k].Flags.Has(isa.FSharedSym) {
+			if p.Instrs[k].Op == isa.OpMov && p.Instrs[k].Source.Has(isa.HintSharedSym) {
 				reload[k], any = true, true
 			}
 		}
 	}
 	if any {
-		insertReloads(p, reload, func(int) bool { return false }, isa.FReadWindow)
+		insertReloads(p, reload, func(int) bool { return false }, isa.SchedReadWindow)
 	}
 }

@@ -10,7 +10,7 @@ import (
 // of a shared variable's address re-reads the window; a loop without a
 // nanosleep, or one with a call (ReloadSharedWindowInCallLoops's), does not.
 func TestReloadSharedWindowInSleepLoops(t *testing.T) {
-	sym := isa.Instr{Op: isa.OpMov, Type: isa.U32, NDst: 1, Ops: []isa.Operand{isa.R(1), isa.Imm(16)}, Flags: isa.FSharedSym, Class: isa.ClassALU}
+	sym := isa.Instr{Op: isa.OpMov, Type: isa.U32, NDst: 1, Ops: []isa.Operand{isa.R(1), isa.Imm(16)}, Source: isa.HintSharedSym, Class: isa.ClassALU}
 	sleep := isa.Instr{Op: isa.OpNanosleep, Ops: []isa.Operand{isa.Imm(100)}, Class: isa.ClassSleep}
 	rem64 := isa.Instr{Op: isa.OpRem, Type: isa.U64, NDst: 1, Ops: []isa.Operand{isa.R(3), isa.R(3), isa.R(4)}, Class: isa.ClassIDiv64}
 	prog := func(extra isa.Instr) []isa.Instr {
@@ -23,7 +23,7 @@ func TestReloadSharedWindowInSleepLoops(t *testing.T) {
 	}
 	p := &isa.Program{Instrs: prog(sleep), NumRegs: 5, NumPreds: 3}
 	apply(ReloadSharedWindowInSleepLoops, p)
-	if got := opsOf(p); len(got) != 5 || got[0] != isa.OpDelay || !p.Instrs[0].Flags.Has(isa.FReadWindow) || p.Instrs[0].Flags.Has(isa.FReloadWindow) || got[1] != isa.OpMov {
+	if got := opsOf(p); len(got) != 5 || got[0] != isa.OpDelay || !p.Instrs[0].Sched.Has(isa.SchedReadWindow) || p.Instrs[0].Sched.Has(isa.SchedReloadWindow) || got[1] != isa.OpMov {
 		t.Fatalf("sleeping loop: got %v, want a window read (latency.window_read, not the call loops' reload) before the mov", got)
 	}
 	if tgt := p.Instrs[3].Target; tgt != 0 {

@@ -256,7 +256,7 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 			at := max(now+sim.Cycle(lat), wc.lastUpdate, s.syncs.free)
 			if wc.waitsOn(gs[k].addr) {
 				op.at = at
-				if in.Flags.Has(isa.FVecAddr) {
+				if in.Sched.Has(isa.SchedVecAddr) {
 					s.slots.reserve(at, cost)
 				}
 			} else {
