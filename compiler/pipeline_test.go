@@ -27,3 +27,27 @@ func TestPipelineNamesEveryPassOnceWithItsDoc(t *testing.T) {
 		t.Errorf("got %d passes, want 26", len(seen))
 	}
 }
+
+func TestSMSKernelsTakeThePipelineLessTheDeferredPasses(t *testing.T) {
+	names := map[string]bool{}
+	for _, ps := range Pipeline() {
+		names[ps.Name] = true
+	}
+	for name := range smsDeferred {
+		if !names[name] {
+			t.Errorf("deferred pass %s is not in the pipeline", name)
+		}
+	}
+	sms := Passes(SMS)
+	if got, want := len(sms), len(Pipeline())-len(smsDeferred); got != want {
+		t.Errorf("got %d passes for .sms kernels, want %d", got, want)
+	}
+	for _, ps := range sms {
+		if smsDeferred[ps.Name] {
+			t.Errorf("a .sms kernel takes deferred pass %s", ps.Name)
+		}
+	}
+	if got := len(Passes(PTX)); got != len(Pipeline()) {
+		t.Errorf("got %d passes for PTX kernels, want all %d", got, len(Pipeline()))
+	}
+}

@@ -86,6 +86,12 @@ func TestDependencesOrderMemoryByStateSpace(t *testing.T) {
 			[][]int{nil, nil, {0}, {2}, nil}},
 		{"a generic store aliases every space",
 			[]Instr{ld(ParamSpace, 1, 0), st(Generic, 5, 6), ld(Const, 3, 0)}, [][]int{nil, {0}, {1}}},
+		{"an acquire keeps later accesses after it, not earlier ones before it",
+			[]Instr{ld(Global, 1, 0), {Op: OpLd, Space: Global, Sem: SemAcquire, NDst: 1, Ops: []Operand{R(2), Addr(0, 0)}}, ld(Shared, 3, 0)},
+			[][]int{nil, nil, {1}}},
+		{"a release keeps earlier accesses before it, not later ones after it",
+			[]Instr{ld(Global, 1, 0), {Op: OpSt, Space: Global, Sem: SemRelease, Ops: []Operand{Addr(0, 0), R(5)}}, ld(Shared, 3, 0)},
+			[][]int{nil, {0}, nil}},
 		{"a fence orders every access", []Instr{ld(Global, 1, 0), {Op: OpFence}, ld(Local, 2, 0), {Op: OpAdd, NDst: 1, Ops: []Operand{R(7), R(8), R(9)}}},
 			[][]int{nil, {0}, {1}, nil}},
 	}
