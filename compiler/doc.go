@@ -31,7 +31,7 @@
 // latencies (Latencies).
 //
 // docs/model.md has a section per pass: the evidence, the measurements it
-// moved and what was tried instead. cmd/smsim compiles every PTX kernel
-// with DefaultOptions; .sms kernels are written as the SASS would run and
-// are not compiled (docs/model.md says why).
+// moved and what was tried instead. cmd/smsim compiles every kernel it
+// loads: a PTX kernel takes the whole pipeline, a .sms kernel the passes
+// that apply to it (Passes(SMS); docs/model.md says why not all yet).
 package compiler
