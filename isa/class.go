@@ -38,7 +38,7 @@ const (
 	ClassCompute         // .sms compute pseudo-op (FMA pipe)
 	ClassDelay           // .sms delay pseudo-op
 	ClassHalf2           // HFMA2, HADD2, HMUL2, HMNMX2 on f16x2/bf16x2: the FMA pipe
-	ClassHalf2MMA        // HFMA2.MMA: a packed-half FMA ptxas puts on the tensor pipe (Half2Pipes)
+	ClassHalf2MMA        // HFMA2.MMA: a packed-half FMA ptxas puts on the tensor pipe (compiler.Half2Pipes)
 	ClassCvtFloat        // F2FP, HADD2.F32: conversions among f32, f16 and bf16, on the FMA pipe
 	numClasses
 )
@@ -172,7 +172,7 @@ func memClass(s Space) Class {
 //   - float to integer (F2I) and f32 from a narrower integer (I2F.U16) run
 //     on the MUFU unit: 17 cycles, 8.0 a warp instruction, 8.0 alternating
 //     with MUFU.EX2 — so ClassSFU. A narrow source that a load extended is
-//     an exception ptxas makes (NarrowConversionsOfLoads);
+//     an exception ptxas makes (compiler.NarrowConversionsOfLoads);
 //   - f16/bf16/f32 among themselves are F2FP and HADD2.F32 on the FMA pipe
 //     (2.06 a pair of them), 5 cycles each (ClassCvtFloat: ptxas's stalls in
 //     pipeline.cu's f2f chain, and 10.15-10.19 cycles a pair in it and in
@@ -194,51 +194,4 @@ func cvtClass(in *Instr) Class {
 		return ClassALU
 	}
 	return ClassSFU
-}
-
-// NarrowConversionsOfLoads models that ptxas converts an 8- or 16-bit
-// integer to f32 with the full-rate I2FP.F32.U32/S32 when the value comes
-// straight from a load, which has already zero- or sign-extended it to 32
-// bits (convert.sass: wspipe.cu's `(float)tile[i]` of a shared u16 is
-// LDS.U16 then I2FP.F32.U32); a 16-bit value from anything else takes
-// I2F.U16 on the MUFU unit. A `cvt.rn.f32.{u,s}{8,16}` whose source register
-// is written only by loads of that signedness and no wider than it becomes
-// ClassALU.
-func NarrowConversionsOfLoads(p *Program) {
-	var narrow []int
-	for i := range p.Instrs {
-		in := &p.Instrs[i]
-		if in.Op == OpCvt && in.Class == ClassSFU && in.Type == F32 && !in.Type2.Float() &&
-			in.Type2.Bits() < 32 && (in.Rnd == RNone || in.Rnd == RN) && len(in.Ops) == 2 && in.Ops[1].Kind == KReg {
-			narrow = append(narrow, i)
-		}
-	}
-	if len(narrow) == 0 {
-		return
-	}
-	for _, i := range narrow {
-		cv := &p.Instrs[i]
-		src, st := cv.Ops[1].Reg, cv.Type2
-		loaded, other := false, false
-		for j := range p.Instrs {
-			in := &p.Instrs[j]
-			writes := false
-			eachUse(in, func(r regKey, dst bool) {
-				if dst && r.kind == KReg && r.n == src {
-					writes = true
-				}
-			})
-			if !writes {
-				continue
-			}
-			if in.Op == OpLd && !in.Type.Float() && in.Type.Bits() <= st.Bits() && in.Type.Signed() == st.Signed() {
-				loaded = true
-			} else {
-				other = true
-			}
-		}
-		if loaded && !other {
-			cv.Class = ClassALU
-		}
-	}
 }

@@ -14,6 +14,12 @@
 // parameter) and its source position, so diagnostics and per-line stall
 // reports can point at the .ptx or .sms line.
 //
-// Reconvergence points are computed here (Reconverge) from the control-flow
-// graph by immediate post-dominators, for both frontends alike.
+// The analyses that rewrites of a program share live here too: the
+// control-flow graph and its basic blocks (NewCFG), natural loops (Loops),
+// the registers and predicates each instruction reads and writes (Uses),
+// and the dependences of a straight run, by register and by memory state
+// space (Dependences). Reconvergence points are computed here (Reconverge)
+// from the control-flow graph by immediate post-dominators, for both
+// frontends alike. The rewrites themselves — the model of what ptxas does
+// to PTX — are package compiler's.
 package isa

@@ -61,54 +61,101 @@ type Flags uint64
 
 // Instruction flags.
 const (
-	FSat             Flags = 1 << iota // .sat
-	FFtz                               // .ftz
-	FApprox                            // .approx
-	FHi                                // .hi
-	FLo                                // .lo
-	FWide                              // .wide
-	FUni                               // .uni (branch or call known uniform)
-	FCC                                // .cc (carry out) — add.cc/addc
-	FCarryIn                           // addc/subc/madc: uses the carry flag
-	FDrop                              // mbarrier.arrive_drop
-	FNoComplete                        // mbarrier .noComplete
-	FExpectTx                          // mbarrier.arrive.expect_tx
-	FParity                            // mbarrier waits: operand is a parity, not a token
-	FNoInc                             // cp.async.mbarrier.arrive.noinc
-	FMulticast                         // bulk copies with .multicast::cluster
-	FStore                             // bulk tensor copy shared -> global
-	FRead                              // cp.async.bulk.wait_group.read
-	FTo                                // cvta.to.<space> (generic -> space); without it, space -> generic
-	FClamp                             // shf.clamp / shfl clamp
-	FVolatile                          // ld/st.volatile
-	FNoncoherent                       // ld.global.nc
-	FProxyAsync                        // fence.proxy.async*
-	FMbarInitFence                     // fence.mbarrier_init
-	FProxyTensormap                    // fence.proxy.tensormap
-	FAligned                           // .aligned (barrier.sync.aligned etc.)
-	FHint                              // try_wait has a suspend-time hint operand
-	FRemote                            // mbarrier op through a .shared::cluster address
-	FAbs                               // .abs on an operand (min/max .abs, etc.)
-	FNaN                               // .NaN (min/max propagate NaN)
-	FF32Result                         // set.f32: result 1.0f/0.0f
-	FShiftAmt                          // bfind.shiftamt
-	FIm2col                            // bulk tensor .im2col
-	FCacheHint                         // .L2::cache_hint: an extra policy operand
-	FFullRange                         // .full (div.full.f32)
-	FBypassL1                          // ld.global.cg/.cv, cp.async.cg: cached in L2 only
-	FNoUnroll                          // heads a loop marked .pragma "nounroll": ptxas keeps it rolled
-	FConverge                          // ends a lane-dependent if-converted region: ptxas's BSSY/BSYNC (branch.bsync)
-	FVecAddr                           // a barrier op inside divergent control: ptxas addresses it through a per-thread register, not the uniform datapath
-	FReloadWindow                      // an OpDelay that re-reads the shared-memory window in a loop with a call (latency.window_reload)
-	FSharedSym                         // mov of a shared variable's address: SASS forms it from the CTA's window (S2UR SR_CgaCtaId)
-	FReadWindow                        // an OpDelay that reads the shared-memory window again in a loop that sleeps (latency.window_read)
-	FFoldedAddr                        // an add ptxas folds into a shared access's address ([R+UR+imm]): its result is ready at once
-	FMoveUniform                       // an OpDelay before a bulk copy whose operands ptxas moves to uniform registers (R2UR) before an elected lane issues it (latency.copy_r2ur)
-	FMoveUniformLoop                   // an OpDelay before a bulk store or reduction whose operands ptxas moves to uniform registers in a loop over the lanes' distinct values (R2UR.OR: latency.copy_r2ur_loop)
+	FSat            Flags = 1 << iota // .sat
+	FFtz                              // .ftz
+	FApprox                           // .approx
+	FHi                               // .hi
+	FLo                               // .lo
+	FWide                             // .wide
+	FUni                              // .uni (branch or call known uniform)
+	FCC                               // .cc (carry out) — add.cc/addc
+	FCarryIn                          // addc/subc/madc: uses the carry flag
+	FDrop                             // mbarrier.arrive_drop
+	FNoComplete                       // mbarrier .noComplete
+	FExpectTx                         // mbarrier.arrive.expect_tx
+	FParity                           // mbarrier waits: operand is a parity, not a token
+	FNoInc                            // cp.async.mbarrier.arrive.noinc
+	FMulticast                        // bulk copies with .multicast::cluster
+	FStore                            // bulk tensor copy shared -> global
+	FRead                             // cp.async.bulk.wait_group.read
+	FTo                               // cvta.to.<space> (generic -> space); without it, space -> generic
+	FClamp                            // shf.clamp / shfl clamp
+	FVolatile                         // ld/st.volatile
+	FNoncoherent                      // ld.global.nc
+	FProxyAsync                       // fence.proxy.async*
+	FMbarInitFence                    // fence.mbarrier_init
+	FProxyTensormap                   // fence.proxy.tensormap
+	FAligned                          // .aligned (barrier.sync.aligned etc.)
+	FHint                             // try_wait has a suspend-time hint operand
+	FRemote                           // mbarrier op through a .shared::cluster address
+	FAbs                              // .abs on an operand (min/max .abs, etc.)
+	FNaN                              // .NaN (min/max propagate NaN)
+	FF32Result                        // set.f32: result 1.0f/0.0f
+	FShiftAmt                         // bfind.shiftamt
+	FIm2col                           // bulk tensor .im2col
+	FCacheHint                        // .L2::cache_hint: an extra policy operand
+	FFullRange                        // .full (div.full.f32)
+	FBypassL1                         // ld.global.cg/.cv, cp.async.cg: cached in L2 only
 )
 
 // Has reports whether all of f's bits are set in x.
 func (x Flags) Has(f Flags) bool { return x&f == f }
+
+// SourceHints are facts of the PTX source that lowering would otherwise
+// lose and that only the compiler model (package compiler) reads: they do
+// not change what an instruction computes. A frontend sets them.
+type SourceHints uint8
+
+// Source hints.
+const (
+	// HintNoUnroll: the instruction heads a loop marked .pragma "nounroll"
+	// (or closes one the compiler model unrolled already): ptxas keeps the
+	// loop rolled.
+	HintNoUnroll SourceHints = 1 << iota
+	// HintSharedSym: a mov of a shared variable's address, which SASS forms
+	// from the CTA's shared-memory window (S2UR SR_CgaCtaId).
+	HintSharedSym
+)
+
+// Has reports whether all of h's bits are set in x.
+func (x SourceHints) Has(h SourceHints) bool { return x&h == h }
+
+// SchedHints are what the compiler model records about the SASS ptxas makes
+// of an instruction, where that changes its timing but not what it
+// computes. They are set only by package compiler and read by the SM's
+// issue stage.
+type SchedHints uint8
+
+// Scheduling hints.
+const (
+	// SchedConverge: the instruction ends a lane-dependent if-converted
+	// region or retry loop that ptxas closes with a convergence barrier
+	// (BSSY/BSYNC); leaving it costs branch.bsync.
+	SchedConverge SchedHints = 1 << iota
+	// SchedVecAddr: a barrier wait ptxas addresses through a per-thread
+	// register, not the uniform datapath (each poll is per-thread checks).
+	SchedVecAddr
+	// SchedReloadWindow: an OpDelay standing for re-reading the
+	// shared-memory window in a loop with a call (latency.window_reload).
+	SchedReloadWindow
+	// SchedReadWindow: an OpDelay standing for reading the shared-memory
+	// window again in a loop that sleeps (latency.window_read).
+	SchedReadWindow
+	// SchedFoldedAddr: an add ptxas folds into a shared access's address
+	// ([R+UR+imm]); its result is ready at once.
+	SchedFoldedAddr
+	// SchedMoveUniform: an OpDelay standing for moving a bulk copy's
+	// operands to uniform registers (R2UR) before an elected lane issues
+	// it (latency.copy_r2ur).
+	SchedMoveUniform
+	// SchedMoveUniformLoop: an OpDelay standing for moving a bulk store's
+	// or reduction's operands to uniform registers in a loop over the
+	// lanes' distinct values (R2UR.OR: latency.copy_r2ur_loop).
+	SchedMoveUniformLoop
+)
+
+// Has reports whether all of h's bits are set in x.
+func (x SchedHints) Has(h SchedHints) bool { return x&h == h }
 
 // Rounding is a floating-point rounding mode.
 type Rounding uint8
@@ -221,7 +268,7 @@ type Instr struct {
 	Type2  Type  // second type (source type for cvt, etc.)
 	Space  Space // state space of the memory operand
 	Space2 Space // second space (bulk copy source)
-	Flags  Flags
+	Flags  Flags // PTX modifiers: what the instruction means
 	Rnd    Rounding
 	Cmp    CmpOp
 	Bool   BoolOp
@@ -240,6 +287,10 @@ type Instr struct {
 	Class  Class // timing class
 	Ctrl   Ctrl  // the compiler's schedule, when Program.Scheduled (SASS)
 	Pos    Pos
+	// Source holds facts of the source for the compiler model.
+	Source SourceHints
+	// Sched holds the compiler model's annotations for the SM.
+	Sched SchedHints
 }
 
 // NoReconv marks a branch whose paths only meet again at exit.

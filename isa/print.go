@@ -46,6 +46,11 @@ func (in *Instr) String() string {
 			b.WriteString("." + f.name)
 		}
 	}
+	for _, h := range hintNames {
+		if h.src != 0 && in.Source.Has(h.src) || h.sched != 0 && in.Sched.Has(h.sched) {
+			b.WriteString("." + h.name)
+		}
+	}
 	if in.Cmp != CmpNone {
 		b.WriteString("." + cmpNames[in.Cmp])
 	}
@@ -93,7 +98,19 @@ var flagNames = []struct {
 	{FParity, "parity"}, {FNoInc, "noinc"}, {FMulticast, "multicast"}, {FStore, "store"}, {FRead, "read"},
 	{FTo, "to"}, {FClamp, "clamp"}, {FVolatile, "volatile"}, {FNoncoherent, "nc"}, {FProxyAsync, "proxy.async"},
 	{FMbarInitFence, "mbarrier_init"}, {FProxyTensormap, "proxy.tensormap"}, {FAligned, "aligned"}, {FHint, "hint"},
-	{FRemote, "remote"}, {FIm2col, "im2col"}, {FBypassL1, "l2only"}, {FNoUnroll, "nounroll"}, {FConverge, "bsync"}, {FVecAddr, "vaddr"}, {FReloadWindow, "window"}, {FSharedSym, "smem_sym"}, {FReadWindow, "window_read"}, {FFoldedAddr, "in_addr"}, {FMoveUniform, "r2ur"}, {FMoveUniformLoop, "r2ur_loop"},
+	{FRemote, "remote"}, {FIm2col, "im2col"}, {FBypassL1, "l2only"},
+}
+
+// hintNames spell the source and scheduling hints after the flags, as
+// modifiers of their own (.nounroll, .bsync, ...).
+var hintNames = []struct {
+	src   SourceHints
+	sched SchedHints
+	name  string
+}{
+	{src: HintNoUnroll, name: "nounroll"}, {sched: SchedConverge, name: "bsync"}, {sched: SchedVecAddr, name: "vaddr"},
+	{sched: SchedReloadWindow, name: "window"}, {src: HintSharedSym, name: "smem_sym"}, {sched: SchedReadWindow, name: "window_read"},
+	{sched: SchedFoldedAddr, name: "in_addr"}, {sched: SchedMoveUniform, name: "r2ur"}, {sched: SchedMoveUniformLoop, name: "r2ur_loop"},
 }
 
 var cmpNames = [...]string{CmpNone: "", CmpEq: "eq", CmpNe: "ne", CmpLt: "lt", CmpLe: "le", CmpGt: "gt", CmpGe: "ge",

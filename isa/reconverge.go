@@ -7,92 +7,60 @@ package isa
 // resolving branch targets; table lists the targets of each brx (by Aux).
 func Reconverge(p *Program, tables [][]int32) {
 	n := len(p.Instrs)
-	exit := n // virtual exit node
-	succ := make([][]int32, n+1)
-	for i := range p.Instrs {
-		succ[i] = successors(&p.Instrs[i], int32(i), int32(n), tables)
-	}
-	// Predecessors in the reverse graph are successors in the forward graph;
-	// post-dominators are dominators of the reverse graph rooted at exit.
-	pred := make([][]int32, n+1) // reverse-graph successors = forward predecessors
-	for i := 0; i < n; i++ {
-		for _, s := range succ[i] {
-			pred[s] = append(pred[s], int32(i))
-		}
-	}
-	order := reversePostorder(exit, pred)
-	rpoNum := make([]int32, n+1)
-	for i := range rpoNum {
-		rpoNum[i] = -1
-	}
-	for k, v := range order {
-		rpoNum[v] = int32(k)
-	}
-	ipdom := make([]int32, n+1)
-	for i := range ipdom {
-		ipdom[i] = -1
-	}
-	ipdom[exit] = int32(exit)
-	for changed := true; changed; {
-		changed = false
-		for _, v := range order[1:] {
-			newIdom := int32(-1)
-			for _, s := range succ[v] { // forward successors are reverse-graph predecessors
-				if ipdom[s] < 0 {
-					continue
-				}
-				if newIdom < 0 {
-					newIdom = s
-				} else {
-					newIdom = intersect(s, newIdom, ipdom, rpoNum)
-				}
-			}
-			if newIdom >= 0 && ipdom[v] != newIdom {
-				ipdom[v] = newIdom
-				changed = true
-			}
-		}
-	}
+	c := NewCFG(p, tables)
+	// Post-dominators are dominators of the reverse graph rooted at the exit.
+	ipdom := immediateDominators(n, c.Pred, c.Succ)
 	for i := range p.Instrs {
 		in := &p.Instrs[i]
 		in.Reconv = NoReconv
 		if !in.Op.IsBranch() {
 			continue
 		}
-		if d := ipdom[i]; d >= 0 && d != int32(exit) {
+		if d := ipdom[i]; d >= 0 && d != int32(n) {
 			in.Reconv = d
 		}
 	}
 }
 
-func successors(in *Instr, i, n int32, tables [][]int32) []int32 {
-	exit := n
-	next := i + 1
-	if next > n {
-		next = exit
+// immediateDominators returns each node's immediate dominator in the graph
+// whose edges are succ, rooted at root (pred lists each node's incoming
+// edges); -1 for a node the root does not reach, root for the root. It is
+// Cooper, Harvey and Kennedy's iterative algorithm over reverse postorder.
+func immediateDominators(root int, succ, pred [][]int32) []int32 {
+	order := reversePostorder(root, succ)
+	rpoNum := make([]int32, len(succ))
+	for i := range rpoNum {
+		rpoNum[i] = -1
 	}
-	switch {
-	case in.Op == OpBra:
-		if in.Guard.Kind == KNone {
-			return []int32{in.Target}
-		}
-		return []int32{in.Target, next}
-	case in.Op == OpBrx:
-		var out []int32
-		if int(in.Aux) < len(tables) {
-			out = append(out, tables[in.Aux]...)
-		}
-		if in.Guard.Kind != KNone {
-			out = append(out, next)
-		}
-		return out
-	case in.Op.Ends():
-		if in.Guard.Kind != KNone {
-			return []int32{exit, next}
-		}
-		return []int32{exit}
+	for k, v := range order {
+		rpoNum[v] = int32(k)
 	}
-	return []int32{next}
+	idom := make([]int32, len(succ))
+	for i := range idom {
+		idom[i] = -1
+	}
+	idom[root] = int32(root)
+	for changed := true; changed; {
+		changed = false
+		for _, v := range order[1:] {
+			newIdom := int32(-1)
+			for _, s := range pred[v] {
+				if idom[s] < 0 {
+					continue
+				}
+				if newIdom < 0 {
+					newIdom = s
+				} else {
+					newIdom = intersect(s, newIdom, idom, rpoNum)
+				}
+			}
+			if newIdom >= 0 && idom[v] != newIdom {
+				idom[v] = newIdom
+				changed = true
+			}
+		}
+	}
+	return idom
 }
 
 func intersect(a, b int32, idom, num []int32) int32 {

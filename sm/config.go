@@ -92,7 +92,7 @@ type Config struct {
 	BranchTaken int
 	// BsyncCycles is what a warp pays leaving a lane-dependent region that
 	// ptxas if-converted and closed with a convergence barrier (BSSY/BSYNC;
-	// isa.FConverge marks where).
+	// isa.SchedConverge marks where).
 	BsyncCycles int
 
 	// CTA barrier (bar.sync).

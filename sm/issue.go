@@ -57,7 +57,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 			// un-hinted form that follows stands for it.
 			wc.busyUntil = max(wc.busyUntil, now+sim.Cycle(max(s.cfg.SyncsCheck+s.cfg.SyncsResult, s.cfg.SyncsAcquire)))
 		}
-		if in.Flags.Has(isa.FConverge) {
+		if in.Sched.Has(isa.SchedConverge) {
 			wc.busyUntil = max(wc.busyUntil, now+sim.Cycle(s.cfg.BsyncCycles))
 		}
 		if s.prog.Scheduled {
@@ -72,7 +72,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 		s.fail(err)
 		return
 	}
-	if in.Flags.Has(isa.FConverge) && in.Op != isa.OpBra {
+	if in.Sched.Has(isa.SchedConverge) && in.Op != isa.OpBra {
 		wc.busyUntil = max(wc.busyUntil, now+sim.Cycle(s.cfg.BsyncCycles))
 	}
 	if s.prog.Scheduled {
@@ -132,13 +132,13 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 	case isa.OpDelay:
 		d := sim.Cycle(in.Src(0).Imm)
 		switch {
-		case in.Flags.Has(isa.FReloadWindow):
+		case in.Sched.Has(isa.SchedReloadWindow):
 			d = sim.Cycle(s.cfg.WindowReload)
-		case in.Flags.Has(isa.FReadWindow):
+		case in.Sched.Has(isa.SchedReadWindow):
 			d = sim.Cycle(s.cfg.WindowRead)
-		case in.Flags.Has(isa.FMoveUniform):
+		case in.Sched.Has(isa.SchedMoveUniform):
 			d = sim.Cycle(s.cfg.CopyR2UR)
-		case in.Flags.Has(isa.FMoveUniformLoop):
+		case in.Sched.Has(isa.SchedMoveUniformLoop):
 			d = sim.Cycle(s.cfg.CopyR2URLoop)
 		}
 		wc.busyUntil = now + d
@@ -167,8 +167,8 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 	if err := w.ExecALU(in, mask, uint64(now-s.start)); err != nil {
 		return s.diag(wc, in, DiagInput, "unsupported", mask, err.Error())
 	}
-	if in.Flags.Has(isa.FFoldedAddr) {
-		lat = 0 // SASS adds it in the access's address (isa.FoldSharedAddressAdds)
+	if in.Sched.Has(isa.SchedFoldedAddr) {
+		lat = 0 // SASS adds it in the access's address (compiler.FoldSharedAddressAdds)
 	}
 	s.dstReady(wc, in, now+lat, ReasonWait)
 	if in.Op == isa.OpSetp { // predicates are ready sooner than general registers

@@ -253,13 +253,13 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 			// A warp already waiting on the barrier is registered with the
 			// unit: its repeated polls take no further slots.
 			// A wait through a per-thread (vector) address — one ptxas
-			// places under divergent control (isa.MarkDivergentWaits) — is
+			// places under divergent control (compiler.MarkDivergentWaits) — is
 			// a new set of per-thread checks at every poll.
 			cost := s.cfg.SyncsCheckCost
 			at := max(now+sim.Cycle(lat), wc.lastUpdate, s.syncs.free)
 			if wc.waitsOn(gs[k].addr) {
 				op.at = at
-				if in.Flags.Has(isa.FVecAddr) {
+				if in.Sched.Has(isa.SchedVecAddr) {
 					s.slots.reserve(at, cost)
 				}
 			} else {

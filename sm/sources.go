@@ -45,7 +45,7 @@ func sourcePrefixes() []struct{ prefix, source string } {
 		{"latency.window_read", "measured: window.csv: libcu++'s wait_parity on a completed phase (126.0 / 119.1 cycles a link, one S2UR / S2R a link in its SASS) and loads through a re-read window address (50.6 / 51.3): 2-4 fit; 61 gave 181 and 110"},
 		{"latency.copy_r2ur_loop", "measured: waterfall.csv (a bulk store holds its thread from before its operands' moves to after its commit 68 cycles with vector operands, 10 uniform: +58; a 256 B store and its wait_group.read 102.3 against 46.0 cycles)"},
 		{"latency.copy_r2ur", "measured: waterfall.csv (a 256 B or 4 KiB bulk load and its wait: 358.1 / 417.6 cycles with the operands in vector registers, 320.3 / 379.8 uniform: +38 both)"},
-		{"latency.warpsync", "SASS: a full-mask __syncwarp() of a converged warp is one NOP (microbench.cu's elected and divergent32 loops, elect.cu); the 7 cycles fitted before stood in for ptxas's predicate recomputation (isa.RecomputeCompares) and the elected loop's schedule"},
+		{"latency.warpsync", "SASS: a full-mask __syncwarp() of a converged warp is one NOP (microbench.cu's elected and divergent32 loops, elect.cu); the 7 cycles fitted before stood in for ptxas's predicate recomputation (compiler.RecomputeCompares) and the elected loop's schedule"},
 		{"latency.div64", "measured: latency2.csv div_rn_f64 (111.9)"},
 		{"latency.div", "measured: latency2.csv div_rn_f32 (45.6), sqrt_rn_f32 (44.5)"},
 		{"latency.idiv64_inv", "measured: latency2.csv rem_u64_32bit_values, invariant divisor (266.4)"},

@@ -152,7 +152,7 @@ func (w *Warp) predLogic(in *isa.Instr, mask uint32) error {
 func (w *Warp) binary(in *isa.Instr, mask uint32, now uint64, r *Vec) {
 	t := in.Type
 	a := w.Operand(in.Src(0), 0, mask, now)
-	if in.Op == isa.OpAdd && in.NSrc() == 3 { // a three-input add (isa.FuseAdds: ptxas's IADD3)
+	if in.Op == isa.OpAdd && in.NSrc() == 3 { // a three-input add (compiler.FuseAdds: ptxas's IADD3)
 		b, c := w.Operand(in.Src(1), 1, mask, now), w.Operand(in.Src(2), 2, mask, now)
 		for l := range r {
 			r[l] = a[l] + b[l] + c[l]

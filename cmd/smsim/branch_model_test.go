@@ -335,7 +335,7 @@ $Lout:
 }
 
 // A wait through a lane-dependent address is addressed through a per-thread
-// register (isa.MarkDivergentWaits), and the barrier unit takes each of its
+// register (compiler.MarkDivergentWaits), and the barrier unit takes each of its
 // polls as new checks; a wait through a uniform one stays registered
 // between polls. With a short time limit (polls every 25 cycles) 32 warps'
 // vector waits compete with the arrives. The retry loop of such a wait is
@@ -399,7 +399,7 @@ $Ldone:
 
 // A compare's 13 cycles to its branch are static stall counts in SASS: a
 // shared load the warp waits for between them does not overlap them. Here
-// the loop's load issues first (isa.ScheduleLoads), then the compare, then
+// the loop's load issues first (compiler.ScheduleLoads), then the compare, then
 // an add that waits for the load, then the branch: each trip pays the
 // load's wait and then the rest of latency.pred, so raising latency.pred
 // from 13 to 23 adds 10 cycles a trip (with the wait overlapping the

@@ -230,8 +230,8 @@ func TestThroughputRowsMatchTheH200(t *testing.T) {
 // TestConvertRowsMatchTheH200: conversions take the pipes convert.csv
 // measured — I2FP on the integer pipe (4 cycles, 2 a warp instruction), F2I
 // and I2F.U16 on the MUFU unit (17 cycles, 8 a warp instruction, shared with
-// MUFU.EX2) — once register copies cost nothing (isa.ElideMoves) and a loop
-// trip of arithmetic is scheduled as ptxas does (isa.ScheduleLoads: the
+// MUFU.EX2) — once register copies cost nothing (compiler.ElideMoves) and a loop
+// trip of arithmetic is scheduled as ptxas does (compiler.ScheduleLoads: the
 // eight chains' conversions interleaved; before it f2h_pair's eight chains
 // were +119 % and i2f_u16's +31 %). Known misses keep wider limits:
 // f2h_pair's single chain (-19 %: ptxas's F2FP.PACK_AB and HADD2.F32 take
@@ -448,9 +448,9 @@ func TestPatchLoopsSitWithinTheSpreadOfTheirSchedules(t *testing.T) {
 
 // TestLatencyChainsOfPtxasRewritesMatchTheH200: pipeline.csv's dependent
 // chains that depend on what ptxas makes of the PTX — three-input adds
-// (isa.FuseAdds), a narrowing cvt that is no instruction
-// (isa.ElideNarrowingCvts) and packed-half FMAs alternating between HFMA2
-// and HFMA2.MMA (isa.Half2Pipes) — next to the plain FFMA chain and the
+// (compiler.FuseAdds), a narrowing cvt that is no instruction
+// (compiler.ElideNarrowingCvts) and packed-half FMAs alternating between HFMA2
+// and HFMA2.MMA (compiler.Half2Pipes) — next to the plain FFMA chain and the
 // f32/f16 conversion pair (F2FP and HADD2.F32, 5 cycles each:
 // isa.ClassCvtFloat), the chains through the MUFU unit and back
 // (latency.mufu_forward) and a chain of shared-memory atomics
@@ -464,7 +464,7 @@ func TestLatencyChainsOfPtxasRewritesMatchTheH200(t *testing.T) {
 
 // A chain of shared loads whose address adds a uniform base to the last
 // value loaded costs what a bare LDS chain costs on the H200: ptxas folds
-// the add into the address ([R+UR], isa.FoldSharedAddressAdds). hwprobe.cu's
+// the add into the address ([R+UR], compiler.FoldSharedAddressAdds). hwprobe.cu's
 // `shl; add; ld` chain (probe.csv smem_load_chain) and window.cu's `add; ld`
 // chain (window.csv vector_outside) stay within 3 and 10 %; charged the
 // add's four cycles they were 5–8 % and 18 % slow.
@@ -516,7 +516,7 @@ func TestBulkStoresMatchTheH200(t *testing.T) {
 }
 
 // waterfall.csv: a bulk copy whose operands ptxas keeps in vector registers
-// waits for their moves to uniform registers (isa.MoveCopyOperandsToUniform):
+// waits for their moves to uniform registers (compiler.MoveCopyOperandsToUniform):
 // a store and its wait_group.read 56 cycles more than from uniform operands
 // at 256 bytes (73 at 4 KiB), a load and its wait 38 more. The model charges
 // the difference and nothing else; a region only one thread enters stays

@@ -136,8 +136,8 @@ func holdsLevel(t *testing.T, file string, want int, rowLimit, mapeLimit float64
 // k_libpipe<4>'s loads one address register: docs/model.md's known misses),
 // none of those over 36 %. Two mechanisms were read from its SASS (its
 // parameters come from other files): the consumer's three-input adds
-// (isa.FuseAdds), and the shared window its consumer re-reads at each use in
-// a loop holding libcu++'s back-off wait (isa.ReloadSharedWindowInSleepLoops,
+// (compiler.FuseAdds), and the shared window its consumer re-reads at each use in
+// a loop holding libcu++'s back-off wait (compiler.ReloadSharedWindowInSleepLoops,
 // whose cost window.csv measures). With 61 cycles a read, the call loops'
 // effective figure, it was 6.3 % (and ptxpipe.csv 13.0 %); with neither
 // mechanism 7.3 %; what its consumer pays beyond the model (lpstamp.csv:
@@ -217,7 +217,7 @@ func TestHeldOutLibcuMemcpyAsync(t *testing.T) {
 // above a barrier arrive and the wait loop before it) brought it to 8.4 %,
 // every row within 12.5 %, with no parameter fitted to it; leaving out the
 // convergence barrier its SASS does not have on the consumer's and
-// producer's wait loops (isa.MarkDivergentWaits: exitwait.csv) to 2.96 %,
+// producer's wait loops (compiler.MarkDivergentWaits: exitwait.csv) to 2.96 %,
 // every row within 7 %.
 func TestHeldOutCutlassStylePipeline(t *testing.T) {
 	if testing.Short() {
@@ -230,7 +230,7 @@ func TestHeldOutCutlassStylePipeline(t *testing.T) {
 // between the arrive and the try_wait. A few cycles of layout move the H200's
 // 16- and 32-warp phases by ±10 %, up and down, which the model does not
 // follow; it holds the level it reached: 6.5 %, every row within 17 % (8.2 %
-// and 31 % when the file was measured, before isa.HoistInvariantCompares took
+// and 31 % when the file was measured, before compiler.HoistInvariantCompares took
 // the lane test out of the loop, as ptxas does; converged_k4_warps8 +16.2 %).
 func TestLayoutSweepHoldsItsLevel(t *testing.T) {
 	if testing.Short() {

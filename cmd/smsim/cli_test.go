@@ -238,7 +238,7 @@ func TestRunReportsTheKernelsCopies(t *testing.T) {
 }
 
 // microbench.ptx's divergent32 loop reads 32 lane predicates; ptxas keeps
-// five and recomputes the rest in the loop (isa.RecomputeCompares). The
+// five and recomputes the rest in the loop (compiler.RecomputeCompares). The
 // recomputed compares must give every lane its own arrive: each phase of two
 // warps is 64 arrivals in 64 updates, the 27 copies sit in the loop, and the
 // run ends (no lane arrives twice or never).

@@ -3,7 +3,7 @@ package main
 import "testing"
 
 // pipeline.cu's chain of dependent adds runs 2.26 cycles an add on the H200:
-// ptxas makes each pair one IADD3 (isa.FuseAdds). The fused kernel still
+// ptxas makes each pair one IADD3 (compiler.FuseAdds). The fused kernel still
 // computes the same sum, and a trip of four dependent adds takes two IADD3
 // latencies, not four.
 func TestFusedAddsComputeTheSameSumInHalfTheChain(t *testing.T) {
@@ -55,7 +55,7 @@ $Lloop:
 	}
 }
 
-// A 64-to-32-bit cvt is elided (isa.ElideNarrowingCvts): its readers read the
+// A 64-to-32-bit cvt is elided (compiler.ElideNarrowingCvts): its readers read the
 // 64-bit register directly and must still see only its low half.
 func TestElidedNarrowingCvtKeepsTheLowHalf(t *testing.T) {
 	const ptx = `.version 8.7

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/smsim/smsim/compiler"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -95,8 +96,13 @@ func (s *source) loadPTX(path string, src []byte) error {
 	return nil
 }
 
-// programSource is the source of one compiled kernel (a .sms file).
+// programSource is the source of one compiled kernel (a .sms file). The
+// program takes the compiler model's passes that apply to .sms kernels
+// (compiler.SMS).
 func programSource(file string, p *isa.Program) *source {
+	o := compiler.DefaultOptions()
+	o.Input = compiler.SMS
+	compiler.Compile(p, o)
 	k := &kernel{name: p.Name, cxx: cxxName{title: p.Title(), short: p.Name}, params: p.Params, done: true, prog: p}
 	return &source{file: file, kernels: []*kernel{k}}
 }

@@ -63,7 +63,7 @@ func (l *lowerer) stmt(st Stmt, s *lscope) error {
 			return err
 		}
 		if l.noUnroll && len(l.prog.Instrs) > n {
-			l.prog.Instrs[n].Flags |= isa.FNoUnroll // the loop this instruction heads stays rolled
+			l.prog.Instrs[n].Source |= isa.HintNoUnroll // the loop this instruction heads stays rolled
 			l.noUnroll = false
 		}
 	}

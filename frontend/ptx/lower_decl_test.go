@@ -137,7 +137,7 @@ func TestLowerVectorRegisters(t *testing.T) {
 	}
 }
 
-// A mov of a shared variable's address is marked FSharedSym (ptxas forms it
+// A mov of a shared variable's address is marked HintSharedSym (ptxas forms it
 // from the CTA's window); one of a global variable's, or of a register, is not.
 func TestMovOfSharedAddressIsMarked(t *testing.T) {
 	src := header + `.global .align 4 .u32 g[4];
@@ -159,10 +159,10 @@ func TestMovOfSharedAddressIsMarked(t *testing.T) {
 	var marks []bool
 	for _, in := range ps[0].Instrs {
 		if in.Op == isa.OpMov {
-			marks = append(marks, in.Flags.Has(isa.FSharedSym))
+			marks = append(marks, in.Source.Has(isa.HintSharedSym))
 		}
 	}
 	if len(marks) != 3 || !marks[0] || marks[1] || marks[2] {
-		t.Errorf("FSharedSym on the three movs: %v, want [true false false]", marks)
+		t.Errorf("HintSharedSym on the three movs: %v, want [true false false]", marks)
 	}
 }

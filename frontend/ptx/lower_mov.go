@@ -58,7 +58,7 @@ func (l *lowerer) mov(in *Instr, m *mods) error {
 	mv := isa.Instr{Op: isa.OpMov, Type: t, NDst: 1, Ops: []isa.Operand{dd, av}}
 	if s, ok := a.(*Sym); ok {
 		if e, _ := l.sc.lookup(s.Name); e != nil && e.kind == entVar && e.space == isa.Shared {
-			mv.Flags |= isa.FSharedSym
+			mv.Source |= isa.HintSharedSym
 		}
 	}
 	l.emit(mv)

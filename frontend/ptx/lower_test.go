@@ -295,7 +295,7 @@ func TestLowerNounrollPragmaMarksTheLoopHead(t *testing.T) {
 	p := lowerSnippet(t, "add.s32 %r1, %r1, 1;\n$L_head:\n.pragma \"nounroll\";\nadd.s32 %r2, %r2, 1;\nadd.s32 %r3, %r3, 1;")
 	var marked []int
 	for i := range p.Instrs {
-		if p.Instrs[i].Flags.Has(isa.FNoUnroll) {
+		if p.Instrs[i].Source.Has(isa.HintNoUnroll) {
 			marked = append(marked, i)
 		}
 	}
