@@ -345,6 +345,13 @@ func TestScheduledStallReasons(t *testing.T) {
 			setCtrl(a, ctl(5))
 			a.label("t")
 		}, 32, nil, ReasonBranchResolving, uint64(one.BranchTaken) - 1},
+		{"a barrier wait's answer is mbarrier", func(a *asm) {
+			bar := isa.Addr(-1, 0)
+			a.emit(with(mbar(isa.OpMbarInit, 0, 0, bar, isa.Imm(32)), ctl(1, wsb(1))))
+			a.emit(with(mbar(isa.OpMbarArrive, 0, 1, isa.Sink(), bar), ctl(1, wait(1<<1))))
+			a.emit(with(mbar(isa.OpMbarTryWait, isa.FParity, 1, isa.P(0), bar, isa.Imm(0)), ctl(2, wsb(0))))
+			a.emit(movI(1, ctl(1, wait(1<<0))))
+		}, 32, nil, ReasonMbarrier, 0},
 		{"another warp's issue is not_selected", func(a *asm) {
 			a.emit(movI(1, ctl(1)))
 			a.emit(movI(1, ctl(1)))
@@ -370,8 +377,10 @@ func TestScheduledStallReasons(t *testing.T) {
 			got := r.Warps[0].Stalls[c.reason]
 			if c.reason == ReasonNotSelected {
 				got = r.Warps[1].Stalls[c.reason] // warp 1 waits while warp 0 issues
+			}
+			if c.want == 0 { // the barrier unit's answer, or the other warp's run: some cycles
 				if got == 0 {
-					t.Errorf("warp 1 has no not_selected cycles: %v", r.Warps[1].Stalls)
+					t.Errorf("no cycles %s: %v", c.reason, r.Warps)
 				}
 				return
 			}
@@ -379,5 +388,57 @@ func TestScheduledStallReasons(t *testing.T) {
 				t.Errorf("warp 0: %d cycles %s, want %d (all: %v)", got, c.reason, c.want, r.Warps[0].Stalls)
 			}
 		})
+	}
+}
+
+// A taken branch's target issues branch.taken cycles after the branch, or
+// its stall count if longer; a branch that falls through costs its stall
+// count (branch.csv).
+func TestTakenBranchRedirect(t *testing.T) {
+	taken := uint64(DefaultConfig().BranchTaken)
+	cases := []struct {
+		name  string
+		stall uint8
+		guard isa.Operand
+		want  uint64
+	}{
+		{"a taken branch waits branch.taken", 5, isa.Operand{}, taken},
+		{"a taken branch with a longer stall waits its stall", 13, isa.Operand{}, 13},
+		{"a branch that falls through costs its stall count", 5, isa.P(0), 5},
+		{"a guarded-off branch with a short stall", 1, isa.P(0), 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := newAsm(8, 1)
+			a.bra("t", c.guard) // P0 is false: not taken
+			setCtrl(a, ctl(c.stall))
+			a.label("t")
+			a.emit(movI(1, ctl(1)))
+			a.emit(exitC)
+			_, o := runCtrl(t, a.done(), 32, nil)
+			if got := o.first(0, 1) - o.first(0, 0); got != c.want {
+				t.Errorf("target issued %d cycles after the branch, want %d", got, c.want)
+			}
+		})
+	}
+}
+
+// A guarded-off barrier wait sets its scoreboard until it has passed the
+// barrier unit (probe.csv hint_ns0); other guarded-off instructions release
+// theirs the next cycle.
+func TestGuardedOffWaitHoldsItsScoreboard(t *testing.T) {
+	cfg := DefaultConfig()
+	want := uint64(max(cfg.SyncsCheck+cfg.SyncsResult, cfg.SyncsAcquire))
+	bar := isa.Addr(-1, 0)
+	a := newAsm(8, 2)
+	a.emit(with(mbar(isa.OpMbarInit, 0, 0, bar, isa.Imm(1)), ctl(1, wsb(1))))
+	tw := with(mbar(isa.OpMbarTryWait, isa.FParity, 1, isa.P(1), bar, isa.Imm(0)), ctl(1, wsb(0), wait(1<<1)))
+	tw.Guard = isa.P(0) // P0 is false
+	a.emit(tw)
+	a.emit(movI(1, ctl(1, wait(1<<0))))
+	a.emit(exitC)
+	_, o := runCtrl(t, a.done(), 32, nil)
+	if got := o.first(0, 2) - o.first(0, 1); got != want {
+		t.Errorf("the instruction waiting on a guarded-off try_wait issued %d cycles after it, want %d", got, want)
 	}
 }
