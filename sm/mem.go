@@ -173,9 +173,10 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 
 // laneAccess performs lane l's part of a memory instruction.
 func (s *SM) laneAccess(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l, size int, t uint64) error {
-	var buf [16]byte
-	b := buf[:size]
-	if size > 16 {
+	var b []byte
+	if size <= len(s.laneBuf) {
+		b = s.laneBuf[:size] // a local array would escape through the GlobalMemory interface
+	} else {
 		b = make([]byte, size)
 	}
 	load := in.Op == isa.OpLd

@@ -84,6 +84,8 @@ type SM struct {
 	mapUse     []mapUse          // tensor maps read from global memory: rewritten since?
 	smemFree   sim.Cycle         // when the shared memory can serve the next wavefront
 	arrayUse   []arrayWindow     // bulk stores' reads of the shared-memory data array, in the future
+	laneBuf    [32]byte          // one lane's bytes of a memory instruction (laneAccess): not allocated per lane
+	cpFree     []*cpLanding      // landed cp.async events, for reuse
 }
 
 // arrayWindow is a stretch [from, to) of which a bulk store's source reads

@@ -89,9 +89,12 @@ func (w *Warp) floatArith(in *isa.Instr, mask uint32, now uint64) {
 	var r Vec
 	switch t {
 	case isa.F64:
+		if w.exact == nil {
+			w.exact = new(exactScratch)
+		}
 		for l := range r {
 			if mask>>l&1 != 0 {
-				r[l] = o.double(a[l], b[l], c[l])
+				r[l] = o.doubleIn(w.exact, a[l], b[l], c[l])
 			}
 		}
 	case isa.F16x2, isa.BF16x2:
