@@ -115,9 +115,30 @@ func (w *Warp) f32Arith(in *isa.Instr, mask uint32, now uint64) {
 		return
 	}
 	b := w.Operand(in.Src(1), 1, mask, now)
+	plain := mask == FullMask && !ftz && !sat
 	if in.Op == isa.OpFma || in.Op == isa.OpMad {
-		w.f32Fma(in, mask, a, b, w.Operand(in.Src(2), 2, mask, now), d)
+		c := w.Operand(in.Src(2), 2, mask, now)
+		if plain {
+			mask = f32FmaV(a, b, c, d)
+			if mask == 0 {
+				return
+			}
+		}
+		w.f32Fma(in, mask, a, b, c, d)
 		return
+	}
+	if plain {
+		switch in.Op {
+		case isa.OpAdd:
+			f32AddV(a, b, d)
+			return
+		case isa.OpSub:
+			f32SubV(a, b, d)
+			return
+		case isa.OpMul:
+			f32MulV(a, b, d)
+			return
+		}
 	}
 	for l := 0; l < Lanes; l++ {
 		if mask>>l&1 == 0 {
