@@ -215,7 +215,7 @@ func (w *Warp) f32Sign(in *isa.Instr, mask uint32, now uint64) {
 		}
 		x, y := uint32(a[l]), uint32(b[l])
 		if x&0x7fffffff > f32Exp || y&0x7fffffff > f32Exp {
-			d[l] = o.narrow(&fmtF32, a[l], b[l], 0)
+			d[l] = o.narrow(&fmtF32, a[l], b[l], 0) & 0xffffffff // min/max of a NaN passes the other operand's register through
 			continue
 		}
 		if ftz {

@@ -99,13 +99,17 @@ func fastCases() []fastCase {
 }
 
 // fillBoth gives the fast and the exact warp the same random registers: c's
-// operands in r1..r3, random bits elsewhere.
+// operands in r1..r3 (every eighth lane with garbage above 32 bits),
+// random bits elsewhere.
 func fillBoth(rng *rand.Rand, c *fastCase, fast, exact *Warp) {
 	for r := 0; r < 4; r++ {
 		for l := 0; l < Lanes; l++ {
 			v := rng.Uint64()
 			if r > 0 && r <= len(c.gens) {
 				v = c.gens[r-1](rng)
+				if l%8 == 7 { // bits above the operand's width, which neither path may read
+					v |= rng.Uint64() << 32
+				}
 			}
 			fast.regs[r][l], exact.regs[r][l] = v, v
 		}
