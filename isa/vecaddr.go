@@ -1,5 +1,7 @@
 package isa
 
+import "sort"
+
 // MarkDivergentWaits flags (FVecAddr) the barrier waits that ptxas cannot
 // address through the uniform datapath, which needs warp-uniform values in
 // warp-uniform control flow: a wait whose address may differ between lanes,
@@ -39,26 +41,13 @@ func MarkDivergentWaits(p *Program) {
 	}
 	varying := varyingRegs(p)
 	vary := varies(varying)
-	// region[k]: wait k is the last wait of a lane-dependent region that
-	// ptxas closes with a BSYNC right after it (no other loop between), so
-	// leaving its retry loop is leaving the region.
-	region := make([]bool, len(p.Instrs))
-	mark := func(lo, hi int, closed bool) {
-		lo, hi = max(lo, 0), min(hi, len(p.Instrs))
-		for k := lo; k < hi; k++ {
-			if isWait(p.Instrs[k].Op) {
-				p.Instrs[k].Flags |= FVecAddr
-				region[k] = region[k] || closed && !loopAround(p, k, lo, hi)
-			}
-		}
-	}
 	for i := range p.Instrs {
 		in := &p.Instrs[i]
 		if isWait(in.Op) && (vary(&in.Guard) || (in.NSrc() > 0 && vary(in.Src(0)))) {
 			in.Flags |= FVecAddr
 		}
 	}
-	laneDependentRegions(p, vary, mark)
+	region := markWaitRegions(p, vary)
 	laneWait := func(k int) bool {
 		w := &p.Instrs[k]
 		if region[k] || vary(&w.Guard) {
@@ -84,6 +73,34 @@ func MarkDivergentWaits(p *Program) {
 			}
 		}
 	}
+}
+
+// markWaitRegions flags (FVecAddr) the waits under lane-dependent control
+// flow and returns region: region[k] says that wait k is the last wait of a
+// lane-dependent region that ptxas closes with a BSYNC right after it (no
+// other loop between), so leaving its retry loop is leaving the region.
+func markWaitRegions(p *Program, vary func(*Operand) bool) []bool {
+	region := make([]bool, len(p.Instrs))
+	// The waits, in program order: a region visits only the waits inside
+	// it, not each of its instructions (a program inlined from recursion
+	// has hundreds of thousands of instructions and thousands of regions).
+	var waits []int
+	for k := range p.Instrs {
+		if isWait(p.Instrs[k].Op) {
+			waits = append(waits, k)
+		}
+	}
+	laneDependentRegions(p, vary, func(lo, hi int, closed bool) {
+		lo, hi = max(lo, 0), min(hi, len(p.Instrs))
+		for _, k := range waits[sort.SearchInts(waits, lo):] {
+			if k >= hi {
+				break
+			}
+			p.Instrs[k].Flags |= FVecAddr
+			region[k] = region[k] || closed && !loopAround(p, k, lo, hi)
+		}
+	})
+	return region
 }
 
 // loopAround reports whether a loop other than wait k's own retry loop
@@ -143,12 +160,22 @@ func laneDependentRegions(p *Program, vary func(*Operand) bool, mark func(lo, hi
 // underLaneControl returns, per instruction, whether laneDependentRegions
 // puts it under lane-dependent control flow.
 func underLaneControl(p *Program, vary func(*Operand) bool) []bool {
-	under := make([]bool, len(p.Instrs))
+	// Each region adds one where it opens and takes one away where it
+	// ends; an instruction is under lane control where the running sum is
+	// positive (regions nest and overlap, and may be long).
+	depth := make([]int32, len(p.Instrs)+1)
 	laneDependentRegions(p, vary, func(lo, hi int, _ bool) {
-		for k := max(lo, 0); k < min(hi, len(p.Instrs)); k++ {
-			under[k] = true
+		if lo, hi = max(lo, 0), min(hi, len(p.Instrs)); lo < hi {
+			depth[lo]++
+			depth[hi]--
 		}
 	})
+	under := make([]bool, len(p.Instrs))
+	var open int32
+	for k := range under {
+		open += depth[k]
+		under[k] = open > 0
+	}
 	return under
 }
 
