@@ -107,12 +107,22 @@ func laneDependentRegions(p *isa.Program, vary func(*isa.Operand) bool, mark fun
 // underLaneControl returns, per instruction, whether laneDependentRegions
 // puts it under lane-dependent control flow.
 func underLaneControl(p *isa.Program, vary func(*isa.Operand) bool) []bool {
-	under := make([]bool, len(p.Instrs))
+	// Each region adds one where it opens and takes one away where it
+	// ends; an instruction is under lane control where the running sum is
+	// positive (regions nest and overlap, and may be long).
+	depth := make([]int32, len(p.Instrs)+1)
 	laneDependentRegions(p, vary, func(lo, hi int, _ bool) {
-		for k := max(lo, 0); k < min(hi, len(p.Instrs)); k++ {
-			under[k] = true
+		if lo, hi = max(lo, 0), min(hi, len(p.Instrs)); lo < hi {
+			depth[lo]++
+			depth[hi]--
 		}
 	})
+	under := make([]bool, len(p.Instrs))
+	var open int32
+	for k := range under {
+		open += depth[k]
+		under[k] = open > 0
+	}
 	return under
 }
 

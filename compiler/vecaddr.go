@@ -1,6 +1,10 @@
 package compiler
 
-import "github.com/smsim/smsim/isa"
+import (
+	"sort"
+
+	"github.com/smsim/smsim/isa"
+)
 
 // MarkDivergentWaits marks the barrier waits ptxas addresses per thread.
 var MarkDivergentWaits = Pass{
@@ -38,26 +42,13 @@ func markDivergentWaits(p *isa.Program, _ *Options) {
 	}
 	varying := varyingRegs(p)
 	vary := varies(varying)
-	// region[k]: wait k is the last wait of a lane-dependent region that
-	// ptxas closes with a BSYNC right after it (no other loop between), so
-	// leaving its retry loop is leaving the region.
-	region := make([]bool, len(p.Instrs))
-	mark := func(lo, hi int, closed bool) {
-		lo, hi = max(lo, 0), min(hi, len(p.Instrs))
-		for k := lo; k < hi; k++ {
-			if isWait(p.Instrs[k].Op) {
-				p.Instrs[k].Sched |= isa.SchedVecAddr
-				region[k] = region[k] || closed && !loopAround(p, k, lo, hi)
-			}
-		}
-	}
 	for i := range p.Instrs {
 		in := &p.Instrs[i]
 		if isWait(in.Op) && (vary(&in.Guard) || (in.NSrc() > 0 && vary(in.Src(0)))) {
 			in.Sched |= isa.SchedVecAddr
 		}
 	}
-	laneDependentRegions(p, vary, mark)
+	region := markWaitRegions(p, vary)
 	laneWait := func(k int) bool {
 		w := &p.Instrs[k]
 		if region[k] || vary(&w.Guard) {
@@ -83,6 +74,34 @@ func markDivergentWaits(p *isa.Program, _ *Options) {
 			}
 		}
 	}
+}
+
+// markWaitRegions marks (SchedVecAddr) the waits under lane-dependent control
+// flow and returns region: region[k] says that wait k is the last wait of a
+// lane-dependent region that ptxas closes with a BSYNC right after it (no
+// other loop between), so leaving its retry loop is leaving the region.
+func markWaitRegions(p *isa.Program, vary func(*isa.Operand) bool) []bool {
+	region := make([]bool, len(p.Instrs))
+	// The waits, in program order: a region visits only the waits inside
+	// it, not each of its instructions (a program inlined from recursion
+	// has hundreds of thousands of instructions and thousands of regions).
+	var waits []int
+	for k := range p.Instrs {
+		if isWait(p.Instrs[k].Op) {
+			waits = append(waits, k)
+		}
+	}
+	laneDependentRegions(p, vary, func(lo, hi int, closed bool) {
+		lo, hi = max(lo, 0), min(hi, len(p.Instrs))
+		for _, k := range waits[sort.SearchInts(waits, lo):] {
+			if k >= hi {
+				break
+			}
+			p.Instrs[k].Sched |= isa.SchedVecAddr
+			region[k] = region[k] || closed && !loopAround(p, k, lo, hi)
+		}
+	})
+	return region
 }
 
 // loopAround reports whether a loop other than wait k's own retry loop

@@ -14,8 +14,11 @@ import (
 // (wait_group, wait_all), and cp.async.mbarrier.arrive makes an mbarrier
 // arrival once all of the thread's earlier copies have landed.
 
-// cpLanding is one warp instruction's copies in flight.
+// cpLanding is one warp instruction's copies in flight: the event that
+// lands them. Landed ones go back to the SM's free list (cpFree), so the
+// copies of a loop allocate nothing once the first few are in flight.
 type cpLanding struct {
+	s     *SM
 	c     *cta
 	lanes uint32
 	dst   [warp.Lanes]uint32
@@ -93,7 +96,8 @@ func (s *SM) cpAsyncCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32, t 
 	if in.NSrc() > 3 {
 		fv = wc.w.Operand(in.Src(3), 2, mask, t)
 	}
-	ld := &cpLanding{c: wc.c, lanes: mask, in: in, wc: wc}
+	ld := s.newCpLanding()
+	ld.c, ld.lanes, ld.in, ld.wc = wc.c, mask, in, wc
 	var worst sim.Cycle
 	for l := 0; l < warp.Lanes; l++ {
 		if mask>>l&1 == 0 {
@@ -132,27 +136,34 @@ func (s *SM) cpAsyncCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32, t 
 	}
 	s.cpInFlight++
 	wc.c.pending++
-	s.eng.Schedule(at, sim.PhaseDeliver, cpLandHandler{s: s, ld: ld}, 0)
+	s.eng.Schedule(at, sim.PhaseDeliver, ld, 0)
 	wc.w.Advance()
 	return nil
 }
 
-type cpLandHandler struct {
-	s  *SM
-	ld *cpLanding
+// newCpLanding takes a landing from the free list, or a new one.
+func (s *SM) newCpLanding() *cpLanding {
+	if n := len(s.cpFree); n > 0 {
+		ld := s.cpFree[n-1]
+		s.cpFree = s.cpFree[:n-1]
+		return ld
+	}
+	return &cpLanding{s: s}
 }
 
 // Handle writes the landed bytes into shared memory.
-func (h cpLandHandler) Handle(now sim.Cycle, _ uint64) error {
-	s, ld := h.s, h.ld
+func (ld *cpLanding) Handle(now sim.Cycle, _ uint64) error {
+	s := ld.s
 	s.cpInFlight--
-	defer s.opDone(ld.c)
-	var buf [16]byte
+	defer func() {
+		s.opDone(ld.c)
+		s.cpFree = append(s.cpFree, ld)
+	}()
 	for l := 0; l < warp.Lanes; l++ {
 		if ld.lanes>>l&1 == 0 {
 			continue
 		}
-		b := buf[:ld.size[l]]
+		b := s.laneBuf[:ld.size[l]] // a local array would escape through the GlobalMemory interface
 		clear(b)
 		if err := s.gmem.Read(ld.src[l], b[:ld.fill[l]]); err != nil {
 			err = s.globalErr(ld.wc, ld.in, l, err)

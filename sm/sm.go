@@ -88,6 +88,7 @@ type SM struct {
 	smemFree   sim.Cycle            // when the shared memory can serve the next wavefront
 	arrayUse   []arrayWindow        // bulk stores' reads of the shared-memory data array, in the future
 	laneBuf    [maxAccessBytes]byte // one lane's bytes of the memory access in progress (laneAccess)
+	cpFree     []*cpLanding         // landed cp.async events, for reuse
 }
 
 // arrayWindow is a stretch [from, to) of which a bulk store's source reads

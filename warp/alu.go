@@ -26,6 +26,9 @@ func (w *Warp) ExecALU(in *isa.Instr, mask uint32, now uint64) error {
 	if mask == FullMask && w.inPlace(in) {
 		return nil
 	}
+	if (in.Type.Float() || in.Type2.Float()) && w.fastFloat(in, mask, now) {
+		return nil
+	}
 	if ok, err := w.execExact(in, mask, now); ok {
 		return err
 	}

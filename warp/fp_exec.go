@@ -43,15 +43,16 @@ func (w *Warp) execExact(in *isa.Instr, mask uint32, now uint64) (ok bool, err e
 }
 
 // lanes3 applies fn to the (up to three) sources of every lane and writes
-// the destination with type t.
+// the destination with type t. The sources are read in place (each is a
+// register or its own scratch slot, and the results go to a separate
+// vector until the end), so nothing is copied or allocated.
 func (w *Warp) lanes3(in *isa.Instr, mask uint32, now uint64, fn func(a, b, c uint64) uint64, t isa.Type) {
 	var src [3]*Vec
-	var zero Vec
 	for i := range src {
-		src[i] = &zero
 		if i < in.NSrc() {
-			v := *w.Operand(in.Src(i), i, mask, now)
-			src[i] = &v
+			src[i] = w.Operand(in.Src(i), i, mask, now)
+		} else {
+			src[i] = w.zeroSlot(i)
 		}
 	}
 	var r Vec
@@ -63,24 +64,57 @@ func (w *Warp) lanes3(in *isa.Instr, mask uint32, now uint64, fn func(a, b, c ui
 	w.Write(in.Dst(0), mask, &r, t)
 }
 
-// floatArith executes a floating-point arithmetic instruction.
+// zeroSlot returns scratch slot i cleared: the value of an absent source.
+func (w *Warp) zeroSlot(i int) *Vec {
+	s := &w.scratch[i]
+	*s = Vec{}
+	return s
+}
+
+// floatArith executes a floating-point arithmetic instruction lane by lane,
+// into a separate vector (a destination that is also a source is read
+// before it is written).
 func (w *Warp) floatArith(in *isa.Instr, mask uint32, now uint64) {
 	o := fop{op: in.Op, rnd: in.Rnd, flags: in.Flags, mode: in.Mode}
 	t := in.Type
+	var src [3]*Vec
+	for i := range src {
+		if i < in.NSrc() {
+			src[i] = w.Operand(in.Src(i), i, mask, now)
+		} else {
+			src[i] = w.zeroSlot(i)
+		}
+	}
+	a, b, c := src[0], src[1], src[2]
+	var r Vec
 	switch t {
 	case isa.F64:
-		w.lanes3(in, mask, now, o.double, t)
+		if w.exact == nil {
+			w.exact = new(exactScratch)
+		}
+		for l := range r {
+			if mask>>l&1 != 0 {
+				r[l] = o.doubleIn(w.exact, a[l], b[l], c[l])
+			}
+		}
 	case isa.F16x2, isa.BF16x2:
 		f := formatOf(t)
-		w.lanes3(in, mask, now, func(a, b, c uint64) uint64 {
-			lo := o.narrow(f, a&0xffff, b&0xffff, c&0xffff)
-			hi := o.narrow(f, a>>16&0xffff, b>>16&0xffff, c>>16&0xffff)
-			return hi<<16 | lo
-		}, t)
+		for l := range r {
+			if mask>>l&1 != 0 {
+				lo := o.narrow(f, a[l]&0xffff, b[l]&0xffff, c[l]&0xffff)
+				hi := o.narrow(f, a[l]>>16&0xffff, b[l]>>16&0xffff, c[l]>>16&0xffff)
+				r[l] = hi<<16 | lo
+			}
+		}
 	default:
 		f := formatOf(t)
-		w.lanes3(in, mask, now, func(a, b, c uint64) uint64 { return o.narrow(f, a, b, c) }, t)
+		for l := range r {
+			if mask>>l&1 != 0 {
+				r[l] = o.narrow(f, a[l], b[l], c[l])
+			}
+		}
 	}
+	w.Write(in.Dst(0), mask, &r, t)
 }
 
 // fcmp compares two floats of type t (one half of a packed type).
@@ -112,20 +146,27 @@ func combine(op isa.BoolOp, res, c uint32) uint32 {
 // the high halves.
 func (w *Warp) floatCompare(in *isa.Instr, mask uint32, now uint64) {
 	t := in.Type
-	a := *w.Operand(in.Src(0), 0, mask, now)
-	b := *w.Operand(in.Src(1), 1, mask, now)
+	a := w.Operand(in.Src(0), 0, mask, now)
+	b := w.Operand(in.Src(1), 1, mask, now)
 	var lo, hi uint32
-	for l := 0; l < Lanes; l++ {
-		if t == isa.F16x2 || t == isa.BF16x2 {
-			h := scalarOf(t)
-			if fcmp(in, h, a[l]&0xffff, b[l]&0xffff) {
+	switch t {
+	case isa.F32:
+		lo = cmpF32Lanes(in.Cmp, a, b, in.Flags.Has(isa.FFtz))
+	case isa.F64:
+		lo = cmpF64Lanes(in.Cmp, a, b)
+	default:
+		for l := 0; l < Lanes; l++ {
+			if t == isa.F16x2 || t == isa.BF16x2 {
+				h := scalarOf(t)
+				if fcmp(in, h, a[l]&0xffff, b[l]&0xffff) {
+					lo |= 1 << l
+				}
+				if fcmp(in, h, a[l]>>16&0xffff, b[l]>>16&0xffff) {
+					hi |= 1 << l
+				}
+			} else if fcmp(in, t, a[l], b[l]) {
 				lo |= 1 << l
 			}
-			if fcmp(in, h, a[l]>>16&0xffff, b[l]>>16&0xffff) {
-				hi |= 1 << l
-			}
-		} else if fcmp(in, t, a[l], b[l]) {
-			lo |= 1 << l
 		}
 	}
 	var c uint32

@@ -18,10 +18,22 @@ const f64QuietBit = 1 << 51
 // doubles and a third double.
 const exactBits = 2300
 
+// exactScratch holds the big floats the exact residual of a directed f64
+// rounding is computed in, kept so that their mantissas are allocated once,
+// not per lane (no result aliases an operand either: big.Float allocates a
+// temporary for that).
+type exactScratch struct{ x, y, z, q, p, e big.Float }
+
 // double computes o on double operands. A NaN operand propagates (quieted,
 // first operand first), as the GPU's double unit does; directed rounding is
 // the nearest result adjusted by the sign of the exact residual.
 func (o fop) double(a, b, c uint64) uint64 {
+	var sc exactScratch
+	return o.doubleIn(&sc, a, b, c)
+}
+
+// doubleIn is double computing any exact residual in sc.
+func (o fop) doubleIn(sc *exactScratch, a, b, c uint64) uint64 {
 	x, y, z := math.Float64frombits(a), math.Float64frombits(b), math.Float64frombits(c)
 	switch o.op {
 	case isa.OpCopysign:
@@ -45,7 +57,7 @@ func (o fop) double(a, b, c uint64) uint64 {
 		return f64InvalidNaN
 	}
 	if o.rnd == isa.RZ || o.rnd == isa.RM || o.rnd == isa.RP {
-		q = directed(q, residualSign(o.op, x, y, z, q), o.rnd)
+		q = directed(q, residualSign(sc, o.op, x, y, z, q), o.rnd)
 	}
 	return math.Float64bits(q)
 }
@@ -95,7 +107,7 @@ func nearest64(op isa.Op, x, y, z float64) float64 {
 }
 
 // residualSign is the sign of (exact result - q): +1, -1 or 0.
-func residualSign(op isa.Op, x, y, z, q float64) int {
+func residualSign(sc *exactScratch, op isa.Op, x, y, z, q float64) int {
 	if op == isa.OpRcp {
 		op, x, y = isa.OpDiv, 1, x
 	}
@@ -108,28 +120,31 @@ func residualSign(op isa.Op, x, y, z, q float64) int {
 		}
 		return 1
 	}
-	bf := func(v float64) *big.Float { return new(big.Float).SetPrec(exactBits).SetFloat64(v) }
-	e := new(big.Float).SetPrec(exactBits)
+	// Only the operands an operation reads are converted (an unused one may
+	// be anything, a NaN included).
+	bf := func(f *big.Float, v float64) *big.Float { return f.SetPrec(exactBits).SetFloat64(v) }
+	e, p := sc.e.SetPrec(exactBits), sc.p.SetPrec(exactBits)
 	switch op {
 	case isa.OpAdd:
-		return e.Add(bf(x), bf(y)).Cmp(bf(q))
+		return e.Add(bf(&sc.x, x), bf(&sc.y, y)).Cmp(bf(&sc.q, q))
 	case isa.OpSub:
-		return e.Sub(bf(x), bf(y)).Cmp(bf(q))
+		return e.Sub(bf(&sc.x, x), bf(&sc.y, y)).Cmp(bf(&sc.q, q))
 	case isa.OpMul:
-		return e.Mul(bf(x), bf(y)).Cmp(bf(q))
+		return e.Mul(bf(&sc.x, x), bf(&sc.y, y)).Cmp(bf(&sc.q, q))
 	case isa.OpFma, isa.OpMad:
-		return e.Add(e.Mul(bf(x), bf(y)), bf(z)).Cmp(bf(q))
+		return e.Add(p.Mul(bf(&sc.x, x), bf(&sc.y, y)), bf(&sc.z, z)).Cmp(bf(&sc.q, q))
 	case isa.OpDiv:
 		if y == 0 || math.IsInf(y, 0) {
 			return 0
 		}
-		s := e.Sub(bf(x), e.Mul(bf(q), bf(y))).Sign() // x - q*y
+		s := e.Sub(bf(&sc.x, x), p.Mul(bf(&sc.q, q), bf(&sc.y, y))).Sign() // x - q*y
 		if y < 0 {
 			s = -s
 		}
 		return s
 	case isa.OpSqrt:
-		return e.Sub(bf(x), e.Mul(bf(q), bf(q))).Sign()
+		bq := bf(&sc.q, q)
+		return e.Sub(bf(&sc.x, x), p.Mul(bq, bq)).Sign()
 	}
 	return 0
 }

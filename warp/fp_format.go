@@ -84,6 +84,17 @@ func (f *ffmt) round(x float64, r isa.Rounding) float64 {
 	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
 		return x
 	}
+	if f.t == isa.F32 && (r == isa.RNone || r == isa.RN || r == isa.RNI) {
+		// The host's conversion rounds to nearest even, in the subnormal
+		// range and at overflow too (TestF32RoundingIsTheHostConversion).
+		return float64(float32(x))
+	}
+	return f.roundExact(x, r)
+}
+
+// roundExact is round for finite, nonzero x, spelled out: x is scaled so
+// that the format's quantum at x is 1, and the fraction decides.
+func (f *ffmt) roundExact(x float64, r isa.Rounding) float64 {
 	ax := math.Abs(x)
 	_, e := math.Frexp(ax) // ax = m * 2^e, m in [0.5, 1)
 	lead := max(e-1, f.emin)
@@ -180,4 +191,20 @@ func sqrtOdd(x float64) float64 {
 		return s
 	}
 	return nudgeOdd(s, math.FMA(-s, s, x))
+}
+
+// f32 bit fields.
+const (
+	f32Sign = 0x80000000
+	f32Exp  = 0x7f800000
+	f32One  = 0x3f800000
+	f32QNaN = 0x7fffffff // NVIDIA's canonical NaN
+)
+
+// f32Flush returns x, or a zero of its sign if it is subnormal.
+func f32Flush(x uint32) uint32 {
+	if x&f32Exp == 0 {
+		return x & f32Sign
+	}
+	return x
 }

@@ -48,8 +48,9 @@ type Warp struct {
 	cur    int
 	nextID uint32
 
-	scratch [4]Vec // operand staging for immediates and specials
-	carry   uint32 // per-lane carry flag (add.cc / addc)
+	scratch [4]Vec        // operand staging for immediates and specials
+	carry   uint32        // per-lane carry flag (add.cc / addc)
+	exact   *exactScratch // big floats of directed f64 rounding, made on first use
 }
 
 // New returns a warp for prog whose existing lanes are live, all starting at pc 0.

@@ -41,6 +41,8 @@ type outcome struct {
 	params *params
 	gm     *memory.Global
 	runErr error // the simulation's error (deadlock, misuse, limit); res is still set
+	// warpInstrs and cycles are summed over all the launches (res has the last one's).
+	warpInstrs, cycles uint64
 }
 
 // execute runs the job's launches on a fresh machine and returns the last
@@ -92,6 +94,10 @@ func execute(j *job) (*outcome, error) {
 	start := time.Now()
 	for i := 0; i < max(j.launches, 1); i++ {
 		out.res, out.runErr = s.Run(l)
+		if out.res != nil {
+			out.warpInstrs += out.res.Stats.WarpInstructions
+			out.cycles += out.res.Cycles
+		}
 		if out.runErr != nil {
 			break
 		}

@@ -1,0 +1,259 @@
+package warp
+
+import (
+	"math"
+
+	"github.com/smsim/smsim/isa"
+)
+
+// The fast float lanes compute the commonest float forms with the host's
+// float32 and float64 arithmetic, and only where that gives exactly the
+// exact path's result (fop.narrow, fop.double and the conversions of
+// fp_cvt.go, which stay the reference):
+//
+//   - f32 add, sub, mul, div and sqrt rounded to nearest: one IEEE single
+//     operation (or a float64 one rounded once more, which is innocuous at
+//     53 >= 2*24+2 bits), correct in the subnormal range too;
+//   - f32 fma to nearest: the product of two f32 is exact in float64, the sum
+//     is rounded once there; rounding that to f32 again is wrong only where
+//     it lands on an f32 midpoint, which roundNearest settles with the
+//     TwoSum rest;
+//   - f16, bf16 and their pairs (add, sub, mul, fma to nearest): exact
+//     float64 products and TwoSum sums, rounded by roundNearest;
+//   - min/max, abs and neg on f32 without NaN operands, conversions
+//     between f32 and integers, f16 and f32 (fp_fast_cvt.go).
+//
+// .ftz flushes subnormal operands and results to zeros of their sign, .sat
+// clamps to [0, 1] after rounding (NaN to +0), and NaN results are the
+// format's canonical NaN, as in the exact path. A lane the fast lanes cannot
+// settle (a NaN or infinite fma operand) goes through the exact path alone.
+
+// rnLike reports whether r rounds to nearest even (RNone is the default, RN).
+func rnLike(r isa.Rounding) bool { return r == isa.RNone || r == isa.RN }
+
+// fastFloat executes in with the fast float lanes when it is one of their
+// forms and reports whether it did.
+func (w *Warp) fastFloat(in *isa.Instr, mask uint32, now uint64) bool {
+	if in.NDst != 1 || in.Dst(0).Kind != isa.KReg {
+		return false
+	}
+	switch in.Op {
+	case isa.OpAdd, isa.OpSub, isa.OpMul, isa.OpFma, isa.OpMad, isa.OpDiv, isa.OpSqrt, isa.OpRcp:
+		if !rnLike(in.Rnd) {
+			return false
+		}
+		switch in.Type {
+		case isa.F32:
+			w.f32Arith(in, mask, now)
+			return true
+		case isa.F16, isa.BF16, isa.F16x2, isa.BF16x2:
+			return w.halfArith(in, mask, now)
+		}
+	case isa.OpMin, isa.OpMax, isa.OpAbs, isa.OpNeg:
+		if in.Type == isa.F32 {
+			w.f32Sign(in, mask, now)
+			return true
+		}
+	case isa.OpRsqrt, isa.OpEx2, isa.OpLg2, isa.OpSin, isa.OpCos, isa.OpTanh:
+		if in.Type == isa.F32 {
+			w.f32Narrow(in, mask, now)
+			return true
+		}
+	case isa.OpCvt:
+		return w.fastCvt(in, mask, now)
+	}
+	return false
+}
+
+// f32Finish applies .ftz (on the rounded result) and .sat to result bits r,
+// and canonicalises a NaN.
+func f32Finish(r uint32, ftz, sat bool) uint32 {
+	if r&0x7fffffff > f32Exp { // NaN
+		if sat {
+			return 0
+		}
+		return f32QNaN
+	}
+	if ftz {
+		r = f32Flush(r)
+	}
+	if sat {
+		switch {
+		case r&f32Sign != 0: // negative, or -0: +0
+			return 0
+		case r > f32One:
+			return f32One
+		}
+	}
+	return r
+}
+
+// f32Arith executes add, sub, mul, fma (mad), div, sqrt and rcp on f32,
+// rounded to nearest.
+func (w *Warp) f32Arith(in *isa.Instr, mask uint32, now uint64) {
+	ftz, sat := in.Flags.Has(isa.FFtz), in.Flags.Has(isa.FSat)
+	d := &w.regs[in.Dst(0).Reg]
+	a := w.Operand(in.Src(0), 0, mask, now)
+	if in.Op == isa.OpSqrt || in.Op == isa.OpRcp {
+		for l := 0; l < Lanes; l++ {
+			if mask>>l&1 == 0 {
+				continue
+			}
+			x := uint32(a[l])
+			if ftz {
+				x = f32Flush(x)
+			}
+			v := float64(math.Float32frombits(x))
+			var r float32
+			if in.Op == isa.OpSqrt {
+				r = float32(math.Sqrt(v)) // sqrt rounded twice: innocuous at 53 >= 2*24+2 bits
+			} else {
+				r = float32(1 / v)
+			}
+			d[l] = uint64(f32Finish(math.Float32bits(r), ftz, sat))
+		}
+		return
+	}
+	b := w.Operand(in.Src(1), 1, mask, now)
+	plain := mask == FullMask && !ftz && !sat
+	if in.Op == isa.OpFma || in.Op == isa.OpMad {
+		c := w.Operand(in.Src(2), 2, mask, now)
+		if plain {
+			mask = f32FmaV(a, b, c, d)
+			if mask == 0 {
+				return
+			}
+		}
+		w.f32Fma(in, mask, a, b, c, d)
+		return
+	}
+	if plain {
+		switch in.Op {
+		case isa.OpAdd:
+			f32AddV(a, b, d)
+			return
+		case isa.OpSub:
+			f32SubV(a, b, d)
+			return
+		case isa.OpMul:
+			f32MulV(a, b, d)
+			return
+		}
+	}
+	for l := 0; l < Lanes; l++ {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		x, y := uint32(a[l]), uint32(b[l])
+		if ftz {
+			x, y = f32Flush(x), f32Flush(y)
+		}
+		fx, fy := math.Float32frombits(x), math.Float32frombits(y)
+		var r float32
+		switch in.Op {
+		case isa.OpAdd:
+			r = fx + fy
+		case isa.OpSub:
+			r = fx - fy
+		case isa.OpMul:
+			r = fx * fy
+		default: // div
+			r = fx / fy
+		}
+		d[l] = uint64(f32Finish(math.Float32bits(r), ftz, sat))
+	}
+}
+
+// f32Fma is fma.rn.f32 (and mad.f32) into d. A lane with a NaN or infinite
+// operand takes the exact path.
+func (w *Warp) f32Fma(in *isa.Instr, mask uint32, a, b, c, d *Vec) {
+	ftz, sat := in.Flags.Has(isa.FFtz), in.Flags.Has(isa.FSat)
+	for l := 0; l < Lanes; l++ {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		x, y, z := uint32(a[l]), uint32(b[l]), uint32(c[l])
+		if x&f32Exp == f32Exp || y&f32Exp == f32Exp || z&f32Exp == f32Exp {
+			o := fop{op: in.Op, rnd: in.Rnd, flags: in.Flags}
+			d[l] = o.narrow(&fmtF32, a[l], b[l], c[l])
+			continue
+		}
+		if ftz {
+			x, y, z = f32Flush(x), f32Flush(y), f32Flush(z)
+		}
+		// The product of two f32 is exact in float64; the explicit
+		// conversion keeps it a separate operation.
+		p := float64(float64(math.Float32frombits(x)) * float64(math.Float32frombits(y)))
+		s := p + float64(math.Float32frombits(z))
+		r := math.Float32bits(float32(s))
+		// Rounding s to f32 may differ from rounding the exact sum only when
+		// s is an f32 midpoint (the 29 bits below f32 precision are 100...0)
+		// or lies below the normal range, where f32 keeps fewer bits.
+		if sb := math.Float64bits(s); sb&(1<<29-1) == 1<<28 || sb>>52&0x7ff < 1023-126 {
+			if _, err := twoSum(p, float64(math.Float32frombits(z))); err != 0 {
+				r = uint32(fmtF32.roundNearest(s, err))
+			}
+		}
+		d[l] = uint64(f32Finish(r, ftz, sat))
+	}
+}
+
+// f32Sign executes min, max, abs and neg on f32. A lane with a NaN operand
+// takes the exact path.
+func (w *Warp) f32Sign(in *isa.Instr, mask uint32, now uint64) {
+	ftz, sat := in.Flags.Has(isa.FFtz), in.Flags.Has(isa.FSat)
+	o := fop{op: in.Op, rnd: in.Rnd, flags: in.Flags}
+	d := &w.regs[in.Dst(0).Reg]
+	a := w.Operand(in.Src(0), 0, mask, now)
+	b := a
+	if in.NSrc() > 1 {
+		b = w.Operand(in.Src(1), 1, mask, now)
+	}
+	for l := 0; l < Lanes; l++ {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		x, y := uint32(a[l]), uint32(b[l])
+		if x&0x7fffffff > f32Exp || y&0x7fffffff > f32Exp {
+			d[l] = o.narrow(&fmtF32, a[l], b[l], 0) & 0xffffffff // min/max of a NaN passes the other operand's register through
+			continue
+		}
+		if ftz {
+			x, y = f32Flush(x), f32Flush(y)
+		}
+		var r uint32
+		switch in.Op {
+		case isa.OpAbs:
+			r = x &^ f32Sign
+		case isa.OpNeg:
+			r = x ^ f32Sign
+		default:
+			fx, fy := math.Float32frombits(x), math.Float32frombits(y)
+			pickA := fx < fy || (fx == fy && x&f32Sign != 0) // -0 orders below +0
+			if in.Op == isa.OpMax {
+				pickA = fx > fy || (fx == fy && x&f32Sign == 0)
+			}
+			r = y
+			if pickA {
+				r = x
+			}
+			d[l] = uint64(r) // min/max neither round nor saturate
+			continue
+		}
+		d[l] = uint64(f32Finish(r, ftz, sat))
+	}
+}
+
+// f32Narrow executes an approximate (MUFU) f32 operation lane by lane
+// through the exact path's fop.narrow, written straight into the
+// destination.
+func (w *Warp) f32Narrow(in *isa.Instr, mask uint32, now uint64) {
+	o := fop{op: in.Op, rnd: in.Rnd, flags: in.Flags, mode: in.Mode}
+	d := &w.regs[in.Dst(0).Reg]
+	a := w.Operand(in.Src(0), 0, mask, now)
+	for l := 0; l < Lanes; l++ {
+		if mask>>l&1 != 0 {
+			d[l] = o.narrow(&fmtF32, a[l], 0, 0)
+		}
+	}
+}

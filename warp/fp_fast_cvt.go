@@ -1,0 +1,170 @@
+package warp
+
+import (
+	"math"
+
+	"github.com/smsim/smsim/isa"
+)
+
+// fastCvt executes the commonest conversions with the host's arithmetic
+// (see fp_fast.go) and reports whether it did: integers of up to 32 bits to
+// f32 rounded to nearest (exact in float64, rounded once), f32 to integers
+// with integer rounding and saturation, f32 to f16 to nearest, f16 and bf16
+// to f32 (exact).
+func (w *Warp) fastCvt(in *isa.Instr, mask uint32, now uint64) bool {
+	if in.Mode != 0 || in.NSrc() != 1 {
+		return false
+	}
+	dt, st := in.Type, in.Type2
+	ftz, sat := in.Flags.Has(isa.FFtz), in.Flags.Has(isa.FSat)
+	d := &w.regs[in.Dst(0).Reg]
+	a := w.Operand(in.Src(0), 0, mask, now)
+	switch {
+	case dt == isa.F32 && smallInt(st) && rnLike(in.Rnd) && !sat:
+		e := extOf(st)
+		for l := 0; l < Lanes; l++ {
+			if mask>>l&1 != 0 {
+				d[l] = uint64(math.Float32bits(float32(int64(e.of(a[l])))))
+			}
+		}
+	case st == isa.F32 && intRounding(in.Rnd) && (dt == isa.S32 || dt == isa.U32 || dt == isa.S64 || dt == isa.U64):
+		c := newF32ToInt(dt, in.Rnd, ftz)
+		for l := 0; l < Lanes; l++ {
+			if mask>>l&1 != 0 {
+				d[l] = c.convert(uint32(a[l]))
+			}
+		}
+	case dt == isa.F16 && st == isa.F32 && rnLike(in.Rnd):
+		for l := 0; l < Lanes; l++ {
+			if mask>>l&1 != 0 {
+				d[l] = f32ToF16(uint32(a[l]), ftz, sat)
+			}
+		}
+	case dt == isa.F32 && st == isa.F16 && in.Rnd == isa.RNone:
+		for l := 0; l < Lanes; l++ {
+			if mask>>l&1 != 0 {
+				d[l] = uint64(f32Finish(math.Float32bits(F16ToF32(uint16(a[l]))), false, sat))
+			}
+		}
+	case dt == isa.F32 && st == isa.BF16 && in.Rnd == isa.RNone && !ftz && !sat:
+		for l := 0; l < Lanes; l++ {
+			if mask>>l&1 != 0 {
+				d[l] = a[l] << 16 & 0xffffffff // exact, NaN payloads included
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// smallInt reports whether t is an integer type of at most 32 bits (exact
+// in float64, so one rounding to f32 is correct).
+func smallInt(t isa.Type) bool {
+	switch t {
+	case isa.U8, isa.U16, isa.U32, isa.S8, isa.S16, isa.S32:
+		return true
+	}
+	return false
+}
+
+// intRounding reports whether r is a rounding mode of cvt to an integer
+// (RNone is .rzi).
+func intRounding(r isa.Rounding) bool {
+	switch r {
+	case isa.RNone, isa.RNI, isa.RZI, isa.RMI, isa.RPI, isa.RN, isa.RZ, isa.RM, isa.RP:
+		return true
+	}
+	return false
+}
+
+// f32ToInt is cvt from f32 to an integer type, with ftoi's saturation
+// bounds worked out once per instruction.
+type f32ToInt struct {
+	rnd    isa.Rounding
+	ftz    bool
+	signed bool
+	lo, hi float64 // ftoi's bounds
+	nan    uint64  // what a NaN converts to
+	mask   uint64  // the destination's width
+	top    uint64  // the result at or above hi
+}
+
+func newF32ToInt(dt isa.Type, r isa.Rounding, ftz bool) f32ToInt {
+	if r == isa.RNone {
+		r = isa.RZI
+	}
+	n := dt.Bits()
+	c := f32ToInt{rnd: r, ftz: ftz, signed: dt.Signed(), mask: widthMask(dt)}
+	if n == 64 {
+		c.nan = nanToInt64
+	}
+	if c.signed {
+		c.lo, c.hi = -math.Ldexp(1, n-1), math.Ldexp(1, n-1)-1
+		c.top = uint64(int64(c.hi))
+		if n == 64 {
+			c.top = math.MaxInt64
+		}
+	} else {
+		c.hi = math.Ldexp(1, n) - 1
+		c.top = uint64(c.hi)
+		if n == 64 {
+			c.top = math.MaxUint64
+		}
+	}
+	return c
+}
+
+// convert converts f32 bits x as ftoi does.
+func (c *f32ToInt) convert(x uint32) uint64 {
+	if c.ftz {
+		x = f32Flush(x)
+	}
+	f := float64(math.Float32frombits(x))
+	if f != f {
+		return c.nan
+	}
+	f = roundInt(f, c.rnd)
+	var v uint64
+	switch {
+	case c.signed && f <= c.lo:
+		v = uint64(int64(c.lo))
+	case c.signed && f >= c.hi:
+		v = c.top
+	case c.signed:
+		v = uint64(int64(f))
+	case f <= 0:
+		v = 0
+	case f >= c.hi:
+		v = c.top
+	default:
+		v = uint64(f)
+	}
+	return v & c.mask
+}
+
+// f32ToF16 is cvt.rn.f16.f32: a NaN gives the canonical f16 NaN.
+func f32ToF16(x uint32, ftz, sat bool) uint64 {
+	if ftz {
+		x = f32Flush(x)
+	}
+	if x&0x7fffffff > f32Exp {
+		if sat {
+			return 0
+		}
+		return fmtF16.qnan
+	}
+	r := uint64(x>>16&0x8000) | 0x7c00 // ±Inf
+	if x&f32Exp != f32Exp {
+		r = fmtF16.roundNearest(float64(math.Float32frombits(x)), 0)
+	}
+	if sat {
+		switch {
+		case r&0x8000 != 0:
+			return 0
+		case r > 0x3c00:
+			return 0x3c00
+		}
+	}
+	return r
+}

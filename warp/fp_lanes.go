@@ -1,0 +1,64 @@
+package warp
+
+import "math"
+
+// Lane kernels of the commonest f32 instructions of a converged warp
+// without .ftz or .sat (what nvcc emits by default): the loop carries no
+// mask test, no flag test and no call. Each returns the lanes it left for
+// the caller to settle through the exact path (none for add, sub and mul,
+// whose only special case, a NaN result, is canonicalised here); it writes
+// no other lane, so a destination that is also a source still holds those
+// lanes' operands.
+
+// f32Canon returns r, or the canonical NaN if r is a NaN.
+func f32Canon(r uint32) uint32 {
+	if r&0x7fffffff > f32Exp {
+		return f32QNaN
+	}
+	return r
+}
+
+func f32AddV(a, b, d *Vec) {
+	for l := range d {
+		d[l] = uint64(f32Canon(math.Float32bits(math.Float32frombits(uint32(a[l])) + math.Float32frombits(uint32(b[l])))))
+	}
+}
+
+func f32SubV(a, b, d *Vec) {
+	for l := range d {
+		d[l] = uint64(f32Canon(math.Float32bits(math.Float32frombits(uint32(a[l])) - math.Float32frombits(uint32(b[l])))))
+	}
+}
+
+func f32MulV(a, b, d *Vec) {
+	for l := range d {
+		d[l] = uint64(f32Canon(math.Float32bits(math.Float32frombits(uint32(a[l])) * math.Float32frombits(uint32(b[l])))))
+	}
+}
+
+// f32FmaV is fma.rn.f32 (f32Fma without the flags); lanes with a NaN or
+// infinite operand are left to the caller. They are found from the sum:
+// with finite operands it is finite (an f32 product is far inside float64's
+// range), with any other it is infinite or a NaN.
+func f32FmaV(a, b, c, d *Vec) (left uint32) {
+	_, _, _, _ = a[0], b[0], c[0], d[0] // one nil check each, not one per lane
+	for l := range d {
+		fz := float64(math.Float32frombits(uint32(c[l])))
+		p := float64(float64(math.Float32frombits(uint32(a[l]))) * float64(math.Float32frombits(uint32(b[l]))))
+		s := p + fz
+		r := math.Float32bits(float32(s))
+		// Below the normal range, at infinity or NaN (the unsigned
+		// difference wraps for small exponents), or on an f32 midpoint.
+		if sb := math.Float64bits(s); sb>>52&0x7ff-(1023-126) >= 0x7ff-(1023-126) || sb&(1<<29-1) == 1<<28 {
+			if sb>>52&0x7ff == 0x7ff {
+				left |= 1 << l
+				continue
+			}
+			if _, err := twoSum(p, fz); err != 0 {
+				r = uint32(fmtF32.roundNearest(s, err))
+			}
+		}
+		d[l] = uint64(r)
+	}
+	return left
+}
