@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/smsim/smsim/run"
 )
 
 // benchRun simulates one kernel per iteration through the whole pipeline
@@ -16,11 +18,11 @@ func benchRun(b *testing.B, path string, sets ...string) {
 // benchRunObserved is benchRun, with the instruction profile attached
 // (--profile, --report instructions) when profiled.
 func benchRunObserved(b *testing.B, path string, profiled bool, sets ...string) {
-	src, err := loadSource(path)
+	src, err := run.Load(path)
 	if err != nil {
 		b.Fatal(err)
 	}
-	prog, err := src.kernel("")
+	prog, err := src.Kernel("")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -28,23 +30,23 @@ func benchRunObserved(b *testing.B, path string, profiled bool, sets ...string) 
 	b.ResetTimer()
 	var instrs, cycles uint64
 	for i := 0; i < b.N; i++ {
-		cfg, err := loadConfig("h200", sets)
+		cfg, err := run.LoadConfig("h200", sets)
 		if err != nil {
 			b.Fatal(err)
 		}
-		j := &job{src: src, prog: prog, cfg: cfg, block: prog.Block, grid: [3]int{1, 1, 1}, launches: 1}
+		j := &run.Job{Source: src, Prog: prog, Config: cfg, Block: prog.Block, Grid: [3]int{1, 1, 1}, Launches: 1}
 		if profiled {
-			j.observer = newProfile(prog)
+			j.Observer = newProfile(prog)
 		}
-		out, err := execute(j)
+		out, err := run.Execute(j)
 		if err == nil {
-			err = out.runErr
+			err = out.Err
 		}
 		if err != nil {
 			b.Fatal(err)
 		}
-		instrs += out.res.Stats.WarpInstructions
-		cycles += out.res.Cycles
+		instrs += out.Result.Stats.WarpInstructions
+		cycles += out.Result.Cycles
 	}
 	s := b.Elapsed().Seconds()
 	b.ReportMetric(float64(instrs)/s, "warp-instr/s")
@@ -129,22 +131,22 @@ func TestHotLoopAllocatesNothingPerInstruction(t *testing.T) {
 	}
 	allocs := func(trips string) float64 {
 		path := writeFile(t, "fma"+trips+".sms", strings.Replace(string(body), "0..2000", "0.."+trips, 1))
-		src, err := loadSource(path)
+		src, err := run.Load(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		prog, err := src.kernel("")
+		prog, err := src.Kernel("")
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := loadConfig("h200", nil)
+		cfg, err := run.LoadConfig("h200", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return testing.AllocsPerRun(3, func() {
-			out, err := execute(&job{src: src, prog: prog, cfg: cfg, block: prog.Block, grid: [3]int{1, 1, 1}, launches: 1})
+			out, err := run.Execute(&run.Job{Source: src, Prog: prog, Config: cfg, Block: prog.Block, Grid: [3]int{1, 1, 1}, Launches: 1})
 			if err == nil {
-				err = out.runErr
+				err = out.Err
 			}
 			if err != nil {
 				t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/smsim/smsim/memory"
+	"github.com/smsim/smsim/run"
 )
 
 // hasCalibrationFile reports whether the calibration folder holds name.
@@ -443,13 +444,13 @@ func unitChase(n, units, unitWords int, seed uint64) []uint32 {
 
 // wordChain writes the cycle order[0] -> order[1] -> ... -> order[0] of word
 // indices into the first buffer.
-func wordChain(order []uint32) func(*memory.Global, *params) error {
-	return func(gm *memory.Global, ps *params) error {
-		buf := ps.bufs["0"]
+func wordChain(order []uint32) func(*memory.Global, *run.Params) error {
+	return func(gm *memory.Global, ps *run.Params) error {
+		buf := ps.Bufs["0"]
 		var w [4]byte
 		for k, at := range order {
 			binary.LittleEndian.PutUint32(w[:], order[(k+1)%len(order)])
-			if err := gm.Write(buf.addr+uint64(at)*4, w[:]); err != nil {
+			if err := gm.Write(buf.Addr+uint64(at)*4, w[:]); err != nil {
 				return err
 			}
 		}

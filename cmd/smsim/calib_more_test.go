@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/run"
 	"github.com/smsim/smsim/sm"
 )
 
@@ -422,7 +423,7 @@ func TestPatchLoopsSitWithinTheSpreadOfTheirSchedules(t *testing.T) {
 			byWarps[w] = append(byWarps[w], m.value)
 		}
 	}
-	sources := &sourceCache{dir: dir, m: map[string]*source{}}
+	sources := &sourceCache{dir: dir, m: map[string]*run.Source{}}
 	const iters = 2000
 	for _, w := range []int{8, 12, 16, 24, 32} {
 		v := byWarps[w]

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/smsim/smsim/memory"
+	"github.com/smsim/smsim/run"
 )
 
 // probeRecipes describes probe.csv's rows (hwprobe.cu's main()).
@@ -100,9 +101,9 @@ func probeRecipes() []recipe {
 // footprint costs a few thousand words. The generator differs from the
 // host's mt19937, which does not matter: the rows measure the latency of a
 // random walk over the footprint, not one particular walk.
-func chasePrep(bytes uint64, steps int) func(*memory.Global, *params) error {
-	return func(gm *memory.Global, ps *params) error {
-		buf := ps.bufs["0"]
+func chasePrep(bytes uint64, steps int) func(*memory.Global, *run.Params) error {
+	return func(gm *memory.Global, ps *run.Params) error {
+		buf := ps.Bufs["0"]
 		lines := bytes / 128
 		rng := rand.New(rand.NewPCG(7, uint64(bytes)))
 		swapped := map[uint64]uint64{}
@@ -123,7 +124,7 @@ func chasePrep(bytes uint64, steps int) func(*memory.Global, *params) error {
 		for i, line := range perm {
 			next := perm[(i+1)%len(perm)]
 			binary.LittleEndian.PutUint32(w[:], uint32(next*32))
-			if err := gm.Write(buf.addr+line*128, w[:]); err != nil {
+			if err := gm.Write(buf.Addr+line*128, w[:]); err != nil {
 				return err
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/smsim/smsim/memory"
+	"github.com/smsim/smsim/run"
 )
 
 // recipe is one launch of the calibration suite and the rows its out buffer
@@ -18,7 +19,7 @@ type recipe struct {
 	args   []string // --arg values; the out buffer is the last argument
 	outLen int      // 64-bit words of out to read
 	rows   []rowFn
-	prep   func(*memory.Global, *params) error // fills input buffers the host code computes
+	prep   func(*memory.Global, *run.Params) error // fills input buffers the host code computes
 	// launches is how many times the kernel runs (memory and caches kept);
 	// the last launch's out buffer is read. 0 means 1.
 	launches int

@@ -10,9 +10,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/smsim/smsim/sm"
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/optimize"
+
+	"github.com/smsim/smsim/run"
+	"github.com/smsim/smsim/sm"
 )
 
 // calibrateOptions are the flags of `smsim calibrate`.
@@ -89,15 +91,15 @@ func objective(v *validation) float64 {
 
 func runCalibrate(o *calibrateOptions, stdout, stderr io.Writer) error {
 	if len(o.params) == 0 {
-		return &usageError{msg: "--params: name at least one configuration key to fit"}
+		return &usageError{Msg: "--params: name at least one configuration key to fit"}
 	}
 	if o.evals < 1 {
-		return &usageError{msg: fmt.Sprintf("--evals %d: want 1 or more suite runs", o.evals)}
+		return &usageError{Msg: fmt.Sprintf("--evals %d: want 1 or more suite runs", o.evals)}
 	}
 	if err := checkOutput("--out", o.out); err != nil {
 		return err
 	}
-	base, err := loadConfig(o.config, o.sets)
+	base, err := run.LoadConfig(o.config, o.sets)
 	if err != nil {
 		return err
 	}
@@ -105,11 +107,11 @@ func runCalibrate(o *calibrateOptions, stdout, stderr io.Writer) error {
 	for i, k := range o.params {
 		v, ok := base.Get(k)
 		if !ok {
-			return &usageError{msg: fmt.Sprintf("--params: unknown key %q", k)}
+			return &usageError{Msg: fmt.Sprintf("--params: unknown key %q", k)}
 		}
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil {
-			return &usageError{msg: fmt.Sprintf("--params: %s is not numeric (%s)", k, v)}
+			return &usageError{Msg: fmt.Sprintf("--params: %s is not numeric (%s)", k, v)}
 		}
 		x0[i] = f
 	}
@@ -169,7 +171,7 @@ func runCalibrate(o *calibrateOptions, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%-28s = %s\n", k, v)
 	}
 	if o.out != "" {
-		return writeOutput("--out", o.out, func(w io.Writer) error { return writeConfig(w, best) })
+		return writeOutput("--out", o.out, func(w io.Writer) error { return run.WriteConfig(w, best) })
 	}
 	return nil
 }

@@ -13,7 +13,7 @@ import (
 func cli(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(args, &out, &errb)
+	code := runCLI(args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 

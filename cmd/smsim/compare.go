@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/spf13/cobra"
+
+	"github.com/smsim/smsim/run"
 )
 
 // compareOptions are compare's flags: the shared launch flags (applied to
@@ -86,7 +88,7 @@ the variants by its values. Launch flags given outside --variant apply to every 
 	o.bind(c)
 	fs := c.Flags()
 	fs.StringArrayVar(&o.variants, "variant", nil, "a variant NAME:FLAGS, FLAGS being launch flags (and a FILE) added to the shared ones (repeatable)")
-	bindAxes(c, &o.launchFlags.grid, &o.vary)
+	bindAxes(c, &o.launchFlags.Grid, &o.vary)
 	fs.StringVarP(&o.format, "format", "o", "table", "output format: table, json or csv")
 	fs.StringArrayVar(&o.reports, "report", nil, "table sections: summary, barriers, phases (repeatable; default all)")
 	fs.IntVar(&o.phases, "phases", 8, "phases shown per barrier in the phases table (0: all)")
@@ -100,15 +102,15 @@ the variants by its values. Launch flags given outside --variant apply to every 
 
 func runCompare(o *compareOptions, files []string, stdout, stderr io.Writer) error {
 	if o.format != "table" && o.format != "json" && o.format != "csv" {
-		return &usageError{msg: fmt.Sprintf("--format %q: want table, json or csv", o.format)}
+		return &usageError{Msg: fmt.Sprintf("--format %q: want table, json or csv", o.format)}
 	}
 	for _, s := range o.reports {
 		if s != "summary" && s != "barriers" && s != "phases" {
-			return &usageError{msg: fmt.Sprintf("--report %q: want summary, barriers or phases", s)}
+			return &usageError{Msg: fmt.Sprintf("--report %q: want summary, barriers or phases", s)}
 		}
 	}
 	if o.phases < 0 {
-		return &usageError{msg: "--phases: want 0 (all) or a positive count"}
+		return &usageError{Msg: "--phases: want 0 (all) or a positive count"}
 	}
 	vary, err := parseAxes("--vary", o.vary)
 	if err != nil {
@@ -150,7 +152,7 @@ func runCompare(o *compareOptions, files []string, stdout, stderr io.Writer) err
 // or input error), then runs them, jobs at a time. A variant whose
 // simulation fails keeps its error in its result.
 func compareRun(vs []variant, jobs int, arrays bool) ([]compareResult, error) {
-	js := make([]*job, len(vs))
+	js := make([]*run.Job, len(vs))
 	for i, v := range vs {
 		j, err := v.job()
 		if err != nil {
@@ -187,20 +189,20 @@ func compareRun(vs []variant, jobs int, arrays bool) ([]compareResult, error) {
 }
 
 // compareOne runs one variant.
-func compareOne(v variant, j *job, arrays bool) (compareResult, error) {
-	r := compareResult{Name: v.name, File: v.file, Kernel: j.prog.Title(), KernelMangled: j.prog.Name, Settings: map[string]string{},
-		Sets: append([]string{}, v.flags.sets...), Args: append([]string{}, v.flags.args...), Barriers: []compareBarrier{}}
+func compareOne(v variant, j *run.Job, arrays bool) (compareResult, error) {
+	r := compareResult{Name: v.name, File: v.file, Kernel: j.Prog.Title(), KernelMangled: j.Prog.Name, Settings: map[string]string{},
+		Sets: append([]string{}, v.flags.Sets...), Args: append([]string{}, v.flags.Args...), Barriers: []compareBarrier{}}
 	for _, s := range v.point {
 		r.Settings[s.kind+":"+s.key] = s.value
 	}
-	out, err := execute(j)
+	out, err := run.Execute(j)
 	if err != nil {
 		return r, err
 	}
 	r.rep = buildReport(j, out)
-	if out.runErr != nil {
-		r.err = out.runErr
-		r.Error = firstLine(out.runErr.Error())
+	if out.Err != nil {
+		r.err = out.Err
+		r.Error = firstLine(out.Err.Error())
 	}
 	r.Cycles = r.rep.Cycles
 	r.WarpInstructions = r.rep.Sim.WarpInstructions

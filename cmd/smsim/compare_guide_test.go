@@ -132,5 +132,5 @@ func TestGuideHelperProcess(t *testing.T) {
 			break
 		}
 	}
-	os.Exit(run(args, os.Stdout, os.Stderr))
+	os.Exit(runCLI(args, os.Stdout, os.Stderr))
 }

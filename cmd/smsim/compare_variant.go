@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/smsim/smsim/run"
 )
 
 // variant is one column of a comparison: a file run under launch flags and
@@ -17,7 +19,7 @@ type variant struct {
 	point []setting
 }
 
-func (v variant) job() (*job, error) { return pointJob(v.flags, v.file, v.point) }
+func (v variant) job() (*run.Job, error) { return pointJob(v.flags, v.file, v.point) }
 
 // buildVariants expands compare's command line into variants, baseline
 // first: each FILE is a variant; each --variant 'NAME:FLAGS' applies to
@@ -49,7 +51,7 @@ func buildVariants(files []string, shared launchFlags, specs []string, vary []ax
 	}
 	if len(vary) > 0 {
 		if len(vs) == 0 {
-			return nil, &usageError{msg: "compare: --vary needs a FILE"}
+			return nil, &usageError{Msg: "compare: --vary needs a FILE"}
 		}
 		bases := vs
 		vs = nil
@@ -66,15 +68,15 @@ func buildVariants(files []string, shared launchFlags, specs []string, vary []ax
 		}
 	}
 	if len(vs) < 2 {
-		return nil, &usageError{msg: "compare needs at least two variants: several FILEs, or one FILE with --variant or --vary (see smsim compare --help)"}
+		return nil, &usageError{Msg: "compare needs at least two variants: several FILEs, or one FILE with --variant or --vary (see smsim compare --help)"}
 	}
 	seen := map[string]bool{}
 	for _, v := range vs {
 		if v.file == "" {
-			return nil, &usageError{msg: fmt.Sprintf("compare: variant %q has no FILE: give one before the variants or inside --variant", v.name)}
+			return nil, &usageError{Msg: fmt.Sprintf("compare: variant %q has no FILE: give one before the variants or inside --variant", v.name)}
 		}
 		if seen[v.name] {
-			return nil, &usageError{msg: fmt.Sprintf("compare: two variants are named %q", v.name)}
+			return nil, &usageError{Msg: fmt.Sprintf("compare: two variants are named %q", v.name)}
 		}
 		seen[v.name] = true
 	}
@@ -87,18 +89,18 @@ func parseVariant(base variant, spec string) (variant, error) {
 	name, rest, ok := strings.Cut(spec, ":")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" || strings.ContainsAny(name, " \t") {
-		return base, &usageError{msg: fmt.Sprintf("--variant %q: want NAME:FLAGS, e.g. 'fast:--set syncs.interval=1 --arg ITERS=8'", spec)}
+		return base, &usageError{Msg: fmt.Sprintf("--variant %q: want NAME:FLAGS, e.g. 'fast:--set syncs.interval=1 --arg ITERS=8'", spec)}
 	}
 	words, err := splitWords(rest)
 	if err != nil {
-		return base, &usageError{msg: fmt.Sprintf("--variant %q: %v", spec, err)}
+		return base, &usageError{Msg: fmt.Sprintf("--variant %q: %v", spec, err)}
 	}
 	var own launchFlags
 	c := &cobra.Command{}
 	own.bind(c)
 	fs := c.Flags()
 	if err := fs.Parse(words); err != nil {
-		return base, &usageError{msg: fmt.Sprintf("--variant %q: %v", spec, err)}
+		return base, &usageError{Msg: fmt.Sprintf("--variant %q: %v", spec, err)}
 	}
 	v := base
 	v.name = name
@@ -107,16 +109,16 @@ func parseVariant(base variant, spec string) (variant, error) {
 	case 1:
 		v.file = fs.Arg(0)
 	default:
-		return base, &usageError{msg: fmt.Sprintf("--variant %q: more than one FILE (%s)", spec, strings.Join(fs.Args(), " "))}
+		return base, &usageError{Msg: fmt.Sprintf("--variant %q: more than one FILE (%s)", spec, strings.Join(fs.Args(), " "))}
 	}
 	f := base.flags
-	f.sets = append(append([]string(nil), f.sets...), own.sets...)
-	f.args = append(append([]string(nil), f.args...), own.args...)
+	f.Sets = append(append([]string(nil), f.Sets...), own.Sets...)
+	f.Args = append(append([]string(nil), f.Args...), own.Args...)
 	for flag, apply := range map[string]func(){
-		"kernel": func() { f.kernel = own.kernel }, "block": func() { f.block = own.block },
-		"grid": func() { f.grid = own.grid }, "smem": func() { f.smem = own.smem },
-		"launches": func() { f.launches = own.launches }, "config": func() { f.config = own.config },
-		"max-cycles": func() { f.maxCycles = own.maxCycles }, "lenient": func() { f.lenient = own.lenient },
+		"kernel": func() { f.Kernel = own.Kernel }, "block": func() { f.Block = own.Block },
+		"grid": func() { f.Grid = own.Grid }, "smem": func() { f.Smem = own.Smem },
+		"launches": func() { f.Launches = own.Launches }, "config": func() { f.Config = own.Config },
+		"max-cycles": func() { f.MaxCycles = own.MaxCycles }, "lenient": func() { f.Lenient = own.Lenient },
 	} {
 		if fs.Changed(flag) {
 			apply()

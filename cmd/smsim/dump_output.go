@@ -37,13 +37,13 @@ func tableDumps(w io.Writer, r *report) error {
 				return err
 			}
 		}
-		texts := make([]string, len(d.values))
+		texts := make([]string, len(d.Values))
 		width := 1
-		for i, v := range d.values {
-			texts[i] = dumpText(v, d.typ)
+		for i, v := range d.Values {
+			texts[i] = dumpText(v, d.Type)
 			width = max(width, len(texts[i]))
 		}
-		if _, err := fmt.Fprintf(w, "dump %s (%s, %s):\n", d.name, d.typ, countOf(uint64(len(d.values)), "value")); err != nil {
+		if _, err := fmt.Fprintf(w, "dump %s (%s, %s):\n", d.Name, d.Type, countOf(uint64(len(d.Values)), "value")); err != nil {
 			return err
 		}
 		idx := len(strconv.Itoa(max(len(texts)-1, 0)))
@@ -67,8 +67,8 @@ func tableDumps(w io.Writer, r *report) error {
 func csvDumps(cw *csv.Writer, r *report) {
 	_ = cw.Write([]string{"kernel", "dump", "type", "index", "value"})
 	for _, d := range r.dumps {
-		for i, v := range d.values {
-			_ = cw.Write([]string{r.Kernel, d.name, d.typ, itoa(i), dumpText(v, d.typ)})
+		for i, v := range d.Values {
+			_ = cw.Write([]string{r.Kernel, d.Name, d.Type, itoa(i), dumpText(v, d.Type)})
 		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 
+	"github.com/smsim/smsim/run"
 	"github.com/smsim/smsim/sm"
 )
 
@@ -29,16 +30,12 @@ const exitHelp = `Exit status:
   7    validate --check: calibration targets missed
   130  interrupted (Ctrl-C) during sweep or validate`
 
-// usageError marks command-line mistakes.
-type usageError struct{ msg string }
+// usageError marks command-line mistakes (exit 2): run.UsageError, which
+// the run API returns for a request wrong whatever the input.
+type usageError = run.UsageError
 
-func (u *usageError) Error() string { return u.msg }
-
-// inputError marks problems with the input files or arguments.
-type inputError struct{ err error }
-
-func (e *inputError) Error() string { return e.err.Error() }
-func (e *inputError) Unwrap() error { return e.err }
+// inputError marks problems with the input files or arguments (exit 3).
+type inputError = run.InputError
 
 // exitCode maps an error to the documented exit status.
 func exitCode(err error) int {

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/smsim/smsim/isa"
 	"github.com/spf13/cobra"
+
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/run"
 )
 
 // Placeholders of the run line `smsim list` prints: values that launch, for
@@ -51,20 +53,20 @@ and the source position.`,
 
 // runList prints the kernels of file (or the one name selects).
 func runList(w io.Writer, file, name string, disasm bool) error {
-	src, err := loadSource(file)
+	src, err := run.Load(file)
 	if err != nil {
 		return err
 	}
-	ks := src.kernels
+	ks := src.Kernels
 	if name != "" {
-		k, err := src.find(name)
+		k, err := src.Find(name)
 		if err != nil {
 			return err
 		}
-		ks = []*kernel{k}
+		ks = []*run.Kernel{k}
 	}
 	for _, k := range ks {
-		p, err := src.program(k)
+		p, err := src.Program(k)
 		if err := listKernel(w, src, k, p, err); err != nil {
 			return err
 		}
@@ -79,19 +81,19 @@ func runList(w io.Writer, file, name string, disasm bool) error {
 
 // listKernel prints one kernel: names, parameters, and either its size, its
 // shared variables and a run line, or why it cannot run (lowerErr).
-func listKernel(w io.Writer, src *source, k *kernel, p *isa.Program, lowerErr error) error {
+func listKernel(w io.Writer, src *run.Source, k *run.Kernel, p *isa.Program, lowerErr error) error {
 	var b strings.Builder
-	b.WriteString(k.title() + "\n")
-	if k.title() != k.name {
-		fmt.Fprintf(&b, "  mangled %s\n", k.name)
+	b.WriteString(k.Title() + "\n")
+	if k.Title() != k.Name {
+		fmt.Fprintf(&b, "  mangled %s\n", k.Name)
 	}
 	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
-	for i, q := range k.params {
+	for i, q := range k.Params {
 		name := q.Name
 		if q.Default != "" {
 			name += "  (default " + q.Default + ")"
 		}
-		fmt.Fprintf(tw, "  %d\t%s\t%d bytes at +%d\t%s\n", i, k.paramType(i), q.Size, q.Offset, name)
+		fmt.Fprintf(tw, "  %d\t%s\t%d bytes at +%d\t%s\n", i, kernelParamType(k, i), q.Size, q.Offset, name)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -114,13 +116,13 @@ func listKernel(w io.Writer, src *source, k *kernel, p *isa.Program, lowerErr er
 	return err
 }
 
-// paramType is parameter i's type: the C++ type from the demangled
+// kernelParamType is parameter i's type: the C++ type from the demangled
 // signature with the PTX type after it, or the PTX type alone where the
 // name has no signature (an extern "C" kernel).
-func (k *kernel) paramType(i int) string {
-	pt := paramType(k.params[i])
-	if k.cxx.params != nil {
-		return k.cxx.params[i] + " (" + pt + ")"
+func kernelParamType(k *run.Kernel, i int) string {
+	pt := run.ParamType(k.Params[i])
+	if k.CXX.Params != nil {
+		return k.CXX.Params[i] + " (" + pt + ")"
 	}
 	return pt
 }
@@ -165,9 +167,9 @@ func isDynamicShared(p *isa.Program, y isa.Symbol) bool {
 // or run's default, --smem when k uses dynamic shared memory the source does
 // not size, and one --arg placeholder per parameter without a default. It
 // returns "" and the reason when a parameter has no command-line spelling.
-func runLine(src *source, k *kernel, p *isa.Program) (string, string) {
-	parts := []string{"smsim", "run", shellQuote(src.file)}
-	if len(src.kernels) > 1 {
+func runLine(src *run.Source, k *run.Kernel, p *isa.Program) (string, string) {
+	parts := []string{"smsim", "run", shellQuote(src.File)}
+	if len(src.Kernels) > 1 {
 		parts = append(parts, "-k", shellQuote(selector(src, k)))
 	}
 	parts = append(parts, "-b", blockHint(k, p))
@@ -179,13 +181,13 @@ func runLine(src *source, k *kernel, p *isa.Program) (string, string) {
 			}
 		}
 	}
-	for i, q := range k.params {
+	for i, q := range k.Params {
 		if q.Default != "" {
 			continue
 		}
-		v, ok := k.placeholder(i)
+		v, ok := placeholder(k, i)
 		if !ok {
-			return "", fmt.Sprintf("parameter %d, a %d-byte %s, has no --arg spelling (--arg gives scalars, buf: pointers and tensormap: maps)", i, q.Size, k.paramType(i))
+			return "", fmt.Sprintf("parameter %d, a %d-byte %s, has no --arg spelling (--arg gives scalars, buf: pointers and tensormap: maps)", i, q.Size, kernelParamType(k, i))
 		}
 		parts = append(parts, "--arg", v)
 	}
@@ -195,22 +197,20 @@ func runLine(src *source, k *kernel, p *isa.Program) (string, string) {
 // selector is the shortest -k value that selects k: its demangled name
 // without return type and parameters when that picks k alone, else its
 // mangled name.
-func selector(src *source, k *kernel) string {
-	if f, err := src.find(k.cxx.short); err == nil && f == k {
-		return k.cxx.short
+func selector(src *run.Source, k *run.Kernel) string {
+	if f, err := src.Find(k.CXX.Short); err == nil && f == k {
+		return k.CXX.Short
 	}
-	return k.name
+	return k.Name
 }
 
 // blockHint is the -b value: the block .reqntid fixes (or the .sms file's),
 // else the largest .maxntid allows, else run's default.
-func blockHint(k *kernel, p *isa.Program) string {
+func blockHint(k *run.Kernel, p *isa.Program) string {
 	d := p.Block
-	if d[0] == 0 && k.fn != nil {
-		if a := k.fn.Attr("maxntid"); a != nil && len(a.Args) > 0 && len(a.Args) <= 3 {
-			for i, v := range a.Args {
-				d[i] = int(v)
-			}
+	if d[0] == 0 {
+		for i, v := range k.MaxNTID {
+			d[i] = int(v)
 		}
 	}
 	if d[0] <= 0 {
@@ -236,14 +236,14 @@ func blockHint(k *kernel, p *isa.Program) string {
 // signature, for a .u64/.b64, which nvcc writes for pointers as for 64-bit
 // integers), 0 for any other scalar. A larger parameter (a structure) has
 // none.
-func (k *kernel) placeholder(i int) (string, bool) {
-	q := k.params[i]
+func placeholder(k *run.Kernel, i int) (string, bool) {
+	q := k.Params[i]
 	ct := ""
-	if k.cxx.params != nil {
-		ct = k.cxx.params[i]
+	if k.CXX.Params != nil {
+		ct = k.CXX.Params[i]
 	}
 	switch {
-	case isTensorMapType(ct) || (ct == "" && q.Type == isa.B8 && q.Size == 128 && q.Align >= 64):
+	case run.IsTensorMapType(ct) || (ct == "" && q.Type == isa.B8 && q.Size == 128 && q.Align >= 64):
 		return mapPlaceholder, true
 	case q.Size == 8 && (strings.HasSuffix(ct, "*") || q.Ptr || (ct == "" && (q.Type == isa.U64 || q.Type == isa.B64))):
 		return bufPlaceholder, true

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/smsim/smsim/run"
 )
 
 type mergeOptions struct {
@@ -62,7 +64,7 @@ func mergeFiles(files []string, stderr io.Writer) (*merged, error) {
 	for _, f := range files {
 		format, _ := recordFormat("", f)
 		if _, err := os.Stat(f); err != nil {
-			return nil, &inputError{err: fmt.Errorf("%s: %w", f, unwrapPath(err))}
+			return nil, &inputError{Err: fmt.Errorf("%s: %w", f, run.UnwrapPath(err))}
 		}
 		rf, err := readResults(f, format)
 		if err != nil {
@@ -92,7 +94,7 @@ func mergeFiles(files []string, stderr io.Writer) (*merged, error) {
 			parts = append(parts, fmt.Sprintf("%s in %s", id, strings.Join(fs, ", ")))
 		}
 		sort.Strings(parts)
-		return nil, &inputError{err: fmt.Errorf("the files hold %d different sweeps: %s", len(byID), strings.Join(parts, "; "))}
+		return nil, &inputError{Err: fmt.Errorf("the files hold %d different sweeps: %s", len(byID), strings.Join(parts, "; "))}
 	}
 	sort.Slice(m.records, func(a, b int) bool { return m.records[a].Index < m.records[b].Index })
 	if m.params == nil {
@@ -100,7 +102,7 @@ func mergeFiles(files []string, stderr io.Writer) (*merged, error) {
 	}
 	for _, r := range m.records {
 		if r.Points != m.records[0].Points {
-			return nil, &inputError{err: fmt.Errorf("records disagree on the grid size (%d and %d points)", m.records[0].Points, r.Points)}
+			return nil, &inputError{Err: fmt.Errorf("records disagree on the grid size (%d and %d points)", m.records[0].Points, r.Points)}
 		}
 	}
 	if len(m.records) > 0 {
@@ -126,7 +128,7 @@ func runMerge(o *mergeOptions, files []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(m.records) == 0 {
-		return &inputError{err: fmt.Errorf("no sweep records in %s", strings.Join(files, ", "))}
+		return &inputError{Err: fmt.Errorf("no sweep records in %s", strings.Join(files, ", "))}
 	}
 	var buf bytes.Buffer
 	if err := writeResults(&buf, format, m.params, m.records); err != nil {
@@ -147,7 +149,7 @@ func runMerge(o *mergeOptions, files []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	fmt.Fprintf(stderr, "incomplete\n")
-	err = &inputError{err: fmt.Errorf("%d of %d points missing: %s (the same sweep with the merged file as --out runs just these)",
+	err = &inputError{Err: fmt.Errorf("%d of %d points missing: %s (the same sweep with the merged file as --out runs just these)",
 		len(m.missing), total, ranges(m.missing, 40))}
 	if o.allowMissing {
 		fmt.Fprintf(stderr, "smsim: %s\n", err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
+
 	"github.com/smsim/smsim/sm"
 )
 
@@ -54,7 +55,7 @@ func writeReport(w io.Writer, format string, sections []string, r *report) error
 		case "dumps":
 			err = tableDumps(w, r)
 		default:
-			return &usageError{msg: fmt.Sprintf("--report %q: want %s", s, strings.Join(reportNames, ", "))}
+			return &usageError{Msg: fmt.Sprintf("--report %q: want %s", s, strings.Join(reportNames, ", "))}
 		}
 		if err != nil {
 			return err
@@ -72,10 +73,10 @@ var reportNames = []string{"summary", "barriers", "phases", "warps", "instructio
 func checkReports(sections []string, dumps int) error {
 	for _, s := range sections {
 		if !slices.Contains(reportNames, s) {
-			return &usageError{msg: fmt.Sprintf("--report %q: want %s", s, strings.Join(reportNames, ", "))}
+			return &usageError{Msg: fmt.Sprintf("--report %q: want %s", s, strings.Join(reportNames, ", "))}
 		}
 		if s == "dumps" && dumps == 0 {
-			return &usageError{msg: "--report dumps: no --dump NAME[:TYPE[:COUNT]] names a buffer to print"}
+			return &usageError{Msg: "--report dumps: no --dump NAME[:TYPE[:COUNT]] names a buffer to print"}
 		}
 	}
 	return nil
@@ -352,7 +353,7 @@ func writeCSV(w io.Writer, sections []string, r *report) error {
 		case "dumps":
 			csvDumps(cw, r)
 		default:
-			return &usageError{msg: fmt.Sprintf("--report %q: want %s", s, strings.Join(reportNames, ", "))}
+			return &usageError{Msg: fmt.Sprintf("--report %q: want %s", s, strings.Join(reportNames, ", "))}
 		}
 	}
 	cw.Flush()

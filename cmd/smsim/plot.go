@@ -153,7 +153,7 @@ func plotFormat(flag, path string) (string, error) {
 	case "svg", "png", "pdf":
 		return ext, nil
 	}
-	return "", &usageError{msg: fmt.Sprintf("%s %s: want a .svg, .png or .pdf file (the extension names the image format)", flag, path)}
+	return "", &usageError{Msg: fmt.Sprintf("%s %s: want a .svg, .png or .pdf file (the extension names the image format)", flag, path)}
 }
 
 // plotCanvas is a canvas of w by h that writes the format.
@@ -206,7 +206,7 @@ func saveFigure(flag, path string, plots []*plot.Plot, leg *plot.Legend, heightP
 // durations over time, and the distribution of phase durations.
 func writeRunPlot(flag, path string, r *report) error {
 	if len(r.Barriers) == 0 {
-		return &usageError{msg: fmt.Sprintf("%s %s: kernel %s used no mbarriers, nothing to plot", flag, path, r.Kernel)}
+		return &usageError{Msg: fmt.Sprintf("%s %s: kernel %s used no mbarriers, nothing to plot", flag, path, r.Kernel)}
 	}
 	stats := barrierStats(r, false)
 	shown := stats

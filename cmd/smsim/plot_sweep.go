@@ -12,6 +12,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/smsim/smsim/run"
 )
 
 // metricHelp lists the metrics a sweep plot can show.
@@ -35,7 +37,7 @@ func metricOf(r sweepRecord, metric string) (v float64, ok bool, err error) {
 	}
 	kind, name, found := strings.Cut(metric, ":")
 	if !found {
-		return 0, false, &usageError{msg: fmt.Sprintf("--plot-y %q: want %s", metric, metricHelp)}
+		return 0, false, &usageError{Msg: fmt.Sprintf("--plot-y %q: want %s", metric, metricHelp)}
 	}
 	for _, b := range r.Barriers {
 		if b.Name != name {
@@ -51,7 +53,7 @@ func metricOf(r sweepRecord, metric string) (v float64, ok bool, err error) {
 		case "updates_per_phase":
 			return b.UpdatesPerPhase, true, nil
 		}
-		return 0, false, &usageError{msg: fmt.Sprintf("--plot-y %q: want %s", metric, metricHelp)}
+		return 0, false, &usageError{Msg: fmt.Sprintf("--plot-y %q: want %s", metric, metricHelp)}
 	}
 	return 0, false, nil
 }
@@ -62,10 +64,10 @@ func metricOf(r sweepRecord, metric string) (v float64, ok bool, err error) {
 // appearance.
 func writeSweepPlot(flag, path string, rs []sweepRecord, x, y string) error {
 	if len(rs) == 0 {
-		return &inputError{err: fmt.Errorf("%s %s: no records to plot", flag, path)}
+		return &inputError{Err: fmt.Errorf("%s %s: no records to plot", flag, path)}
 	}
 	if _, ok := rs[0].Params[x]; !ok {
-		return &usageError{msg: fmt.Sprintf("--plot-x %q: not a parameter of the sweep (%s)", x, strings.Join(paramNames(rs), ", "))}
+		return &usageError{Msg: fmt.Sprintf("--plot-x %q: not a parameter of the sweep (%s)", x, strings.Join(paramNames(rs), ", "))}
 	}
 	rs = append([]sweepRecord(nil), rs...)
 	sort.Slice(rs, func(a, b int) bool { return rs[a].Index < rs[b].Index })
@@ -213,7 +215,7 @@ histogram of phase durations (what 'smsim run --plot' draws).
 
 func runPlot(o *plotOptions, files []string, stdout io.Writer) error {
 	if o.out == "" {
-		return &usageError{msg: "plot: --out FILE.svg is required"}
+		return &usageError{Msg: "plot: --out FILE.svg is required"}
 	}
 	if _, err := plotFormat("--out", o.out); err != nil {
 		return err
@@ -222,13 +224,13 @@ func runPlot(o *plotOptions, files []string, stdout io.Writer) error {
 		return err
 	}
 	if len(files) == 1 && strings.HasSuffix(strings.ToLower(files[0]), ".json") {
-		data, err := readInput(files[0], "JSON report", maxReportBytes)
+		data, err := run.ReadInput(files[0], "JSON report", run.MaxReportBytes)
 		if err != nil {
-			return &inputError{err: err}
+			return &inputError{Err: err}
 		}
 		var r report
 		if err := json.Unmarshal(data, &r); err != nil || r.Kernel == "" {
-			return &inputError{err: fmt.Errorf("%s: not a JSON report of smsim run -o json", files[0])}
+			return &inputError{Err: fmt.Errorf("%s: not a JSON report of smsim run -o json", files[0])}
 		}
 		if err := writeRunPlot("--out", o.out, &r); err != nil {
 			return err

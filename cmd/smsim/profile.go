@@ -116,39 +116,6 @@ func (p *profile) instructions() []jsonInstr {
 	return out
 }
 
-// observers fans the SM's observer calls out to several observers.
-type observers []sm.Observer
-
-func (o observers) Launch() {
-	for _, x := range o {
-		x.Launch()
-	}
-}
-
-func (o observers) Issue(c uint64, w, pc int, lanes uint32) {
-	for _, x := range o {
-		x.Issue(c, w, pc, lanes)
-	}
-}
-
-func (o observers) Stall(w int, from, to uint64, r sm.Reason, what string) {
-	for _, x := range o {
-		x.Stall(w, from, to, r, what)
-	}
-}
-
-func (o observers) Phase(b string, cta int, phase, opened, completed uint64) {
-	for _, x := range o {
-		x.Phase(b, cta, phase, opened, completed)
-	}
-}
-
-func (o observers) Copy(id uint64, bytes int, issued, done uint64, b string) {
-	for _, x := range o {
-		x.Copy(id, bytes, issued, done, b)
-	}
-}
-
 // profileHeader is the CSV header of the profile: one column per stall reason.
 func profileHeader() []string {
 	h := []string{"kernel", "pc", "source", "instruction", "issues", "thread_instructions", "cycles"}

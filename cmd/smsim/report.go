@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/smsim/smsim/isa"
-	"github.com/smsim/smsim/sm"
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/run"
+	"github.com/smsim/smsim/sm"
 )
 
 // report is the JSON document of one run (design brief: kernel, cycles,
@@ -28,7 +30,7 @@ type report struct {
 	Sim          jsonSim            `json:"sim"`
 	Error        *jsonError         `json:"error,omitempty"`
 	stalls       map[string]float64 // totals for the table
-	dumps        []dumpResult       // Dumps in --dump order, for the table and CSV
+	dumps        []run.Dump         // Dumps in --dump order, for the table and CSV
 }
 
 type jsonLaunch struct {
@@ -151,19 +153,19 @@ type jsonWarp struct {
 	Stalls       map[string]uint64 `json:"stalls"`
 }
 
-func buildReport(j *job, out *outcome) *report {
-	r := &report{Kernel: j.prog.Title(), Mangled: j.prog.Name, File: j.src.file, Config: j.cfg.Name,
-		Launch:   jsonLaunch{Block: j.block, Grid: j.grid, Smem: j.smem, Launches: j.launches, Args: j.args},
+func buildReport(j *run.Job, out *run.Outcome) *report {
+	r := &report{Kernel: j.Prog.Title(), Mangled: j.Prog.Name, File: j.Source.File, Config: j.Config.Name,
+		Launch:   jsonLaunch{Block: j.Block, Grid: j.Grid, Smem: j.Smem, Launches: j.Launches, Args: j.Args},
 		Dumps:    map[string][]any{},
 		Warnings: []string{}, Barriers: []jsonBarrier{}, Warps: []jsonWarp{}, stalls: map[string]float64{}}
 	if r.Launch.Args == nil {
 		r.Launch.Args = []string{}
 	}
-	for _, d := range out.dumps {
-		r.Dumps[d.name] = d.values
+	for _, d := range out.Dumps {
+		r.Dumps[d.Name] = d.Values
 	}
-	r.dumps = out.dumps
-	res := out.res
+	r.dumps = out.Dumps
+	res := out.Result
 	if res == nil {
 		return r
 	}
@@ -171,7 +173,7 @@ func buildReport(j *job, out *outcome) *report {
 	r.Warnings = append(r.Warnings, res.Warnings...)
 	for _, b := range res.Barriers {
 		jb := barrierJSON(b)
-		jb.Symbol = linkName(j.prog, b.Addr)
+		jb.Symbol = linkName(j.Prog, b.Addr)
 		r.Barriers = append(r.Barriers, jb)
 	}
 	for _, w := range res.Warps {
@@ -192,7 +194,7 @@ func buildReport(j *job, out *outcome) *report {
 			DRAMBytes: c.DRAMBytes, DescriptorFetches: c.DescriptorMisses, BusyCycles: c.BusyCycles,
 			QueueFullIssues: c.QueueFullIssues}
 	}
-	secs := out.host.Seconds()
+	secs := out.Host.Seconds()
 	r.Sim = jsonSim{HostSeconds: secs, WarpInstructions: res.Stats.WarpInstructions,
 		SimulatedCycles: res.Cycles, Ticks: res.Stats.Ticks}
 	if secs > 0 {

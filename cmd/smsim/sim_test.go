@@ -8,8 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smsim/smsim/sm"
 	"github.com/spf13/cobra"
+
+	"github.com/smsim/smsim/run"
+	"github.com/smsim/smsim/sm"
 )
 
 // simulate runs .sms source through the whole pipeline (frontend, SM,
@@ -26,22 +28,22 @@ func simulate(t *testing.T, src string, flags ...string) (*report, error) {
 	if err := c.Flags().Parse(flags); err != nil {
 		t.Fatal(err)
 	}
-	j, err := o.job(path)
+	j, err := o.Job(path)
 	if err != nil {
 		t.Fatalf("job: %v", err)
 	}
 	for _, d := range o.dumps {
-		ds, err := parseDump(d)
+		ds, err := run.ParseDump(d)
 		if err != nil {
 			t.Fatal(err)
 		}
-		j.dumps = append(j.dumps, ds)
+		j.Dumps = append(j.Dumps, ds)
 	}
-	out, err := execute(j)
+	out, err := run.Execute(j)
 	if err != nil {
 		return nil, err
 	}
-	return buildReport(j, out), out.runErr
+	return buildReport(j, out), out.Err
 }
 
 // wantDiag checks that err is a diagnostic of the kind and code whose one-line

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/smsim/smsim/run"
 )
 
 type statsOptions struct {
@@ -67,26 +69,26 @@ count, mean, standard deviation, percentiles and a histogram, computed with gonu
 // loadReport runs file, or reads it when it is a JSON report.
 func loadReport(f launchFlags, file string, stderr io.Writer) (*report, error) {
 	if strings.HasSuffix(strings.ToLower(file), ".json") {
-		data, err := readInput(file, "JSON report", maxReportBytes)
+		data, err := run.ReadInput(file, "JSON report", run.MaxReportBytes)
 		if err != nil {
-			return nil, &inputError{err: err}
+			return nil, &inputError{Err: err}
 		}
 		var r report
 		if err := json.Unmarshal(data, &r); err != nil || r.Kernel == "" {
-			return nil, &inputError{err: fmt.Errorf("%s: not a JSON report of smsim run -o json", file)}
+			return nil, &inputError{Err: fmt.Errorf("%s: not a JSON report of smsim run -o json", file)}
 		}
 		return &r, nil
 	}
-	j, err := f.job(file)
+	j, err := f.Job(file)
 	if err != nil {
 		return nil, err
 	}
-	out, err := execute(j)
+	out, err := run.Execute(j)
 	if err != nil {
 		return nil, err
 	}
-	if out.runErr != nil {
-		return nil, out.runErr
+	if out.Err != nil {
+		return nil, out.Err
 	}
 	r := buildReport(j, out)
 	return r, warnings(stderr, r)
@@ -94,10 +96,10 @@ func loadReport(f launchFlags, file string, stderr io.Writer) (*report, error) {
 
 func runStats(o *statsOptions, file string, stdout, stderr io.Writer) error {
 	if o.format != "table" && o.format != "json" && o.format != "csv" {
-		return &usageError{msg: fmt.Sprintf("--format %q: want table, json or csv", o.format)}
+		return &usageError{Msg: fmt.Sprintf("--format %q: want table, json or csv", o.format)}
 	}
 	if o.bins < 1 || o.bins > 1000 {
-		return &usageError{msg: fmt.Sprintf("--bins %d: want 1..1000", o.bins)}
+		return &usageError{Msg: fmt.Sprintf("--bins %d: want 1..1000", o.bins)}
 	}
 	r, err := loadReport(o.launchFlags, file, stderr)
 	if err != nil {
@@ -113,7 +115,7 @@ func runStats(o *statsOptions, file string, stdout, stderr io.Writer) error {
 			PhaseHistogram: nonNilBins(histogram(s.Durations, o.bins)), WaitHistogram: nonNilBins(histogram(s.Waits, o.bins))})
 	}
 	if o.barrier != "" && len(doc.Barriers) == 0 {
-		return &usageError{msg: fmt.Sprintf("--barrier %q: kernel %s has no such barrier", o.barrier, r.Kernel)}
+		return &usageError{Msg: fmt.Sprintf("--barrier %q: kernel %s has no such barrier", o.barrier, r.Kernel)}
 	}
 	switch o.format {
 	case "json":

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/smsim/smsim/run"
 )
 
 // sweepOptions are sweep's flags: the shared launch flags, the grid, and
@@ -72,7 +74,7 @@ shard has a record.
 	}
 	o.bind(c)
 	fs := c.Flags()
-	bindAxes(c, &o.launchFlags.grid, &o.vary)
+	bindAxes(c, &o.launchFlags.Grid, &o.vary)
 	bindJobs(fs, &o.jobs, "j", runtime.NumCPU(), "points run in parallel")
 	fs.StringVar(&o.out, "out", "", "append records to FILE and skip the points already there (default: stdout)")
 	fs.StringVar(&o.format, "format", "", "jsonl or csv (default: csv for a .csv --out, else jsonl)")
@@ -95,15 +97,15 @@ func (o *sweepOptions) bindPlot(c *cobra.Command) {
 // sweepID identifies a sweep by what decides its results: the file's name
 // and contents, the launch flags and the grid.
 func sweepID(file string, f launchFlags, axes []axis) (string, error) {
-	data, err := readInput(file, "kernel file", maxSourceBytes)
+	data, err := run.ReadInput(file, "kernel file", run.MaxSourceBytes)
 	if err != nil {
-		return "", &inputError{err: err}
+		return "", &inputError{Err: err}
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "smsim sweep 1\x00%s\x00%d\x00", filepath.Base(file), len(data))
 	h.Write(data)
-	fmt.Fprintf(h, "\x00%q %q %q %q %q %d %q %q %d %v\x00", f.kernel, f.block, f.grid, f.smem, f.args,
-		f.launches, f.config, f.sets, f.maxCycles, f.lenient)
+	fmt.Fprintf(h, "\x00%q %q %q %q %q %d %q %q %d %v\x00", f.Kernel, f.Block, f.Grid, f.Smem, f.Args,
+		f.Launches, f.Config, f.Sets, f.MaxCycles, f.Lenient)
 	for _, a := range axes {
 		fmt.Fprintf(h, "%s=%q\x00", a.name(), a.values)
 	}
@@ -118,7 +120,7 @@ func runSweep(ctx context.Context, o *sweepOptions, file string, stdout, stderr 
 	n := 1
 	for _, a := range axes {
 		if n *= len(a.values); n > maxGridPoints {
-			return &usageError{msg: fmt.Sprintf("--vary/--grid: more than %d points", maxGridPoints)}
+			return &usageError{Msg: fmt.Sprintf("--vary/--grid: more than %d points", maxGridPoints)}
 		}
 	}
 	format, err := recordFormat(o.format, o.out)
@@ -126,7 +128,7 @@ func runSweep(ctx context.Context, o *sweepOptions, file string, stdout, stderr 
 		return err
 	}
 	if o.maxPoints < 0 {
-		return &usageError{msg: "--max-points: want 0 (all) or a positive count"}
+		return &usageError{Msg: "--max-points: want 0 (all) or a positive count"}
 	}
 	if o.plot != "" {
 		if _, err := plotFormat("--plot", o.plot); err != nil {
@@ -238,7 +240,7 @@ func preflight(o *sweepOptions, file string, axes []axis) error {
 		}
 		for _, v := range a.values {
 			f := withSettings(o.launchFlags, []setting{{kind: "set", key: a.key, value: v}})
-			if _, err := loadConfig(f.config, f.sets); err != nil {
+			if _, err := run.LoadConfig(f.Config, f.Sets); err != nil {
 				return err
 			}
 		}
@@ -252,12 +254,12 @@ func sweepPlot(o *sweepOptions, sink recordSink, names []string) error {
 	x := o.plotX
 	if x == "" {
 		if len(names) == 0 {
-			return &usageError{msg: "--plot: the sweep has no --vary axis to plot against"}
+			return &usageError{Msg: "--plot: the sweep has no --vary axis to plot against"}
 		}
 		x = names[0]
 	}
 	if !strings.Contains(x, ":") {
-		return &usageError{msg: fmt.Sprintf("--plot-x %q: want KIND:KEY as in --vary, e.g. %s", x, strings.Join(names, ", "))}
+		return &usageError{Msg: fmt.Sprintf("--plot-x %q: want KIND:KEY as in --vary, e.g. %s", x, strings.Join(names, ", "))}
 	}
 	return writeSweepPlot("--plot", o.plot, sink.all(), x, o.plotY)
 }

@@ -7,9 +7,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/smsim/smsim/frontend/sms"
 	"github.com/smsim/smsim/isa"
-	"github.com/spf13/cobra"
+	"github.com/smsim/smsim/run"
 )
 
 // setting is one parameter of a grid point or variant: a configuration key
@@ -37,7 +39,7 @@ var settingKinds = map[string]bool{"set": true, "arg": true, "const": true}
 // the flag in error messages.
 func parseAxis(flag, s string) (axis, error) {
 	bad := func(why string) (axis, error) {
-		return axis{}, &usageError{msg: fmt.Sprintf("%s %q: %s (want set:KEY=V1,V2,..., arg:NAME=V1,... or const:NAME=V1,...)", flag, s, why)}
+		return axis{}, &usageError{Msg: fmt.Sprintf("%s %q: %s (want set:KEY=V1,V2,..., arg:NAME=V1,... or const:NAME=V1,...)", flag, s, why)}
 	}
 	kind, rest, ok := strings.Cut(s, ":")
 	if !ok || !settingKinds[kind] {
@@ -74,7 +76,7 @@ func parseAxes(flag string, specs []string) ([]axis, error) {
 			return nil, err
 		}
 		if seen[a.name()] {
-			return nil, &usageError{msg: fmt.Sprintf("%s: %s appears twice", flag, a.name())}
+			return nil, &usageError{Msg: fmt.Sprintf("%s: %s appears twice", flag, a.name())}
 		}
 		seen[a.name()] = true
 		out = append(out, a)
@@ -163,7 +165,7 @@ func parseShard(s string) (shard, error) {
 	i, err1 := strconv.Atoi(strings.TrimSpace(a))
 	n, err2 := strconv.Atoi(strings.TrimSpace(b))
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return shard{}, &usageError{msg: fmt.Sprintf("--shard %q: want I/N with 0 <= I < N, e.g. 0/4", s)}
+		return shard{}, &usageError{Msg: fmt.Sprintf("--shard %q: want I/N with 0 <= I < N, e.g. 0/4", s)}
 	}
 	return shard{index: i, count: n}, nil
 }
@@ -187,7 +189,7 @@ func slurmShard(getenv func(string) string) (shard, bool, error) {
 	}
 	i -= lo
 	if err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return shard{}, false, &usageError{msg: fmt.Sprintf("SLURM_ARRAY_TASK_ID=%s SLURM_ARRAY_TASK_COUNT=%s: want consecutive task ids (--array=0-%d); or give --shard I/N", id, count, max(n, 1)-1)}
+		return shard{}, false, &usageError{Msg: fmt.Sprintf("SLURM_ARRAY_TASK_ID=%s SLURM_ARRAY_TASK_COUNT=%s: want consecutive task ids (--array=0-%d); or give --shard I/N", id, count, max(n, 1)-1)}
 	}
 	return shard{index: i, count: n}, true, nil
 }
@@ -195,23 +197,23 @@ func slurmShard(getenv func(string) string) (shard, bool, error) {
 // withSettings returns a copy of f with the point's set: and arg: settings
 // appended after its own --set and --arg values (later ones win).
 func withSettings(f launchFlags, pt []setting) launchFlags {
-	f.sets = append([]string(nil), f.sets...)
-	f.args = append([]string(nil), f.args...)
+	f.Sets = append([]string(nil), f.Sets...)
+	f.Args = append([]string(nil), f.Args...)
 	for _, s := range pt {
 		switch s.kind {
 		case "set":
-			f.sets = append(f.sets, s.key+"="+s.value)
+			f.Sets = append(f.Sets, s.key+"="+s.value)
 		case "arg":
-			f.args = append(f.args, s.key+"="+s.value)
+			f.Args = append(f.Args, s.key+"="+s.value)
 		}
 	}
 	return f
 }
 
 // pointJob builds the job of file under flags f and the point's settings.
-func pointJob(f launchFlags, file string, pt []setting) (*job, error) {
+func pointJob(f launchFlags, file string, pt []setting) (*run.Job, error) {
 	f = withSettings(f, pt)
-	j, err := f.job(file)
+	j, err := f.Job(file)
 	if err != nil {
 		return nil, err
 	}
@@ -228,17 +230,17 @@ func pointJob(f launchFlags, file string, pt []setting) (*job, error) {
 	if err != nil {
 		return nil, err
 	}
-	j.src = programSource(file, p)
-	j.prog = p
+	j.Source = run.ProgramSource(file, p)
+	j.Prog = p
 	// The block, grid and shared memory may be computed from the constants.
-	if f.block == "" {
-		j.block, _ = dims("--block", "", p.Block, 32)
+	if f.Block == "" {
+		j.Block, _ = run.Dims("--block", "", p.Block, 32)
 	}
-	if f.grid == "" {
-		j.grid, _ = dims("--grid", "", p.Grid, 1)
+	if f.Grid == "" {
+		j.Grid, _ = run.Dims("--grid", "", p.Grid, 1)
 	}
-	if f.smem == "" {
-		j.smem = p.DynSmem
+	if f.Smem == "" {
+		j.Smem = p.DynSmem
 	}
 	return j, nil
 }
@@ -247,11 +249,11 @@ func pointJob(f launchFlags, file string, pt []setting) (*job, error) {
 // expressions replaced; error positions still name the file's lines.
 func compileWithConsts(file string, consts []setting) (*isa.Program, error) {
 	if strings.ToLower(filepath.Ext(file)) != ".sms" {
-		return nil, &usageError{msg: fmt.Sprintf("const:%s: %s is not a .sms file (only the kernel language has constants)", consts[0].key, file)}
+		return nil, &usageError{Msg: fmt.Sprintf("const:%s: %s is not a .sms file (only the kernel language has constants)", consts[0].key, file)}
 	}
-	src, err := readInput(file, "kernel file", maxSourceBytes)
+	src, err := run.ReadInput(file, "kernel file", run.MaxSourceBytes)
 	if err != nil {
-		return nil, &inputError{err: err}
+		return nil, &inputError{Err: err}
 	}
 	for _, c := range consts {
 		if src, err = replaceConst(file, src, c.key, c.value); err != nil {
@@ -260,7 +262,7 @@ func compileWithConsts(file string, consts []setting) (*isa.Program, error) {
 	}
 	p, err := sms.Compile(file, src)
 	if err != nil {
-		return nil, &inputError{err: err}
+		return nil, &inputError{Err: err}
 	}
 	return p, nil
 }
@@ -269,12 +271,12 @@ func compileWithConsts(file string, consts []setting) (*isa.Program, error) {
 // in place of EXPR.
 func replaceConst(file string, src []byte, name, value string) ([]byte, error) {
 	if strings.ContainsAny(value, "#\n\r") {
-		return nil, &usageError{msg: fmt.Sprintf("const:%s=%q: a value is one expression on one line", name, value)}
+		return nil, &usageError{Msg: fmt.Sprintf("const:%s=%q: a value is one expression on one line", name, value)}
 	}
 	re := regexp.MustCompile(`(?m)^([ \t]*const[ \t]+` + regexp.QuoteMeta(name) + `[ \t]*=[ \t]*)([^#\n\r]*?)([ \t]*(#[^\n\r]*)?)\r?$`)
 	loc := re.FindSubmatchIndex(src)
 	if loc == nil {
-		return nil, &usageError{msg: fmt.Sprintf("const:%s: %s has no line `const %s = ...`", name, file, name)}
+		return nil, &usageError{Msg: fmt.Sprintf("const:%s: %s has no line `const %s = ...`", name, file, name)}
 	}
 	out := append([]byte(nil), src[:loc[4]]...)
 	out = append(out, value...)

@@ -44,7 +44,7 @@ func recordFormat(flag, path string) (string, error) {
 		}
 		return "jsonl", nil
 	}
-	return "", &usageError{msg: fmt.Sprintf("--format %q: want jsonl or csv", flag)}
+	return "", &usageError{Msg: fmt.Sprintf("--format %q: want jsonl or csv", flag)}
 }
 
 // csvColumns are a results CSV's columns: the fixed ones around the
@@ -118,7 +118,7 @@ func parseResults(path, format string, data []byte) (*resultsFile, error) {
 		err = rf.readJSONL(path, data)
 	}
 	if err != nil {
-		return nil, &inputError{err: err}
+		return nil, &inputError{Err: err}
 	}
 	return rf, nil
 }

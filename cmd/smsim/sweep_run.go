@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/smsim/smsim/run"
 )
 
 // errLocked: another sweep holds the lock on a results file (lockFile).
@@ -43,7 +45,7 @@ func openResults(path, format string, params []string, id string, stderr io.Writ
 	switch err := lockFile(f); {
 	case errors.Is(err, errLocked):
 		s.close()
-		return nil, &inputError{err: fmt.Errorf("--out %s: another smsim sweep is writing it; wait for that one to finish "+
+		return nil, &inputError{Err: fmt.Errorf("--out %s: another smsim sweep is writing it; wait for that one to finish "+
 			"(then this command runs what is left), or give each sweep its own --out (--shard I/N, then smsim merge)", path)}
 	case err != nil:
 		fmt.Fprintf(stderr, "sweep: %s: cannot lock it (%v); run no other sweep on it until this one ends\n", path, err)
@@ -61,14 +63,14 @@ func openResults(path, format string, params []string, id string, stderr io.Writ
 	for _, r := range rf.records {
 		if r.Sweep != id {
 			s.close()
-			return nil, &usageError{msg: fmt.Sprintf("--out %s holds results of another sweep (id %s, this one is %s: a different file, flags or grid); use a new --out", path, r.Sweep, id)}
+			return nil, &usageError{Msg: fmt.Sprintf("--out %s holds results of another sweep (id %s, this one is %s: a different file, flags or grid); use a new --out", path, r.Sweep, id)}
 		}
 		s.done[r.Index] = true
 		s.records = append(s.records, r)
 	}
 	if format == "csv" && len(rf.records) > 0 && strings.Join(rf.params, ",") != strings.Join(params, ",") {
 		s.close()
-		return nil, &usageError{msg: fmt.Sprintf("--out %s has parameter columns %v, this sweep %v; use a new --out", path, rf.params, params)}
+		return nil, &usageError{Msg: fmt.Sprintf("--out %s has parameter columns %v, this sweep %v; use a new --out", path, rf.params, params)}
 	}
 	if size := int64(len(data)); size > rf.good {
 		fmt.Fprintf(stderr, "sweep: %s: dropping an incomplete last record (%d bytes) left by an interruption\n", path, size-rf.good)
@@ -244,14 +246,14 @@ func runPoint(o *sweepOptions, file string, axes []axis, id string, n, i int) (r
 		fail(err)
 		return rec
 	}
-	rec.Kernel, rec.KernelMangled = j.prog.Title(), j.prog.Name
-	out, err := execute(j)
+	rec.Kernel, rec.KernelMangled = j.Prog.Title(), j.Prog.Name
+	out, err := run.Execute(j)
 	if err != nil {
 		fail(err)
 		return rec
 	}
-	if out.runErr != nil {
-		fail(out.runErr)
+	if out.Err != nil {
+		fail(out.Err)
 	}
 	rep := buildReport(j, out)
 	rec.Cycles = rep.Cycles
@@ -260,6 +262,6 @@ func runPoint(o *sweepOptions, file string, axes []axis, id string, n, i int) (r
 		rec.Phases += b.Phases
 	}
 	rec.WarpInstructions = rep.Sim.WarpInstructions
-	rec.HostSeconds = float64(out.host.Microseconds()) / 1e6
+	rec.HostSeconds = float64(out.Host.Microseconds()) / 1e6
 	return rec
 }

@@ -16,8 +16,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/smsim/smsim/sm"
 	"github.com/spf13/cobra"
+
+	"github.com/smsim/smsim/run"
+	"github.com/smsim/smsim/sm"
 )
 
 // measuredRow is one row of a calibration CSV.
@@ -117,7 +119,7 @@ var semanticRow = regexp.MustCompile(`^(semantics|semantics2)$|phase_completed|r
 func validate(ctx context.Context, dir string, cfg sm.Config, opts suiteOpts, jobs int, progress io.Writer) (*validation, error) {
 	only, err := regexp.Compile(opts.only)
 	if err != nil {
-		return nil, &usageError{msg: fmt.Sprintf("--only %q: %v", opts.only, err)}
+		return nil, &usageError{Msg: fmt.Sprintf("--only %q: %v", opts.only, err)}
 	}
 	if err := checkCalibrationDir(dir); err != nil {
 		return nil, err
@@ -130,7 +132,7 @@ func validate(ctx context.Context, dir string, cfg sm.Config, opts suiteOpts, jo
 		}
 		rows, err := readCalibrationCSV(p)
 		if err != nil {
-			return nil, &inputError{err: err}
+			return nil, &inputError{Err: err}
 		}
 		measured = append(measured, rows...)
 	}
@@ -155,7 +157,7 @@ func validate(ctx context.Context, dir string, cfg sm.Config, opts suiteOpts, jo
 	results := make([][]float64, len(todo))
 	launches := make([]launchResult, len(todo))
 	errs := make([]error, len(todo))
-	sources := &sourceCache{dir: dir, m: map[string]*source{}}
+	sources := &sourceCache{dir: dir, m: map[string]*run.Source{}}
 	start := time.Now()
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(jobs, 1))
@@ -254,16 +256,16 @@ func relErr(pred, meas float64) float64 {
 type sourceCache struct {
 	dir string
 	mu  sync.Mutex
-	m   map[string]*source
+	m   map[string]*run.Source
 }
 
-func (c *sourceCache) get(name string) (*source, error) {
+func (c *sourceCache) get(name string) (*run.Source, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if s, ok := c.m[name]; ok {
 		return s, nil
 	}
-	s, err := loadSource(filepath.Join(c.dir, name))
+	s, err := run.Load(filepath.Join(c.dir, name))
 	if err != nil {
 		return nil, err
 	}
@@ -277,28 +279,28 @@ func runRecipe(sources *sourceCache, r recipe, cfg sm.Config) ([]float64, launch
 	if err != nil {
 		return nil, lr, err
 	}
-	prog, err := src.kernel(r.kernel)
+	prog, err := src.Kernel(r.kernel)
 	if err != nil {
 		return nil, lr, err
 	}
 	outIdx := strconv.Itoa(len(r.args) - 1)
-	j := &job{src: src, prog: prog, cfg: cfg, block: [3]int{r.block, 1, 1}, grid: [3]int{1, 1, 1}, smem: r.smem,
-		args: r.args, launches: max(r.launches, 1), maxCycles: 2_000_000_000, prep: r.prep, warm: r.warm,
-		dumps: []dumpSpec{{name: outIdx, typ: "i64", count: r.outLen}}}
+	j := &run.Job{Source: src, Prog: prog, Config: cfg, Block: [3]int{r.block, 1, 1}, Grid: [3]int{1, 1, 1}, Smem: r.smem,
+		Args: r.args, Launches: max(r.launches, 1), MaxCycles: 2_000_000_000, Prep: r.prep, Warm: r.warm,
+		Dumps: []run.DumpSpec{{Name: outIdx, Type: "i64", Count: r.outLen}}}
 	start := time.Now()
-	out, err := execute(j)
-	if err == nil && out.runErr != nil {
-		err = out.runErr
+	out, err := run.Execute(j)
+	if err == nil && out.Err != nil {
+		err = out.Err
 	}
 	lr.HostSeconds = time.Since(start).Seconds()
 	if err != nil {
 		return nil, lr, err
 	}
-	lr.Cycles = out.res.Cycles
+	lr.Cycles = out.Result.Cycles
 	if lr.Cycles > 0 {
 		lr.Slowdown = lr.HostSeconds / (float64(lr.Cycles) / (cfg.ClockMHz * 1e6))
 	}
-	vals := out.dumps[0].values
+	vals := out.Dumps[0].Values
 	words := make([]int64, len(vals))
 	for i, x := range vals {
 		words[i] = x.(int64)
@@ -412,21 +414,21 @@ var requiredCalibrationFiles = []string{"microbench.csv", "microbench.ptx", "pro
 func checkCalibrationDir(dir string) error {
 	st, err := os.Stat(dir)
 	if err != nil {
-		return &inputError{err: fmt.Errorf("calibration folder %s: %w (give the folder of the calibration CSVs and PTX with --dir)", dir, errors.Unwrap(err))}
+		return &inputError{Err: fmt.Errorf("calibration folder %s: %w (give the folder of the calibration CSVs and PTX with --dir)", dir, errors.Unwrap(err))}
 	}
 	if !st.IsDir() {
-		return &inputError{err: fmt.Errorf("calibration folder %s: not a directory", dir)}
+		return &inputError{Err: fmt.Errorf("calibration folder %s: not a directory", dir)}
 	}
 	for _, name := range requiredCalibrationFiles {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
-			return &inputError{err: fmt.Errorf("calibration folder %s: %s is missing", dir, name)}
+			return &inputError{Err: fmt.Errorf("calibration folder %s: %s is missing", dir, name)}
 		}
 	}
 	return nil
 }
 
 func runValidate(ctx context.Context, o *validateOptions, stdout, stderr io.Writer) error {
-	cfg, err := loadConfig(o.config, o.sets)
+	cfg, err := run.LoadConfig(o.config, o.sets)
 	if err != nil {
 		return err
 	}

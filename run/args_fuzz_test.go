@@ -1,7 +1,6 @@
-package main
+package run
 
 import (
-	"runtime"
 	"strings"
 	"testing"
 
@@ -28,32 +27,14 @@ func FuzzArgs(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		gm := memory.NewGlobal()
 		for _, args := range [][]string{{s}, {"buf:64", s}, {"buf:64", "1", s}, {"buf:64", "1", "2.5", s}, {"p0=" + s}} {
-			if _, err := buildParams(prog, args, gm); err != nil && strings.Contains(err.Error(), "\n") {
-				t.Errorf("buildParams(%q): multi-line error %q", args, err)
+			if _, err := BuildParams(prog, args, gm); err != nil && strings.Contains(err.Error(), "\n") {
+				t.Errorf("BuildParams(%q): multi-line error %q", args, err)
 			}
 		}
-		if _, err := parseDump(s); err != nil && strings.Contains(err.Error(), "\n") {
-			t.Errorf("parseDump(%q): multi-line error", s)
+		if _, err := ParseDump(s); err != nil && strings.Contains(err.Error(), "\n") {
+			t.Errorf("ParseDump(%q): multi-line error", s)
 		}
 		_, _ = parseSize(s)
-		_, _ = dims("--block", s, [3]int{}, 32)
+		_, _ = Dims("--block", s, [3]int{}, 32)
 	})
-}
-
-// Output is byte-identical whatever GOMAXPROCS is: one run is single-threaded.
-func TestOutputDoesNotDependOnGOMAXPROCS(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	var first string
-	for _, n := range []int{1, 2, 4} {
-		runtime.GOMAXPROCS(n)
-		code, out, errs := cli(t, "run", "../../examples/tma_pipeline.sms", "-o", "csv", "--report", "phases", "--report", "warps")
-		if code != 0 {
-			t.Fatalf("GOMAXPROCS=%d: exit %d: %s", n, code, errs)
-		}
-		if first == "" {
-			first = out
-		} else if out != first {
-			t.Errorf("GOMAXPROCS=%d: output differs from GOMAXPROCS=1", n)
-		}
-	}
 }

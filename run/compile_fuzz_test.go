@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"os"
@@ -15,7 +15,7 @@ import (
 // still be a program a warp can run — it ends in an ending instruction and
 // every direct branch targets an instruction of it.
 func FuzzCompilePTX(f *testing.F) {
-	paths, _ := filepath.Glob(filepath.Join("..", "..", "calibration", "h200", "*.ptx"))
+	paths, _ := filepath.Glob(filepath.Join("..", "calibration", "h200", "*.ptx"))
 	for _, path := range paths {
 		src, err := os.ReadFile(path)
 		if err != nil {

@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"bytes"
@@ -9,29 +9,29 @@ import (
 	"syscall"
 )
 
-// Limits on what smsim reads. Every input goes through openInput, so they
+// Limits on what smsim reads. Every input goes through OpenInput, so they
 // hold for any path a user gives: a file that grows while it is read is cut
 // off at the limit, and a device, FIFO or socket is refused (docs/cli.md).
 const (
-	maxSourceBytes = 64 << 20  // a .ptx or .sms file
-	maxConfigBytes = 1 << 20   // a --config file
-	maxReportBytes = 256 << 20 // a JSON report read by stats and plot
-	maxFillBytes   = 1 << 30   // a buf:SIZE:file:PATH fill
+	MaxSourceBytes = 64 << 20  // a .ptx or .sms file
+	MaxConfigBytes = 1 << 20   // a --config file
+	MaxReportBytes = 256 << 20 // a JSON report read by stats and plot
+	MaxFillBytes   = 1 << 30   // a buf:SIZE:file:PATH fill
 )
 
-// openInput opens path for reading and checks that it is a regular file of
+// OpenInput opens path for reading and checks that it is a regular file of
 // at most limit bytes. The file is opened non-blocking, so a FIFO without a
 // writer is refused at once instead of stalling the open; a regular file
 // reads as usual. what names the input in messages ("kernel file").
-func openInput(path, what string, limit int64) (*os.File, int64, error) {
+func OpenInput(path, what string, limit int64) (*os.File, int64, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", path, unwrapPath(err))
+		return nil, 0, fmt.Errorf("%s: %w", path, UnwrapPath(err))
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, 0, fmt.Errorf("%s: %w", path, unwrapPath(err))
+		return nil, 0, fmt.Errorf("%s: %w", path, UnwrapPath(err))
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
@@ -39,15 +39,15 @@ func openInput(path, what string, limit int64) (*os.File, int64, error) {
 	}
 	if st.Size() > limit {
 		f.Close()
-		return nil, 0, tooLarge(path, what, limit)
+		return nil, 0, TooLarge(path, what, limit)
 	}
 	return f, st.Size(), nil
 }
 
-// readInput reads the regular file at path, refusing it past limit bytes
+// ReadInput reads the regular file at path, refusing it past limit bytes
 // (also when it grows past the limit while being read).
-func readInput(path, what string, limit int64) ([]byte, error) {
-	f, size, err := openInput(path, what, limit)
+func ReadInput(path, what string, limit int64) ([]byte, error) {
+	f, size, err := OpenInput(path, what, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -57,15 +57,16 @@ func readInput(path, what string, limit int64) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(int(size) + bytes.MinRead)
 	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
+		return nil, fmt.Errorf("%s: %w", path, UnwrapPath(err))
 	}
 	if int64(buf.Len()) > limit {
-		return nil, tooLarge(path, what, limit)
+		return nil, TooLarge(path, what, limit)
 	}
 	return buf.Bytes(), nil
 }
 
-func tooLarge(path, what string, limit int64) error {
+// TooLarge is the error for a file past its limit.
+func TooLarge(path, what string, limit int64) error {
 	return fmt.Errorf("%s: larger than %s, the limit for a %s", path, limitSize(limit), what)
 }
 
@@ -95,4 +96,13 @@ func fileKind(m fs.FileMode) string {
 		return "a block device"
 	}
 	return "not a plain file"
+}
+
+// UnwrapPath drops an *os.PathError's operation and path, which the
+// messages that carry the error name themselves.
+func UnwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
 }

@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ const (
 // checkBlock refuses a --block value past the launch limits.
 func checkBlock(s string, d [3]int) error {
 	bad := func(msg string, a ...any) error {
-		return &usageError{msg: fmt.Sprintf("--block %q: ", s) + fmt.Sprintf(msg, a...)}
+		return &UsageError{Msg: fmt.Sprintf("--block %q: ", s) + fmt.Sprintf(msg, a...)}
 	}
 	if n := d[0] * d[1] * d[2]; d[0] > maxBlockThreads || d[1] > maxBlockThreads || n > maxBlockThreads {
 		return bad("%d threads per block, more than the %d a block may have", int64(d[0])*int64(d[1])*int64(d[2]), maxBlockThreads)
@@ -35,7 +35,7 @@ func checkBlock(s string, d [3]int) error {
 // checkGrid refuses a --grid value past the launch limits.
 func checkGrid(s string, d [3]int) error {
 	bad := func(msg string, a ...any) error {
-		return &usageError{msg: fmt.Sprintf("--grid %q: ", s) + fmt.Sprintf(msg, a...)}
+		return &UsageError{Msg: fmt.Sprintf("--grid %q: ", s) + fmt.Sprintf(msg, a...)}
 	}
 	for i, name := range []string{"y", "z"} {
 		if d[i+1] > maxGridYZ {
@@ -54,17 +54,28 @@ func checkGrid(s string, d [3]int) error {
 func smemFlag(s string, prog *isa.Program, cfg sm.Config) (int, error) {
 	n, err := parseSize(s)
 	if err != nil {
-		return 0, &usageError{msg: fmt.Sprintf("--smem %q: want a byte count such as 49152 or 48KiB", s)}
+		return 0, &UsageError{Msg: fmt.Sprintf("--smem %q: want a byte count such as 49152 or 48KiB", s)}
 	}
 	limit := uint64(cfg.Smem.MaxPerBlock)
 	if n > limit || n > maxSmemFlag {
-		return 0, &usageError{msg: fmt.Sprintf("--smem %q: %d bytes is more than the %s of shared memory one block may have (smem.per_cta = %d)",
+		return 0, &UsageError{Msg: fmt.Sprintf("--smem %q: %d bytes is more than the %s of shared memory one block may have (smem.per_cta = %d)",
 			s, n, byteSize(limit), limit)}
 	}
 	base := prog.DynSmemBase()
 	if need := uint64(base) + n; need > limit {
-		return 0, &usageError{msg: fmt.Sprintf("--smem %q: with kernel %s's %d bytes of static shared memory a block needs %d bytes, more than the %s allowed (smem.per_cta = %d)",
+		return 0, &UsageError{Msg: fmt.Sprintf("--smem %q: with kernel %s's %d bytes of static shared memory a block needs %d bytes, more than the %s allowed (smem.per_cta = %d)",
 			s, prog.Name, base, need, byteSize(limit), limit)}
 	}
 	return int(n), nil
+}
+
+// byteSize writes n bytes the way a reader takes them in: B, KiB or MiB.
+func byteSize(n uint64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }

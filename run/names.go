@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"strings"
@@ -6,36 +6,36 @@ import (
 	"github.com/ianlancetaylor/demangle"
 )
 
-// cxxName is what a PTX linker name says in the terms of the CUDA C++ source
+// CXXName is what a PTX linker name says in the terms of the CUDA C++ source
 // it came from (Itanium C++ ABI mangling, which nvcc uses).
-type cxxName struct {
-	title string // the whole declaration: void k_ws<2>(CUtensorMap_st, int, long long*)
-	short string // the qualified name without return type and parameters: k_ws<2>
-	// params are the C++ types of the parameters, in order; nil when the
+type CXXName struct {
+	Title string // the whole declaration: void k_ws<2>(CUtensorMap_st, int, long long*)
+	Short string // the qualified name without return type and parameters: k_ws<2>
+	// Params are the C++ types of the parameters, in order; nil when the
 	// name has no signature (an extern "C" kernel, or a name that is not
 	// mangled or does not demangle).
-	params []string
+	Params []string
 }
 
 // demangleKernel reads a kernel's linker name. A name that is not a mangled
 // C++ function name stands for itself.
-func demangleKernel(link string) cxxName {
-	n := cxxName{title: link, short: link}
+func demangleKernel(link string) CXXName {
+	n := CXXName{Title: link, Short: link}
 	ast, err := demangle.ToAST(link)
 	if err != nil {
 		return n
 	}
-	n.title = demangle.ASTToString(ast)
-	n.short = plainName(ast)
+	n.Title = demangle.ASTToString(ast)
+	n.Short = plainName(ast)
 	if t, ok := ast.(*demangle.Typed); ok {
 		if ft, ok := t.Type.(*demangle.FunctionType); ok {
-			n.params = []string{}
+			n.Params = []string{}
 			for _, a := range ft.Args {
 				s := demangle.ASTToString(a)
 				if s == "void" && len(ft.Args) == 1 { // f(void): no parameters
 					break
 				}
-				n.params = append(n.params, s)
+				n.Params = append(n.Params, s)
 			}
 		}
 	}
@@ -69,10 +69,10 @@ func plainName(a demangle.AST) string {
 	return demangle.ASTToString(a)
 }
 
-// isTensorMapType reports whether a C++ parameter type is a CUtensorMap
+// IsTensorMapType reports whether a C++ parameter type is a CUtensorMap
 // (the driver's typedef of struct CUtensorMap_st; CUTLASS's
 // cute::TmaDescriptor is the same typedef, so it mangles the same).
-func isTensorMapType(t string) bool {
+func IsTensorMapType(t string) bool {
 	t = strings.TrimSpace(strings.TrimPrefix(strings.TrimSuffix(t, " const"), "const "))
 	return t == "CUtensorMap_st" || t == "CUtensorMap"
 }

@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"bytes"
@@ -91,7 +91,7 @@ func closeF32(got, want any, rel float64) bool {
 
 func loadManifest(t *testing.T) []cudaCase {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "cuda", "manifest.json"))
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "cuda", "manifest.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func loadManifest(t *testing.T) []cudaCase {
 // and compares what it leaves in global memory with what the H200 left, bit
 // for bit.
 func TestCUDAKernelsMatchTheH200(t *testing.T) {
-	sources := map[string]*source{}
+	sources := map[string]*Source{}
 	for _, c := range loadManifest(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			if !c.Deterministic {
@@ -119,30 +119,30 @@ func TestCUDAKernelsMatchTheH200(t *testing.T) {
 			src, ok := sources[c.PTX]
 			if !ok {
 				var err error
-				src, err = loadSource(filepath.Join("..", "..", "testdata", "cuda", c.PTX))
+				src, err = Load(filepath.Join("..", "testdata", "cuda", c.PTX))
 				if err != nil {
 					t.Fatal(err)
 				}
 				sources[c.PTX] = src
 			}
-			prog, err := src.kernel(c.Kernel)
+			prog, err := src.Kernel(c.Kernel)
 			if err != nil {
 				t.Fatal(err)
 			}
-			j := &job{src: src, prog: prog, cfg: sm.DefaultConfig(), block: c.Block, grid: c.Grid, smem: c.Smem,
-				args: c.Args, launches: 1, maxCycles: 500_000_000}
+			j := &Job{Source: src, Prog: prog, Config: sm.DefaultConfig(), Block: c.Block, Grid: c.Grid, Smem: c.Smem,
+				Args: c.Args, Launches: 1, MaxCycles: 500_000_000}
 			for _, d := range c.Dumps {
-				j.dumps = append(j.dumps, dumpSpec{name: d.Param, typ: d.Type, count: d.Count})
+				j.Dumps = append(j.Dumps, DumpSpec{Name: d.Param, Type: d.Type, Count: d.Count})
 			}
-			out, err := execute(j)
+			out, err := Execute(j)
 			if err == nil {
-				err = out.runErr
+				err = out.Err
 			}
 			if err != nil {
 				t.Fatalf("run: %v", err)
 			}
 			for k, d := range c.Dumps {
-				got := out.dumps[k].values
+				got := out.Dumps[k].Values
 				if len(got) != len(d.Values) {
 					t.Fatalf("param %s: got %d values, want %d", d.Param, len(got), len(d.Values))
 				}
