@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smsim/smsim/report"
 	"github.com/smsim/smsim/run"
 )
 
@@ -36,7 +37,7 @@ func benchRunObserved(b *testing.B, path string, profiled bool, sets ...string) 
 		}
 		j := &run.Job{Source: src, Prog: prog, Config: cfg, Block: prog.Block, Grid: [3]int{1, 1, 1}, Launches: 1}
 		if profiled {
-			j.Observer = newProfile(prog)
+			j.Observer = report.NewProfile(prog)
 		}
 		out, err := run.Execute(j)
 		if err == nil {

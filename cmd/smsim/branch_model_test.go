@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/smsim/smsim/report"
 )
 
 // runPTXCycles runs kernel text (one thread, one CTA, unless the flags give
 // another -b) with extra flags and returns the report; the kernel's first
 // parameter is a 64-byte buffer.
-func runPTXCycles(t *testing.T, name, ptx string, flags ...string) report {
+func runPTXCycles(t *testing.T, name, ptx string, flags ...string) report.Report {
 	t.Helper()
 	p := writeFile(t, name, ptx)
 	return runReport(t, append([]string{"run", p, "-a", "buf:64", "-b", "1", "--format", "json"}, flags...)...)
@@ -18,13 +20,13 @@ func runPTXCycles(t *testing.T, name, ptx string, flags ...string) report {
 
 // runReport runs the CLI with args (a `run ... --format json`), fails the
 // test unless it exits 0, and returns the decoded report.
-func runReport(t *testing.T, args ...string) report {
+func runReport(t *testing.T, args ...string) report.Report {
 	t.Helper()
 	code, out, errs := cli(t, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	var r report
+	var r report.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +54,7 @@ func oneArrivePrologue(name string) string {
 }
 
 // outWord returns the one 64-bit word a run dumped of out.
-func outWord(t *testing.T, r report) int64 {
+func outWord(t *testing.T, r report.Report) int64 {
 	t.Helper()
 	v := r.Dumps["out"]
 	if len(v) != 1 {

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/smsim/smsim/report"
 )
 
 func cli(t *testing.T, args ...string) (int, string, string) {
@@ -178,7 +180,7 @@ DONE:
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	var doc struct {
-		TMA   *jsonTMA            `json:"tma"`
+		TMA   *report.TMA         `json:"tma"`
 		Dumps map[string][]uint64 `json:"dumps"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
@@ -213,7 +215,7 @@ func TestRunReportsTheKernelsCopies(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	var doc struct {
-		TMA *jsonTMA `json:"tma"`
+		TMA *report.TMA `json:"tma"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)

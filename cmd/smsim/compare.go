@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/smsim/smsim/report"
 	"github.com/smsim/smsim/run"
 )
 
@@ -42,14 +43,14 @@ type compareResult struct {
 	Barriers         []compareBarrier  `json:"barriers"`
 	Error            string            `json:"error,omitempty"`
 	err              error
-	rep              *report
-	stats            []*barrierStat
+	rep              *report.Report
+	stats            []*report.BarrierStat
 }
 
 // compareBarrier is a barrier's summary with its per-phase series (CTAs in
 // order, each CTA's phases in order).
 type compareBarrier struct {
-	barrierSummary
+	report.BarrierSummary
 	PhaseDurations []float64 `json:"phase_durations"`
 	PhaseStalls    []float64 `json:"phase_stalls"`
 }
@@ -131,7 +132,7 @@ func runCompare(o *compareOptions, files []string, stdout, stderr io.Writer) err
 	}
 	switch o.format {
 	case "json":
-		err = writeJSON(stdout, comparison{Baseline: results[0].Name, Variants: results})
+		err = report.WriteJSON(stdout, comparison{Baseline: results[0].Name, Variants: results})
 	case "csv":
 		err = compareCSV(stdout, results)
 	default:
@@ -182,7 +183,7 @@ func compareRun(vs []variant, jobs int, arrays bool) ([]compareResult, error) {
 	base := results[0].Cycles
 	for i := range results {
 		if r := &results[i]; r.err == nil && r.Cycles > 0 && results[0].err == nil {
-			r.Speedup = round3(float64(base) / float64(r.Cycles))
+			r.Speedup = report.Round3(float64(base) / float64(r.Cycles))
 		}
 	}
 	return results, nil
@@ -199,18 +200,18 @@ func compareOne(v variant, j *run.Job, arrays bool) (compareResult, error) {
 	if err != nil {
 		return r, err
 	}
-	r.rep = buildReport(j, out)
+	r.rep = report.Build(j, out)
 	if out.Err != nil {
 		r.err = out.Err
 		r.Error = firstLine(out.Err.Error())
 	}
 	r.Cycles = r.rep.Cycles
 	r.WarpInstructions = r.rep.Sim.WarpInstructions
-	r.HostSeconds = round3(r.rep.Sim.HostSeconds)
-	r.stats = barrierStats(r.rep, arrays)
+	r.HostSeconds = report.Round3(r.rep.Sim.HostSeconds)
+	r.stats = report.BarrierStats(r.rep, arrays)
 	for _, s := range r.stats {
 		r.StallCycles += s.StallCycles
-		r.Barriers = append(r.Barriers, compareBarrier{barrierSummary: s.summary(),
+		r.Barriers = append(r.Barriers, compareBarrier{BarrierSummary: s.Summary(),
 			PhaseDurations: nonNil(s.Durations), PhaseStalls: nonNil(s.PhaseStalls)})
 	}
 	return r, nil

@@ -6,18 +6,8 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
+	"github.com/smsim/smsim/report"
 )
-
-// leftTable is newTable with its first column (names) aligned left.
-func leftTable(w io.Writer, header ...any) *tablewriter.Table {
-	t := newTable(w, header...)
-	t.Configure(func(cfg *tablewriter.Config) {
-		cfg.Row.Alignment.PerColumn = []tw.Align{tw.AlignLeft}
-	})
-	return t
-}
 
 // compareTables prints the chosen sections (default: summary, barriers,
 // phases), each table within 100 columns for short variant names.
@@ -46,7 +36,7 @@ func compareTables(w io.Writer, rs []compareResult, sections []string, phases in
 // baseline, total stall cycles and the pooled phase figures.
 func compareSummary(w io.Writer, rs []compareResult) error {
 	fmt.Fprintf(w, "baseline: %s (speed-up = baseline cycles / variant cycles; ph: phase cycles)\n", rs[0].Name)
-	t := leftTable(w, "variant", "cycles", "speed-up", "stall cyc", "upd/phase", "upd/warp", "ph p50", "ph p95")
+	t := report.LeftTable(w, "variant", "cycles", "speed-up", "stall cyc", "upd/phase", "upd/warp", "ph p50", "ph p95")
 	for _, r := range rs {
 		if r.Error != "" {
 			_ = t.Append(r.Name, r.Cycles, "failed", r.StallCycles, "-", "-", "-", "-")
@@ -61,7 +51,7 @@ func compareSummary(w io.Writer, rs []compareResult) error {
 			perWarp += s.UpdatesPerWarp * float64(s.Phases)
 			n += s.Phases
 		}
-		p := summarize(durs)
+		p := report.Summarize(durs)
 		updS, warpS := "-", "-"
 		if n > 0 {
 			updS, warpS = f1(upd/float64(n)), f1(perWarp/float64(n))
@@ -96,7 +86,7 @@ func barrierNames(rs []compareResult) []string {
 	return names
 }
 
-func statNamed(r compareResult, name string) *barrierStat {
+func statNamed(r compareResult, name string) *report.BarrierStat {
 	for _, s := range r.stats {
 		if s.Name == name {
 			return s
@@ -109,14 +99,14 @@ func statNamed(r compareResult, name string) *barrierStat {
 func compareBarriers(w io.Writer, rs []compareResult) error {
 	for _, name := range barrierNames(rs) {
 		fmt.Fprintf(w, "barrier %s: phase cycles and stall cycles by variant\n", name)
-		t := leftTable(w, "variant", "phases", "upd/phase", "upd/warp", "mean", "p50", "p95", "max", "stall cyc")
+		t := report.LeftTable(w, "variant", "phases", "upd/phase", "upd/warp", "mean", "p50", "p95", "max", "stall cyc")
 		for _, r := range rs {
 			s := statNamed(r, name)
 			if s == nil {
 				_ = t.Append(r.Name, "-", "-", "-", "-", "-", "-", "-", "-")
 				continue
 			}
-			p := summarize(s.Durations)
+			p := report.Summarize(s.Durations)
 			_ = t.Append(r.Name, s.Phases, f1(s.UpdatesPerPhase), f1(s.UpdatesPerWarp), f1(p.Mean), f0(p.P50),
 				f0(p.P95), f0(p.Max), s.StallCycles)
 		}
@@ -136,7 +126,7 @@ func comparePhases(w io.Writer, rs []compareResult, limit int) error {
 		most := 0
 		for i, r := range rs {
 			if s := statNamed(r, name); s != nil {
-				series[i] = s.byOpening()
+				series[i] = s.ByOpening()
 			}
 			most = max(most, len(series[i]))
 		}
@@ -153,7 +143,7 @@ func comparePhases(w io.Writer, rs []compareResult, limit int) error {
 			fmt.Fprintf(w, " (first %d of %d; --phases 0: all)", shown, most)
 		}
 		fmt.Fprintln(w)
-		t := newTable(w, header...)
+		t := report.NewTable(w, header...)
 		for k := 0; k < shown; k++ {
 			row := []any{k}
 			for i := range rs {

@@ -44,7 +44,7 @@ func completeKernel(_ *cobra.Command, args []string, typed string) ([]string, co
 				continue
 			}
 			seen[k.Name] = true
-			out = append(out, k.Name+"\t"+countOf(uint64(len(k.Params)), "parameter"))
+			out = append(out, k.Name+"\t"+fmt.Sprintf("%d parameter%s", len(k.Params), plural(len(k.Params))))
 		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp

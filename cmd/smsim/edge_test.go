@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smsim/smsim/report"
 	"github.com/smsim/smsim/sm"
 )
 
@@ -287,7 +288,7 @@ st.global.u64 [out + lane * 8], ok
 	}
 }
 
-func runExample(t *testing.T, name string) *report {
+func runExample(t *testing.T, name string) *report.Report {
 	t.Helper()
 	src, err := readExample(name)
 	if err != nil {

@@ -4,18 +4,18 @@ import (
 	"errors"
 
 	"github.com/smsim/smsim/run"
-	"github.com/smsim/smsim/sm"
 )
 
-// Exit statuses, documented in docs/cli.md and in `smsim --help`.
+// Exit statuses, documented in docs/cli.md and in `smsim --help`: those of
+// a run (run.ExitStatus), and the commands' own below.
 const (
-	exitOK       = 0 // the run finished
-	exitInternal = 1 // a bug in smsim (please report it)
-	exitUsage    = 2 // bad command line: unknown flag, missing argument
-	exitInput    = 3 // the input cannot run: parse error, bad --arg, unsupported instruction, bad launch; a file or stdout that cannot be read or written
-	exitStuck    = 4 // deadlock or livelock: the kernel can never finish
-	exitMisuse   = 5 // the kernel misused a barrier or memory (undefined behaviour), or trapped
-	exitLimit    = 6 // --max-cycles (or another limit) reached
+	exitOK       = run.ExitOK
+	exitInternal = run.ExitInternal
+	exitUsage    = run.ExitUsage
+	exitInput    = run.ExitInput
+	exitStuck    = run.ExitStuck
+	exitMisuse   = run.ExitMisuse
+	exitLimit    = run.ExitLimit
 )
 
 const exitHelp = `Exit status:
@@ -39,30 +39,6 @@ type inputError = run.InputError
 
 // exitCode maps an error to the documented exit status.
 func exitCode(err error) int {
-	if err == nil {
-		return exitOK
-	}
-	var d *sm.Diag
-	if errors.As(err, &d) {
-		switch d.Kind {
-		case sm.DiagDeadlock, sm.DiagLivelock:
-			return exitStuck
-		case sm.DiagMisuse:
-			return exitMisuse
-		case sm.DiagLimit:
-			return exitLimit
-		case sm.DiagInput:
-			return exitInput
-		}
-	}
-	var u *usageError
-	if errors.As(err, &u) {
-		return exitUsage
-	}
-	var in *inputError
-	if errors.As(err, &in) {
-		return exitInput
-	}
 	var te *targetError
 	if errors.As(err, &te) {
 		return exitTargets
@@ -71,7 +47,7 @@ func exitCode(err error) int {
 	if errors.As(err, &ie) {
 		return exitInterrupted
 	}
-	return exitInternal
+	return run.ExitStatus(err)
 }
 
 // exitTargets: smsim validate --check missed its calibration targets.

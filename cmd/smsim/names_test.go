@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/smsim/smsim/report"
 )
 
 // namesPTX holds a template kernel with a CUtensorMap and static shared
@@ -133,7 +135,7 @@ func TestReportsUseSourceNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	var doc struct {
-		TraceEvents []traceEvent `json:"traceEvents"`
+		TraceEvents []report.TraceEvent `json:"traceEvents"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
@@ -175,7 +177,7 @@ func TestModuleRunsEveryKernelItCan(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("pipe_c: exit %d: %s", code, errs)
 	}
-	var r report
+	var r report.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}

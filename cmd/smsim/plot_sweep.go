@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/smsim/smsim/report"
 	"github.com/smsim/smsim/run"
 )
 
@@ -228,7 +229,7 @@ func runPlot(o *plotOptions, files []string, stdout io.Writer) error {
 		if err != nil {
 			return &inputError{Err: err}
 		}
-		var r report
+		var r report.Report
 		if err := json.Unmarshal(data, &r); err != nil || r.Kernel == "" {
 			return &inputError{Err: fmt.Errorf("%s: not a JSON report of smsim run -o json", files[0])}
 		}

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/smsim/smsim/run"
 	"github.com/spf13/cobra"
 )
 
@@ -86,7 +87,7 @@ every mbarrier phase, per-warp stall reasons, and the timing of TMA bulk copies.
 // printError writes err as one line, then any detail lines indented.
 func printError(w io.Writer, err error) {
 	fmt.Fprintf(w, "smsim: %s\n", firstLine(err.Error()))
-	for _, d := range details(err) {
+	for _, d := range run.Details(err) {
 		fmt.Fprintf(w, "  %s\n", d)
 	}
 }

@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/smsim/smsim/report"
 	"github.com/smsim/smsim/run"
-	"github.com/smsim/smsim/sm"
 )
 
 // launchFlags are the flags that describe one launch; run, compare, sweep
@@ -62,7 +63,7 @@ and every warp's stall cycles by reason.
 	o.bindAll(c)
 	completeLaunchFlags(c)
 	_ = c.RegisterFlagCompletionFunc("format", completeValues("table", "json", "csv"))
-	_ = c.RegisterFlagCompletionFunc("report", completeValues(reportNames...))
+	_ = c.RegisterFlagCompletionFunc("report", completeValues(report.SectionNames()...))
 	return c
 }
 
@@ -82,7 +83,7 @@ func runRun(o *runOptions, stdout, stderr io.Writer) error {
 	if o.format != "table" && o.format != "json" && o.format != "csv" {
 		return &usageError{Msg: fmt.Sprintf("--format %q: want table, json or csv", o.format)}
 	}
-	if err := checkReports(o.reports, len(o.dumps)); err != nil {
+	if err := report.CheckSections(o.reports, len(o.dumps)); err != nil {
 		return err
 	}
 	if o.plot != "" {
@@ -107,14 +108,14 @@ func runRun(o *runOptions, stdout, stderr io.Writer) error {
 		j.Dumps = append(j.Dumps, ds)
 	}
 	var obs run.Observers
-	var tl *timeline
+	var tl *report.Timeline
 	if o.timeline != "" {
-		tl = newTimeline(j.Prog)
+		tl = report.NewTimeline(j.Prog)
 		obs = append(obs, tl)
 	}
-	var prof *profile
+	var prof *report.Profile
 	if o.profile != "" || slices.Contains(o.reports, "instructions") {
-		prof = newProfile(j.Prog)
+		prof = report.NewProfile(j.Prog)
 		obs = append(obs, prof)
 	}
 	switch len(obs) {
@@ -127,25 +128,25 @@ func runRun(o *runOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rep := buildReport(j, out)
+	rep := report.Build(j, out)
 	if prof != nil && out.Result != nil {
-		prof.finish()
-		rep.Instructions = prof.instructions()
+		prof.Finish()
+		rep.Instructions = prof.Instructions()
 		if o.profile != "" {
-			if err := writeProfileFile(o.profile, rep); err != nil {
+			asJSON := strings.HasSuffix(strings.ToLower(o.profile), ".json")
+			if err := writeOutput("--profile", o.profile, func(w io.Writer) error { return report.WriteProfile(w, asJSON, rep) }); err != nil {
 				return err
 			}
 		}
 	}
 	if tl != nil {
-		if err := tl.write(o.timeline, out.Result); err != nil {
+		if err := writeOutput("--timeline", o.timeline, func(w io.Writer) error { return tl.Write(w, out.Result) }); err != nil {
 			return err
 		}
 	}
 	if out.Err != nil {
-		if d, ok := out.Err.(*sm.Diag); ok && o.format == "json" {
-			rep.Error = &jsonError{Kind: d.Kind.String(), Code: d.Code, Message: d.Error(), Detail: d.Detail}
-			if err := writeJSON(stdout, rep); err != nil {
+		if rep.Error = report.ErrorOf(out.Err); rep.Error != nil && o.format == "json" {
+			if err := report.WriteJSON(stdout, rep); err != nil {
 				return err
 			}
 		}
@@ -162,7 +163,7 @@ func runRun(o *runOptions, stdout, stderr io.Writer) error {
 	return writeReport(stdout, o.format, o.reports, rep)
 }
 
-func warnings(w io.Writer, rep *report) error {
+func warnings(w io.Writer, rep *report.Report) error {
 	for _, m := range rep.Warnings {
 		if _, err := fmt.Fprintf(w, "smsim: warning: %s\n", m); err != nil {
 			return err
@@ -171,10 +172,13 @@ func warnings(w io.Writer, rep *report) error {
 	return nil
 }
 
-// details returns the indented lines printed under an error.
-func details(err error) []string {
-	if d, ok := err.(*sm.Diag); ok {
-		return d.Detail
+// writeReport prints the report in the chosen format and sections.
+func writeReport(w io.Writer, format string, sections []string, r *report.Report) error {
+	switch format {
+	case "json":
+		return report.WriteJSON(w, r)
+	case "csv":
+		return report.WriteCSV(w, sections, r)
 	}
-	return nil
+	return report.WriteTable(w, sections, r)
 }

@@ -10,13 +10,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/smsim/smsim/report"
 	"github.com/smsim/smsim/run"
 	"github.com/smsim/smsim/sm"
 )
 
 // simulate runs .sms source through the whole pipeline (frontend, SM,
 // report) as `smsim run` does, with extra command-line flags.
-func simulate(t *testing.T, src string, flags ...string) (*report, error) {
+func simulate(t *testing.T, src string, flags ...string) (*report.Report, error) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "k.sms")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
@@ -43,7 +44,7 @@ func simulate(t *testing.T, src string, flags ...string) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return buildReport(j, out), out.Err
+	return report.Build(j, out), out.Err
 }
 
 // wantDiag checks that err is a diagnostic of the kind and code whose one-line
@@ -69,7 +70,7 @@ func wantDiag(t *testing.T, err error, kind sm.DiagKind, code string, frags ...s
 	return d
 }
 
-func mustSim(t *testing.T, src string, flags ...string) *report {
+func mustSim(t *testing.T, src string, flags ...string) *report.Report {
 	t.Helper()
 	r, err := simulate(t, src, flags...)
 	if err != nil {
@@ -78,7 +79,7 @@ func mustSim(t *testing.T, src string, flags ...string) *report {
 	return r
 }
 
-func barrierNamed(t *testing.T, r *report, name string) jsonBarrier {
+func barrierNamed(t *testing.T, r *report.Report, name string) report.Barrier {
 	t.Helper()
 	for _, b := range r.Barriers {
 		if b.Name == name {
@@ -86,7 +87,7 @@ func barrierNamed(t *testing.T, r *report, name string) jsonBarrier {
 		}
 	}
 	t.Fatalf("no barrier %q in the report", name)
-	return jsonBarrier{}
+	return report.Barrier{}
 }
 
 // branch.taken charges a taken branch (each loop trip's back edge) and

@@ -12,25 +12,27 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/smsim/smsim/report"
 )
 
 // sweepRecord is one grid point's result: one JSON line, or one CSV row.
 type sweepRecord struct {
-	Sweep            string            `json:"sweep"`  // the sweep's identity: a hash of its file, flags and grid
-	Index            int               `json:"index"`  // the point's index in the grid (row-major, first --grid slowest)
-	Points           int               `json:"points"` // the grid's size
-	Params           map[string]string `json:"params"` // KIND:KEY -> value
-	File             string            `json:"file"`
-	Kernel           string            `json:"kernel"`                   // as the source names it (demangled)
-	KernelMangled    string            `json:"kernel_mangled,omitempty"` // the linker name (JSON lines only)
-	Cycles           uint64            `json:"cycles"`
-	StallCycles      uint64            `json:"stall_cycles"` // every barrier phase's wait cycles, summed
-	Phases           int               `json:"phases"`       // completed barrier phases
-	Barriers         []barrierSummary  `json:"barriers"`
-	WarpInstructions uint64            `json:"warp_instructions"`
-	HostSeconds      float64           `json:"host_seconds"`
-	Exit             int               `json:"exit"` // the exit status a run of this point alone would have
-	Error            string            `json:"error,omitempty"`
+	Sweep            string                  `json:"sweep"`  // the sweep's identity: a hash of its file, flags and grid
+	Index            int                     `json:"index"`  // the point's index in the grid (row-major, first --grid slowest)
+	Points           int                     `json:"points"` // the grid's size
+	Params           map[string]string       `json:"params"` // KIND:KEY -> value
+	File             string                  `json:"file"`
+	Kernel           string                  `json:"kernel"`                   // as the source names it (demangled)
+	KernelMangled    string                  `json:"kernel_mangled,omitempty"` // the linker name (JSON lines only)
+	Cycles           uint64                  `json:"cycles"`
+	StallCycles      uint64                  `json:"stall_cycles"` // every barrier phase's wait cycles, summed
+	Phases           int                     `json:"phases"`       // completed barrier phases
+	Barriers         []report.BarrierSummary `json:"barriers"`
+	WarpInstructions uint64                  `json:"warp_instructions"`
+	HostSeconds      float64                 `json:"host_seconds"`
+	Exit             int                     `json:"exit"` // the exit status a run of this point alone would have
+	Error            string                  `json:"error,omitempty"`
 }
 
 // recordFormat picks jsonl or csv: the flag, else the file's extension.

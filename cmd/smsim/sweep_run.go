@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/smsim/smsim/report"
 	"github.com/smsim/smsim/run"
 )
 
@@ -229,7 +230,7 @@ func progressBar(w io.Writer, done, total, failed int, took time.Duration) {
 // even an internal one, becomes the record's exit status and error.
 func runPoint(o *sweepOptions, file string, axes []axis, id string, n, i int) (rec sweepRecord) {
 	pt := gridPoint(axes, i)
-	rec = sweepRecord{Sweep: id, Index: i, Points: n, Params: map[string]string{}, File: file, Barriers: []barrierSummary{}}
+	rec = sweepRecord{Sweep: id, Index: i, Points: n, Params: map[string]string{}, File: file, Barriers: []report.BarrierSummary{}}
 	for _, s := range pt {
 		rec.Params[s.kind+":"+s.key] = s.value
 	}
@@ -255,9 +256,9 @@ func runPoint(o *sweepOptions, file string, axes []axis, id string, n, i int) (r
 	if out.Err != nil {
 		fail(out.Err)
 	}
-	rep := buildReport(j, out)
+	rep := report.Build(j, out)
 	rec.Cycles = rep.Cycles
-	rec.Barriers, rec.StallCycles = summaries(rep, o.arrays)
+	rec.Barriers, rec.StallCycles = report.Summaries(rep, o.arrays)
 	for _, b := range rec.Barriers {
 		rec.Phases += b.Phases
 	}

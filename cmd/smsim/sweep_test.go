@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/smsim/smsim/report"
 )
 
 func TestSweepGridExpandsRowMajorFirstAxisSlowest(t *testing.T) {
@@ -198,7 +200,7 @@ func TestSweepCSVParsesWithParameterColumns(t *testing.T) {
 	if len(rows) != 7 || rows[0][3] != "set:syncs.interval" || rows[0][4] != "arg:ITERS" || rows[0][len(rows[0])-1] != "barriers" {
 		t.Fatalf("header %v and %d rows", rows[0], len(rows))
 	}
-	var bars []barrierSummary
+	var bars []report.BarrierSummary
 	if err := json.Unmarshal([]byte(rows[1][len(rows[1])-1]), &bars); err != nil || len(bars) != 1 {
 		t.Errorf("barriers column %q: %v", rows[1][len(rows[1])-1], err)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/smsim/smsim/report"
 	"github.com/smsim/smsim/run"
 	"github.com/smsim/smsim/sm"
 )
@@ -441,7 +442,7 @@ func runValidate(ctx context.Context, o *validateOptions, stdout, stderr io.Writ
 		return err
 	}
 	if o.format == "json" {
-		if err := writeJSON(stdout, v); err != nil {
+		if err := report.WriteJSON(stdout, v); err != nil {
 			return err
 		}
 	} else if err := writeValidation(stdout, v); err != nil {
@@ -504,7 +505,7 @@ type targetError struct{ msg string }
 func (t *targetError) Error() string { return "calibration targets missed: " + t.msg }
 
 func writeValidation(w io.Writer, v *validation) error {
-	t := newTable(w, "file", "bench", "config", "metric", "measured", "predicted", "error %")
+	t := report.NewTable(w, "file", "bench", "config", "metric", "measured", "predicted", "error %")
 	for _, r := range v.Rows {
 		pred := strconv.FormatFloat(r.Predicted, 'f', 2, 64)
 		if r.Err != "" {
@@ -522,7 +523,7 @@ func writeValidation(w io.Writer, v *validation) error {
 		}
 	}
 	fmt.Fprintln(w)
-	ft := newTable(w, "file", "family", "rows", "MAPE %", "worst %")
+	ft := report.NewTable(w, "file", "family", "rows", "MAPE %", "worst %")
 	for _, f := range v.Families {
 		_ = ft.Append(f.File, f.Bench, f.Rows, f1(f.MAPE), f1(f.Worst))
 	}

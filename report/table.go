@@ -1,104 +1,19 @@
-package main
+package report
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
-
-	"github.com/smsim/smsim/sm"
 )
 
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false) // C++ names keep their <>& readable (k_ws<2>); the output is no HTML
-	return enc.Encode(v)
-}
-
-// writeReport prints the report in the chosen format and sections.
-func writeReport(w io.Writer, format string, sections []string, r *report) error {
-	if format == "json" {
-		return writeJSON(w, r)
-	}
-	sections = reportSections(format, sections, len(r.dumps) > 0)
-	if format == "csv" {
-		return writeCSV(w, sections, r)
-	}
-	for i, s := range sections {
-		// The warps and instructions tables end without the blank line the
-		// other sections leave, so one goes in before whatever follows them.
-		if i > 0 && (sections[i-1] == "warps" || sections[i-1] == "instructions") {
-			if _, err := fmt.Fprintln(w); err != nil {
-				return err
-			}
-		}
-		var err error
-		switch s {
-		case "summary":
-			err = tableSummary(w, r)
-		case "barriers":
-			err = tableBarriers(w, r)
-		case "phases":
-			err = tablePhases(w, r, 12)
-		case "warps":
-			err = tableWarps(w, r)
-		case "instructions":
-			err = tableInstructions(w, r)
-		case "dumps":
-			err = tableDumps(w, r)
-		default:
-			return &usageError{Msg: fmt.Sprintf("--report %q: want %s", s, strings.Join(reportNames, ", "))}
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// reportNames are the sections --report takes, for tables and CSV alike
-// (a CSV's summary is its warps table).
-var reportNames = []string{"summary", "barriers", "phases", "warps", "instructions", "dumps"}
-
-// checkReports refuses a --report value that is not a section, and dumps
-// without a --dump to print, before anything runs.
-func checkReports(sections []string, dumps int) error {
-	for _, s := range sections {
-		if !slices.Contains(reportNames, s) {
-			return &usageError{Msg: fmt.Sprintf("--report %q: want %s", s, strings.Join(reportNames, ", "))}
-		}
-		if s == "dumps" && dumps == 0 {
-			return &usageError{Msg: "--report dumps: no --dump NAME[:TYPE[:COUNT]] names a buffer to print"}
-		}
-	}
-	return nil
-}
-
-// reportSections are the sections a table or CSV prints: those --report
-// names, else the format's defaults; the --dump values come last unless
-// --report places them.
-func reportSections(format string, sections []string, dumps bool) []string {
-	if len(sections) == 0 {
-		sections = []string{"summary", "barriers", "phases", "warps"}
-		if format == "csv" {
-			sections = []string{"phases"}
-		}
-	}
-	if dumps && !slices.Contains(sections, "dumps") {
-		sections = append(slices.Clip(sections), "dumps")
-	}
-	return sections
-}
-
-func newTable(w io.Writer, header ...any) *tablewriter.Table {
+// NewTable is a table in smsim's style: ASCII rules, headers centred and
+// left as given, cells aligned right.
+func NewTable(w io.Writer, header ...any) *tablewriter.Table {
 	t := tablewriter.NewTable(w,
 		tablewriter.WithSymbols(tw.NewSymbols(tw.StyleASCII)),
 		tablewriter.WithHeaderAutoFormat(tw.Off),
@@ -109,7 +24,7 @@ func newTable(w io.Writer, header ...any) *tablewriter.Table {
 	return t
 }
 
-func tableSummary(w io.Writer, r *report) error {
+func tableSummary(w io.Writer, r *Report) error {
 	fmt.Fprintf(w, "kernel %s (%s), config %s, block %v, grid %v\n", r.Kernel, r.File, r.Config, r.Launch.Block, r.Launch.Grid)
 	fmt.Fprintf(w, "cycles %d   warp instructions %d   simulated in %.3f s (%.2fM warp-instr/s)\n",
 		r.Cycles, r.Sim.WarpInstructions, r.Sim.HostSeconds, r.Sim.InstrPerSecond/1e6)
@@ -123,7 +38,7 @@ func tableSummary(w io.Writer, r *report) error {
 // tmaLine says what the kernel's copies did, naming only the kinds it made:
 // "tma: 16 tensor loads, 128.0 KiB loaded (128.0 KiB from DRAM); 1
 // tensor-map fetch; front end busy 1208 cycles (14 % of the kernel)".
-func tmaLine(t *jsonTMA, cycles uint64) string {
+func tmaLine(t *TMA, cycles uint64) string {
 	var kinds []string
 	for _, k := range []struct {
 		n    uint64
@@ -186,12 +101,12 @@ func byteSize(n uint64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-func tableBarriers(w io.Writer, r *report) error {
+func tableBarriers(w io.Writer, r *Report) error {
 	if len(r.Barriers) == 0 {
 		_, err := fmt.Fprintln(w, "no mbarriers were used")
 		return err
 	}
-	t := newTable(w, "barrier", "cta", "phases", "updates/ph", "phase p50", "phase p95", "phase max", "stall cyc")
+	t := NewTable(w, "barrier", "cta", "phases", "updates/ph", "phase p50", "phase p95", "phase max", "stall cyc")
 	for _, b := range r.Barriers {
 		_ = t.Append(b.Name, ctaLabel(b.CTA, b.CTAs), b.PhaseCount, f1(b.UpdatesPerPhase), f0(b.PhaseCycles.P50),
 			f0(b.PhaseCycles.P95), f0(b.PhaseCycles.Max), b.StallCycles)
@@ -204,9 +119,9 @@ func tableBarriers(w io.Writer, r *report) error {
 }
 
 // tablePhases prints up to limit phases of each barrier (0: all).
-func tablePhases(w io.Writer, r *report, limit int) error {
+func tablePhases(w io.Writer, r *Report, limit int) error {
 	for _, b := range r.Barriers {
-		t := newTable(w, "phase", "opened", "done", "cycles", "arrivals", "updates", "upd/warp", "tx bytes", "by", "last arriver", "stall")
+		t := NewTable(w, "phase", "opened", "done", "cycles", "arrivals", "updates", "upd/warp", "tx bytes", "by", "last arriver", "stall")
 		shown := 0
 		for _, p := range b.Phases {
 			if limit > 0 && shown == limit {
@@ -248,8 +163,8 @@ func tablePhases(w io.Writer, r *report, limit int) error {
 	return nil
 }
 
-func tableWarps(w io.Writer, r *report) error {
-	t := newTable(w, "warp", "cta", "instrs", "cycles", "top stall reasons (share of the warp's cycles)")
+func tableWarps(w io.Writer, r *Report) error {
+	t := NewTable(w, "warp", "cta", "instrs", "cycles", "top stall reasons (share of the warp's cycles)")
 	for _, x := range r.Warps {
 		total := uint64(0)
 		for _, v := range x.Stalls {
@@ -305,61 +220,14 @@ func topReasons(st map[string]uint64, total uint64, n int) string {
 func f0(x float64) string { return strconv.FormatFloat(x, 'f', 0, 64) }
 func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 
-// writeCSV writes one CSV table per section (phases, barriers, warps, instructions), in
-// tidy form for pandas.
-func writeCSV(w io.Writer, sections []string, r *report) error {
-	cw := csv.NewWriter(w)
-	for i, s := range sections {
-		if i > 0 {
-			cw.Flush()
-			fmt.Fprintln(w)
-		}
-		switch s {
-		case "phases":
-			_ = cw.Write([]string{"kernel", "barrier", "cta", "phase", "opened", "completed", "duration", "arrivals",
-				"updates", "arriving_warps", "updates_per_warp", "tx_bytes", "completed_by", "last_warp", "stall_cycles", "waiting_warps"})
-			for _, b := range r.Barriers {
-				for _, p := range b.Phases {
-					last := ""
-					if p.LastArriver != nil {
-						last = strconv.Itoa(p.LastArriver.Warp)
-					}
-					_ = cw.Write([]string{r.Kernel, b.Name, itoa(b.CTA), u(p.Phase), u(p.Opened), i64(p.Completed), i64(p.Duration),
-						u(p.Arrivals), u(p.Updates), itoa(p.ArrivingWarps), f1(p.UpdatesPerWarp), u(p.TxBytes), p.CompletedBy,
-						last, u(p.StallCycles), itoa(len(p.Waits))})
-				}
-			}
-		case "barriers":
-			_ = cw.Write([]string{"kernel", "barrier", "cta", "phases", "updates_per_phase", "phase_p50", "phase_p95", "phase_max", "stall_cycles"})
-			for _, b := range r.Barriers {
-				_ = cw.Write([]string{r.Kernel, b.Name, itoa(b.CTA), itoa(b.PhaseCount), f1(b.UpdatesPerPhase),
-					f0(b.PhaseCycles.P50), f0(b.PhaseCycles.P95), f0(b.PhaseCycles.Max), u(b.StallCycles)})
-			}
-		case "warps", "summary":
-			hdr := []string{"kernel", "warp", "cta", "instructions", "start", "end"}
-			for k := 0; k < sm.NumReasons; k++ {
-				hdr = append(hdr, sm.Reason(k).String())
-			}
-			_ = cw.Write(hdr)
-			for _, x := range r.Warps {
-				row := []string{r.Kernel, itoa(x.Warp), itoa(x.CTA), u(x.Instructions), u(x.Start), u(x.End)}
-				for k := 0; k < sm.NumReasons; k++ {
-					row = append(row, u(x.Stalls[sm.Reason(k).String()]))
-				}
-				_ = cw.Write(row)
-			}
-		case "instructions":
-			writeProfileCSV(cw, r.Kernel, r.Instructions)
-		case "dumps":
-			csvDumps(cw, r)
-		default:
-			return &usageError{Msg: fmt.Sprintf("--report %q: want %s", s, strings.Join(reportNames, ", "))}
-		}
-	}
-	cw.Flush()
-	return cw.Error()
+// LeftTable is NewTable with its first column (names) aligned left.
+func LeftTable(w io.Writer, header ...any) *tablewriter.Table {
+	t := NewTable(w, header...)
+	t.Configure(func(cfg *tablewriter.Config) {
+		cfg.Row.Alignment.PerColumn = []tw.Align{tw.AlignLeft}
+	})
+	return t
 }
 
-func u(x uint64) string  { return strconv.FormatUint(x, 10) }
-func i64(x int64) string { return strconv.FormatInt(x, 10) }
-func itoa(x int) string  { return strconv.Itoa(x) }
+// g formats a float as briefly as it round-trips.
+func g(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

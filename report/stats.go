@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"math"
@@ -11,7 +11,7 @@ import (
 
 // dist describes a sample: its size, mean, standard deviation and order
 // statistics, all computed with gonum/stat.
-type dist struct {
+type Dist struct {
 	N    int     `json:"n"`
 	Mean float64 `json:"mean"`
 	Std  float64 `json:"std"`
@@ -26,13 +26,13 @@ type dist struct {
 
 // distribution describes x (which it does not modify). An empty sample
 // gives the zero dist.
-func distribution(x []float64) dist {
+func Distribution(x []float64) Dist {
 	if len(x) == 0 {
-		return dist{}
+		return Dist{}
 	}
 	s := sorted(x)
 	q := func(p float64) float64 { return stat.Quantile(p, stat.Empirical, s, nil) }
-	d := dist{N: len(s), Mean: stat.Mean(s, nil), Min: s[0], Max: s[len(s)-1],
+	d := Dist{N: len(s), Mean: stat.Mean(s, nil), Min: s[0], Max: s[len(s)-1],
 		P25: q(0.25), P50: q(0.5), P75: q(0.75), P95: q(0.95), P99: q(0.99)}
 	if len(s) > 1 {
 		d.Std = stat.StdDev(s, nil)
@@ -41,7 +41,7 @@ func distribution(x []float64) dist {
 }
 
 // bin is one histogram bin: values v with Lo <= v < Hi.
-type bin struct {
+type Bin struct {
 	Lo    float64 `json:"lo"`
 	Hi    float64 `json:"hi"`
 	Count int     `json:"count"`
@@ -49,7 +49,7 @@ type bin struct {
 
 // histogram puts x into at most n bins of equal width spanning its range,
 // with stat.Histogram. Integer data (cycle counts) get integer-wide bins.
-func histogram(x []float64, n int) []bin {
+func Histogram(x []float64, n int) []Bin {
 	if len(x) == 0 || n < 1 {
 		return nil
 	}
@@ -67,9 +67,9 @@ func histogram(x []float64, n int) []bin {
 	dividers := make([]float64, n+1)
 	floats.Span(dividers, lo, lo+width*float64(n))
 	counts := stat.Histogram(nil, dividers, s, nil)
-	out := make([]bin, n)
+	out := make([]Bin, n)
 	for i := range out {
-		out[i] = bin{Lo: dividers[i], Hi: dividers[i+1], Count: int(counts[i])}
+		out[i] = Bin{Lo: dividers[i], Hi: dividers[i+1], Count: int(counts[i])}
 	}
 	return out
 }
@@ -91,7 +91,7 @@ func allIntegers(x []float64) bool {
 
 // barrierStat gathers one barrier name's phases over every CTA of a run:
 // the figures compare, sweep, stats and the plots report.
-type barrierStat struct {
+type BarrierStat struct {
 	Name            string
 	CTAs            int     // distinct CTAs with this barrier
 	Phases          int     // completed phases
@@ -110,9 +110,9 @@ var arrayIndex = regexp.MustCompile(`\[[0-9]+\]`)
 // barrierStats groups the report's barriers by name, in order of first
 // appearance, pooling their CTAs; with arrays, it also pools the elements
 // of each barrier array (full[0], full[1], ... as full[*]).
-func barrierStats(r *report, arrays bool) []*barrierStat {
-	var out []*barrierStat
-	byName := map[string]*barrierStat{}
+func BarrierStats(r *Report, arrays bool) []*BarrierStat {
+	var out []*BarrierStat
+	byName := map[string]*BarrierStat{}
 	ctas := map[string]map[int]bool{}
 	for _, b := range r.Barriers {
 		name := b.Name
@@ -121,7 +121,7 @@ func barrierStats(r *report, arrays bool) []*barrierStat {
 		}
 		s := byName[name]
 		if s == nil {
-			s = &barrierStat{Name: name}
+			s = &BarrierStat{Name: name}
 			byName[name] = s
 			out = append(out, s)
 		}
@@ -166,9 +166,9 @@ func barrierStats(r *report, arrays bool) []*barrierStat {
 	return out
 }
 
-// byOpening returns the completed phases' durations ordered by the cycle
+// ByOpening returns the completed phases' durations ordered by the cycle
 // each phase opened (stable, so one barrier's phases keep their order).
-func (s *barrierStat) byOpening() []float64 {
+func (s *BarrierStat) ByOpening() []float64 {
 	idx := make([]int, len(s.Durations))
 	for i := range idx {
 		idx[i] = i
@@ -182,37 +182,37 @@ func (s *barrierStat) byOpening() []float64 {
 }
 
 // barrierSummary is a barrier's line in compare and sweep results.
-type barrierSummary struct {
+type BarrierSummary struct {
 	Name            string  `json:"name"`
 	CTAs            int     `json:"ctas"`
 	Phases          int     `json:"phases"`
 	StallCycles     uint64  `json:"stall_cycles"`
 	UpdatesPerPhase float64 `json:"updates_per_phase"`
 	UpdatesPerWarp  float64 `json:"updates_per_warp"`
-	PhaseCycles     summary `json:"phase_cycles"`
-	WaitCycles      summary `json:"wait_cycles"`
+	PhaseCycles     Summary `json:"phase_cycles"`
+	WaitCycles      Summary `json:"wait_cycles"`
 }
 
-func (s *barrierStat) summary() barrierSummary {
-	return barrierSummary{Name: s.Name, CTAs: s.CTAs, Phases: s.Phases, StallCycles: s.StallCycles,
-		UpdatesPerPhase: round3(s.UpdatesPerPhase), UpdatesPerWarp: round3(s.UpdatesPerWarp),
-		PhaseCycles: roundSummary(summarize(s.Durations)), WaitCycles: roundSummary(summarize(s.Waits))}
+func (s *BarrierStat) Summary() BarrierSummary {
+	return BarrierSummary{Name: s.Name, CTAs: s.CTAs, Phases: s.Phases, StallCycles: s.StallCycles,
+		UpdatesPerPhase: Round3(s.UpdatesPerPhase), UpdatesPerWarp: Round3(s.UpdatesPerWarp),
+		PhaseCycles: roundSummary(Summarize(s.Durations)), WaitCycles: roundSummary(Summarize(s.Waits))}
 }
 
-func roundSummary(s summary) summary {
-	return summary{Mean: round3(s.Mean), P50: round3(s.P50), P95: round3(s.P95), Max: round3(s.Max)}
+func roundSummary(s Summary) Summary {
+	return Summary{Mean: Round3(s.Mean), P50: Round3(s.P50), P95: Round3(s.P95), Max: Round3(s.Max)}
 }
 
 // summaries returns the barrier summaries of r and their total stall cycles.
-func summaries(r *report, arrays bool) ([]barrierSummary, uint64) {
-	out := []barrierSummary{}
+func Summaries(r *Report, arrays bool) ([]BarrierSummary, uint64) {
+	out := []BarrierSummary{}
 	var total uint64
-	for _, s := range barrierStats(r, arrays) {
-		out = append(out, s.summary())
+	for _, s := range BarrierStats(r, arrays) {
+		out = append(out, s.Summary())
 		total += s.StallCycles
 	}
 	return out, total
 }
 
 // round3 keeps three decimals, so that JSON and CSV stay short.
-func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+func Round3(x float64) float64 { return math.Round(x*1000) / 1000 }

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/csv"
@@ -20,7 +20,7 @@ import (
 // go to that last instruction. The instructions are the ones smsim runs:
 // the PTX's after smsim's ptxas-like rewrites (isa), each with the source
 // position it came from.
-type profile struct {
+type Profile struct {
 	prog    *isa.Program
 	rows    []profileRow
 	pending [][sm.NumReasons]uint64 // per warp slot: cycles not yet attributed
@@ -33,11 +33,11 @@ type profileRow struct {
 	stalls  [sm.NumReasons]uint64
 }
 
-func newProfile(p *isa.Program) *profile {
-	return &profile{prog: p, rows: make([]profileRow, len(p.Instrs))}
+func NewProfile(p *isa.Program) *Profile {
+	return &Profile{prog: p, rows: make([]profileRow, len(p.Instrs))}
 }
 
-func (p *profile) warp(w int) {
+func (p *Profile) warp(w int) {
 	for len(p.last) <= w {
 		p.pending = append(p.pending, [sm.NumReasons]uint64{})
 		p.last = append(p.last, -1)
@@ -45,12 +45,12 @@ func (p *profile) warp(w int) {
 }
 
 // Launch starts the profile again: it describes the last launch, as the report does.
-func (p *profile) Launch() {
+func (p *Profile) Launch() {
 	clear(p.rows)
 	p.pending, p.last = p.pending[:0], p.last[:0]
 }
 
-func (p *profile) Issue(_ uint64, w, pc int, lanes uint32) {
+func (p *Profile) Issue(_ uint64, w, pc int, lanes uint32) {
 	p.warp(w)
 	r := &p.rows[pc]
 	r.issues++
@@ -62,7 +62,7 @@ func (p *profile) Issue(_ uint64, w, pc int, lanes uint32) {
 	p.last[w] = pc
 }
 
-func (p *profile) Stall(w int, from, to uint64, r sm.Reason, _ string) {
+func (p *Profile) Stall(w int, from, to uint64, r sm.Reason, _ string) {
 	p.warp(w)
 	if r == sm.ReasonSelected && p.last[w] >= 0 {
 		p.rows[p.last[w]].stalls[r] += to - from
@@ -71,12 +71,12 @@ func (p *profile) Stall(w int, from, to uint64, r sm.Reason, _ string) {
 	p.pending[w][r] += to - from
 }
 
-func (p *profile) Phase(string, int, uint64, uint64, uint64) {}
+func (p *Profile) Phase(string, int, uint64, uint64, uint64) {}
 
-func (p *profile) Copy(uint64, int, uint64, uint64, string) {}
+func (p *Profile) Copy(uint64, int, uint64, uint64, string) {}
 
-// finish gives each warp's cycles after its last issue to that instruction.
-func (p *profile) finish() {
+// Finish gives each warp's cycles after its last issue to that instruction.
+func (p *Profile) Finish() {
 	for w, pc := range p.last {
 		if pc < 0 {
 			continue
@@ -89,7 +89,7 @@ func (p *profile) finish() {
 }
 
 // jsonInstr is one instruction's line of the profile.
-type jsonInstr struct {
+type Instr struct {
 	PC                 int               `json:"pc"`
 	Source             string            `json:"source"` // file:line:col
 	Instruction        string            `json:"instruction"`
@@ -99,13 +99,13 @@ type jsonInstr struct {
 	Stalls             map[string]uint64 `json:"stalls"` // by Nsight Compute's reason names
 }
 
-// instructions lists every instruction of the program with its counts, in program order.
-func (p *profile) instructions() []jsonInstr {
-	out := make([]jsonInstr, len(p.rows))
+// Instructions lists every instruction of the program with its counts, in program order.
+func (p *Profile) Instructions() []Instr {
+	out := make([]Instr, len(p.rows))
 	for pc := range p.rows {
 		r := &p.rows[pc]
 		in := &p.prog.Instrs[pc]
-		j := jsonInstr{PC: pc, Source: in.Pos.String(), Instruction: in.String(), Issues: r.issues,
+		j := Instr{PC: pc, Source: in.Pos.String(), Instruction: in.String(), Issues: r.issues,
 			ThreadInstructions: r.threads, Stalls: map[string]uint64{}}
 		for k, c := range r.stalls {
 			j.Cycles += c
@@ -116,8 +116,8 @@ func (p *profile) instructions() []jsonInstr {
 	return out
 }
 
-// profileHeader is the CSV header of the profile: one column per stall reason.
-func profileHeader() []string {
+// ProfileHeader is the CSV header of the profile: one column per stall reason.
+func ProfileHeader() []string {
 	h := []string{"kernel", "pc", "source", "instruction", "issues", "thread_instructions", "cycles"}
 	for k := 0; k < sm.NumReasons; k++ {
 		h = append(h, sm.Reason(k).String())
@@ -125,8 +125,8 @@ func profileHeader() []string {
 	return h
 }
 
-func writeProfileCSV(cw *csv.Writer, kernel string, rows []jsonInstr) {
-	_ = cw.Write(profileHeader())
+func WriteProfileCSV(cw *csv.Writer, kernel string, rows []Instr) {
+	_ = cw.Write(ProfileHeader())
 	for _, r := range rows {
 		rec := []string{kernel, itoa(r.PC), r.Source, r.Instruction, u(r.Issues), u(r.ThreadInstructions), u(r.Cycles)}
 		for k := 0; k < sm.NumReasons; k++ {
@@ -136,25 +136,24 @@ func writeProfileCSV(cw *csv.Writer, kernel string, rows []jsonInstr) {
 	}
 }
 
-// writeProfileFile writes the profile to path: JSON when it ends in .json, else CSV.
-func writeProfileFile(path string, r *report) error {
-	return writeOutput("--profile", path, func(w io.Writer) error {
-		if strings.HasSuffix(strings.ToLower(path), ".json") {
-			return writeJSON(w, r.Instructions)
-		}
-		cw := csv.NewWriter(w)
-		writeProfileCSV(cw, r.Kernel, r.Instructions)
-		cw.Flush()
-		return cw.Error()
-	})
+// WriteProfile writes the report's instruction profile: as JSON (the
+// list of instructions) or as CSV, one row per instruction.
+func WriteProfile(w io.Writer, asJSON bool, r *Report) error {
+	if asJSON {
+		return WriteJSON(w, r.Instructions)
+	}
+	cw := csv.NewWriter(w)
+	WriteProfileCSV(cw, r.Kernel, r.Instructions)
+	cw.Flush()
+	return cw.Error()
 }
 
-// hotInstructions is how many instructions the table's instructions section shows.
-const hotInstructions = 15
+// HotInstructions is how many instructions the table's instructions section shows.
+const HotInstructions = 15
 
 // tableInstructions prints the instructions that took the most warp cycles,
 // with each one's share of all warp cycles and its two largest reasons.
-func tableInstructions(w io.Writer, r *report) error {
+func tableInstructions(w io.Writer, r *Report) error {
 	if r.Instructions == nil {
 		return nil
 	}
@@ -167,11 +166,11 @@ func tableInstructions(w io.Writer, r *report) error {
 		}
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return r.Instructions[idx[a]].Cycles > r.Instructions[idx[b]].Cycles })
-	if len(idx) > hotInstructions {
-		idx = idx[:hotInstructions]
+	if len(idx) > HotInstructions {
+		idx = idx[:HotInstructions]
 	}
 	fmt.Fprintf(w, "instructions by warp cycles (the %d most; every one with --profile FILE)\n", len(idx))
-	t := newTable(w, "pc", "source", "instruction", "issues", "cycles", "share", "mostly")
+	t := NewTable(w, "pc", "source", "instruction", "issues", "cycles", "share", "mostly")
 	for _, i := range idx {
 		x := r.Instructions[i]
 		_ = t.Append([]string{itoa(x.PC), shortSource(x.Source), clip(x.Instruction, 48), u(x.Issues), u(x.Cycles),

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -13,27 +13,27 @@ import (
 
 // report is the JSON document of one run (design brief: kernel, cycles,
 // barriers with phases, warps, dumps, sim).
-type report struct {
+type Report struct {
 	Kernel   string           `json:"kernel"`         // as the source names it (a demangled C++ declaration)
 	Mangled  string           `json:"kernel_mangled"` // the linker name, as the input spells it
 	File     string           `json:"file"`
 	Config   string           `json:"config"`
-	Launch   jsonLaunch       `json:"launch"`
+	Launch   Launch           `json:"launch"`
 	Cycles   uint64           `json:"cycles"`
-	Barriers []jsonBarrier    `json:"barriers"`
-	Warps    []jsonWarp       `json:"warps"`
+	Barriers []Barrier        `json:"barriers"`
+	Warps    []Warp           `json:"warps"`
 	Dumps    map[string][]any `json:"dumps"`
 	Warnings []string         `json:"warnings"`
-	TMA      *jsonTMA         `json:"tma,omitempty"`
+	TMA      *TMA             `json:"tma,omitempty"`
 	// Instructions is the per-instruction profile (--profile, --report instructions).
-	Instructions []jsonInstr        `json:"instructions,omitempty"`
-	Sim          jsonSim            `json:"sim"`
-	Error        *jsonError         `json:"error,omitempty"`
+	Instructions []Instr            `json:"instructions,omitempty"`
+	Sim          Sim                `json:"sim"`
+	Error        *Error             `json:"error,omitempty"`
 	stalls       map[string]float64 // totals for the table
 	dumps        []run.Dump         // Dumps in --dump order, for the table and CSV
 }
 
-type jsonLaunch struct {
+type Launch struct {
 	Block    [3]int   `json:"block"`
 	Grid     [3]int   `json:"grid"`
 	Smem     int      `json:"smem"`
@@ -41,7 +41,7 @@ type jsonLaunch struct {
 	Args     []string `json:"args"`
 }
 
-type jsonSim struct {
+type Sim struct {
 	HostSeconds      float64 `json:"host_seconds"`
 	WarpInstructions uint64  `json:"warp_instructions"`
 	InstrPerSecond   float64 `json:"warp_instructions_per_second"`
@@ -52,7 +52,7 @@ type jsonSim struct {
 
 // jsonTMA counts the launch's bulk and tensor copies (the TMA unit's
 // counters); absent when the kernel made none.
-type jsonTMA struct {
+type TMA struct {
 	Loads             uint64 `json:"loads"`
 	TensorLoads       uint64 `json:"tensor_loads"`
 	Stores            uint64 `json:"stores"`
@@ -68,33 +68,33 @@ type jsonTMA struct {
 	QueueFullIssues   uint64 `json:"queue_full_issues"`
 }
 
-type jsonError struct {
+type Error struct {
 	Kind    string   `json:"kind"`
 	Code    string   `json:"code"`
 	Message string   `json:"message"`
 	Detail  []string `json:"detail,omitempty"`
 }
 
-type jsonBarrier struct {
-	Name            string        `json:"name"`           // the source's name: pipe_bench::full[1]
-	Symbol          string        `json:"symbol"`         // as the input spells it: _ZZ10pipe_benchE4full+8 (smem+0xN outside every variable)
-	CTA             int           `json:"cta"`            // -1: the CTAs past sm.ReportCTAs, folded
-	CTAs            int           `json:"ctas,omitempty"` // a folded record: how many CTAs
-	Addr            uint32        `json:"addr"`
-	Expected        uint32        `json:"expected"`
-	PhaseCount      int           `json:"phase_count"`
-	StallCycles     uint64        `json:"stall_cycles"`
-	UpdatesPerPhase float64       `json:"updates_per_phase"`
-	PhaseCycles     summary       `json:"phase_cycles"`
-	WaitCycles      summary       `json:"wait_cycles"`
-	Phases          []jsonPhase   `json:"phases"`
-	Unlisted        *jsonUnlisted `json:"unlisted,omitempty"`
+type Barrier struct {
+	Name            string    `json:"name"`           // the source's name: pipe_bench::full[1]
+	Symbol          string    `json:"symbol"`         // as the input spells it: _ZZ10pipe_benchE4full+8 (smem+0xN outside every variable)
+	CTA             int       `json:"cta"`            // -1: the CTAs past sm.ReportCTAs, folded
+	CTAs            int       `json:"ctas,omitempty"` // a folded record: how many CTAs
+	Addr            uint32    `json:"addr"`
+	Expected        uint32    `json:"expected"`
+	PhaseCount      int       `json:"phase_count"`
+	StallCycles     uint64    `json:"stall_cycles"`
+	UpdatesPerPhase float64   `json:"updates_per_phase"`
+	PhaseCycles     Summary   `json:"phase_cycles"`
+	WaitCycles      Summary   `json:"wait_cycles"`
+	Phases          []Phase   `json:"phases"`
+	Unlisted        *Unlisted `json:"unlisted,omitempty"`
 }
 
 // jsonUnlisted counts the phases a barrier record does not list (past
 // sm.ReportPhases or the launch's sm.ReportPhaseBudget, or all of a folded
 // record's); the record's totals include them.
-type jsonUnlisted struct {
+type Unlisted struct {
 	Phases      uint64 `json:"phases"`
 	Completed   uint64 `json:"completed"`
 	Arrivals    uint64 `json:"arrivals"`
@@ -107,42 +107,42 @@ type jsonUnlisted struct {
 	UpdatesPerWarp float64 `json:"updates_per_warp"`
 }
 
-type summary struct {
+type Summary struct {
 	Mean float64 `json:"mean"`
 	P50  float64 `json:"p50"`
 	P95  float64 `json:"p95"`
 	Max  float64 `json:"max"`
 }
 
-type jsonPhase struct {
-	Phase          uint64      `json:"phase"`
-	Opened         uint64      `json:"opened"`
-	Completed      int64       `json:"completed"`
-	Duration       int64       `json:"duration"`
-	Arrivals       uint64      `json:"arrivals"`
-	Updates        uint64      `json:"updates"`
-	ArrivingWarps  int         `json:"arriving_warps"`
-	UpdatesPerWarp float64     `json:"updates_per_warp"`
-	TxBytes        uint64      `json:"tx_bytes"`
-	CompletedBy    string      `json:"completed_by"`
-	LastArriver    *jsonArrive `json:"last_arriver"`
-	StallCycles    uint64      `json:"stall_cycles"`
-	Waits          []jsonWait  `json:"waits"`
+type Phase struct {
+	Phase          uint64  `json:"phase"`
+	Opened         uint64  `json:"opened"`
+	Completed      int64   `json:"completed"`
+	Duration       int64   `json:"duration"`
+	Arrivals       uint64  `json:"arrivals"`
+	Updates        uint64  `json:"updates"`
+	ArrivingWarps  int     `json:"arriving_warps"`
+	UpdatesPerWarp float64 `json:"updates_per_warp"`
+	TxBytes        uint64  `json:"tx_bytes"`
+	CompletedBy    string  `json:"completed_by"`
+	LastArriver    *Arrive `json:"last_arriver"`
+	StallCycles    uint64  `json:"stall_cycles"`
+	Waits          []Wait  `json:"waits"`
 }
 
-type jsonArrive struct {
+type Arrive struct {
 	Warp  int    `json:"warp"`
 	Lanes string `json:"lanes"`
 	Pos   string `json:"pos"`
 	Cycle uint64 `json:"cycle"`
 }
 
-type jsonWait struct {
+type Wait struct {
 	Warp   int    `json:"warp"`
 	Cycles uint64 `json:"cycles"`
 }
 
-type jsonWarp struct {
+type Warp struct {
 	Warp         int               `json:"warp"` // -1: a folded record
 	CTA          int               `json:"cta"`  // -1: warp warp_in_cta of every CTA past sm.ReportCTAs
 	Warps        int               `json:"warps,omitempty"`
@@ -153,11 +153,11 @@ type jsonWarp struct {
 	Stalls       map[string]uint64 `json:"stalls"`
 }
 
-func buildReport(j *run.Job, out *run.Outcome) *report {
-	r := &report{Kernel: j.Prog.Title(), Mangled: j.Prog.Name, File: j.Source.File, Config: j.Config.Name,
-		Launch:   jsonLaunch{Block: j.Block, Grid: j.Grid, Smem: j.Smem, Launches: j.Launches, Args: j.Args},
+func Build(j *run.Job, out *run.Outcome) *Report {
+	r := &Report{Kernel: j.Prog.Title(), Mangled: j.Prog.Name, File: j.Source.File, Config: j.Config.Name,
+		Launch:   Launch{Block: j.Block, Grid: j.Grid, Smem: j.Smem, Launches: j.Launches, Args: j.Args},
 		Dumps:    map[string][]any{},
-		Warnings: []string{}, Barriers: []jsonBarrier{}, Warps: []jsonWarp{}, stalls: map[string]float64{}}
+		Warnings: []string{}, Barriers: []Barrier{}, Warps: []Warp{}, stalls: map[string]float64{}}
 	if r.Launch.Args == nil {
 		r.Launch.Args = []string{}
 	}
@@ -177,7 +177,7 @@ func buildReport(j *run.Job, out *run.Outcome) *report {
 		r.Barriers = append(r.Barriers, jb)
 	}
 	for _, w := range res.Warps {
-		jw := jsonWarp{Warp: w.Warp, CTA: w.CTA, WarpInCTA: w.InCTA, Instructions: w.Instructions,
+		jw := Warp{Warp: w.Warp, CTA: w.CTA, WarpInCTA: w.InCTA, Instructions: w.Instructions,
 			Start: w.Start, End: w.End, Stalls: map[string]uint64{}}
 		if w.CTA < 0 {
 			jw.Warps = w.Warps
@@ -189,13 +189,13 @@ func buildReport(j *run.Job, out *run.Outcome) *report {
 		r.Warps = append(r.Warps, jw)
 	}
 	if c := res.Copies; c.Loads+c.TensorLoads+c.Stores+c.TensorStores+c.Prefetches > 0 {
-		r.TMA = &jsonTMA{Loads: c.Loads, TensorLoads: c.TensorLoads, Stores: c.Stores, TensorStores: c.TensorStores,
+		r.TMA = &TMA{Loads: c.Loads, TensorLoads: c.TensorLoads, Stores: c.Stores, TensorStores: c.TensorStores,
 			Reductions: c.Reductions, Prefetches: c.Prefetches, BytesLoaded: c.BytesLoaded, BytesStored: c.BytesStored, OOBBytes: c.OOBBytes,
 			DRAMBytes: c.DRAMBytes, DescriptorFetches: c.DescriptorMisses, BusyCycles: c.BusyCycles,
 			QueueFullIssues: c.QueueFullIssues}
 	}
 	secs := out.Host.Seconds()
-	r.Sim = jsonSim{HostSeconds: secs, WarpInstructions: res.Stats.WarpInstructions,
+	r.Sim = Sim{HostSeconds: secs, WarpInstructions: res.Stats.WarpInstructions,
 		SimulatedCycles: res.Cycles, Ticks: res.Stats.Ticks}
 	if secs > 0 {
 		r.Sim.InstrPerSecond = float64(res.Stats.WarpInstructions) / secs
@@ -213,15 +213,15 @@ func linkName(p *isa.Program, addr uint32) string {
 	return fmt.Sprintf("smem+0x%x", addr)
 }
 
-func barrierJSON(b sm.BarrierReport) jsonBarrier {
-	jb := jsonBarrier{Name: b.Name, CTA: b.CTA, Addr: b.Addr, Expected: b.Expected, Phases: []jsonPhase{}}
+func barrierJSON(b sm.BarrierReport) Barrier {
+	jb := Barrier{Name: b.Name, CTA: b.CTA, Addr: b.Addr, Expected: b.Expected, Phases: []Phase{}}
 	var durs, waits []float64
 	var updates float64
 	completed := 0
 	for _, p := range b.Phases {
-		jp := jsonPhase{Phase: p.Phase, Opened: p.Opened, Completed: p.Completed, Duration: -1,
+		jp := Phase{Phase: p.Phase, Opened: p.Opened, Completed: p.Completed, Duration: -1,
 			Arrivals: p.Arrivals, Updates: p.Updates, ArrivingWarps: p.ArrivingWarps, TxBytes: p.TxBytes,
-			CompletedBy: p.CompletedBy, Waits: []jsonWait{}}
+			CompletedBy: p.CompletedBy, Waits: []Wait{}}
 		if p.Completed >= 0 {
 			jp.Duration = p.Completed - int64(p.Opened)
 			durs = append(durs, float64(jp.Duration))
@@ -233,10 +233,10 @@ func barrierJSON(b sm.BarrierReport) jsonBarrier {
 		}
 		if p.LastArriver.Lanes != 0 {
 			a := p.LastArriver
-			jp.LastArriver = &jsonArrive{Warp: a.Warp, Lanes: sm.LaneList(a.Lanes), Pos: a.Pos.String(), Cycle: a.Cycle}
+			jp.LastArriver = &Arrive{Warp: a.Warp, Lanes: sm.LaneList(a.Lanes), Pos: a.Pos.String(), Cycle: a.Cycle}
 		}
 		for _, w := range p.Waits {
-			jp.Waits = append(jp.Waits, jsonWait{Warp: w.Warp, Cycles: w.Cycles})
+			jp.Waits = append(jp.Waits, Wait{Warp: w.Warp, Cycles: w.Cycles})
 			jp.StallCycles += w.Cycles
 			waits = append(waits, float64(w.Cycles))
 		}
@@ -244,10 +244,10 @@ func barrierJSON(b sm.BarrierReport) jsonBarrier {
 		jb.Phases = append(jb.Phases, jp)
 	}
 	jb.PhaseCount = completed
-	jb.PhaseCycles = summarize(durs)
-	jb.WaitCycles = summarize(waits)
+	jb.PhaseCycles = Summarize(durs)
+	jb.WaitCycles = Summarize(waits)
 	if u := b.Unlisted; u.Phases > 0 || u.Waits > 0 {
-		jb.Unlisted = &jsonUnlisted{Phases: u.Phases, Completed: u.Completed, Arrivals: u.Arrivals, Updates: u.Updates,
+		jb.Unlisted = &Unlisted{Phases: u.Phases, Completed: u.Completed, Arrivals: u.Arrivals, Updates: u.Updates,
 			TxBytes: u.TxBytes, Waits: u.Waits, StallCycles: u.StallCycles}
 		if u.Completed > 0 {
 			jb.Unlisted.UpdatesPerWarp = u.UpdatesPerWarp / float64(u.Completed)
@@ -270,7 +270,7 @@ func barrierJSON(b sm.BarrierReport) jsonBarrier {
 // withUnlisted extends a summary of n listed values by m unlisted ones of
 // the given sum and maximum: the mean and maximum cover all of them; the
 // percentiles stay those of the listed values (the unlisted are not kept).
-func withUnlisted(s summary, n int, m, sum, most uint64) summary {
+func withUnlisted(s Summary, n int, m, sum, most uint64) Summary {
 	if m == 0 {
 		return s
 	}
@@ -280,16 +280,26 @@ func withUnlisted(s summary, n int, m, sum, most uint64) summary {
 }
 
 // summarize computes mean, median, 95th percentile and maximum with gonum.
-func summarize(x []float64) summary {
+func Summarize(x []float64) Summary {
 	if len(x) == 0 {
-		return summary{}
+		return Summary{}
 	}
 	s := append([]float64(nil), x...)
 	sort.Float64s(s)
-	return summary{
+	return Summary{
 		Mean: stat.Mean(s, nil),
 		P50:  stat.Quantile(0.5, stat.Empirical, s, nil),
 		P95:  stat.Quantile(0.95, stat.Empirical, s, nil),
 		Max:  s[len(s)-1],
 	}
+}
+
+// ErrorOf is the report's error object for a run stopped by a diagnostic
+// (deadlock, misuse, limit); nil for any other error.
+func ErrorOf(err error) *Error {
+	d, ok := err.(*sm.Diag)
+	if !ok {
+		return nil
+	}
+	return &Error{Kind: d.Kind.String(), Code: d.Code, Message: d.Error(), Detail: d.Detail}
 }

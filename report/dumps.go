@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/csv"
@@ -30,7 +30,7 @@ func dumpText(v any, typ string) string {
 // tableDumps prints each --dump: a title line, then the values
 // dumpsPerLine to a line, each line led by the index of its first value, the
 // columns right-aligned; a blank line between dumps.
-func tableDumps(w io.Writer, r *report) error {
+func tableDumps(w io.Writer, r *Report) error {
 	for k, d := range r.dumps {
 		if k > 0 {
 			if _, err := fmt.Fprintln(w); err != nil {
@@ -64,7 +64,7 @@ func tableDumps(w io.Writer, r *report) error {
 
 // csvDumps writes the dumps in tidy form, one row per value:
 // kernel,dump,type,index,value.
-func csvDumps(cw *csv.Writer, r *report) {
+func csvDumps(cw *csv.Writer, r *Report) {
 	_ = cw.Write([]string{"kernel", "dump", "type", "index", "value"})
 	for _, d := range r.dumps {
 		for i, v := range d.Values {
