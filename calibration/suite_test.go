@@ -1,9 +1,8 @@
-package main
+package calibration
 
 import (
 	"context"
 	"math"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -31,12 +30,12 @@ func TestCalibrationHoldsItsLevel(t *testing.T) {
 	}
 	// microbench.csv runs in full (a few seconds): shortened, its 16 KiB-chunk
 	// bandwidth rows do not reach their steady state. probe.csv runs short.
-	dir := filepath.Join("..", "..", "calibration", "h200")
-	v, err := validate(context.Background(), dir, sm.DefaultConfig(), suiteOpts{only: "microbench.csv"}, runtime.NumCPU(), nil)
+	dir := "h200"
+	v, err := Validate(context.Background(), dir, sm.DefaultConfig(), Options{Only: "microbench.csv"}, runtime.NumCPU(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pv, err := validate(context.Background(), dir, sm.DefaultConfig(), suiteOpts{quick: true, only: "probe.csv"}, runtime.NumCPU(), nil)
+	pv, err := Validate(context.Background(), dir, sm.DefaultConfig(), Options{Quick: true, Only: "probe.csv"}, runtime.NumCPU(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +56,7 @@ func TestCalibrationHoldsItsLevel(t *testing.T) {
 	// probe.csv's latency rows meet the 10 % target and stay there.
 	n := 0
 	for _, r := range v.Rows {
-		if r.File != "probe.csv" || r.Semantic || !probeLatencyBench(r.Bench) {
+		if r.File != "probe.csv" || r.Semantic || !ProbeLatencyBench(r.Bench) {
 			continue
 		}
 		n++
@@ -86,8 +85,8 @@ func TestMicrobenchMeetsTheMAPETarget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs microbench.csv at full length")
 	}
-	v, err := validate(context.Background(), filepath.Join("..", "..", "calibration", "h200"), sm.DefaultConfig(),
-		suiteOpts{only: "microbench.csv"}, runtime.NumCPU(), nil)
+	v, err := Validate(context.Background(), "h200", sm.DefaultConfig(),
+		Options{Only: "microbench.csv"}, runtime.NumCPU(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,26 +243,26 @@ func TestLayoutSweepHoldsItsLevel(t *testing.T) {
 // or cold-copy rows, which are shown but not targeted), and every semantic
 // row exact.
 func TestValidateCheckAppliesTheTargets(t *testing.T) {
-	ok := metric{Rows: 70, MAPE: 4.5, Worst: 12, WorstRow: "a"}
-	row := func(bench string, errPct float64) rowResult {
-		return rowResult{File: "probe.csv", Bench: bench, Config: "c", Metric: "m", Measured: 100, Predicted: 100 + errPct, ErrorPct: errPct}
+	ok := Metric{Rows: 70, MAPE: 4.5, Worst: 12, WorstRow: "a"}
+	row := func(bench string, errPct float64) Row {
+		return Row{File: "probe.csv", Bench: bench, Config: "c", Metric: "m", Measured: 100, Predicted: 100 + errPct, ErrorPct: errPct}
 	}
 	cases := []struct {
 		name    string
-		overall metric
-		rows    []rowResult
+		overall Metric
+		rows    []Row
 		missed  bool
 	}{
-		{"all targets met", ok, []rowResult{row("alu_chain", 4), row("arrive_throughput", 40), row("semantics_tma_oob", -57)}, false},
-		{"microbench MAPE over 5 %", metric{Rows: 70, MAPE: 5.2, Worst: 12}, nil, true},
-		{"a microbench row over 15 %", metric{Rows: 70, MAPE: 4.5, Worst: 17.8, WorstRow: "b"}, nil, true},
-		{"a probe latency row over 10 %", ok, []rowResult{row("smem_load_chain", -10.5)}, true},
-		{"a semantic row wrong", ok, []rowResult{{File: "probe.csv", Bench: "semantics", Semantic: true, Measured: 1, Predicted: 0}}, true},
+		{"all targets met", ok, []Row{row("alu_chain", 4), row("arrive_throughput", 40), row("semantics_tma_oob", -57)}, false},
+		{"microbench MAPE over 5 %", Metric{Rows: 70, MAPE: 5.2, Worst: 12}, nil, true},
+		{"a microbench row over 15 %", Metric{Rows: 70, MAPE: 4.5, Worst: 17.8, WorstRow: "b"}, nil, true},
+		{"a probe latency row over 10 %", ok, []Row{row("smem_load_chain", -10.5)}, true},
+		{"a semantic row wrong", ok, []Row{{File: "probe.csv", Bench: "semantics", Semantic: true, Measured: 1, Predicted: 0}}, true},
 	}
 	for _, c := range cases {
-		v := &validation{Rows: c.rows, Overall: map[string]metric{"microbench.csv": c.overall}}
-		if got := v.missed() != ""; got != c.missed {
-			t.Errorf("%s: missed %q, want missed=%v", c.name, v.missed(), c.missed)
+		v := &Validation{Rows: c.rows, Overall: map[string]Metric{"microbench.csv": c.overall}}
+		if got := v.Missed() != ""; got != c.missed {
+			t.Errorf("%s: missed %q, want missed=%v", c.name, v.Missed(), c.missed)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package calibration
 
 import (
 	"fmt"
@@ -16,9 +16,9 @@ import (
 
 // repoCalibration runs validate on this repository's calibration/h200 rows
 // that match only, and returns them by "bench,config,metric".
-func repoCalibration(t *testing.T, cfg sm.Config, only string) map[string]rowResult {
+func repoCalibration(t *testing.T, cfg sm.Config, only string) map[string]Row {
 	t.Helper()
-	return rowsOf(t, filepath.Join("..", "..", "calibration", "h200"), cfg, suiteOpts{only: only})
+	return rowsOf(t, "h200", cfg, Options{Only: only})
 }
 
 // One thread's back-to-back bulk copies (issue.csv bulk_copy_16B: 256 in a
@@ -370,7 +370,7 @@ func rowBelow(t *testing.T, cfg sm.Config, file, key string, limit float64, what
 }
 
 // mapeAtMost fails t when rows' mean absolute percentage error exceeds limit.
-func mapeAtMost(t *testing.T, file string, rows map[string]rowResult, limit float64) {
+func mapeAtMost(t *testing.T, file string, rows map[string]Row, limit float64) {
 	t.Helper()
 	var sum float64
 	for _, r := range rows {
@@ -384,7 +384,7 @@ func mapeAtMost(t *testing.T, file string, rows map[string]rowResult, limit floa
 // rowsWithin runs file's rows of the repository's calibration suite, wants
 // n of them, and holds each within limit(key) percent of the H200; it
 // returns the rows for further checks.
-func rowsWithin(t *testing.T, file string, n int, limit func(key string) float64) map[string]rowResult {
+func rowsWithin(t *testing.T, file string, n int, limit func(key string) float64) map[string]Row {
 	t.Helper()
 	rows := repoCalibration(t, sm.DefaultConfig(), regexp.QuoteMeta(file)+":")
 	if len(rows) != n {
@@ -407,8 +407,8 @@ func rowsWithin(t *testing.T, file string, n int, limit func(key string) float64
 // at every warp count (the model sits at the fast end at 16 warps: 129.0
 // and 125.0 against a median of 144.9).
 func TestPatchLoopsSitWithinTheSpreadOfTheirSchedules(t *testing.T) {
-	dir := filepath.Join("..", "..", "calibration", "h200")
-	measured, err := readCalibrationCSV(filepath.Join(dir, "patch.csv"))
+	dir := "h200"
+	measured, err := readCSV(filepath.Join(dir, "patch.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -473,8 +473,8 @@ func TestSharedAddressAddsFoldIntoTheAccess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs calibration rows")
 	}
-	probe := rowsOf(t, filepath.Join("..", "..", "calibration", "h200"), sm.DefaultConfig(),
-		suiteOpts{quick: true, only: `probe\.csv:smem_load_chain,`})
+	probe := rowsOf(t, "h200", sm.DefaultConfig(),
+		Options{Quick: true, Only: `probe\.csv:smem_load_chain,`})
 	if len(probe) != 8 {
 		t.Fatalf("%d smem_load_chain rows, want 8", len(probe))
 	}
@@ -530,7 +530,7 @@ func TestVectorCopyOperandsCostWhatTheH200Charges(t *testing.T) {
 	if len(rows) != 48 {
 		t.Fatalf("%d waterfall.csv rows, want 48", len(rows))
 	}
-	get := func(name string, size int) rowResult {
+	get := func(name string, size int) Row {
 		k := fmt.Sprintf("waterfall,%s_size%d,cycles_per_copy", name, size)
 		r, ok := rows[k]
 		if !ok {
