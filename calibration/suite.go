@@ -19,6 +19,7 @@ import (
 // before every launch ran; Msg says how far it got.
 type Stopped struct{ Msg string }
 
+// Error implements error.
 func (s *Stopped) Error() string { return s.Msg }
 
 // Validate runs, on a machine of configuration cfg, every recipe of the

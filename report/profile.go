@@ -12,7 +12,7 @@ import (
 	"github.com/smsim/smsim/sm"
 )
 
-// profile attributes every warp cycle to an instruction, the way Nsight
+// Profile attributes every warp cycle to an instruction, the way Nsight
 // Compute's source view attributes its warp-state samples: the cycles a
 // warp spends waiting count against the instruction it issues next (the one
 // it is stalled on), its issue cycle ("selected") against the instruction
@@ -33,6 +33,7 @@ type profileRow struct {
 	stalls  [sm.NumReasons]uint64
 }
 
+// NewProfile is an empty profile of p's instructions.
 func NewProfile(p *isa.Program) *Profile {
 	return &Profile{prog: p, rows: make([]profileRow, len(p.Instrs))}
 }
@@ -50,6 +51,8 @@ func (p *Profile) Launch() {
 	p.pending, p.last = p.pending[:0], p.last[:0]
 }
 
+// Issue implements sm.Observer: the issued instruction takes the warp's
+// waiting cycles since its last issue.
 func (p *Profile) Issue(_ uint64, w, pc int, lanes uint32) {
 	p.warp(w)
 	r := &p.rows[pc]
@@ -62,6 +65,8 @@ func (p *Profile) Issue(_ uint64, w, pc int, lanes uint32) {
 	p.last[w] = pc
 }
 
+// Stall implements sm.Observer: an issue cycle goes to the instruction
+// issued, a waiting cycle to the one the warp issues next.
 func (p *Profile) Stall(w int, from, to uint64, r sm.Reason, _ string) {
 	p.warp(w)
 	if r == sm.ReasonSelected && p.last[w] >= 0 {
@@ -71,8 +76,10 @@ func (p *Profile) Stall(w int, from, to uint64, r sm.Reason, _ string) {
 	p.pending[w][r] += to - from
 }
 
+// Phase implements sm.Observer; the profile has no use for phases.
 func (p *Profile) Phase(string, int, uint64, uint64, uint64) {}
 
+// Copy implements sm.Observer; the profile has no use for copies.
 func (p *Profile) Copy(uint64, int, uint64, uint64, string) {}
 
 // Finish gives each warp's cycles after its last issue to that instruction.
@@ -88,7 +95,7 @@ func (p *Profile) Finish() {
 	}
 }
 
-// jsonInstr is one instruction's line of the profile.
+// Instr is one instruction's line of the profile.
 type Instr struct {
 	PC                 int               `json:"pc"`
 	Source             string            `json:"source"` // file:line:col
@@ -125,6 +132,8 @@ func ProfileHeader() []string {
 	return h
 }
 
+// WriteProfileCSV writes the profile as CSV: a header, then one row per
+// instruction.
 func WriteProfileCSV(cw *csv.Writer, kernel string, rows []Instr) {
 	_ = cw.Write(ProfileHeader())
 	for _, r := range rows {

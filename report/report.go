@@ -11,7 +11,7 @@ import (
 	"github.com/smsim/smsim/sm"
 )
 
-// report is the JSON document of one run (design brief: kernel, cycles,
+// Report is the JSON document of one run (design brief: kernel, cycles,
 // barriers with phases, warps, dumps, sim).
 type Report struct {
 	Kernel   string           `json:"kernel"`         // as the source names it (a demangled C++ declaration)
@@ -33,6 +33,7 @@ type Report struct {
 	dumps        []run.Dump         // Dumps in --dump order, for the table and CSV
 }
 
+// Launch is the launch a report describes.
 type Launch struct {
 	Block    [3]int   `json:"block"`
 	Grid     [3]int   `json:"grid"`
@@ -41,6 +42,7 @@ type Launch struct {
 	Args     []string `json:"args"`
 }
 
+// Sim is the simulator's own figures: host time and speed.
 type Sim struct {
 	HostSeconds      float64 `json:"host_seconds"`
 	WarpInstructions uint64  `json:"warp_instructions"`
@@ -50,7 +52,7 @@ type Sim struct {
 	Ticks            uint64  `json:"scheduler_ticks"`
 }
 
-// jsonTMA counts the launch's bulk and tensor copies (the TMA unit's
+// TMA counts the launch's bulk and tensor copies (the TMA unit's
 // counters); absent when the kernel made none.
 type TMA struct {
 	Loads             uint64 `json:"loads"`
@@ -68,6 +70,7 @@ type TMA struct {
 	QueueFullIssues   uint64 `json:"queue_full_issues"`
 }
 
+// Error is the diagnostic that stopped a run (ErrorOf).
 type Error struct {
 	Kind    string   `json:"kind"`
 	Code    string   `json:"code"`
@@ -75,6 +78,8 @@ type Error struct {
 	Detail  []string `json:"detail,omitempty"`
 }
 
+// Barrier is one barrier of one CTA (or, folded, of the CTAs past
+// sm.ReportCTAs) with its phases and their totals.
 type Barrier struct {
 	Name            string    `json:"name"`           // the source's name: pipe_bench::full[1]
 	Symbol          string    `json:"symbol"`         // as the input spells it: _ZZ10pipe_benchE4full+8 (smem+0xN outside every variable)
@@ -91,7 +96,7 @@ type Barrier struct {
 	Unlisted        *Unlisted `json:"unlisted,omitempty"`
 }
 
-// jsonUnlisted counts the phases a barrier record does not list (past
+// Unlisted counts the phases a barrier record does not list (past
 // sm.ReportPhases or the launch's sm.ReportPhaseBudget, or all of a folded
 // record's); the record's totals include them.
 type Unlisted struct {
@@ -107,6 +112,7 @@ type Unlisted struct {
 	UpdatesPerWarp float64 `json:"updates_per_warp"`
 }
 
+// Summary is the mean, median, 95th percentile and maximum of a sample.
 type Summary struct {
 	Mean float64 `json:"mean"`
 	P50  float64 `json:"p50"`
@@ -114,6 +120,8 @@ type Summary struct {
 	Max  float64 `json:"max"`
 }
 
+// Phase is one phase of a barrier: when it opened and completed, what
+// arrived, what completed it and who waited how long.
 type Phase struct {
 	Phase          uint64  `json:"phase"`
 	Opened         uint64  `json:"opened"`
@@ -130,6 +138,7 @@ type Phase struct {
 	Waits          []Wait  `json:"waits"`
 }
 
+// Arrive is an arrival: the warp, its lanes, the source position and cycle.
 type Arrive struct {
 	Warp  int    `json:"warp"`
 	Lanes string `json:"lanes"`
@@ -137,11 +146,14 @@ type Arrive struct {
 	Cycle uint64 `json:"cycle"`
 }
 
+// Wait is one warp's stall cycles in a phase.
 type Wait struct {
 	Warp   int    `json:"warp"`
 	Cycles uint64 `json:"cycles"`
 }
 
+// Warp is one warp (or, folded, warp warp_in_cta of the CTAs past
+// sm.ReportCTAs): its instructions, lifetime and cycles by stall reason.
 type Warp struct {
 	Warp         int               `json:"warp"` // -1: a folded record
 	CTA          int               `json:"cta"`  // -1: warp warp_in_cta of every CTA past sm.ReportCTAs
@@ -153,6 +165,8 @@ type Warp struct {
 	Stalls       map[string]uint64 `json:"stalls"`
 }
 
+// Build makes the report of a job's outcome: the last launch's barriers,
+// phases and warps, the dumps, the TMA counters and the simulator's speed.
 func Build(j *run.Job, out *run.Outcome) *Report {
 	r := &Report{Kernel: j.Prog.Title(), Mangled: j.Prog.Name, File: j.Source.File, Config: j.Config.Name,
 		Launch:   Launch{Block: j.Block, Grid: j.Grid, Smem: j.Smem, Launches: j.Launches, Args: j.Args},
@@ -279,7 +293,7 @@ func withUnlisted(s Summary, n int, m, sum, most uint64) Summary {
 	return s
 }
 
-// summarize computes mean, median, 95th percentile and maximum with gonum.
+// Summarize computes mean, median, 95th percentile and maximum with gonum.
 func Summarize(x []float64) Summary {
 	if len(x) == 0 {
 		return Summary{}

@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 )
 
-// dist describes a sample: its size, mean, standard deviation and order
+// Dist describes a sample: its size, mean, standard deviation and order
 // statistics, all computed with gonum/stat.
 type Dist struct {
 	N    int     `json:"n"`
@@ -24,7 +24,7 @@ type Dist struct {
 	Max  float64 `json:"max"`
 }
 
-// distribution describes x (which it does not modify). An empty sample
+// Distribution describes x (which it does not modify). An empty sample
 // gives the zero dist.
 func Distribution(x []float64) Dist {
 	if len(x) == 0 {
@@ -40,14 +40,14 @@ func Distribution(x []float64) Dist {
 	return d
 }
 
-// bin is one histogram bin: values v with Lo <= v < Hi.
+// Bin is one histogram bin: values v with Lo <= v < Hi.
 type Bin struct {
 	Lo    float64 `json:"lo"`
 	Hi    float64 `json:"hi"`
 	Count int     `json:"count"`
 }
 
-// histogram puts x into at most n bins of equal width spanning its range,
+// Histogram puts x into at most n bins of equal width spanning its range,
 // with stat.Histogram. Integer data (cycle counts) get integer-wide bins.
 func Histogram(x []float64, n int) []Bin {
 	if len(x) == 0 || n < 1 {
@@ -89,7 +89,7 @@ func allIntegers(x []float64) bool {
 	return true
 }
 
-// barrierStat gathers one barrier name's phases over every CTA of a run:
+// BarrierStat gathers one barrier name's phases over every CTA of a run:
 // the figures compare, sweep, stats and the plots report.
 type BarrierStat struct {
 	Name            string
@@ -107,7 +107,7 @@ type BarrierStat struct {
 // arrayIndex matches the element indices of a barrier array's names.
 var arrayIndex = regexp.MustCompile(`\[[0-9]+\]`)
 
-// barrierStats groups the report's barriers by name, in order of first
+// BarrierStats groups the report's barriers by name, in order of first
 // appearance, pooling their CTAs; with arrays, it also pools the elements
 // of each barrier array (full[0], full[1], ... as full[*]).
 func BarrierStats(r *Report, arrays bool) []*BarrierStat {
@@ -181,7 +181,7 @@ func (s *BarrierStat) ByOpening() []float64 {
 	return out
 }
 
-// barrierSummary is a barrier's line in compare and sweep results.
+// BarrierSummary is a barrier's line in compare and sweep results.
 type BarrierSummary struct {
 	Name            string  `json:"name"`
 	CTAs            int     `json:"ctas"`
@@ -193,6 +193,8 @@ type BarrierSummary struct {
 	WaitCycles      Summary `json:"wait_cycles"`
 }
 
+// Summary is the barrier's line in compare and sweep results, rounded to
+// three decimals.
 func (s *BarrierStat) Summary() BarrierSummary {
 	return BarrierSummary{Name: s.Name, CTAs: s.CTAs, Phases: s.Phases, StallCycles: s.StallCycles,
 		UpdatesPerPhase: Round3(s.UpdatesPerPhase), UpdatesPerWarp: Round3(s.UpdatesPerWarp),
@@ -203,7 +205,7 @@ func roundSummary(s Summary) Summary {
 	return Summary{Mean: Round3(s.Mean), P50: Round3(s.P50), P95: Round3(s.P95), Max: Round3(s.Max)}
 }
 
-// summaries returns the barrier summaries of r and their total stall cycles.
+// Summaries returns the barrier summaries of r and their total stall cycles.
 func Summaries(r *Report, arrays bool) ([]BarrierSummary, uint64) {
 	out := []BarrierSummary{}
 	var total uint64
@@ -214,5 +216,5 @@ func Summaries(r *Report, arrays bool) ([]BarrierSummary, uint64) {
 	return out, total
 }
 
-// round3 keeps three decimals, so that JSON and CSV stay short.
+// Round3 keeps three decimals, so that JSON and CSV stay short.
 func Round3(x float64) float64 { return math.Round(x*1000) / 1000 }

@@ -43,7 +43,7 @@ type span struct {
 	reasonCode sm.Reason
 }
 
-// timeline records the SM's observer calls and writes a Chrome trace: one
+// Timeline records the SM's observer calls and writes a Chrome trace: one
 // track per warp with what it was doing (issuing, or stalled and why, or
 // waiting on barrier X phase k), one track per barrier with its phases as
 // spans, and TMA copies as async spans. Timestamps are cycles (shown as µs).
@@ -55,6 +55,7 @@ type Timeline struct {
 	dropped  int
 }
 
+// NewTimeline is an empty timeline of a run of p.
 func NewTimeline(p *isa.Program) *Timeline {
 	return &Timeline{prog: p, spans: map[int]*span{}, barTrack: map[string]int{}}
 }

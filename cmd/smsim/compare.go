@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/smsim/smsim/report"
-	"github.com/smsim/smsim/run"
+	"github.com/smsim/smsim/sweep"
 )
 
 // compareOptions are compare's flags: the shared launch flags (applied to
@@ -23,42 +22,6 @@ type compareOptions struct {
 	phases   int
 	jobs     int
 	arrays   bool
-}
-
-// compareResult is one variant's line of a comparison (JSON: one element
-// of "variants").
-type compareResult struct {
-	Name             string            `json:"name"`
-	File             string            `json:"file"`
-	Kernel           string            `json:"kernel"`         // as the source names it (demangled)
-	KernelMangled    string            `json:"kernel_mangled"` // the linker name
-	Settings         map[string]string `json:"settings"`
-	Sets             []string          `json:"sets"`
-	Args             []string          `json:"args"`
-	Cycles           uint64            `json:"cycles"`
-	Speedup          float64           `json:"speedup"`
-	StallCycles      uint64            `json:"stall_cycles"`
-	WarpInstructions uint64            `json:"warp_instructions"`
-	HostSeconds      float64           `json:"host_seconds"`
-	Barriers         []compareBarrier  `json:"barriers"`
-	Error            string            `json:"error,omitempty"`
-	err              error
-	rep              *report.Report
-	stats            []*report.BarrierStat
-}
-
-// compareBarrier is a barrier's summary with its per-phase series (CTAs in
-// order, each CTA's phases in order).
-type compareBarrier struct {
-	report.BarrierSummary
-	PhaseDurations []float64 `json:"phase_durations"`
-	PhaseStalls    []float64 `json:"phase_stalls"`
-}
-
-// comparison is compare's JSON document.
-type comparison struct {
-	Baseline string          `json:"baseline"`
-	Variants []compareResult `json:"variants"`
 }
 
 func newCompareCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -113,7 +76,7 @@ func runCompare(o *compareOptions, files []string, stdout, stderr io.Writer) err
 	if o.phases < 0 {
 		return &usageError{Msg: "--phases: want 0 (all) or a positive count"}
 	}
-	vary, err := parseAxes("--vary", o.vary)
+	vary, err := sweep.ParseAxes("--vary", o.vary)
 	if err != nil {
 		return err
 	}
@@ -121,18 +84,18 @@ func runCompare(o *compareOptions, files []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	results, err := compareRun(vs, o.jobs, o.arrays)
+	results, err := sweep.Compare(vs, o.jobs, o.arrays)
 	if err != nil {
 		return err
 	}
 	for _, r := range results {
-		for _, w := range r.rep.Warnings {
+		for _, w := range r.Report.Warnings {
 			fmt.Fprintf(stderr, "smsim: warning: %s: %s\n", r.Name, w)
 		}
 	}
 	switch o.format {
 	case "json":
-		err = report.WriteJSON(stdout, comparison{Baseline: results[0].Name, Variants: results})
+		err = report.WriteJSON(stdout, sweep.Comparison{Baseline: results[0].Name, Variants: results})
 	case "csv":
 		err = compareCSV(stdout, results)
 	default:
@@ -142,84 +105,9 @@ func runCompare(o *compareOptions, files []string, stdout, stderr io.Writer) err
 		return err
 	}
 	for _, r := range results {
-		if r.err != nil {
-			return r.err
+		if r.Err != nil {
+			return r.Err
 		}
 	}
 	return nil
-}
-
-// compareRun builds every variant's job (stopping at the first command-line
-// or input error), then runs them, jobs at a time. A variant whose
-// simulation fails keeps its error in its result.
-func compareRun(vs []variant, jobs int, arrays bool) ([]compareResult, error) {
-	js := make([]*run.Job, len(vs))
-	for i, v := range vs {
-		j, err := v.job()
-		if err != nil {
-			return nil, fmt.Errorf("variant %s: %w", v.name, err)
-		}
-		js[i] = j
-	}
-	results := make([]compareResult, len(vs))
-	errs := make([]error, len(vs))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, max(jobs, 1))
-	for i := range vs {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			results[i], errs[i] = compareOne(vs[i], js[i], arrays)
-		}(i)
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			return nil, fmt.Errorf("variant %s: %w", vs[i].name, err)
-		}
-	}
-	base := results[0].Cycles
-	for i := range results {
-		if r := &results[i]; r.err == nil && r.Cycles > 0 && results[0].err == nil {
-			r.Speedup = report.Round3(float64(base) / float64(r.Cycles))
-		}
-	}
-	return results, nil
-}
-
-// compareOne runs one variant.
-func compareOne(v variant, j *run.Job, arrays bool) (compareResult, error) {
-	r := compareResult{Name: v.name, File: v.file, Kernel: j.Prog.Title(), KernelMangled: j.Prog.Name, Settings: map[string]string{},
-		Sets: append([]string{}, v.flags.Sets...), Args: append([]string{}, v.flags.Args...), Barriers: []compareBarrier{}}
-	for _, s := range v.point {
-		r.Settings[s.kind+":"+s.key] = s.value
-	}
-	out, err := run.Execute(j)
-	if err != nil {
-		return r, err
-	}
-	r.rep = report.Build(j, out)
-	if out.Err != nil {
-		r.err = out.Err
-		r.Error = firstLine(out.Err.Error())
-	}
-	r.Cycles = r.rep.Cycles
-	r.WarpInstructions = r.rep.Sim.WarpInstructions
-	r.HostSeconds = report.Round3(r.rep.Sim.HostSeconds)
-	r.stats = report.BarrierStats(r.rep, arrays)
-	for _, s := range r.stats {
-		r.StallCycles += s.StallCycles
-		r.Barriers = append(r.Barriers, compareBarrier{BarrierSummary: s.Summary(),
-			PhaseDurations: nonNil(s.Durations), PhaseStalls: nonNil(s.PhaseStalls)})
-	}
-	return r, nil
-}
-
-func nonNil(x []float64) []float64 {
-	if x == nil {
-		return []float64{}
-	}
-	return x
 }

@@ -7,11 +7,12 @@ import (
 	"strconv"
 
 	"github.com/smsim/smsim/report"
+	"github.com/smsim/smsim/sweep"
 )
 
 // compareTables prints the chosen sections (default: summary, barriers,
 // phases), each table within 100 columns for short variant names.
-func compareTables(w io.Writer, rs []compareResult, sections []string, phases int) error {
+func compareTables(w io.Writer, rs []sweep.Result, sections []string, phases int) error {
 	if len(sections) == 0 {
 		sections = []string{"summary", "barriers", "phases"}
 	}
@@ -34,7 +35,7 @@ func compareTables(w io.Writer, rs []compareResult, sections []string, phases in
 
 // compareSummary is one row per variant: cycles, speed-up over the
 // baseline, total stall cycles and the pooled phase figures.
-func compareSummary(w io.Writer, rs []compareResult) error {
+func compareSummary(w io.Writer, rs []sweep.Result) error {
 	fmt.Fprintf(w, "baseline: %s (speed-up = baseline cycles / variant cycles; ph: phase cycles)\n", rs[0].Name)
 	t := report.LeftTable(w, "variant", "cycles", "speed-up", "stall cyc", "upd/phase", "upd/warp", "ph p50", "ph p95")
 	for _, r := range rs {
@@ -45,7 +46,7 @@ func compareSummary(w io.Writer, rs []compareResult) error {
 		var durs []float64
 		var upd, perWarp float64
 		n := 0
-		for _, s := range r.stats {
+		for _, s := range r.Stats {
 			durs = append(durs, s.Durations...)
 			upd += s.UpdatesPerPhase * float64(s.Phases)
 			perWarp += s.UpdatesPerWarp * float64(s.Phases)
@@ -72,11 +73,11 @@ func compareSummary(w io.Writer, rs []compareResult) error {
 
 // barrierNames lists the barrier names of every variant, in order of first
 // appearance.
-func barrierNames(rs []compareResult) []string {
+func barrierNames(rs []sweep.Result) []string {
 	var names []string
 	seen := map[string]bool{}
 	for _, r := range rs {
-		for _, s := range r.stats {
+		for _, s := range r.Stats {
 			if !seen[s.Name] {
 				seen[s.Name] = true
 				names = append(names, s.Name)
@@ -86,8 +87,8 @@ func barrierNames(rs []compareResult) []string {
 	return names
 }
 
-func statNamed(r compareResult, name string) *report.BarrierStat {
-	for _, s := range r.stats {
+func statNamed(r sweep.Result, name string) *report.BarrierStat {
+	for _, s := range r.Stats {
 		if s.Name == name {
 			return s
 		}
@@ -96,7 +97,7 @@ func statNamed(r compareResult, name string) *report.BarrierStat {
 }
 
 // compareBarriers is one table per barrier, one row per variant.
-func compareBarriers(w io.Writer, rs []compareResult) error {
+func compareBarriers(w io.Writer, rs []sweep.Result) error {
 	for _, name := range barrierNames(rs) {
 		fmt.Fprintf(w, "barrier %s: phase cycles and stall cycles by variant\n", name)
 		t := report.LeftTable(w, "variant", "phases", "upd/phase", "upd/warp", "mean", "p50", "p95", "max", "stall cyc")
@@ -120,7 +121,7 @@ func compareBarriers(w io.Writer, rs []compareResult) error {
 
 // comparePhases shows, per barrier, the first limit completed phases'
 // durations of every variant side by side, in order of opening.
-func comparePhases(w io.Writer, rs []compareResult, limit int) error {
+func comparePhases(w io.Writer, rs []sweep.Result, limit int) error {
 	for _, name := range barrierNames(rs) {
 		series := make([][]float64, len(rs))
 		most := 0
@@ -165,7 +166,7 @@ func comparePhases(w io.Writer, rs []compareResult, limit int) error {
 
 // compareCSV writes one row per variant and barrier (a variant without
 // barriers gets one row with the barrier columns empty).
-func compareCSV(w io.Writer, rs []compareResult) error {
+func compareCSV(w io.Writer, rs []sweep.Result) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"variant", "file", "kernel", "cycles", "speedup", "total_stall_cycles", "barrier", "ctas",
 		"phases", "updates_per_phase", "updates_per_warp", "phase_mean", "phase_p50", "phase_p95", "phase_max",

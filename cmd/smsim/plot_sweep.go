@@ -15,6 +15,7 @@ import (
 
 	"github.com/smsim/smsim/report"
 	"github.com/smsim/smsim/run"
+	"github.com/smsim/smsim/sweep"
 )
 
 // metricHelp lists the metrics a sweep plot can show.
@@ -23,7 +24,7 @@ const metricHelp = "cycles, stall_cycles, phases, warp_instructions, host_second
 
 // metricOf returns a record's value of metric; ok is false when the record
 // has no such value (a failed point, or no barrier NAME).
-func metricOf(r sweepRecord, metric string) (v float64, ok bool, err error) {
+func metricOf(r sweep.Record, metric string) (v float64, ok bool, err error) {
 	switch metric {
 	case "cycles":
 		return float64(r.Cycles), true, nil
@@ -63,14 +64,14 @@ func metricOf(r sweepRecord, metric string) (v float64, ok bool, err error) {
 // combination of the other parameters. Failed points are left out (the
 // title counts them). Non-numeric x values are placed in order of first
 // appearance.
-func writeSweepPlot(flag, path string, rs []sweepRecord, x, y string) error {
+func writeSweepPlot(flag, path string, rs []sweep.Record, x, y string) error {
 	if len(rs) == 0 {
 		return &inputError{Err: fmt.Errorf("%s %s: no records to plot", flag, path)}
 	}
 	if _, ok := rs[0].Params[x]; !ok {
-		return &usageError{Msg: fmt.Sprintf("--plot-x %q: not a parameter of the sweep (%s)", x, strings.Join(paramNames(rs), ", "))}
+		return &usageError{Msg: fmt.Sprintf("--plot-x %q: not a parameter of the sweep (%s)", x, strings.Join(sweep.ParamNames(rs), ", "))}
 	}
-	rs = append([]sweepRecord(nil), rs...)
+	rs = append([]sweep.Record(nil), rs...)
 	sort.Slice(rs, func(a, b int) bool { return rs[a].Index < rs[b].Index })
 	numeric := true
 	var cats []string
@@ -237,15 +238,15 @@ func runPlot(o *plotOptions, files []string, stdout io.Writer) error {
 			return err
 		}
 	} else {
-		m, err := mergeFiles(files, io.Discard)
+		m, err := sweep.MergeFiles(files, io.Discard)
 		if err != nil {
 			return err
 		}
 		x := o.x
-		if x == "" && len(m.params) > 0 {
-			x = m.params[0]
+		if x == "" && len(m.Params) > 0 {
+			x = m.Params[0]
 		}
-		if err := writeSweepPlot("--out", o.out, m.records, x, o.y); err != nil {
+		if err := writeSweepPlot("--out", o.out, m.Records, x, o.y); err != nil {
 			return err
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package sweep
 
 import (
 	"bufio"
@@ -14,10 +14,11 @@ import (
 	"strings"
 
 	"github.com/smsim/smsim/report"
+	"github.com/smsim/smsim/run"
 )
 
-// sweepRecord is one grid point's result: one JSON line, or one CSV row.
-type sweepRecord struct {
+// Record is one grid point's result: one JSON line, or one CSV row.
+type Record struct {
 	Sweep            string                  `json:"sweep"`  // the sweep's identity: a hash of its file, flags and grid
 	Index            int                     `json:"index"`  // the point's index in the grid (row-major, first --grid slowest)
 	Points           int                     `json:"points"` // the grid's size
@@ -35,8 +36,8 @@ type sweepRecord struct {
 	Error            string                  `json:"error,omitempty"`
 }
 
-// recordFormat picks jsonl or csv: the flag, else the file's extension.
-func recordFormat(flag, path string) (string, error) {
+// RecordFormat picks jsonl or csv: the flag, else the file's extension.
+func RecordFormat(flag, path string) (string, error) {
 	switch flag {
 	case "jsonl", "csv":
 		return flag, nil
@@ -46,21 +47,21 @@ func recordFormat(flag, path string) (string, error) {
 		}
 		return "jsonl", nil
 	}
-	return "", &usageError{Msg: fmt.Sprintf("--format %q: want jsonl or csv", flag)}
+	return "", &run.UsageError{Msg: fmt.Sprintf("--format %q: want jsonl or csv", flag)}
 }
 
-// csvColumns are a results CSV's columns: the fixed ones around the
+// CSVColumns are a results CSV's columns: the fixed ones around the
 // grid's parameter columns (KIND:KEY, in grid order).
-func csvColumns(params []string) []string {
+func CSVColumns(params []string) []string {
 	cols := []string{"sweep", "index", "points"}
 	cols = append(cols, params...)
 	return append(cols, "file", "kernel", "cycles", "stall_cycles", "phases", "warp_instructions",
 		"host_seconds", "exit", "error", "barriers")
 }
 
-// encodeRecord returns the record as one line (JSON, or a CSV row with the
+// EncodeRecord returns the record as one line (JSON, or a CSV row with the
 // parameter columns params), newline included.
-func encodeRecord(format string, params []string, r sweepRecord) ([]byte, error) {
+func EncodeRecord(format string, params []string, r Record) ([]byte, error) {
 	if format == "jsonl" {
 		b, err := json.Marshal(r)
 		return append(b, '\n'), err
@@ -75,10 +76,11 @@ func encodeRecord(format string, params []string, r sweepRecord) ([]byte, error)
 	}
 	row = append(row, r.File, r.Kernel, u(r.Cycles), u(r.StallCycles), itoa(r.Phases), u(r.WarpInstructions),
 		g(r.HostSeconds), itoa(r.Exit), r.Error, string(bars))
-	return csvLine(row)
+	return CSVLine(row)
 }
 
-func csvLine(row []string) ([]byte, error) {
+// CSVLine encodes one CSV row, newline included.
+func CSVLine(row []string) ([]byte, error) {
 	var buf bytes.Buffer
 	cw := csv.NewWriter(&buf)
 	_ = cw.Write(row)
@@ -86,46 +88,46 @@ func csvLine(row []string) ([]byte, error) {
 	return buf.Bytes(), cw.Error()
 }
 
-// resultsFile is what a results file holds: its records, the CSV
+// Results is what a results file holds: its records, the CSV
 // parameter columns, and how many bytes end in a complete line (a record
 // cut short by an interruption is not counted).
-type resultsFile struct {
-	records []sweepRecord
-	params  []string
-	good    int64
+type Results struct {
+	Records []Record
+	Params  []string // a CSV file's parameter columns
+	Good    int64    // the bytes that end in a complete line
 }
 
-// readResults reads a JSON-lines or CSV results file. A missing file is
+// ReadResults reads a JSON-lines or CSV results file. A missing file is
 // empty. A final line without its newline (an interrupted write) is left
 // out of the records and of good.
-func readResults(path, format string) (*resultsFile, error) {
+func ReadResults(path, format string) (*Results, error) {
 	data, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
-		return &resultsFile{}, nil
+		return &Results{}, nil
 	}
 	if err != nil {
-		return nil, fileError("", path, "read", err)
+		return nil, &run.InputError{Err: fmt.Errorf("%s: cannot read: %w", path, run.UnwrapPath(err))}
 	}
-	return parseResults(path, format, data)
+	return ParseResults(path, format, data)
 }
 
-// parseResults reads the contents of a results file, as readResults.
-func parseResults(path, format string, data []byte) (*resultsFile, error) {
+// ParseResults reads the contents of a results file, as readResults.
+func ParseResults(path, format string, data []byte) (*Results, error) {
 	var err error
-	rf := &resultsFile{good: int64(bytes.LastIndexByte(data, '\n') + 1)}
-	data = data[:rf.good]
+	rf := &Results{Good: int64(bytes.LastIndexByte(data, '\n') + 1)}
+	data = data[:rf.Good]
 	if format == "csv" {
 		err = rf.readCSV(path, data)
 	} else {
 		err = rf.readJSONL(path, data)
 	}
 	if err != nil {
-		return nil, &inputError{Err: err}
+		return nil, &run.InputError{Err: err}
 	}
 	return rf, nil
 }
 
-func (rf *resultsFile) readJSONL(path string, data []byte) error {
+func (rf *Results) readJSONL(path string, data []byte) error {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 64<<20)
 	line := 0
@@ -134,19 +136,19 @@ func (rf *resultsFile) readJSONL(path string, data []byte) error {
 		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
-		var r sweepRecord
+		var r Record
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			return fmt.Errorf("%s:%d: not a sweep record: %v", path, line, err)
 		}
 		if r.Sweep == "" || r.Points < 1 || r.Index < 0 || r.Index >= r.Points {
 			return fmt.Errorf("%s:%d: not a sweep record (sweep, index and points missing or out of range)", path, line)
 		}
-		rf.records = append(rf.records, r)
+		rf.Records = append(rf.Records, r)
 	}
 	return sc.Err()
 }
 
-func (rf *resultsFile) readCSV(path string, data []byte) error {
+func (rf *Results) readCSV(path string, data []byte) error {
 	if len(data) == 0 {
 		return nil
 	}
@@ -159,14 +161,14 @@ func (rf *resultsFile) readCSV(path string, data []byte) error {
 	if len(hdr) < 13 || hdr[0] != "sweep" || hdr[1] != "index" || hdr[2] != "points" {
 		return fmt.Errorf("%s: not a sweep results CSV (want columns sweep,index,points,...)", path)
 	}
-	rf.params = append([]string(nil), hdr[3:len(hdr)-10]...)
-	if strings.Join(csvColumns(rf.params), ",") != strings.Join(hdr, ",") {
+	rf.Params = append([]string(nil), hdr[3:len(hdr)-10]...)
+	if strings.Join(CSVColumns(rf.Params), ",") != strings.Join(hdr, ",") {
 		return fmt.Errorf("%s:1: unexpected columns %s", path, strings.Join(hdr, ","))
 	}
-	np := len(rf.params)
+	np := len(rf.Params)
 	for i, row := range rows[1:] {
 		bad := func(what string) error { return fmt.Errorf("%s:%d: bad %s", path, i+2, what) }
-		r := sweepRecord{Sweep: row[0], Params: map[string]string{}, File: row[3+np], Kernel: row[4+np], Error: row[11+np]}
+		r := Record{Sweep: row[0], Params: map[string]string{}, File: row[3+np], Kernel: row[4+np], Error: row[11+np]}
 		var err error
 		if r.Index, err = strconv.Atoi(row[1]); err != nil {
 			return bad("index")
@@ -174,7 +176,7 @@ func (rf *resultsFile) readCSV(path string, data []byte) error {
 		if r.Points, err = strconv.Atoi(row[2]); err != nil || r.Index < 0 || r.Index >= r.Points {
 			return bad("points")
 		}
-		for k, p := range rf.params {
+		for k, p := range rf.Params {
 			r.Params[p] = row[3+k]
 		}
 		nums := []struct {
@@ -198,14 +200,14 @@ func (rf *resultsFile) readCSV(path string, data []byte) error {
 		if err := json.Unmarshal([]byte(row[12+np]), &r.Barriers); err != nil {
 			return bad("barriers")
 		}
-		rf.records = append(rf.records, r)
+		rf.Records = append(rf.Records, r)
 	}
 	return nil
 }
 
-// paramNames lists the parameters of records, sorted (JSON lines carry no
+// ParamNames lists the parameters of records, sorted (JSON lines carry no
 // column order).
-func paramNames(rs []sweepRecord) []string {
+func ParamNames(rs []Record) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, r := range rs {
@@ -220,10 +222,10 @@ func paramNames(rs []sweepRecord) []string {
 	return out
 }
 
-// writeResults writes records in the format, with a CSV header first.
-func writeResults(w io.Writer, format string, params []string, rs []sweepRecord) error {
+// WriteResults writes records in the format, with a CSV header first.
+func WriteResults(w io.Writer, format string, params []string, rs []Record) error {
 	if format == "csv" {
-		h, err := csvLine(csvColumns(params))
+		h, err := CSVLine(CSVColumns(params))
 		if err != nil {
 			return err
 		}
@@ -232,7 +234,7 @@ func writeResults(w io.Writer, format string, params []string, rs []sweepRecord)
 		}
 	}
 	for _, r := range rs {
-		b, err := encodeRecord(format, params, r)
+		b, err := EncodeRecord(format, params, r)
 		if err != nil {
 			return err
 		}
@@ -242,3 +244,7 @@ func writeResults(w io.Writer, format string, params []string, rs []sweepRecord)
 	}
 	return nil
 }
+
+func u(x uint64) string  { return strconv.FormatUint(x, 10) }
+func itoa(x int) string  { return strconv.Itoa(x) }
+func g(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
