@@ -1,7 +1,6 @@
-package main
+package run_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -16,21 +15,6 @@ func runPTXCycles(t *testing.T, name, ptx string, flags ...string) report.Report
 	t.Helper()
 	p := writeFile(t, name, ptx)
 	return runReport(t, append([]string{"run", p, "-a", "buf:64", "-b", "1", "--format", "json"}, flags...)...)
-}
-
-// runReport runs the CLI with args (a `run ... --format json`), fails the
-// test unless it exits 0, and returns the decoded report.
-func runReport(t *testing.T, args ...string) report.Report {
-	t.Helper()
-	code, out, errs := cli(t, args...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	var r report.Report
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatal(err)
-	}
-	return r
 }
 
 // oneArrivePrologue opens a one-thread kernel NAME(out) for fmt.Sprintf:

@@ -1,4 +1,4 @@
-package main
+package run_test
 
 import (
 	"os"
@@ -61,7 +61,7 @@ func BenchmarkComputeBound(b *testing.B) { benchRun(b, "testdata/bench_fma.sms")
 func BenchmarkBarrierBound(b *testing.B) { benchRun(b, "testdata/bench_barrier.sms") }
 
 // BenchmarkTMAPipeline: a 4-stage warp-specialised TMA pipeline.
-func BenchmarkTMAPipeline(b *testing.B) { benchRun(b, "../../examples/tma_pipeline.sms") }
+func BenchmarkTMAPipeline(b *testing.B) { benchRun(b, "../examples/tma_pipeline.sms") }
 
 // BenchmarkBarrierBoundProfiled: BenchmarkBarrierBound with the instruction
 // profile attached (an observer call per issue and per stall span).

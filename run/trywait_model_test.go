@@ -1,4 +1,4 @@
-package main
+package run_test
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 
 // trywaitPTX is calibration/h200/trywait.ptx, the H200 measurements of what
 // an un-hinted try_wait does while its phase is open.
-const trywaitPTX = "../../calibration/h200/trywait.ptx"
+const trywaitPTX = "../calibration/h200/trywait.ptx"
 
 // runDump runs one kernel of a PTX file and returns the words of the
 // buffer parameter with index param.
