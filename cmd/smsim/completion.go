@@ -14,7 +14,8 @@ import (
 // kernel names from the FILE argument, configuration keys for --set and the
 // fixed values of --report, --format and --config.
 
-// completeFiles completes file arguments with the extensions given.
+// completeFiles completes file arguments with the extensions given (for
+// kernel files, run.Extensions: those the frontends read).
 func completeFiles(exts ...string) cobra.CompletionFunc {
 	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return exts, cobra.ShellCompDirectiveFilterFileExt

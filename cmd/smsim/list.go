@@ -16,8 +16,6 @@ import (
 // Placeholders of the run line `smsim list` prints: values that launch, for
 // the user to edit.
 const (
-	bufPlaceholder   = "buf:4096"
-	mapPlaceholder   = "tensormap:f16,1024x1024,box=64x64"
 	smemPlaceholder  = "48KiB"
 	blockPlaceholder = "32" // run's own default
 	maxListedShared  = 16   // shared variables named per kernel
@@ -40,7 +38,7 @@ short branches, clock reads moved into stalls, loop-invariant divisors), one per
 and the source position.`,
 		Example:           "  smsim list kernels.ptx\n  smsim list kernels.ptx --disasm -k k_arrive_wait",
 		Args:              cobra.ExactArgs(1),
-		ValidArgsFunction: completeFiles("ptx", "sms"),
+		ValidArgsFunction: completeFiles(run.Extensions()...),
 		RunE: func(_ *cobra.Command, args []string) error {
 			return runList(stdout, args[0], name, disasm)
 		},
@@ -93,7 +91,7 @@ func listKernel(w io.Writer, src *run.Source, k *run.Kernel, p *isa.Program, low
 		if q.Default != "" {
 			name += "  (default " + q.Default + ")"
 		}
-		fmt.Fprintf(tw, "  %d\t%s\t%d bytes at +%d\t%s\n", i, kernelParamType(k, i), q.Size, q.Offset, name)
+		fmt.Fprintf(tw, "  %d\t%s\t%d bytes at +%d\t%s\n", i, k.ParamType(i), q.Size, q.Offset, name)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -116,17 +114,6 @@ func listKernel(w io.Writer, src *run.Source, k *run.Kernel, p *isa.Program, low
 	return err
 }
 
-// kernelParamType is parameter i's type: the C++ type from the demangled
-// signature with the PTX type after it, or the PTX type alone where the
-// name has no signature (an extern "C" kernel).
-func kernelParamType(k *run.Kernel, i int) string {
-	pt := run.ParamType(k.Params[i])
-	if k.CXX.Params != nil {
-		return k.CXX.Params[i] + " (" + pt + ")"
-	}
-	return pt
-}
-
 // sharedVars names the kernel's shared variables by their source names,
 // with their sizes and offsets: an array with an element size as
 // NAME[COUNT], the dynamic (extern) region as dynamic.
@@ -141,7 +128,7 @@ func sharedVars(p *isa.Program) string {
 			continue
 		}
 		switch {
-		case isDynamicShared(p, y):
+		case run.DynamicShared(p, y):
 			parts = append(parts, fmt.Sprintf("%s (dynamic, at +%d)", y.Title(), y.Offset))
 		case y.Elem > 0:
 			parts = append(parts, fmt.Sprintf("%s[%d] (%d B at +%d)", y.Title(), y.Size/y.Elem, y.Size, y.Offset))
@@ -155,12 +142,6 @@ func sharedVars(p *isa.Program) string {
 	return strings.Join(parts, ", ")
 }
 
-// isDynamicShared reports whether y is the dynamic shared region: the one
-// shared symbol that reaches past the static part.
-func isDynamicShared(p *isa.Program, y isa.Symbol) bool {
-	return y.Space == isa.Shared && y.Offset+y.Size > uint64(p.SharedStatic)
-}
-
 // runLine is a `smsim run` command line that launches kernel k: -k when the
 // file has several kernels (the short demangled name when it selects k,
 // else the mangled name), the block the PTX declares (.reqntid, .maxntid)
@@ -170,12 +151,12 @@ func isDynamicShared(p *isa.Program, y isa.Symbol) bool {
 func runLine(src *run.Source, k *run.Kernel, p *isa.Program) (string, string) {
 	parts := []string{"smsim", "run", shellQuote(src.File)}
 	if len(src.Kernels) > 1 {
-		parts = append(parts, "-k", shellQuote(selector(src, k)))
+		parts = append(parts, "-k", shellQuote(src.Selector(k)))
 	}
-	parts = append(parts, "-b", blockHint(k, p))
+	parts = append(parts, "-b", blockHint(k.Block(p)))
 	if p.DynSmem == 0 {
 		for _, y := range p.Symbols {
-			if isDynamicShared(p, y) {
+			if run.DynamicShared(p, y) {
 				parts = append(parts, "--smem", smemPlaceholder)
 				break
 			}
@@ -185,34 +166,27 @@ func runLine(src *run.Source, k *run.Kernel, p *isa.Program) (string, string) {
 		if q.Default != "" {
 			continue
 		}
-		v, ok := placeholder(k, i)
+		v, ok := k.Placeholder(i)
 		if !ok {
-			return "", fmt.Sprintf("parameter %d, a %d-byte %s, has no --arg spelling (--arg gives scalars, buf: pointers and tensormap: maps)", i, q.Size, kernelParamType(k, i))
+			return "", fmt.Sprintf("parameter %d, a %d-byte %s, has no --arg spelling (--arg gives scalars, buf: pointers and tensormap: maps)", i, q.Size, k.ParamType(i))
 		}
 		parts = append(parts, "--arg", v)
 	}
 	return strings.Join(parts, " "), ""
 }
 
-// selector is the shortest -k value that selects k: its demangled name
-// without return type and parameters when that picks k alone, else its
-// mangled name.
-func selector(src *run.Source, k *run.Kernel) string {
-	if f, err := src.Find(k.CXX.Short); err == nil && f == k {
-		return k.CXX.Short
+// shellQuote quotes s for a POSIX shell when it holds anything but
+// characters a shell passes through as they are.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,:/@%") == "" {
+		return s
 	}
-	return k.Name
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// blockHint is the -b value: the block .reqntid fixes (or the .sms file's),
-// else the largest .maxntid allows, else run's default.
-func blockHint(k *run.Kernel, p *isa.Program) string {
-	d := p.Block
-	if d[0] == 0 {
-		for i, v := range k.MaxNTID {
-			d[i] = int(v)
-		}
-	}
+// blockHint is the -b value: the block the kernel declares (run.Kernel.Block)
+// in as many dimensions as it has, else run's default.
+func blockHint(d [3]int) string {
 	if d[0] <= 0 {
 		return blockPlaceholder
 	}
@@ -228,36 +202,4 @@ func blockHint(k *run.Kernel, p *isa.Program) string {
 		s[i] = strconv.Itoa(max(d[i], 1))
 	}
 	return strings.Join(s, ",")
-}
-
-// placeholder is a value --arg accepts for parameter i: a tensor map for a
-// CUtensorMap (or, without a signature, a 128-byte .b8 parameter aligned to
-// at least 64 as CUtensorMap is), a buffer for a pointer (or, without a
-// signature, for a .u64/.b64, which nvcc writes for pointers as for 64-bit
-// integers), 0 for any other scalar. A larger parameter (a structure) has
-// none.
-func placeholder(k *run.Kernel, i int) (string, bool) {
-	q := k.Params[i]
-	ct := ""
-	if k.CXX.Params != nil {
-		ct = k.CXX.Params[i]
-	}
-	switch {
-	case run.IsTensorMapType(ct) || (ct == "" && q.Type == isa.B8 && q.Size == 128 && q.Align >= 64):
-		return mapPlaceholder, true
-	case q.Size == 8 && (strings.HasSuffix(ct, "*") || q.Ptr || (ct == "" && (q.Type == isa.U64 || q.Type == isa.B64))):
-		return bufPlaceholder, true
-	case q.Size <= 8:
-		return "0", true
-	}
-	return "", false
-}
-
-// shellQuote quotes s for a POSIX shell when it holds anything but
-// characters a shell passes through as they are.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,:/@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -33,7 +33,7 @@ count, mean, standard deviation, percentiles and a histogram, computed with gonu
 		Example: `  smsim stats examples/tma_pipeline.sms --arrays
   smsim run examples/entangle_half.sms -o json > half.json && smsim stats half.json --bins 8`,
 		Args:              cobra.ExactArgs(1),
-		ValidArgsFunction: completeFiles("ptx", "sms", "json"),
+		ValidArgsFunction: completeFiles(append(run.Extensions(), "json")...),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runStats(o, args[0], stdout, stderr)
 		},
