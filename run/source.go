@@ -52,6 +52,13 @@ func Load(path string) (*Source, error) {
 		// more time).
 		defer debug.SetGCPercent(debug.SetGCPercent(50))
 	}
+	return LoadBytes(path, src)
+}
+
+// LoadBytes reads src, the contents of a kernel file at path (a file
+// rewritten before it is read: a sweep's .sms constants), with the
+// frontend path's extension names.
+func LoadBytes(path string, src []byte) (*Source, error) {
 	load, err := frontendFor(path)
 	if err != nil {
 		return nil, &InputError{Err: err}

@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/smsim/smsim/frontend/sms"
-	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/run"
 )
 
@@ -43,12 +41,15 @@ func PointJob(f run.Spec, file string, pt []Setting) (*run.Job, error) {
 	if len(consts) == 0 {
 		return j, nil
 	}
-	p, err := compileWithConsts(file, consts)
+	src, err := loadWithConsts(file, consts)
 	if err != nil {
 		return nil, err
 	}
-	j.Source = run.ProgramSource(file, p)
-	j.Prog = p
+	p, err := src.Kernel("")
+	if err != nil {
+		return nil, err
+	}
+	j.Source, j.Prog = src, p
 	// The block, grid and shared memory may be computed from the constants.
 	if f.Block == "" {
 		j.Block, _ = run.Dims("--block", "", p.Block, 32)
@@ -62,9 +63,9 @@ func PointJob(f run.Spec, file string, pt []Setting) (*run.Job, error) {
 	return j, nil
 }
 
-// compileWithConsts compiles a .sms file with the given constants' defining
+// loadWithConsts loads a .sms file with the given constants' defining
 // expressions replaced; error positions still name the file's lines.
-func compileWithConsts(file string, consts []Setting) (*isa.Program, error) {
+func loadWithConsts(file string, consts []Setting) (*run.Source, error) {
 	if strings.ToLower(filepath.Ext(file)) != ".sms" {
 		return nil, &run.UsageError{Msg: fmt.Sprintf("const:%s: %s is not a .sms file (only the kernel language has constants)", consts[0].Key, file)}
 	}
@@ -77,11 +78,7 @@ func compileWithConsts(file string, consts []Setting) (*isa.Program, error) {
 			return nil, err
 		}
 	}
-	p, err := sms.Compile(file, src)
-	if err != nil {
-		return nil, &run.InputError{Err: err}
-	}
-	return p, nil
+	return run.LoadBytes(file, src)
 }
 
 // ReplaceConst rewrites the line `const NAME = EXPR  # comment` with value
