@@ -3,6 +3,7 @@ package run
 import (
 	"encoding/binary"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -66,3 +67,5 @@ func TestScalarArgumentsKeepTheirType(t *testing.T) {
 		}
 	}
 }
+
+func writeTestFile(path, body string) error { return os.WriteFile(path, []byte(body), 0o644) }
