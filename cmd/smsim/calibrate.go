@@ -1,18 +1,15 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"math"
 	"runtime"
-	"sort"
-	"strconv"
 	"strings"
 
-	"github.com/smsim/smsim/sm"
 	"github.com/spf13/cobra"
-	"gonum.org/v1/gonum/optimize"
+
+	"github.com/smsim/smsim/calibration"
+	"github.com/smsim/smsim/run"
 )
 
 // calibrateOptions are the flags of `smsim calibrate`.
@@ -45,7 +42,7 @@ The fit is reproducible: the same suite, start configuration and flags give the 
 		RunE:    func(*cobra.Command, []string) error { return runCalibrate(o, stdout, stderr) },
 	}
 	fs := c.Flags()
-	fs.StringVar(&o.dir, "dir", defaultCalibrationDir(), "calibration folder")
+	fs.StringVar(&o.dir, "dir", calibration.DefaultDirFlag, "calibration folder")
 	fs.StringSliceVar(&o.params, "params", nil, "configuration keys to fit (comma-separated)")
 	fs.StringVar(&o.only, "only", "", "fit only rows matching this regular expression (FILE:bench,config,metric)")
 	fs.IntVar(&o.evals, "evals", 200, "largest number of suite runs")
@@ -58,140 +55,32 @@ The fit is reproducible: the same suite, start configuration and flags give the 
 	return c
 }
 
-// objective is the fit's cost: MAPE of the non-semantic rows plus the mean
-// excess over 12 % (so no row is left far off), and a large cost for rows
-// that fail to run or semantic rows that do not match.
-func objective(v *validation) float64 {
-	var sum, excess float64
-	n := 0
-	for _, r := range v.Rows {
-		if r.Err != "" || math.IsNaN(r.Predicted) {
-			sum += 1000
-			n++
-			continue
-		}
-		if r.Semantic {
-			if r.Predicted != r.Measured {
-				sum += 1000
-			}
-			continue
-		}
-		a := math.Abs(r.ErrorPct)
-		sum += a
-		excess += math.Max(0, a-12)
-		n++
-	}
-	if n == 0 {
-		return math.Inf(1)
-	}
-	return (sum + excess) / float64(n)
-}
-
 func runCalibrate(o *calibrateOptions, stdout, stderr io.Writer) error {
 	if len(o.params) == 0 {
-		return &usageError{msg: "--params: name at least one configuration key to fit"}
+		return &usageError{Msg: "--params: name at least one configuration key to fit"}
 	}
 	if o.evals < 1 {
-		return &usageError{msg: fmt.Sprintf("--evals %d: want 1 or more suite runs", o.evals)}
+		return &usageError{Msg: fmt.Sprintf("--evals %d: want 1 or more suite runs", o.evals)}
 	}
 	if err := checkOutput("--out", o.out); err != nil {
 		return err
 	}
-	base, err := loadConfig(o.config, o.sets)
+	base, err := run.LoadConfig(o.config, o.sets)
 	if err != nil {
 		return err
 	}
-	x0 := make([]float64, len(o.params))
-	for i, k := range o.params {
-		v, ok := base.Get(k)
-		if !ok {
-			return &usageError{msg: fmt.Sprintf("--params: unknown key %q", k)}
-		}
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return &usageError{msg: fmt.Sprintf("--params: %s is not numeric (%s)", k, v)}
-		}
-		x0[i] = f
-	}
-	opts := suiteOpts{quick: o.quick, only: o.only}
-	cache := map[string]float64{}
-	evals := 0
-	var evalErr error
-	eval := func(x []float64) float64 {
-		cfg, key, err := withParams(base, o.params, x)
-		if err != nil {
-			return math.Inf(1)
-		}
-		if c, ok := cache[key]; ok {
-			return c
-		}
-		v, err := validate(context.Background(), o.dir, cfg, opts, o.jobs, nil)
-		if err != nil {
-			evalErr = err
-			return math.Inf(1)
-		}
-		evals++
-		c := objective(v)
-		cache[key] = c
-		fmt.Fprintf(stderr, "calibrate: eval %d  %s  cost %.3f\n", evals, key, c)
-		return c
-	}
-	start := eval(x0)
-	if evalErr != nil {
-		return evalErr
-	}
-	init := make([]float64, len(x0))
-	copy(init, x0)
-	nm := &optimize.NelderMead{SimplexSize: 0}
-	// A simplex of 25 % of each value (at least 2) explores integer parameters.
-	simplex := make([][]float64, len(x0)+1)
-	for i := range simplex {
-		simplex[i] = append([]float64(nil), x0...)
-		if i > 0 {
-			simplex[i][i-1] += math.Max(2, 0.25*math.Abs(x0[i-1]))
-		}
-	}
-	nm.InitialVertices = simplex
-	nm.InitialValues = make([]float64, len(simplex))
-	for i, v := range simplex {
-		nm.InitialValues[i] = eval(v)
-	}
-	res, err := optimize.Minimize(optimize.Problem{Func: eval}, init,
-		&optimize.Settings{FuncEvaluations: o.evals, Converger: &optimize.FunctionConverge{Absolute: 1e-3, Iterations: 60}}, nm)
-	if err != nil && res == nil {
+	fit, err := calibration.Fit(calibration.ResolveDir(o.dir), base, o.params, calibration.Options{Quick: o.quick, Only: o.only}, o.evals, o.jobs, stderr)
+	if err != nil {
 		return err
 	}
-	best, key, _ := withParams(base, o.params, res.X)
-	fmt.Fprintf(stdout, "# smsim calibrate: %d suite runs; cost %.3f -> %.3f\n# rows: %q\n", evals, start, res.F, o.only)
+	fmt.Fprintf(stdout, "# smsim calibrate: %d suite runs; cost %.3f -> %.3f\n# rows: %q\n", fit.Evals, fit.Start, fit.Best, o.only)
 	fmt.Fprintf(stdout, "name = %s-fit\n", base.Name)
-	for _, kv := range strings.Split(key, " ") {
+	for _, kv := range strings.Split(fit.Key, " ") {
 		k, v, _ := strings.Cut(kv, "=")
 		fmt.Fprintf(stdout, "%-28s = %s\n", k, v)
 	}
 	if o.out != "" {
-		return writeOutput("--out", o.out, func(w io.Writer) error { return writeConfig(w, best) })
+		return writeOutput("--out", o.out, func(w io.Writer) error { return run.WriteConfig(w, fit.Config) })
 	}
 	return nil
-}
-
-// withParams returns base with the keys set to x rounded to integers, and a
-// canonical key=value string of them.
-func withParams(base sm.Config, keys []string, x []float64) (sm.Config, string, error) {
-	cfg := base
-	var parts []string
-	for i, k := range keys {
-		v := int64(math.Round(x[i]))
-		if v < 0 {
-			v = 0
-		}
-		if err := cfg.Set(k, strconv.FormatInt(v, 10)); err != nil {
-			return cfg, "", err
-		}
-		parts = append(parts, fmt.Sprintf("%s=%d", k, v))
-	}
-	sort.Strings(parts)
-	if err := cfg.Validate(); err != nil {
-		return cfg, "", err
-	}
-	return cfg, strings.Join(parts, " "), nil
 }

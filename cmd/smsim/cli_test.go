@@ -8,12 +8,14 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/smsim/smsim/report"
 )
 
 func cli(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(args, &out, &errb)
+	code := runCLI(args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -114,7 +116,7 @@ func TestExitCodes(t *testing.T) {
 // microbench.ptx's elected arrive (a branch around one arrive) is
 // if-converted into a guarded arrive, as ptxas makes it (@!P0 SYNCS.ARRIVE).
 func TestListDisasmShowsTheRewrittenProgram(t *testing.T) {
-	code, out, errOut := cli(t, "list", "testdata/bench_fma.sms", "--disasm")
+	code, out, errOut := cli(t, "list", filepath.Join("..", "..", "run", "testdata", "bench_fma.sms"), "--disasm")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -178,7 +180,7 @@ DONE:
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	var doc struct {
-		TMA   *jsonTMA            `json:"tma"`
+		TMA   *report.TMA         `json:"tma"`
 		Dumps map[string][]uint64 `json:"dumps"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
@@ -213,7 +215,7 @@ func TestRunReportsTheKernelsCopies(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	var doc struct {
-		TMA *jsonTMA `json:"tma"`
+		TMA *report.TMA `json:"tma"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
@@ -237,48 +239,28 @@ func TestRunReportsTheKernelsCopies(t *testing.T) {
 	}
 }
 
-// microbench.ptx's divergent32 loop reads 32 lane predicates; ptxas keeps
-// five and recomputes the rest in the loop (compiler.RecomputeCompares). The
-// recomputed compares must give every lane its own arrive: each phase of two
-// warps is 64 arrivals in 64 updates, the 27 copies sit in the loop, and the
-// run ends (no lane arrives twice or never).
-func TestDivergent32RecomputesItsLanePredicates(t *testing.T) {
-	ptx := filepath.Join("..", "..", "calibration", "h200", "microbench.ptx")
-	code, out, errOut := cli(t, "list", ptx, "--disasm", "-k", "k_arrive_waitILi2E")
+// runReport runs the CLI with args (a `run ... --format json`), fails the
+// test unless it exits 0, and returns the decoded report.
+func runReport(t *testing.T, args ...string) report.Report {
+	t.Helper()
+	code, out, errs := cli(t, args...)
 	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
+		t.Fatalf("exit %d: %s", code, errs)
 	}
-	// The timed loop starts after the first clock read; count its lane compares.
-	loop := out[strings.Index(out, "%clock64"):]
-	if n := len(regexp.MustCompile(`setp\.ne\.s32 p\d+, r\d+, \d+ `).FindAllString(loop, -1)); n != 27 {
-		t.Errorf("%d lane compares in the timed loop, want 27 (32 less the five kept)", n)
+	var r report.Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
 	}
-	r := runReport(t, "run", ptx, "-k", "k_arrive_waitILi2E", "-b", "64", "-a", "4", "-a", "buf:8", "--format", "json")
-	if len(r.Barriers) != 1 || len(r.Barriers[0].Phases) < 12 {
-		t.Fatalf("want one barrier with 12 phases: %+v", r.Barriers)
-	}
-	for _, ph := range r.Barriers[0].Phases {
-		if ph.Completed >= 0 && (ph.Arrivals != 64 || ph.Updates != 64) {
-			t.Errorf("phase %d: %d arrivals in %d updates, want 64 in 64", ph.Phase, ph.Arrivals, ph.Updates)
-		}
-	}
+	return r
 }
 
-// syncs.pad_answers 1 makes a warp pay, after a barrier wait's answer, the
-// part of a fixed latency ptxas's stall counts pad across the wait: in
-// microbench.cu's converged loop the counter's compare sits before the
-// try_wait and its branch after, so each trip of one warp grows by what is
-// left of latency.pred when the answer comes (the SASS's stall of 10 on the
-// wait's branch; calibration/h200 latency3.csv).
-func TestPadAnswersChargesTheStallAcrossTheWait(t *testing.T) {
-	ptx := filepath.Join("..", "..", "calibration", "h200", "microbench.ptx")
-	run := func(pad string) float64 {
-		r := runReport(t, "run", ptx, "-k", "k_arrive_waitILi0E", "-b", "32", "-a", "200", "-a", "buf:8",
-			"--set", "syncs.pad_answers="+pad, "--dump", "1:i64:1", "--format", "json")
-		return r.Dumps["1"][0].(float64) / 200
+func barrierNamed(t *testing.T, r *report.Report, name string) report.Barrier {
+	t.Helper()
+	for _, b := range r.Barriers {
+		if b.Name == name {
+			return b
+		}
 	}
-	plain, padded := run("0"), run("1")
-	if padded < plain+4 || padded > plain+14 {
-		t.Errorf("cycles a phase: %.1f unpadded, %.1f padded; want 4-14 more (the rest of latency.pred)", plain, padded)
-	}
+	t.Fatalf("no barrier %q in the report", name)
+	return report.Barrier{}
 }

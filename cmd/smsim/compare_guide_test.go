@@ -222,7 +222,7 @@ func TestGuideHelperProcess(t *testing.T) {
 			break
 		}
 	}
-	os.Exit(run(args, os.Stdout, os.Stderr))
+	os.Exit(runCLI(args, os.Stdout, os.Stderr))
 }
 
 // lineDiff shows the first line where two texts differ.

@@ -6,22 +6,13 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
+	"github.com/smsim/smsim/report"
+	"github.com/smsim/smsim/sweep"
 )
-
-// leftTable is newTable with its first column (names) aligned left.
-func leftTable(w io.Writer, header ...any) *tablewriter.Table {
-	t := newTable(w, header...)
-	t.Configure(func(cfg *tablewriter.Config) {
-		cfg.Row.Alignment.PerColumn = []tw.Align{tw.AlignLeft}
-	})
-	return t
-}
 
 // compareTables prints the chosen sections (default: summary, barriers,
 // phases), each table within 100 columns for short variant names.
-func compareTables(w io.Writer, rs []compareResult, sections []string, phases int) error {
+func compareTables(w io.Writer, rs []sweep.Result, sections []string, phases int) error {
 	if len(sections) == 0 {
 		sections = []string{"summary", "barriers", "phases"}
 	}
@@ -44,9 +35,9 @@ func compareTables(w io.Writer, rs []compareResult, sections []string, phases in
 
 // compareSummary is one row per variant: cycles, speed-up over the
 // baseline, total stall cycles and the pooled phase figures.
-func compareSummary(w io.Writer, rs []compareResult) error {
+func compareSummary(w io.Writer, rs []sweep.Result) error {
 	fmt.Fprintf(w, "baseline: %s (speed-up = baseline cycles / variant cycles; ph: phase cycles)\n", rs[0].Name)
-	t := leftTable(w, "variant", "cycles", "speed-up", "stall cyc", "upd/phase", "upd/warp", "ph p50", "ph p95")
+	t := report.LeftTable(w, "variant", "cycles", "speed-up", "stall cyc", "upd/phase", "upd/warp", "ph p50", "ph p95")
 	for _, r := range rs {
 		if r.Error != "" {
 			_ = t.Append(r.Name, r.Cycles, "failed", r.StallCycles, "-", "-", "-", "-")
@@ -55,13 +46,13 @@ func compareSummary(w io.Writer, rs []compareResult) error {
 		var durs []float64
 		var upd, perWarp float64
 		n := 0
-		for _, s := range r.stats {
+		for _, s := range r.Stats {
 			durs = append(durs, s.Durations...)
 			upd += s.UpdatesPerPhase * float64(s.Phases)
 			perWarp += s.UpdatesPerWarp * float64(s.Phases)
 			n += s.Phases
 		}
-		p := summarize(durs)
+		p := report.Summarize(durs)
 		updS, warpS := "-", "-"
 		if n > 0 {
 			updS, warpS = f1(upd/float64(n)), f1(perWarp/float64(n))
@@ -82,11 +73,11 @@ func compareSummary(w io.Writer, rs []compareResult) error {
 
 // barrierNames lists the barrier names of every variant, in order of first
 // appearance.
-func barrierNames(rs []compareResult) []string {
+func barrierNames(rs []sweep.Result) []string {
 	var names []string
 	seen := map[string]bool{}
 	for _, r := range rs {
-		for _, s := range r.stats {
+		for _, s := range r.Stats {
 			if !seen[s.Name] {
 				seen[s.Name] = true
 				names = append(names, s.Name)
@@ -96,8 +87,8 @@ func barrierNames(rs []compareResult) []string {
 	return names
 }
 
-func statNamed(r compareResult, name string) *barrierStat {
-	for _, s := range r.stats {
+func statNamed(r sweep.Result, name string) *report.BarrierStat {
+	for _, s := range r.Stats {
 		if s.Name == name {
 			return s
 		}
@@ -106,17 +97,17 @@ func statNamed(r compareResult, name string) *barrierStat {
 }
 
 // compareBarriers is one table per barrier, one row per variant.
-func compareBarriers(w io.Writer, rs []compareResult) error {
+func compareBarriers(w io.Writer, rs []sweep.Result) error {
 	for _, name := range barrierNames(rs) {
 		fmt.Fprintf(w, "barrier %s: phase cycles and stall cycles by variant\n", name)
-		t := leftTable(w, "variant", "phases", "upd/phase", "upd/warp", "mean", "p50", "p95", "max", "stall cyc")
+		t := report.LeftTable(w, "variant", "phases", "upd/phase", "upd/warp", "mean", "p50", "p95", "max", "stall cyc")
 		for _, r := range rs {
 			s := statNamed(r, name)
 			if s == nil {
 				_ = t.Append(r.Name, "-", "-", "-", "-", "-", "-", "-", "-")
 				continue
 			}
-			p := summarize(s.Durations)
+			p := report.Summarize(s.Durations)
 			_ = t.Append(r.Name, s.Phases, f1(s.UpdatesPerPhase), f1(s.UpdatesPerWarp), f1(p.Mean), f0(p.P50),
 				f0(p.P95), f0(p.Max), s.StallCycles)
 		}
@@ -130,13 +121,13 @@ func compareBarriers(w io.Writer, rs []compareResult) error {
 
 // comparePhases shows, per barrier, the first limit completed phases'
 // durations of every variant side by side, in order of opening.
-func comparePhases(w io.Writer, rs []compareResult, limit int) error {
+func comparePhases(w io.Writer, rs []sweep.Result, limit int) error {
 	for _, name := range barrierNames(rs) {
 		series := make([][]float64, len(rs))
 		most := 0
 		for i, r := range rs {
 			if s := statNamed(r, name); s != nil {
-				series[i] = s.byOpening()
+				series[i] = s.ByOpening()
 			}
 			most = max(most, len(series[i]))
 		}
@@ -153,7 +144,7 @@ func comparePhases(w io.Writer, rs []compareResult, limit int) error {
 			fmt.Fprintf(w, " (first %d of %d; --phases 0: all)", shown, most)
 		}
 		fmt.Fprintln(w)
-		t := newTable(w, header...)
+		t := report.NewTable(w, header...)
 		for k := 0; k < shown; k++ {
 			row := []any{k}
 			for i := range rs {
@@ -175,7 +166,7 @@ func comparePhases(w io.Writer, rs []compareResult, limit int) error {
 
 // compareCSV writes one row per variant and barrier (a variant without
 // barriers gets one row with the barrier columns empty).
-func compareCSV(w io.Writer, rs []compareResult) error {
+func compareCSV(w io.Writer, rs []sweep.Result) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"variant", "file", "kernel", "cycles", "speedup", "total_stall_cycles", "barrier", "ctas",
 		"phases", "updates_per_phase", "updates_per_warp", "phase_mean", "phase_p50", "phase_p95", "phase_max",

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/smsim/smsim/sweep"
 )
 
 const (
@@ -16,13 +18,13 @@ const (
 )
 
 // compareJSON runs smsim compare -o json and decodes its document.
-func compareJSON(t *testing.T, args ...string) comparison {
+func compareJSON(t *testing.T, args ...string) sweep.Comparison {
 	t.Helper()
 	code, out, errs := cli(t, append([]string{"compare", "-o", "json"}, args...)...)
 	if code != 0 {
 		t.Fatalf("compare %v: exit %d: %s", args, code, errs)
 	}
-	var c comparison
+	var c sweep.Comparison
 	if err := json.Unmarshal([]byte(out), &c); err != nil {
 		t.Fatalf("compare -o json is not JSON: %v", err)
 	}
@@ -192,20 +194,5 @@ func TestCompareSplitWordsLikeAShell(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("splitWords(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
-	}
-}
-
-func TestCompareReplaceConstKeepsCommentsAndLines(t *testing.T) {
-	src := []byte("kernel k\nconst S = 4   # stages\nconst SS = 2\n")
-	got, err := replaceConst("k.sms", src, "S", "2 * 3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "kernel k\nconst S = 2 * 3   # stages\nconst SS = 2\n"
-	if string(got) != want {
-		t.Fatalf("got %q, want %q", got, want)
-	}
-	if _, err := replaceConst("k.sms", src, "S", "1 # x"); err == nil {
-		t.Error("a value with a comment was accepted")
 	}
 }

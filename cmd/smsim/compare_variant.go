@@ -5,33 +5,23 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/smsim/smsim/sweep"
 	"github.com/spf13/cobra"
 )
-
-// variant is one column of a comparison: a file run under launch flags and
-// grid settings.
-type variant struct {
-	name  string
-	file  string
-	flags launchFlags
-	point []setting
-}
-
-func (v variant) job() (*job, error) { return pointJob(v.flags, v.file, v.point) }
 
 // buildVariants expands compare's command line into variants, baseline
 // first: each FILE is a variant; each --variant 'NAME:FLAGS' applies to
 // every FILE (or names its own file among FLAGS); each --vary axis
 // multiplies the variants by its values.
-func buildVariants(files []string, shared launchFlags, specs []string, vary []axis) ([]variant, error) {
-	var vs []variant
+func buildVariants(files []string, shared launchFlags, specs []string, vary []sweep.Axis) ([]sweep.Variant, error) {
+	var vs []sweep.Variant
 	for _, f := range files {
-		vs = append(vs, variant{name: stem(f), file: f, flags: shared})
+		vs = append(vs, sweep.Variant{Name: stem(f), File: f, Spec: shared.Spec})
 	}
 	if len(specs) > 0 {
 		bases := vs
 		if len(bases) == 0 {
-			bases = []variant{{flags: shared}}
+			bases = []sweep.Variant{{Spec: shared.Spec}}
 		}
 		vs = nil
 		for _, b := range bases {
@@ -41,7 +31,7 @@ func buildVariants(files []string, shared launchFlags, specs []string, vary []ax
 					return nil, err
 				}
 				if len(bases) > 1 {
-					v.name = b.name + "/" + v.name
+					v.Name = b.Name + "/" + v.Name
 				}
 				vs = append(vs, v)
 			}
@@ -49,80 +39,80 @@ func buildVariants(files []string, shared launchFlags, specs []string, vary []ax
 	}
 	if len(vary) > 0 {
 		if len(vs) == 0 {
-			return nil, &usageError{msg: "compare: --vary needs a FILE"}
+			return nil, &usageError{Msg: "compare: --vary needs a FILE"}
 		}
 		bases := vs
 		vs = nil
 		for _, b := range bases {
-			for i := 0; i < gridSize(vary); i++ {
+			for i := 0; i < sweep.GridSize(vary); i++ {
 				v := b
-				v.point = append(append([]setting(nil), b.point...), gridPoint(vary, i)...)
-				v.name = label(gridPoint(vary, i))
+				v.Point = append(append([]sweep.Setting(nil), b.Point...), sweep.GridPoint(vary, i)...)
+				v.Name = sweep.Label(sweep.GridPoint(vary, i))
 				if len(bases) > 1 {
-					v.name = b.name + " " + v.name
+					v.Name = b.Name + " " + v.Name
 				}
 				vs = append(vs, v)
 			}
 		}
 	}
 	if len(vs) < 2 {
-		return nil, &usageError{msg: "compare needs at least two variants: several FILEs, or one FILE with --variant or --vary (see smsim compare --help)"}
+		return nil, &usageError{Msg: "compare needs at least two variants: several FILEs, or one FILE with --variant or --vary (see smsim compare --help)"}
 	}
 	seen := map[string]bool{}
 	for _, v := range vs {
-		if v.file == "" {
-			return nil, &usageError{msg: fmt.Sprintf("compare: variant %q has no FILE: give one before the variants or inside --variant", v.name)}
+		if v.File == "" {
+			return nil, &usageError{Msg: fmt.Sprintf("compare: variant %q has no FILE: give one before the variants or inside --variant", v.Name)}
 		}
-		if seen[v.name] {
-			return nil, &usageError{msg: fmt.Sprintf("compare: two variants are named %q", v.name)}
+		if seen[v.Name] {
+			return nil, &usageError{Msg: fmt.Sprintf("compare: two variants are named %q", v.Name)}
 		}
-		seen[v.name] = true
+		seen[v.Name] = true
 	}
 	return vs, nil
 }
 
 // parseVariant reads NAME:FLAGS, FLAGS being run's launch flags and at most
 // one FILE, applied on top of base.
-func parseVariant(base variant, spec string) (variant, error) {
+func parseVariant(base sweep.Variant, spec string) (sweep.Variant, error) {
 	name, rest, ok := strings.Cut(spec, ":")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" || strings.ContainsAny(name, " \t") {
-		return base, &usageError{msg: fmt.Sprintf("--variant %q: want NAME:FLAGS, e.g. 'fast:--set syncs.interval=1 --arg ITERS=8'", spec)}
+		return base, &usageError{Msg: fmt.Sprintf("--variant %q: want NAME:FLAGS, e.g. 'fast:--set syncs.interval=1 --arg ITERS=8'", spec)}
 	}
 	words, err := splitWords(rest)
 	if err != nil {
-		return base, &usageError{msg: fmt.Sprintf("--variant %q: %v", spec, err)}
+		return base, &usageError{Msg: fmt.Sprintf("--variant %q: %v", spec, err)}
 	}
 	var own launchFlags
 	c := &cobra.Command{}
 	own.bind(c)
 	fs := c.Flags()
 	if err := fs.Parse(words); err != nil {
-		return base, &usageError{msg: fmt.Sprintf("--variant %q: %v", spec, err)}
+		return base, &usageError{Msg: fmt.Sprintf("--variant %q: %v", spec, err)}
 	}
 	v := base
-	v.name = name
+	v.Name = name
 	switch fs.NArg() {
 	case 0:
 	case 1:
-		v.file = fs.Arg(0)
+		v.File = fs.Arg(0)
 	default:
-		return base, &usageError{msg: fmt.Sprintf("--variant %q: more than one FILE (%s)", spec, strings.Join(fs.Args(), " "))}
+		return base, &usageError{Msg: fmt.Sprintf("--variant %q: more than one FILE (%s)", spec, strings.Join(fs.Args(), " "))}
 	}
-	f := base.flags
-	f.sets = append(append([]string(nil), f.sets...), own.sets...)
-	f.args = append(append([]string(nil), f.args...), own.args...)
+	f := base.Spec
+	f.Sets = append(append([]string(nil), f.Sets...), own.Sets...)
+	f.Args = append(append([]string(nil), f.Args...), own.Args...)
 	for flag, apply := range map[string]func(){
-		"kernel": func() { f.kernel = own.kernel }, "block": func() { f.block = own.block },
-		"grid": func() { f.grid = own.grid }, "smem": func() { f.smem = own.smem },
-		"launches": func() { f.launches = own.launches }, "config": func() { f.config = own.config },
-		"max-cycles": func() { f.maxCycles = own.maxCycles }, "lenient": func() { f.lenient = own.lenient },
+		"kernel": func() { f.Kernel = own.Kernel }, "block": func() { f.Block = own.Block },
+		"grid": func() { f.Grid = own.Grid }, "smem": func() { f.Smem = own.Smem },
+		"launches": func() { f.Launches = own.Launches }, "config": func() { f.Config = own.Config },
+		"max-cycles": func() { f.MaxCycles = own.MaxCycles }, "lenient": func() { f.Lenient = own.Lenient },
 	} {
 		if fs.Changed(flag) {
 			apply()
 		}
 	}
-	v.flags = f
+	v.Spec = f
 	return v, nil
 }
 

@@ -4,15 +4,18 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/smsim/smsim/sm"
 	"github.com/spf13/cobra"
+
+	"github.com/smsim/smsim/run"
+	"github.com/smsim/smsim/sm"
 )
 
 // Shell completion (smsim completion SHELL): file arguments by extension,
 // kernel names from the FILE argument, configuration keys for --set and the
 // fixed values of --report, --format and --config.
 
-// completeFiles completes file arguments with the extensions given.
+// completeFiles completes file arguments with the extensions given (for
+// kernel files, run.Extensions: those the frontends read).
 func completeFiles(exts ...string) cobra.CompletionFunc {
 	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return exts, cobra.ShellCompDirectiveFilterFileExt
@@ -33,16 +36,16 @@ func completeKernel(_ *cobra.Command, args []string, typed string) ([]string, co
 	var out []string
 	seen := map[string]bool{}
 	for _, file := range args {
-		src, err := loadSource(file)
+		src, err := run.Load(file)
 		if err != nil {
 			continue
 		}
-		for _, k := range src.kernels {
-			if seen[k.name] || !strings.HasPrefix(k.name, typed) {
+		for _, k := range src.Kernels {
+			if seen[k.Name] || !strings.HasPrefix(k.Name, typed) {
 				continue
 			}
-			seen[k.name] = true
-			out = append(out, k.name+"\t"+countOf(uint64(len(k.params)), "parameter"))
+			seen[k.Name] = true
+			out = append(out, k.Name+"\t"+fmt.Sprintf("%d parameter%s", len(k.Params), plural(len(k.Params))))
 		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
@@ -53,7 +56,7 @@ func completeKernel(_ *cobra.Command, args []string, typed string) ([]string, co
 func completeSet(c *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
 	cfg := sm.DefaultConfig()
 	if f := c.Flags().Lookup("config"); f != nil {
-		if loaded, err := loadConfig(f.Value.String(), nil); err == nil {
+		if loaded, err := run.LoadConfig(f.Value.String(), nil); err == nil {
 			cfg = loaded
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/smsim/smsim/run"
 )
 
 // Shell completion (cobra's __complete, what the scripts of smsim completion
@@ -65,7 +67,7 @@ func TestCompletionOffersKernelsKeysAndValues(t *testing.T) {
 // keyHelp is how --set completion describes a key of the h200 configuration.
 func keyHelp(t *testing.T, key string) string {
 	t.Helper()
-	cfg, err := loadConfig("h200", nil)
+	cfg, err := run.LoadConfig("h200", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +82,7 @@ func keyHelp(t *testing.T, key string) string {
 
 func keyValue(t *testing.T, key string) string {
 	t.Helper()
-	cfg, err := loadConfig("h200", nil)
+	cfg, err := run.LoadConfig("h200", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

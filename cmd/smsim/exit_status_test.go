@@ -153,7 +153,7 @@ func TestExitStatusAndFirstLine(t *testing.T) {
 				stdout = &bytes.Buffer{}
 			}
 			var stderr strings.Builder
-			code := run(tc.args, stdout, &stderr)
+			code := runCLI(tc.args, stdout, &stderr)
 			errs := stderr.String()
 			if code != tc.code || firstLine(errs) != tc.line {
 				t.Errorf("smsim %q:\ngot  exit %d, %q\nwant exit %d, %q", tc.args, code, firstLine(errs), tc.code, tc.line)

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/smsim/smsim/run"
 )
 
 // fileError is the input error (exit 3) for a file smsim cannot read or
@@ -17,7 +19,7 @@ func fileError(flag, path, verb string, err error) error {
 	if flag != "" {
 		what = flag + " " + path
 	}
-	return &inputError{err: fmt.Errorf("%s: cannot %s: %w", what, verb, unwrapPath(err))}
+	return &inputError{Err: fmt.Errorf("%s: cannot %s: %w", what, verb, run.UnwrapPath(err))}
 }
 
 // recordingWriter passes writes to w and keeps the first error, so that a
@@ -45,7 +47,7 @@ func stdoutError(out *recordingWriter, err error) error {
 	if out.err == nil || (err != nil && exitCode(err) != exitInternal) {
 		return err
 	}
-	return &inputError{err: fmt.Errorf("stdout: cannot write: %w", unwrapPath(out.err))}
+	return &inputError{Err: fmt.Errorf("stdout: cannot write: %w", run.UnwrapPath(out.err))}
 }
 
 // checkOutput refuses, before a run spends its time, an output path whose
@@ -61,7 +63,7 @@ func checkOutput(flag, path string) error {
 	dir := filepath.Dir(path)
 	st, err := os.Stat(dir)
 	if err != nil {
-		return fileError(flag, path, "write", fmt.Errorf("folder %s: %w", dir, unwrapPath(err)))
+		return fileError(flag, path, "write", fmt.Errorf("folder %s: %w", dir, run.UnwrapPath(err)))
 	}
 	if !st.IsDir() {
 		return fileError(flag, path, "write", fmt.Errorf("%s is not a folder", dir))

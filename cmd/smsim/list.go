@@ -7,15 +7,15 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/smsim/smsim/isa"
 	"github.com/spf13/cobra"
+
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/run"
 )
 
 // Placeholders of the run line `smsim list` prints: values that launch, for
 // the user to edit.
 const (
-	bufPlaceholder   = "buf:4096"
-	mapPlaceholder   = "tensormap:f16,1024x1024,box=64x64"
 	smemPlaceholder  = "48KiB"
 	blockPlaceholder = "32" // run's own default
 	maxListedShared  = 16   // shared variables named per kernel
@@ -38,7 +38,7 @@ short branches, clock reads moved into stalls, loop-invariant divisors), one per
 and the source position.`,
 		Example:           "  smsim list kernels.ptx\n  smsim list kernels.ptx --disasm -k k_arrive_wait",
 		Args:              cobra.ExactArgs(1),
-		ValidArgsFunction: completeFiles("ptx", "sms"),
+		ValidArgsFunction: completeFiles(run.Extensions()...),
 		RunE: func(_ *cobra.Command, args []string) error {
 			return runList(stdout, args[0], name, disasm)
 		},
@@ -51,20 +51,20 @@ and the source position.`,
 
 // runList prints the kernels of file (or the one name selects).
 func runList(w io.Writer, file, name string, disasm bool) error {
-	src, err := loadSource(file)
+	src, err := run.Load(file)
 	if err != nil {
 		return err
 	}
-	ks := src.kernels
+	ks := src.Kernels
 	if name != "" {
-		k, err := src.find(name)
+		k, err := src.Find(name)
 		if err != nil {
 			return err
 		}
-		ks = []*kernel{k}
+		ks = []*run.Kernel{k}
 	}
 	for _, k := range ks {
-		p, err := src.program(k)
+		p, err := src.Program(k)
 		if err := listKernel(w, src, k, p, err); err != nil {
 			return err
 		}
@@ -79,19 +79,19 @@ func runList(w io.Writer, file, name string, disasm bool) error {
 
 // listKernel prints one kernel: names, parameters, and either its size, its
 // shared variables and a run line, or why it cannot run (lowerErr).
-func listKernel(w io.Writer, src *source, k *kernel, p *isa.Program, lowerErr error) error {
+func listKernel(w io.Writer, src *run.Source, k *run.Kernel, p *isa.Program, lowerErr error) error {
 	var b strings.Builder
-	b.WriteString(k.title() + "\n")
-	if k.title() != k.name {
-		fmt.Fprintf(&b, "  mangled %s\n", k.name)
+	b.WriteString(k.Title() + "\n")
+	if k.Title() != k.Name {
+		fmt.Fprintf(&b, "  mangled %s\n", k.Name)
 	}
 	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
-	for i, q := range k.params {
+	for i, q := range k.Params {
 		name := q.Name
 		if q.Default != "" {
 			name += "  (default " + q.Default + ")"
 		}
-		fmt.Fprintf(tw, "  %d\t%s\t%d bytes at +%d\t%s\n", i, k.paramType(i), q.Size, q.Offset, name)
+		fmt.Fprintf(tw, "  %d\t%s\t%d bytes at +%d\t%s\n", i, k.ParamType(i), q.Size, q.Offset, name)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -114,17 +114,6 @@ func listKernel(w io.Writer, src *source, k *kernel, p *isa.Program, lowerErr er
 	return err
 }
 
-// paramType is parameter i's type: the C++ type from the demangled
-// signature with the PTX type after it, or the PTX type alone where the
-// name has no signature (an extern "C" kernel).
-func (k *kernel) paramType(i int) string {
-	pt := paramType(k.params[i])
-	if k.cxx.params != nil {
-		return k.cxx.params[i] + " (" + pt + ")"
-	}
-	return pt
-}
-
 // sharedVars names the kernel's shared variables by their source names,
 // with their sizes and offsets: an array with an element size as
 // NAME[COUNT], the dynamic (extern) region as dynamic.
@@ -139,7 +128,7 @@ func sharedVars(p *isa.Program) string {
 			continue
 		}
 		switch {
-		case isDynamicShared(p, y):
+		case run.DynamicShared(p, y):
 			parts = append(parts, fmt.Sprintf("%s (dynamic, at +%d)", y.Title(), y.Offset))
 		case y.Elem > 0:
 			parts = append(parts, fmt.Sprintf("%s[%d] (%d B at +%d)", y.Title(), y.Size/y.Elem, y.Size, y.Offset))
@@ -153,66 +142,51 @@ func sharedVars(p *isa.Program) string {
 	return strings.Join(parts, ", ")
 }
 
-// isDynamicShared reports whether y is the dynamic shared region: the one
-// shared symbol that reaches past the static part.
-func isDynamicShared(p *isa.Program, y isa.Symbol) bool {
-	return y.Space == isa.Shared && y.Offset+y.Size > uint64(p.SharedStatic)
-}
-
 // runLine is a `smsim run` command line that launches kernel k: -k when the
 // file has several kernels (the short demangled name when it selects k,
 // else the mangled name), the block the PTX declares (.reqntid, .maxntid)
 // or run's default, --smem when k uses dynamic shared memory the source does
 // not size, and one --arg placeholder per parameter without a default. It
 // returns "" and the reason when a parameter has no command-line spelling.
-func runLine(src *source, k *kernel, p *isa.Program) (string, string) {
-	parts := []string{"smsim", "run", shellQuote(src.file)}
-	if len(src.kernels) > 1 {
-		parts = append(parts, "-k", shellQuote(selector(src, k)))
+func runLine(src *run.Source, k *run.Kernel, p *isa.Program) (string, string) {
+	parts := []string{"smsim", "run", shellQuote(src.File)}
+	if len(src.Kernels) > 1 {
+		parts = append(parts, "-k", shellQuote(src.Selector(k)))
 	}
-	parts = append(parts, "-b", blockHint(k, p))
+	parts = append(parts, "-b", blockHint(k.Block(p)))
 	if p.DynSmem == 0 {
 		for _, y := range p.Symbols {
-			if isDynamicShared(p, y) {
+			if run.DynamicShared(p, y) {
 				parts = append(parts, "--smem", smemPlaceholder)
 				break
 			}
 		}
 	}
-	for i, q := range k.params {
+	for i, q := range k.Params {
 		if q.Default != "" {
 			continue
 		}
-		v, ok := k.placeholder(i)
+		v, ok := k.Placeholder(i)
 		if !ok {
-			return "", fmt.Sprintf("parameter %d, a %d-byte %s, has no --arg spelling (--arg gives scalars, buf: pointers and tensormap: maps)", i, q.Size, k.paramType(i))
+			return "", fmt.Sprintf("parameter %d, a %d-byte %s, has no --arg spelling (--arg gives scalars, buf: pointers and tensormap: maps)", i, q.Size, k.ParamType(i))
 		}
 		parts = append(parts, "--arg", v)
 	}
 	return strings.Join(parts, " "), ""
 }
 
-// selector is the shortest -k value that selects k: its demangled name
-// without return type and parameters when that picks k alone, else its
-// mangled name.
-func selector(src *source, k *kernel) string {
-	if f, err := src.find(k.cxx.short); err == nil && f == k {
-		return k.cxx.short
+// shellQuote quotes s for a POSIX shell when it holds anything but
+// characters a shell passes through as they are.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,:/@%") == "" {
+		return s
 	}
-	return k.name
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// blockHint is the -b value: the block .reqntid fixes (or the .sms file's),
-// else the largest .maxntid allows, else run's default.
-func blockHint(k *kernel, p *isa.Program) string {
-	d := p.Block
-	if d[0] == 0 && k.fn != nil {
-		if a := k.fn.Attr("maxntid"); a != nil && len(a.Args) > 0 && len(a.Args) <= 3 {
-			for i, v := range a.Args {
-				d[i] = int(v)
-			}
-		}
-	}
+// blockHint is the -b value: the block the kernel declares (run.Kernel.Block)
+// in as many dimensions as it has, else run's default.
+func blockHint(d [3]int) string {
 	if d[0] <= 0 {
 		return blockPlaceholder
 	}
@@ -228,36 +202,4 @@ func blockHint(k *kernel, p *isa.Program) string {
 		s[i] = strconv.Itoa(max(d[i], 1))
 	}
 	return strings.Join(s, ",")
-}
-
-// placeholder is a value --arg accepts for parameter i: a tensor map for a
-// CUtensorMap (or, without a signature, a 128-byte .b8 parameter aligned to
-// at least 64 as CUtensorMap is), a buffer for a pointer (or, without a
-// signature, for a .u64/.b64, which nvcc writes for pointers as for 64-bit
-// integers), 0 for any other scalar. A larger parameter (a structure) has
-// none.
-func (k *kernel) placeholder(i int) (string, bool) {
-	q := k.params[i]
-	ct := ""
-	if k.cxx.params != nil {
-		ct = k.cxx.params[i]
-	}
-	switch {
-	case isTensorMapType(ct) || (ct == "" && q.Type == isa.B8 && q.Size == 128 && q.Align >= 64):
-		return mapPlaceholder, true
-	case q.Size == 8 && (strings.HasSuffix(ct, "*") || q.Ptr || (ct == "" && (q.Type == isa.U64 || q.Type == isa.B64))):
-		return bufPlaceholder, true
-	case q.Size <= 8:
-		return "0", true
-	}
-	return "", false
-}
-
-// shellQuote quotes s for a POSIX shell when it holds anything but
-// characters a shell passes through as they are.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,:/@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

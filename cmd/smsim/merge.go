@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
+	"github.com/smsim/smsim/sweep"
 	"github.com/spf13/cobra"
 )
 
@@ -46,90 +46,23 @@ merged file as --out runs only the missing points.
 	return c
 }
 
-// merged is the outcome of joining results files.
-type merged struct {
-	records    []sweepRecord
-	params     []string // parameter columns (from a CSV input, else sorted names)
-	duplicates int
-	missing    []int
-}
-
-// mergeFiles reads, checks, deduplicates and sorts the records of files.
-func mergeFiles(files []string, stderr io.Writer) (*merged, error) {
-	m := &merged{}
-	byID := map[string][]string{}
-	seen := map[int]sweepRecord{}
-	for _, f := range files {
-		format, _ := recordFormat("", f)
-		if _, err := os.Stat(f); err != nil {
-			return nil, &inputError{err: fmt.Errorf("%s: %w", f, unwrapPath(err))}
-		}
-		rf, err := readResults(f, format)
-		if err != nil {
-			return nil, err
-		}
-		if m.params == nil && rf.params != nil {
-			m.params = rf.params
-		}
-		for _, r := range rf.records {
-			if ids := byID[r.Sweep]; len(ids) == 0 || ids[len(ids)-1] != f {
-				byID[r.Sweep] = append(ids, f)
-			}
-			if old, ok := seen[r.Index]; ok {
-				m.duplicates++
-				if old.Cycles != r.Cycles || old.Exit != r.Exit {
-					fmt.Fprintf(stderr, "merge: warning: point %d differs between files (%d and %d cycles); keeping the first\n", r.Index, old.Cycles, r.Cycles)
-				}
-				continue
-			}
-			seen[r.Index] = r
-			m.records = append(m.records, r)
-		}
-	}
-	if len(byID) > 1 {
-		var parts []string
-		for id, fs := range byID {
-			parts = append(parts, fmt.Sprintf("%s in %s", id, strings.Join(fs, ", ")))
-		}
-		sort.Strings(parts)
-		return nil, &inputError{err: fmt.Errorf("the files hold %d different sweeps: %s", len(byID), strings.Join(parts, "; "))}
-	}
-	sort.Slice(m.records, func(a, b int) bool { return m.records[a].Index < m.records[b].Index })
-	if m.params == nil {
-		m.params = paramNames(m.records)
-	}
-	for _, r := range m.records {
-		if r.Points != m.records[0].Points {
-			return nil, &inputError{err: fmt.Errorf("records disagree on the grid size (%d and %d points)", m.records[0].Points, r.Points)}
-		}
-	}
-	if len(m.records) > 0 {
-		for i := 0; i < m.records[0].Points; i++ {
-			if _, ok := seen[i]; !ok {
-				m.missing = append(m.missing, i)
-			}
-		}
-	}
-	return m, nil
-}
-
 func runMerge(o *mergeOptions, files []string, stdout, stderr io.Writer) error {
-	format, err := recordFormat(o.format, o.out)
+	format, err := sweep.RecordFormat(o.format, o.out)
 	if err != nil {
 		return err
 	}
 	if err := checkOutput("--out", o.out); err != nil {
 		return err
 	}
-	m, err := mergeFiles(files, stderr)
+	m, err := sweep.MergeFiles(files, stderr)
 	if err != nil {
 		return err
 	}
-	if len(m.records) == 0 {
-		return &inputError{err: fmt.Errorf("no sweep records in %s", strings.Join(files, ", "))}
+	if len(m.Records) == 0 {
+		return &inputError{Err: fmt.Errorf("no sweep records in %s", strings.Join(files, ", "))}
 	}
 	var buf bytes.Buffer
-	if err := writeResults(&buf, format, m.params, m.records); err != nil {
+	if err := sweep.WriteResults(&buf, format, m.Params, m.Records); err != nil {
 		return err
 	}
 	if o.out == "" {
@@ -139,16 +72,16 @@ func runMerge(o *mergeOptions, files []string, stdout, stderr io.Writer) error {
 	} else if err := replaceFile("--out", o.out, buf.Bytes()); err != nil {
 		return err
 	}
-	total := m.records[0].Points
+	total := m.Records[0].Points
 	fmt.Fprintf(stderr, "merge: %d records from %d files (%d duplicates dropped), sweep %s: ",
-		len(m.records), len(files), m.duplicates, m.records[0].Sweep)
-	if len(m.missing) == 0 {
+		len(m.Records), len(files), m.Duplicates, m.Records[0].Sweep)
+	if len(m.Missing) == 0 {
 		fmt.Fprintf(stderr, "complete, all %d points\n", total)
 		return nil
 	}
 	fmt.Fprintf(stderr, "incomplete\n")
-	err = &inputError{err: fmt.Errorf("%d of %d points missing: %s (the same sweep with the merged file as --out runs just these)",
-		len(m.missing), total, ranges(m.missing, 40))}
+	err = &inputError{Err: fmt.Errorf("%d of %d points missing: %s (the same sweep with the merged file as --out runs just these)",
+		len(m.Missing), total, ranges(m.Missing, 40))}
 	if o.allowMissing {
 		fmt.Fprintf(stderr, "smsim: %s\n", err)
 		return nil

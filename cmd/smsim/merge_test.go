@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/smsim/smsim/sweep"
 )
 
 // shardFiles runs halfGrid as n shards into dir and returns their files.
@@ -13,7 +15,7 @@ func shardFiles(t *testing.T, dir, ext string, n int) []string {
 	var files []string
 	for s := 0; s < n; s++ {
 		out := filepath.Join(dir, "part"+itoa(s)+ext)
-		code, _, errs := sweep(t, append(halfGrid, "--out", out, "--shard", itoa(s)+"/"+itoa(n))...)
+		code, _, errs := sweepCLI(t, append(halfGrid, "--out", out, "--shard", itoa(s)+"/"+itoa(n))...)
 		if code != 0 {
 			t.Fatalf("shard %d: exit %d: %s", s, code, errs)
 		}
@@ -34,18 +36,18 @@ func TestMergeJoinsShardsSortedAndComplete(t *testing.T) {
 			if code != 0 || !strings.Contains(errs, "complete, all 6 points") || !strings.Contains(errs, "2 duplicates dropped") {
 				t.Fatalf("exit %d, stderr %q", code, errs)
 			}
-			format, _ := recordFormat("", out)
-			rf, err := readResults(out, format)
+			format, _ := sweep.RecordFormat("", out)
+			rf, err := sweep.ReadResults(out, format)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i, r := range rf.records {
+			for i, r := range rf.Records {
 				if r.Index != i {
 					t.Fatalf("record %d has index %d: not sorted, or duplicated", i, r.Index)
 				}
 			}
-			if len(rf.records) != 6 {
-				t.Fatalf("%d records, want 6", len(rf.records))
+			if len(rf.Records) != 6 {
+				t.Fatalf("%d records, want 6", len(rf.Records))
 			}
 		})
 	}
@@ -68,7 +70,7 @@ func TestMergeNamesTheMissingPoints(t *testing.T) {
 		t.Errorf("--allow-missing: exit %d", code)
 	}
 	// The merged file as --out of the same sweep runs only what is missing.
-	code, _, errs = sweep(t, append(halfGrid, "--out", out)...)
+	code, _, errs = sweepCLI(t, append(halfGrid, "--out", out)...)
 	if code != 0 || !strings.Contains(errs, "2 run (0 failed), 4 already in") {
 		t.Fatalf("filling in: exit %d, stderr %q", code, errs)
 	}
@@ -99,10 +101,10 @@ func TestMergeRefusesMixedSweepsAndNonRecords(t *testing.T) {
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.jsonl")
 	b := filepath.Join(dir, "b.jsonl")
-	if code, _, errs := sweep(t, exHalf, "--vary", "arg:ITERS=1,2", "--out", a); code != 0 {
+	if code, _, errs := sweepCLI(t, exHalf, "--vary", "arg:ITERS=1,2", "--out", a); code != 0 {
 		t.Fatal(errs)
 	}
-	if code, _, errs := sweep(t, exHalf, "--vary", "arg:ITERS=1,3", "--out", b); code != 0 {
+	if code, _, errs := sweepCLI(t, exHalf, "--vary", "arg:ITERS=1,3", "--out", b); code != 0 {
 		t.Fatal(errs)
 	}
 	if code, _, errs := cli(t, "merge", a, b); code != exitInput || !strings.Contains(errs, "2 different sweeps") {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/smsim/smsim/report"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -153,7 +154,7 @@ func plotFormat(flag, path string) (string, error) {
 	case "svg", "png", "pdf":
 		return ext, nil
 	}
-	return "", &usageError{msg: fmt.Sprintf("%s %s: want a .svg, .png or .pdf file (the extension names the image format)", flag, path)}
+	return "", &usageError{Msg: fmt.Sprintf("%s %s: want a .svg, .png or .pdf file (the extension names the image format)", flag, path)}
 }
 
 // plotCanvas is a canvas of w by h that writes the format.
@@ -204,18 +205,18 @@ func saveFigure(flag, path string, plots []*plot.Plot, leg *plot.Legend, heightP
 
 // writeRunPlot draws a run's barriers: stall cycles per phase, phase
 // durations over time, and the distribution of phase durations.
-func writeRunPlot(flag, path string, r *report) error {
+func writeRunPlot(flag, path string, r *report.Report) error {
 	if len(r.Barriers) == 0 {
-		return &usageError{msg: fmt.Sprintf("%s %s: kernel %s used no mbarriers, nothing to plot", flag, path, r.Kernel)}
+		return &usageError{Msg: fmt.Sprintf("%s %s: kernel %s used no mbarriers, nothing to plot", flag, path, r.Kernel)}
 	}
-	stats := barrierStats(r, false)
+	stats := report.BarrierStats(r, false)
 	shown := stats
 	note := ""
 	if len(stats) > maxSeries {
 		// The barriers with the most stall cycles, in declaration order.
-		byStall := append([]*barrierStat(nil), stats...)
+		byStall := append([]*report.BarrierStat(nil), stats...)
 		sort.SliceStable(byStall, func(a, b int) bool { return byStall[a].StallCycles > byStall[b].StallCycles })
-		keep := map[*barrierStat]bool{}
+		keep := map[*report.BarrierStat]bool{}
 		for _, s := range byStall[:maxSeries] {
 			keep[s] = true
 		}
@@ -266,18 +267,18 @@ func writeRunPlot(flag, path string, r *report) error {
 	}
 	plots := []*plot.Plot{p1, p2}
 	if len(allDurs) > 0 {
-		d := distribution(allDurs)
+		d := report.Distribution(allDurs)
 		p3 := newPlot(fmt.Sprintf("histogram of phase durations (n=%d, mean %.0f, p50 %.0f, p95 %.0f)", d.N, d.Mean, d.P50, d.P95),
 			"phase duration (cycles)", "phases")
 		p3.Y.Tick.Marker = cleanTicks{integer: true}
-		p3.Add(histPlotter(histogram(allDurs, 30)))
+		p3.Add(histPlotter(report.Histogram(allDurs, 30)))
 		plots = append(plots, p3)
 	}
 	return saveFigure(flag, path, plots, &leg, 3.2*vg.Inch)
 }
 
 // histPlotter draws bins (from gonum/stat, via histogram) as bars.
-func histPlotter(bins []bin) *plotter.Histogram {
+func histPlotter(bins []report.Bin) *plotter.Histogram {
 	h := &plotter.Histogram{FillColor: color.RGBA{R: 110, G: 150, B: 200, A: 255}, LineStyle: plotter.DefaultLineStyle}
 	for _, b := range bins {
 		h.Bins = append(h.Bins, plotter.HistogramBin{Min: b.Lo, Max: b.Hi, Weight: float64(b.Count)})

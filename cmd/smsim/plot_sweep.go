@@ -12,6 +12,10 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/smsim/smsim/report"
+	"github.com/smsim/smsim/run"
+	"github.com/smsim/smsim/sweep"
 )
 
 // metricHelp lists the metrics a sweep plot can show.
@@ -20,7 +24,7 @@ const metricHelp = "cycles, stall_cycles, phases, warp_instructions, host_second
 
 // metricOf returns a record's value of metric; ok is false when the record
 // has no such value (a failed point, or no barrier NAME).
-func metricOf(r sweepRecord, metric string) (v float64, ok bool, err error) {
+func metricOf(r sweep.Record, metric string) (v float64, ok bool, err error) {
 	switch metric {
 	case "cycles":
 		return float64(r.Cycles), true, nil
@@ -35,7 +39,7 @@ func metricOf(r sweepRecord, metric string) (v float64, ok bool, err error) {
 	}
 	kind, name, found := strings.Cut(metric, ":")
 	if !found {
-		return 0, false, &usageError{msg: fmt.Sprintf("--plot-y %q: want %s", metric, metricHelp)}
+		return 0, false, &usageError{Msg: fmt.Sprintf("--plot-y %q: want %s", metric, metricHelp)}
 	}
 	for _, b := range r.Barriers {
 		if b.Name != name {
@@ -51,7 +55,7 @@ func metricOf(r sweepRecord, metric string) (v float64, ok bool, err error) {
 		case "updates_per_phase":
 			return b.UpdatesPerPhase, true, nil
 		}
-		return 0, false, &usageError{msg: fmt.Sprintf("--plot-y %q: want %s", metric, metricHelp)}
+		return 0, false, &usageError{Msg: fmt.Sprintf("--plot-y %q: want %s", metric, metricHelp)}
 	}
 	return 0, false, nil
 }
@@ -60,14 +64,14 @@ func metricOf(r sweepRecord, metric string) (v float64, ok bool, err error) {
 // combination of the other parameters. Failed points are left out (the
 // title counts them). Non-numeric x values are placed in order of first
 // appearance.
-func writeSweepPlot(flag, path string, rs []sweepRecord, x, y string) error {
+func writeSweepPlot(flag, path string, rs []sweep.Record, x, y string) error {
 	if len(rs) == 0 {
-		return &inputError{err: fmt.Errorf("%s %s: no records to plot", flag, path)}
+		return &inputError{Err: fmt.Errorf("%s %s: no records to plot", flag, path)}
 	}
 	if _, ok := rs[0].Params[x]; !ok {
-		return &usageError{msg: fmt.Sprintf("--plot-x %q: not a parameter of the sweep (%s)", x, strings.Join(paramNames(rs), ", "))}
+		return &usageError{Msg: fmt.Sprintf("--plot-x %q: not a parameter of the sweep (%s)", x, strings.Join(sweep.ParamNames(rs), ", "))}
 	}
-	rs = append([]sweepRecord(nil), rs...)
+	rs = append([]sweep.Record(nil), rs...)
 	sort.Slice(rs, func(a, b int) bool { return rs[a].Index < rs[b].Index })
 	numeric := true
 	var cats []string
@@ -213,7 +217,7 @@ histogram of phase durations (what 'smsim run --plot' draws).
 
 func runPlot(o *plotOptions, files []string, stdout io.Writer) error {
 	if o.out == "" {
-		return &usageError{msg: "plot: --out FILE.svg is required"}
+		return &usageError{Msg: "plot: --out FILE.svg is required"}
 	}
 	if _, err := plotFormat("--out", o.out); err != nil {
 		return err
@@ -222,27 +226,27 @@ func runPlot(o *plotOptions, files []string, stdout io.Writer) error {
 		return err
 	}
 	if len(files) == 1 && strings.HasSuffix(strings.ToLower(files[0]), ".json") {
-		data, err := readInput(files[0], "JSON report", maxReportBytes)
+		data, err := run.ReadInput(files[0], "JSON report", run.MaxReportBytes)
 		if err != nil {
-			return &inputError{err: err}
+			return &inputError{Err: err}
 		}
-		var r report
+		var r report.Report
 		if err := json.Unmarshal(data, &r); err != nil || r.Kernel == "" {
-			return &inputError{err: fmt.Errorf("%s: not a JSON report of smsim run -o json", files[0])}
+			return &inputError{Err: fmt.Errorf("%s: not a JSON report of smsim run -o json", files[0])}
 		}
 		if err := writeRunPlot("--out", o.out, &r); err != nil {
 			return err
 		}
 	} else {
-		m, err := mergeFiles(files, io.Discard)
+		m, err := sweep.MergeFiles(files, io.Discard)
 		if err != nil {
 			return err
 		}
 		x := o.x
-		if x == "" && len(m.params) > 0 {
-			x = m.params[0]
+		if x == "" && len(m.Params) > 0 {
+			x = m.Params[0]
 		}
-		if err := writeSweepPlot("--out", o.out, m.records, x, o.y); err != nil {
+		if err := writeSweepPlot("--out", o.out, m.Records, x, o.y); err != nil {
 			return err
 		}
 	}

@@ -89,7 +89,7 @@ func TestPlotRunWithoutBarriersIsAUsageError(t *testing.T) {
 func TestPlotSweepDrawsAMetricAgainstAParameter(t *testing.T) {
 	dir := t.TempDir()
 	out, svg := filepath.Join(dir, "s.jsonl"), filepath.Join(dir, "s.svg")
-	code, _, errs := sweep(t, append(halfGrid, "--out", out, "--plot", svg)...)
+	code, _, errs := sweepCLI(t, append(halfGrid, "--out", out, "--plot", svg)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -106,7 +106,7 @@ func TestPlotSweepDrawsAMetricAgainstAParameter(t *testing.T) {
 func TestPlotSweepOfConstantsAndNonNumericValues(t *testing.T) {
 	dir := t.TempDir()
 	out, svg := filepath.Join(dir, "s.csv"), filepath.Join(dir, "s.svg")
-	code, _, errs := sweep(t, exPipeline, "--vary", "set:sched.policy=gto,lrr", "--vary", "const:S=1,2",
+	code, _, errs := sweepCLI(t, exPipeline, "--vary", "set:sched.policy=gto,lrr", "--vary", "const:S=1,2",
 		"--arrays", "--out", out, "--plot", svg, "--plot-y", "phase_p50:full[*]")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -132,7 +132,7 @@ func TestPlotCommandDrawsARunReport(t *testing.T) {
 func TestPlotUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "s.jsonl")
-	if code, _, errs := sweep(t, exHalf, "--vary", "arg:ITERS=1,2", "--out", out); code != 0 {
+	if code, _, errs := sweepCLI(t, exHalf, "--vary", "arg:ITERS=1,2", "--out", out); code != 0 {
 		t.Fatal(errs)
 	}
 	tests := []struct {
@@ -159,7 +159,7 @@ func TestPlotWritesTheFormatItsExtensionNames(t *testing.T) {
 	t.Setenv("SLURM_ARRAY_TASK_COUNT", "")
 	dir := t.TempDir()
 	results := filepath.Join(dir, "s.jsonl")
-	if code, _, errs := sweep(t, exHalf, "--vary", "arg:ITERS=1,2", "--out", results); code != 0 {
+	if code, _, errs := sweepCLI(t, exHalf, "--vary", "arg:ITERS=1,2", "--out", results); code != 0 {
 		t.Fatal(errs)
 	}
 	magic := map[string]string{"svg": "<?xml", "png": "\x89PNG\r\n\x1a\n", "pdf": "%PDF-"}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smsim/smsim/report"
 	"github.com/smsim/smsim/sm"
 )
 
@@ -25,7 +26,7 @@ type profiledRun struct {
 		End    uint64            `json:"end"`
 		Stalls map[string]uint64 `json:"stalls"`
 	} `json:"warps"`
-	Instructions []jsonInstr `json:"instructions"`
+	Instructions []report.Instr `json:"instructions"`
 }
 
 func profiled(t *testing.T, args ...string) profiledRun {
@@ -177,7 +178,7 @@ func TestProfileFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []jsonInstr
+	var rows []report.Instr
 	jb, _ := os.ReadFile(jsonPath)
 	if err := json.Unmarshal(jb, &rows); err != nil {
 		t.Fatal(err)
@@ -185,7 +186,7 @@ func TestProfileFile(t *testing.T) {
 	if len(recs) != len(rows)+1 || len(rows) == 0 {
 		t.Fatalf("CSV has %d records, JSON %d instructions", len(recs), len(rows))
 	}
-	if got, want := strings.Join(recs[0], ","), strings.Join(profileHeader(), ","); got != want {
+	if got, want := strings.Join(recs[0], ","), strings.Join(report.ProfileHeader(), ","); got != want {
 		t.Errorf("header %s, want %s", got, want)
 	}
 	// The golden file holds the CSV with the source path reduced to its name
@@ -217,15 +218,15 @@ func TestProfileTableSection(t *testing.T) {
 	if !strings.Contains(out, "instructions by warp cycles") || !strings.Contains(out, "mbarrier") {
 		t.Errorf("instructions section missing or without the wait:\n%s", out)
 	}
-	if n := strings.Count(out, "arrive_wait.sms:"); n == 0 || n > hotInstructions {
-		t.Errorf("%d instruction rows, want 1..%d", n, hotInstructions)
+	if n := strings.Count(out, "arrive_wait.sms:"); n == 0 || n > report.HotInstructions {
+		t.Errorf("%d instruction rows, want 1..%d", n, report.HotInstructions)
 	}
 	code, _, errs = cli(t, "run", ex, "--report", "bogus")
 	if code != 2 || !strings.Contains(errs, "instructions") {
 		t.Errorf("--report bogus: exit %d, %q", code, errs)
 	}
 	code, out, errs = cli(t, "run", ex, "-o", "csv", "--report", "instructions")
-	if code != 0 || !strings.HasPrefix(out, strings.Join(profileHeader(), ",")) {
+	if code != 0 || !strings.HasPrefix(out, strings.Join(report.ProfileHeader(), ",")) {
 		t.Errorf("csv instructions: exit %d %s\n%s", code, errs, out)
 	}
 }

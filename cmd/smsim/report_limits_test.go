@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smsim/smsim/report"
 	"github.com/smsim/smsim/sm"
 )
 
@@ -59,7 +60,7 @@ func TestGridPastReportCTAsIsFolded(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	var r report
+	var r report.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}

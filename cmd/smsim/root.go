@@ -7,16 +7,17 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/smsim/smsim/run"
 	"github.com/spf13/cobra"
 )
 
-// run executes the command line and returns the exit status. Errors are
+// runCLI executes the command line and returns the exit status. Errors are
 // printed as one line on stderr (plus indented detail lines for deadlocks).
-func run(args []string, stdout, stderr io.Writer) int {
+func runCLI(args []string, stdout, stderr io.Writer) int {
 	return runContext(context.Background(), args, stdout, stderr)
 }
 
-// runContext is run with a context the long commands stop on, besides
+// runContext is runCLI with a context the long commands stop on, besides
 // Ctrl-C (sweep, validate).
 func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
@@ -45,12 +46,12 @@ func classify(cmd *cobra.Command, err error) error {
 	msg := err.Error()
 	for _, p := range []string{"accepts ", "requires "} {
 		if strings.HasPrefix(msg, p) && cmd != nil {
-			return &usageError{msg: msg + " (see " + cmd.CommandPath() + " --help)"}
+			return &usageError{Msg: msg + " (see " + cmd.CommandPath() + " --help)"}
 		}
 	}
 	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "flag needs", "invalid argument"} {
 		if strings.HasPrefix(msg, p) {
-			return &usageError{msg: msg}
+			return &usageError{Msg: msg}
 		}
 	}
 	return err
@@ -74,7 +75,7 @@ every mbarrier phase, per-warp stall reasons, and the timing of TMA bulk copies.
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &usageError{msg: err.Error() + " (see " + c.CommandPath() + " --help)"}
+		return &usageError{Msg: err.Error() + " (see " + c.CommandPath() + " --help)"}
 	})
 	root.AddCommand(newRunCmd(stdout, stderr), newListCmd(stdout), newConfigCmd(stdout))
 	for _, c := range extraCommands(stdout, stderr) {
@@ -86,7 +87,7 @@ every mbarrier phase, per-warp stall reasons, and the timing of TMA bulk copies.
 // printError writes err as one line, then any detail lines indented.
 func printError(w io.Writer, err error) {
 	fmt.Fprintf(w, "smsim: %s\n", firstLine(err.Error()))
-	for _, d := range details(err) {
+	for _, d := range run.Details(err) {
 		fmt.Fprintf(w, "  %s\n", d)
 	}
 }

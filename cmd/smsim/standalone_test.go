@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/smsim/smsim/calibration"
 )
 
 // The repository stands alone: no Go file reads anything beside the clone
@@ -39,7 +41,7 @@ func TestRepositoryStandsAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range append(requiredCalibrationFiles, "microbench.cu", "hwprobe.cu") {
+	for _, f := range []string{"microbench.csv", "microbench.ptx", "microbench.cu", "probe.csv", "hwprobe.ptx", "hwprobe.cu"} {
 		if _, err := os.Stat(filepath.Join(root, "calibration", "h200", f)); err != nil {
 			t.Errorf("calibration/h200/%s: %v", f, err)
 		}
@@ -74,7 +76,7 @@ func TestValidateNeedsItsFolder(t *testing.T) {
 			}
 		})
 	}
-	if d := defaultCalibrationDir(); d != filepath.Join("calibration", "h200") {
+	if d := filepath.ToSlash(calibration.DefaultDir()); !strings.HasSuffix(d, "calibration/h200") || strings.Contains(d, "shared") {
 		t.Errorf("default calibration folder %q, want the repository's calibration/h200", d)
 	}
 	code, out, _ := cli(t, "calibrate", "--help")

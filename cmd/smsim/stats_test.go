@@ -3,61 +3,18 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"strings"
 	"testing"
+
+	"github.com/smsim/smsim/report"
 )
-
-func TestStatsDistributionOfAKnownSample(t *testing.T) {
-	d := distribution([]float64{5, 1, 4, 2, 3})
-	want := dist{N: 5, Mean: 3, Std: math.Sqrt(2.5), Min: 1, P25: 2, P50: 3, P75: 4, P95: 5, P99: 5, Max: 5}
-	if d != want {
-		t.Fatalf("got %+v, want %+v", d, want)
-	}
-	if (distribution(nil) != dist{}) {
-		t.Error("an empty sample is not the zero dist")
-	}
-}
-
-func TestStatsHistogramCountsEveryValueOnce(t *testing.T) {
-	tests := []struct {
-		name  string
-		x     []float64
-		bins  int
-		wantN int
-	}{
-		{"integers", []float64{49, 60, 64, 66, 66, 69, 72, 72, 72, 74}, 5, 5},
-		{"one value", []float64{33, 33, 33}, 10, 1},
-		{"narrow integers get unit bins", []float64{1, 2, 3}, 10, 3},
-		{"integers at most n bins", []float64{0, 100}, 3, 3},
-		{"fractions", []float64{0.1, 0.25, 0.7}, 4, 4},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			bs := histogram(tc.x, tc.bins)
-			if len(bs) != tc.wantN {
-				t.Fatalf("%d bins, want %d: %+v", len(bs), tc.wantN, bs)
-			}
-			total := 0
-			for i, b := range bs {
-				total += b.Count
-				if i > 0 && b.Lo != bs[i-1].Hi {
-					t.Errorf("bins %d and %d do not touch", i-1, i)
-				}
-			}
-			if total != len(tc.x) {
-				t.Errorf("bins hold %d values, want %d", total, len(tc.x))
-			}
-		})
-	}
-}
 
 func TestStatsCommandDescribesPhasesAndWaits(t *testing.T) {
 	code, out, errs := cli(t, "stats", exPipeline, "--arrays", "-o", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	var doc statsDoc
+	var doc report.StatsDoc
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +49,7 @@ func TestStatsCSVHasDistributionsThenBins(t *testing.T) {
 		t.Fatalf("no blank line between the two tables:\n%s", out)
 	}
 	_, js, _ := cli(t, "stats", exHalf, "--bins", "4", "-o", "json")
-	var doc statsDoc
+	var doc report.StatsDoc
 	if err := json.Unmarshal([]byte(js), &doc); err != nil {
 		t.Fatal(err)
 	}

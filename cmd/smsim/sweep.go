@@ -2,16 +2,16 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/smsim/smsim/run"
+	"github.com/smsim/smsim/sweep"
 )
 
 // sweepOptions are sweep's flags: the shared launch flags, the grid, and
@@ -60,7 +60,7 @@ shard has a record.
   smsim sweep examples/tma_pipeline.sms --vary const:S=1,2,3,4 --arrays --out stages.csv --plot stages.svg
   smsim sweep examples/entangle_half.sms --vary set:syncs.latency=10,18,30 --shard 0/2 --out part0.jsonl`,
 		Args:              cobra.ExactArgs(1),
-		ValidArgsFunction: completeFiles("ptx", "sms"),
+		ValidArgsFunction: completeFiles(run.Extensions()...),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if isTerminal(stderr) {
 				o.progress = stderr
@@ -72,7 +72,7 @@ shard has a record.
 	}
 	o.bind(c)
 	fs := c.Flags()
-	bindAxes(c, &o.launchFlags.grid, &o.vary)
+	bindAxes(c, &o.launchFlags.Grid, &o.vary)
 	bindJobs(fs, &o.jobs, "j", runtime.NumCPU(), "points run in parallel")
 	fs.StringVar(&o.out, "out", "", "append records to FILE and skip the points already there (default: stdout)")
 	fs.StringVar(&o.format, "format", "", "jsonl or csv (default: csv for a .csv --out, else jsonl)")
@@ -92,41 +92,23 @@ func (o *sweepOptions) bindPlot(c *cobra.Command) {
 	fs.StringVar(&o.plotY, "plot-y", "cycles", "the plot's metric: "+metricHelp)
 }
 
-// sweepID identifies a sweep by what decides its results: the file's name
-// and contents, the launch flags and the grid.
-func sweepID(file string, f launchFlags, axes []axis) (string, error) {
-	data, err := readInput(file, "kernel file", maxSourceBytes)
-	if err != nil {
-		return "", &inputError{err: err}
-	}
-	h := sha256.New()
-	fmt.Fprintf(h, "smsim sweep 1\x00%s\x00%d\x00", filepath.Base(file), len(data))
-	h.Write(data)
-	fmt.Fprintf(h, "\x00%q %q %q %q %q %d %q %q %d %v\x00", f.kernel, f.block, f.grid, f.smem, f.args,
-		f.launches, f.config, f.sets, f.maxCycles, f.lenient)
-	for _, a := range axes {
-		fmt.Fprintf(h, "%s=%q\x00", a.name(), a.values)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:12], nil
-}
-
 func runSweep(ctx context.Context, o *sweepOptions, file string, stdout, stderr io.Writer) error {
-	axes, err := parseAxes("--vary", o.vary)
+	axes, err := sweep.ParseAxes("--vary", o.vary)
 	if err != nil {
 		return err
 	}
 	n := 1
 	for _, a := range axes {
-		if n *= len(a.values); n > maxGridPoints {
-			return &usageError{msg: fmt.Sprintf("--vary/--grid: more than %d points", maxGridPoints)}
+		if n *= len(a.Values); n > sweep.MaxGridPoints {
+			return &usageError{Msg: fmt.Sprintf("--vary/--grid: more than %d points", sweep.MaxGridPoints)}
 		}
 	}
-	format, err := recordFormat(o.format, o.out)
+	format, err := sweep.RecordFormat(o.format, o.out)
 	if err != nil {
 		return err
 	}
 	if o.maxPoints < 0 {
-		return &usageError{msg: "--max-points: want 0 (all) or a positive count"}
+		return &usageError{Msg: "--max-points: want 0 (all) or a positive count"}
 	}
 	if o.plot != "" {
 		if _, err := plotFormat("--plot", o.plot); err != nil {
@@ -138,27 +120,27 @@ func runSweep(ctx context.Context, o *sweepOptions, file string, stdout, stderr 
 			return err
 		}
 	}
-	sh := shard{0, 1}
+	sh := sweep.Shard{Index: 0, Count: 1}
 	if o.shard != "" {
-		if sh, err = parseShard(o.shard); err != nil {
+		if sh, err = sweep.ParseShard(o.shard); err != nil {
 			return err
 		}
-	} else if s, ok, err := slurmShard(o.getenv); err != nil {
+	} else if s, ok, err := sweep.SlurmShard(o.getenv); err != nil {
 		return err
 	} else if ok {
 		sh = s
-		fmt.Fprintf(stderr, "sweep: shard %d/%d from the Slurm job array\n", sh.index, sh.count)
+		fmt.Fprintf(stderr, "sweep: shard %d/%d from the Slurm job array\n", sh.Index, sh.Count)
 	}
 	if err := preflight(o, file, axes); err != nil {
 		return err
 	}
-	id, err := sweepID(file, o.launchFlags, axes)
+	id, err := sweep.ID(file, o.Spec, axes)
 	if err != nil {
 		return err
 	}
 	var names []string
 	for _, a := range axes {
-		names = append(names, a.name())
+		names = append(names, a.Name())
 	}
 	done := map[int]bool{}
 	var sink recordSink
@@ -176,27 +158,27 @@ func runSweep(ctx context.Context, o *sweepOptions, file string, stdout, stderr 
 	skipped := 0
 	for i := 0; i < n; i++ {
 		switch {
-		case !sh.has(i):
+		case !sh.Has(i):
 		case done[i]:
 			skipped++
 		case o.maxPoints == 0 || len(todo) < o.maxPoints:
 			todo = append(todo, i)
 		}
 	}
-	st, err := runPoints(ctx, o, file, axes, id, todo, sink)
+	st, err := runPoints(ctx, o, &sweep.Grid{File: file, Spec: o.Spec, Axes: axes, ID: id, Arrays: o.arrays}, todo, sink)
 	if err != nil {
 		return err
 	}
-	if st.interrupted {
-		return sweepInterrupted(o, sh.size(n), skipped, st)
+	if st.Interrupted {
+		return sweepInterrupted(o, sh.Size(n), skipped, st)
 	}
 	where := "stdout"
 	if o.out != "" {
 		where = o.out
 	}
-	left := sh.size(n) - skipped - len(todo)
+	left := sh.Size(n) - skipped - len(todo)
 	fmt.Fprintf(stderr, "sweep: %d points in shard %d/%d: %d run (%d failed), %d already in %s, %d left; %.1f s\n",
-		sh.size(n), sh.index, sh.count, len(todo), st.failed, skipped, where, left, st.seconds)
+		sh.Size(n), sh.Index, sh.Count, len(todo), st.Failed, skipped, where, left, st.Seconds)
 	if o.plot != "" {
 		return sweepPlot(o, sink, names)
 	}
@@ -207,38 +189,30 @@ func runSweep(ctx context.Context, o *sweepOptions, file string, stdout, stderr 
 // shard's points have records and how to go on: with --out, running the
 // same command again runs only the points left; without, the records went
 // to stdout and nothing can be resumed.
-func sweepInterrupted(o *sweepOptions, size, skipped int, st sweepStats) error {
+func sweepInterrupted(o *sweepOptions, size, skipped int, st sweep.Stats) error {
 	if o.out == "" {
 		return &interruptError{msg: fmt.Sprintf("sweep stopped after %d of %d points (%.1f s); their records went to stdout, "+
-			"and only a sweep with --out FILE resumes where it stopped", st.recorded, size, st.seconds)}
+			"and only a sweep with --out FILE resumes where it stopped", st.Recorded, size, st.Seconds)}
 	}
-	have := skipped + st.recorded
+	have := skipped + st.Recorded
 	return &interruptError{msg: fmt.Sprintf("sweep stopped with %d of %d points in %s (%d run now, %.1f s); "+
-		"run the same command again to run the %d left", have, size, o.out, st.recorded, st.seconds, size-have)}
-}
-
-// size is the number of the n grid points that belong to the shard.
-func (s shard) size(n int) int {
-	if s.index >= n {
-		return 0
-	}
-	return (n-1-s.index)/s.count + 1
+		"run the same command again to run the %d left", have, size, o.out, st.Recorded, st.Seconds, size-have)}
 }
 
 // preflight builds the first point's job and every configuration of the
 // set: axes, so that a misspelt key or value stops the sweep before it
 // starts rather than failing every point.
-func preflight(o *sweepOptions, file string, axes []axis) error {
-	if _, err := pointJob(o.launchFlags, file, gridPoint(axes, 0)); err != nil {
+func preflight(o *sweepOptions, file string, axes []sweep.Axis) error {
+	if _, err := sweep.PointJob(o.Spec, file, sweep.GridPoint(axes, 0)); err != nil {
 		return err
 	}
 	for _, a := range axes {
-		if a.kind != "set" {
+		if a.Kind != "set" {
 			continue
 		}
-		for _, v := range a.values {
-			f := withSettings(o.launchFlags, []setting{{kind: "set", key: a.key, value: v}})
-			if _, err := loadConfig(f.config, f.sets); err != nil {
+		for _, v := range a.Values {
+			f := sweep.WithSettings(o.Spec, []sweep.Setting{{Kind: "set", Key: a.Key, Value: v}})
+			if _, err := run.LoadConfig(f.Config, f.Sets); err != nil {
 				return err
 			}
 		}
@@ -252,12 +226,12 @@ func sweepPlot(o *sweepOptions, sink recordSink, names []string) error {
 	x := o.plotX
 	if x == "" {
 		if len(names) == 0 {
-			return &usageError{msg: "--plot: the sweep has no --vary axis to plot against"}
+			return &usageError{Msg: "--plot: the sweep has no --vary axis to plot against"}
 		}
 		x = names[0]
 	}
 	if !strings.Contains(x, ":") {
-		return &usageError{msg: fmt.Sprintf("--plot-x %q: want KIND:KEY as in --vary, e.g. %s", x, strings.Join(names, ", "))}
+		return &usageError{Msg: fmt.Sprintf("--plot-x %q: want KIND:KEY as in --vary, e.g. %s", x, strings.Join(names, ", "))}
 	}
 	return writeSweepPlot("--plot", o.plot, sink.all(), x, o.plotY)
 }

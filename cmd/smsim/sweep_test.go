@@ -6,127 +6,15 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/smsim/smsim/report"
+	"github.com/smsim/smsim/sweep"
 )
 
-func TestSweepGridExpandsRowMajorFirstAxisSlowest(t *testing.T) {
-	axes, err := parseAxes("--vary", []string{"set:syncs.interval=1,2,4", "arg:ITERS=8,16"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := gridSize(axes); n != 6 {
-		t.Fatalf("grid size %d, want 6", n)
-	}
-	want := []string{"syncs.interval=1 ITERS=8", "syncs.interval=1 ITERS=16", "syncs.interval=2 ITERS=8",
-		"syncs.interval=2 ITERS=16", "syncs.interval=4 ITERS=8", "syncs.interval=4 ITERS=16"}
-	for i, w := range want {
-		if got := label(gridPoint(axes, i)); got != w {
-			t.Errorf("point %d = %q, want %q", i, got, w)
-		}
-	}
-	if n := gridSize(nil); n != 1 || len(gridPoint(nil, 0)) != 0 {
-		t.Errorf("no axes: %d points, want one empty point", n)
-	}
-}
-
-func TestSweepAxisParsing(t *testing.T) {
-	tests := []struct {
-		in   string
-		want axis
-		bad  string
-	}{
-		{in: "set:syncs.interval=1,2", want: axis{"set", "syncs.interval", []string{"1", "2"}}},
-		{in: "arg:ITERS= 8 , 16", want: axis{"arg", "ITERS", []string{"8", "16"}}},
-		{in: "const:S=1", want: axis{"const", "S", []string{"1"}}},
-		{in: "ITERS=1,2", bad: "prefix"},
-		{in: "foo:X=1", bad: "prefix"},
-		{in: "set:=1", bad: "no KEY"},
-		{in: "set:a=1,,2", bad: "empty value"},
-		{in: "set:a=1,1", bad: "appears twice"},
-	}
-	for _, tc := range tests {
-		got, err := parseAxis("--vary", tc.in)
-		if tc.bad != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.bad) {
-				t.Errorf("%q: error %v, want one saying %q", tc.in, err, tc.bad)
-			}
-			continue
-		}
-		if err != nil || !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%q = %+v, %v; want %+v", tc.in, got, err, tc.want)
-		}
-	}
-}
-
-func TestSweepShardsAreDeterministicDisjointAndCovering(t *testing.T) {
-	for _, n := range []int{1, 2, 5, 17, 100} {
-		for _, count := range []int{1, 2, 3, 4, 8, 200} {
-			owner := make([]int, n)
-			for i := range owner {
-				owner[i] = -1
-			}
-			for s := 0; s < count; s++ {
-				sh := shard{s, count}
-				size := 0
-				for i := 0; i < n; i++ {
-					if sh.has(i) != (shard{s, count}).has(i) {
-						t.Fatalf("shard %d/%d is not deterministic", s, count)
-					}
-					if !sh.has(i) {
-						continue
-					}
-					size++
-					if owner[i] >= 0 {
-						t.Fatalf("n=%d: point %d in shards %d and %d of %d", n, i, owner[i], s, count)
-					}
-					owner[i] = s
-				}
-				if size != sh.size(n) {
-					t.Errorf("n=%d shard %d/%d: %d points, size() says %d", n, s, count, size, sh.size(n))
-				}
-			}
-			for i, o := range owner {
-				if o < 0 {
-					t.Fatalf("n=%d count=%d: point %d in no shard", n, count, i)
-				}
-			}
-		}
-	}
-}
-
-func TestSweepShardFromFlagAndSlurmEnvironment(t *testing.T) {
-	if s, err := parseShard("2/4"); err != nil || s != (shard{2, 4}) {
-		t.Errorf("2/4 = %v, %v", s, err)
-	}
-	for _, bad := range []string{"4/4", "-1/2", "1", "a/b", "0/0"} {
-		if _, err := parseShard(bad); err == nil {
-			t.Errorf("--shard %s accepted", bad)
-		}
-	}
-	tests := []struct {
-		env  map[string]string
-		want shard
-		ok   bool
-		err  bool
-	}{
-		{env: map[string]string{}, ok: false},
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4"}, want: shard{3, 4}, ok: true},
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "2"}, want: shard{3, 4}, ok: true},
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "4"}, err: true},
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_COUNT": "4"}, err: true},
-	}
-	for _, tc := range tests {
-		s, ok, err := slurmShard(func(k string) string { return tc.env[k] })
-		if (err != nil) != tc.err || ok != tc.ok || s != tc.want {
-			t.Errorf("env %v: %v %v %v; want %v %v err=%v", tc.env, s, ok, err, tc.want, tc.ok, tc.err)
-		}
-	}
-}
-
-// sweep runs smsim sweep with the Slurm environment ignored.
-func sweep(t *testing.T, args ...string) (int, string, string) {
+// sweepCLI runs smsim sweep with the Slurm environment ignored.
+func sweepCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	t.Setenv("SLURM_ARRAY_TASK_ID", "")
 	t.Setenv("SLURM_ARRAY_TASK_COUNT", "")
@@ -134,15 +22,15 @@ func sweep(t *testing.T, args ...string) (int, string, string) {
 }
 
 // readJSONLines decodes every line of path as a record.
-func readJSONLines(t *testing.T, path string) []sweepRecord {
+func readJSONLines(t *testing.T, path string) []sweep.Record {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []sweepRecord
+	var out []sweep.Record
 	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-		var r sweepRecord
+		var r sweep.Record
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("%s:%d is not JSON: %v", path, i+1, err)
 		}
@@ -151,7 +39,7 @@ func readJSONLines(t *testing.T, path string) []sweepRecord {
 	return out
 }
 
-func indices(rs []sweepRecord) map[int]int {
+func indices(rs []sweep.Record) map[int]int {
 	m := map[int]int{}
 	for _, r := range rs {
 		m[r.Index]++
@@ -163,7 +51,7 @@ var halfGrid = []string{exHalf, "--vary", "set:syncs.interval=1,2,4", "--vary", 
 
 func TestSweepWritesOneParseableJSONRecordPerPoint(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "s.jsonl")
-	code, _, errs := sweep(t, append(halfGrid, "--out", out)...)
+	code, _, errs := sweepCLI(t, append(halfGrid, "--out", out)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -172,9 +60,9 @@ func TestSweepWritesOneParseableJSONRecordPerPoint(t *testing.T) {
 		t.Fatalf("%d records (%d distinct points), want 6", len(rs), len(indices(rs)))
 	}
 	for _, r := range rs {
-		want := gridPoint([]axis{{"set", "syncs.interval", []string{"1", "2", "4"}}, {"arg", "ITERS", []string{"2", "4"}}}, r.Index)
-		if r.Params["set:syncs.interval"] != want[0].value || r.Params["arg:ITERS"] != want[1].value {
-			t.Errorf("record %d has params %v, want %s", r.Index, r.Params, label(want))
+		want := sweep.GridPoint([]sweep.Axis{{Kind: "set", Key: "syncs.interval", Values: []string{"1", "2", "4"}}, {Kind: "arg", Key: "ITERS", Values: []string{"2", "4"}}}, r.Index)
+		if r.Params["set:syncs.interval"] != want[0].Value || r.Params["arg:ITERS"] != want[1].Value {
+			t.Errorf("record %d has params %v, want %s", r.Index, r.Params, sweep.Label(want))
 		}
 		if r.Exit != 0 || r.Cycles == 0 || r.Points != 6 || len(r.Barriers) != 1 || r.Kernel != "entangle_half" {
 			t.Errorf("record %+v", r)
@@ -187,7 +75,7 @@ func TestSweepWritesOneParseableJSONRecordPerPoint(t *testing.T) {
 
 func TestSweepCSVParsesWithParameterColumns(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "s.csv")
-	if code, _, errs := sweep(t, append(halfGrid, "--out", out)...); code != 0 {
+	if code, _, errs := sweepCLI(t, append(halfGrid, "--out", out)...); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	f, _ := os.ReadFile(out)
@@ -198,18 +86,18 @@ func TestSweepCSVParsesWithParameterColumns(t *testing.T) {
 	if len(rows) != 7 || rows[0][3] != "set:syncs.interval" || rows[0][4] != "arg:ITERS" || rows[0][len(rows[0])-1] != "barriers" {
 		t.Fatalf("header %v and %d rows", rows[0], len(rows))
 	}
-	var bars []barrierSummary
+	var bars []report.BarrierSummary
 	if err := json.Unmarshal([]byte(rows[1][len(rows[1])-1]), &bars); err != nil || len(bars) != 1 {
 		t.Errorf("barriers column %q: %v", rows[1][len(rows[1])-1], err)
 	}
-	rf, err := readResults(out, "csv")
-	if err != nil || len(rf.records) != 6 {
-		t.Fatalf("read back: %v, %d records", err, len(rf.records))
+	rf, err := sweep.ReadResults(out, "csv")
+	if err != nil || len(rf.Records) != 6 {
+		t.Fatalf("read back: %v, %d records", err, len(rf.Records))
 	}
 }
 
 func TestSweepToStdoutStreamsJSONLines(t *testing.T) {
-	code, out, errs := sweep(t, exConverged, "--vary", "arg:ITERS=1,2,3")
+	code, out, errs := sweepCLI(t, exConverged, "--vary", "arg:ITERS=1,2,3")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -222,13 +110,13 @@ func TestSweepResumeRunsOnlyTheMissingPoints(t *testing.T) {
 	for _, k := range []int{1, 4} {
 		out := filepath.Join(t.TempDir(), "s.jsonl")
 		// An interruption after k points: --max-points stops there.
-		if code, _, errs := sweep(t, append(halfGrid, "--out", out, "--max-points", itoa(k))...); code != 0 {
+		if code, _, errs := sweepCLI(t, append(halfGrid, "--out", out, "--max-points", itoa(k))...); code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
 		if n := len(readJSONLines(t, out)); n != k {
 			t.Fatalf("after the first run: %d records, want %d", n, k)
 		}
-		code, _, errs := sweep(t, append(halfGrid, "--out", out)...)
+		code, _, errs := sweepCLI(t, append(halfGrid, "--out", out)...)
 		if code != 0 || !strings.Contains(errs, itoa(6-k)+" run (0 failed), "+itoa(k)+" already in") {
 			t.Fatalf("rerun: exit %d, stderr %q; want %d run and %d already there", code, errs, 6-k, k)
 		}
@@ -246,13 +134,13 @@ func TestSweepResumeRunsOnlyTheMissingPoints(t *testing.T) {
 
 func TestSweepResumeDropsARecordCutShort(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "s.jsonl")
-	if code, _, errs := sweep(t, append(halfGrid, "--out", out, "--max-points", "2")...); code != 0 {
+	if code, _, errs := sweepCLI(t, append(halfGrid, "--out", out, "--max-points", "2")...); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	f, _ := os.OpenFile(out, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"sweep":"abc","index":5,"poi`)
 	f.Close()
-	code, _, errs := sweep(t, append(halfGrid, "--out", out)...)
+	code, _, errs := sweepCLI(t, append(halfGrid, "--out", out)...)
 	if code != 0 || !strings.Contains(errs, "dropping an incomplete last record") {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -263,10 +151,10 @@ func TestSweepResumeDropsARecordCutShort(t *testing.T) {
 
 func TestSweepRefusesAResultsFileOfAnotherSweep(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "s.jsonl")
-	if code, _, errs := sweep(t, append(halfGrid, "--out", out, "--max-points", "1")...); code != 0 {
+	if code, _, errs := sweepCLI(t, append(halfGrid, "--out", out, "--max-points", "1")...); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	code, _, errs := sweep(t, exHalf, "--vary", "set:syncs.interval=1,8", "--out", out)
+	code, _, errs := sweepCLI(t, exHalf, "--vary", "set:syncs.interval=1,8", "--out", out)
 	if code != exitUsage || !strings.Contains(errs, "another sweep") {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -274,7 +162,7 @@ func TestSweepRefusesAResultsFileOfAnotherSweep(t *testing.T) {
 
 func TestSweepShardsTogetherMakeTheWholeGrid(t *testing.T) {
 	dir := t.TempDir()
-	var all []sweepRecord
+	var all []sweep.Record
 	for s := 0; s < 4; s++ {
 		out := filepath.Join(dir, "part"+itoa(s)+".jsonl")
 		t.Setenv("SLURM_ARRAY_TASK_ID", itoa(s))
@@ -298,7 +186,7 @@ func TestSweepShardsTogetherMakeTheWholeGrid(t *testing.T) {
 
 func TestSweepFailedPointIsARecordWithItsExitStatus(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "s.jsonl")
-	code, _, errs := sweep(t, exConverged, "--vary", "arg:ITERS=1,500", "--max-cycles", "3000", "--out", out)
+	code, _, errs := sweepCLI(t, exConverged, "--vary", "arg:ITERS=1,500", "--max-cycles", "3000", "--out", out)
 	if code != 0 || !strings.Contains(errs, "(1 failed)") {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -322,7 +210,7 @@ func TestSweepUsageErrorsStopBeforeRunning(t *testing.T) {
 		{[]string{exHalf, "--format", "xml"}, "--format"},
 	}
 	for _, tc := range tests {
-		code, out, errs := sweep(t, tc.args...)
+		code, out, errs := sweepCLI(t, tc.args...)
 		if code != exitUsage || out != "" || !strings.Contains(errs, tc.frag) {
 			t.Errorf("sweep %v: exit %d, stdout %q, stderr %q; want usage error with %q", tc.args, code, out, errs, tc.frag)
 		}

@@ -1,0 +1,73 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/smsim/smsim/run"
+	"github.com/smsim/smsim/sm"
+)
+
+// WriteCSV writes one CSV table per section (phases, barriers, warps,
+// instructions, dumps; none: phases), in tidy form for pandas, a blank line
+// between them; the --dump values last unless sections place them.
+func WriteCSV(w io.Writer, sections []string, r *Report) error {
+	sections = sectionsFor("csv", sections, len(r.dumps) > 0)
+	cw := csv.NewWriter(w)
+	for i, s := range sections {
+		if i > 0 {
+			cw.Flush()
+			fmt.Fprintln(w)
+		}
+		switch s {
+		case "phases":
+			_ = cw.Write([]string{"kernel", "barrier", "cta", "phase", "opened", "completed", "duration", "arrivals",
+				"updates", "arriving_warps", "updates_per_warp", "tx_bytes", "completed_by", "last_warp", "stall_cycles", "waiting_warps"})
+			for _, b := range r.Barriers {
+				for _, p := range b.Phases {
+					last := ""
+					if p.LastArriver != nil {
+						last = strconv.Itoa(p.LastArriver.Warp)
+					}
+					_ = cw.Write([]string{r.Kernel, b.Name, itoa(b.CTA), u(p.Phase), u(p.Opened), i64(p.Completed), i64(p.Duration),
+						u(p.Arrivals), u(p.Updates), itoa(p.ArrivingWarps), f1(p.UpdatesPerWarp), u(p.TxBytes), p.CompletedBy,
+						last, u(p.StallCycles), itoa(len(p.Waits))})
+				}
+			}
+		case "barriers":
+			_ = cw.Write([]string{"kernel", "barrier", "cta", "phases", "updates_per_phase", "phase_p50", "phase_p95", "phase_max", "stall_cycles"})
+			for _, b := range r.Barriers {
+				_ = cw.Write([]string{r.Kernel, b.Name, itoa(b.CTA), itoa(b.PhaseCount), f1(b.UpdatesPerPhase),
+					f0(b.PhaseCycles.P50), f0(b.PhaseCycles.P95), f0(b.PhaseCycles.Max), u(b.StallCycles)})
+			}
+		case "warps", "summary":
+			hdr := []string{"kernel", "warp", "cta", "instructions", "start", "end"}
+			for k := 0; k < sm.NumReasons; k++ {
+				hdr = append(hdr, sm.Reason(k).String())
+			}
+			_ = cw.Write(hdr)
+			for _, x := range r.Warps {
+				row := []string{r.Kernel, itoa(x.Warp), itoa(x.CTA), u(x.Instructions), u(x.Start), u(x.End)}
+				for k := 0; k < sm.NumReasons; k++ {
+					row = append(row, u(x.Stalls[sm.Reason(k).String()]))
+				}
+				_ = cw.Write(row)
+			}
+		case "instructions":
+			WriteProfileCSV(cw, r.Kernel, r.Instructions)
+		case "dumps":
+			csvDumps(cw, r)
+		default:
+			return &run.UsageError{Msg: fmt.Sprintf("--report %q: want %s", s, strings.Join(SectionNames(), ", "))}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func u(x uint64) string  { return strconv.FormatUint(x, 10) }
+func i64(x int64) string { return strconv.FormatInt(x, 10) }
+func itoa(x int) string  { return strconv.Itoa(x) }
