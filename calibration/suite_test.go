@@ -85,11 +85,7 @@ func TestMicrobenchMeetsTheMAPETarget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs microbench.csv at full length")
 	}
-	v, err := Validate(context.Background(), "h200", sm.DefaultConfig(),
-		Options{Only: "microbench.csv"}, runtime.NumCPU(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := fullValidation(t)
 	if m := v.Overall["microbench.csv"]; m.Rows != 70 || m.MAPE > 5.0 {
 		t.Errorf("microbench.csv: %d rows, MAPE %.2f %% (target 5 %%)", m.Rows, m.MAPE)
 	}

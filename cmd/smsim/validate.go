@@ -3,12 +3,15 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"regexp"
 	"runtime"
 
 	"github.com/smsim/smsim/calibration"
 	"github.com/smsim/smsim/report"
 	"github.com/smsim/smsim/run"
+	"github.com/smsim/smsim/sm"
 	"github.com/spf13/cobra"
 )
 
@@ -21,6 +24,8 @@ type validateOptions struct {
 	check  bool
 	config string
 	sets   []string
+	apps   bool
+	inputs []string
 }
 
 func newValidateCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -32,7 +37,11 @@ func newValidateCmd(stdout, stderr io.Writer) *cobra.Command {
 further PTX/CSV pairs of the folder) with the launch the suite's host code uses, computes each
 CSV row's value from the kernel's out buffer exactly as the host code does, and prints predicted
 against measured with the error: per row, per benchmark family and overall (mean absolute
-percentage error and worst row), plus the simulator's slowdown against the hardware.`,
+percentage error and worst row), plus the simulator's slowdown against the hardware.
+
+With --apps it runs the held-out application kernels instead (apps/h200: kernels written as CUDA
+programmers write them, measured on the H200, never fitted to) from each --input form, and prints
+each case's measured and predicted cycles and whether its outputs are the H200's bit for bit.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := interruptible(cmd)
@@ -49,7 +58,10 @@ percentage error and worst row), plus the simulator's slowdown against the hardw
 	fs.BoolVar(&o.check, "check", false, "exit with status 7 when the targets are missed (MAPE <= 5 %, worst row <= 15 % on microbench.csv; probe latency rows <= 10 %)")
 	fs.StringVar(&o.config, "config", "h200", "machine configuration to validate")
 	fs.StringArrayVar(&o.sets, "set", nil, "override a configuration key: KEY=VALUE")
+	fs.BoolVar(&o.apps, "apps", false, "run the held-out application kernels (apps/h200, or --dir) instead of the calibration suite")
+	fs.StringSliceVar(&o.inputs, "input", []string{"ptx"}, "with --apps: the input forms to run each case from (ptx, sass)")
 	_ = c.RegisterFlagCompletionFunc("format", completeValues("table", "json"))
+	_ = c.RegisterFlagCompletionFunc("input", completeValues("ptx", "sass"))
 	completeSuiteFlags(c)
 	return c
 }
@@ -58,6 +70,9 @@ func runValidate(ctx context.Context, o *validateOptions, stdout, stderr io.Writ
 	cfg, err := run.LoadConfig(o.config, o.sets)
 	if err != nil {
 		return err
+	}
+	if o.apps {
+		return runValidateApps(ctx, o, cfg, stdout)
 	}
 	var prog io.Writer
 	if isTerminal(stderr) {
@@ -90,3 +105,34 @@ func runValidate(ctx context.Context, o *validateOptions, stdout, stderr io.Writ
 type targetError struct{ msg string }
 
 func (t *targetError) Error() string { return "calibration targets missed: " + t.msg }
+
+// runValidateApps runs the application set (validate --apps).
+func runValidateApps(ctx context.Context, o *validateOptions, cfg sm.Config, stdout io.Writer) error {
+	dir := calibration.DefaultAppsDir()
+	if o.dir != calibration.DefaultDirFlag {
+		dir = o.dir
+	}
+	only, err := regexp.Compile(o.only)
+	if err != nil {
+		return &usageError{Msg: fmt.Sprintf("--only %q: %v", o.only, err)}
+	}
+	for _, in := range o.inputs {
+		if in != "ptx" && in != "sass" {
+			return &usageError{Msg: fmt.Sprintf("--input %q: want ptx or sass", in)}
+		}
+	}
+	if o.check {
+		return &usageError{Msg: "--check judges the calibration suite's targets, not --apps"}
+	}
+	v, err := calibration.ValidateApps(ctx, dir, o.inputs, only.MatchString, cfg, o.jobs)
+	if ctx.Err() != nil {
+		return &interruptError{msg: "validate --apps: nothing was written"}
+	}
+	if err != nil {
+		return err
+	}
+	if o.format == "json" {
+		return report.WriteJSON(stdout, v)
+	}
+	return calibration.WriteAppTable(stdout, v)
+}
