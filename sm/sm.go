@@ -53,6 +53,7 @@ type SM struct {
 
 	launch   *Launch
 	prog     *isa.Program
+	banks    [][]byte   // constant banks of the launch (SASS c[N][...]): bank 0 laid out for it
 	deps     [][]int32  // per instruction: the scoreboard entries it reads or writes (computeDeps)
 	pipes    []pipePair // per instruction: the pipes it may issue to (pipesOf)
 	paths    []uint8    // per instruction: the datapath of its own pipe (for latency.mufu_forward)
@@ -209,6 +210,7 @@ func (s *SM) begin(l *Launch) error {
 		return &Diag{Kind: DiagInput, Code: "no-program", Warp: -1, Phase: -1, Msg: "no program to launch"}
 	}
 	s.launch, s.prog = l, l.Prog
+	s.banks = launchBanks(l)
 	if s.obs != nil {
 		s.obs.Launch()
 	}
@@ -325,5 +327,6 @@ func (s *SM) newWarpEnv(c *cta, k int) (warp.Env, uint32) {
 	env.TotSmem = c.smem.Size()
 	env.ClockHz = uint64(s.cfg.ClockMHz * 1e6)
 	env.CTAIndex = c.id
+	env.Banks = s.banks
 	return env, live
 }
