@@ -78,7 +78,7 @@ the variants by its values. Launch flags given outside --variant apply to every 
   smsim compare examples/tma_pipeline.sms --vary const:S=1,2,3,4 --report summary --report barriers
   smsim compare examples/entangle_converged.sms --vary arg:ITERS=8,16,32 -o csv`,
 		Args:              cobra.ArbitraryArgs,
-		ValidArgsFunction: completeFiles("ptx", "sms"),
+		ValidArgsFunction: completeFiles("ptx", "sass", "cubin", "sms"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCompare(o, args, stdout, stderr)
 		},

@@ -26,11 +26,12 @@ type source struct {
 
 // kernel is one entry of a source file.
 type kernel struct {
-	name   string      // the linker name, as the file spells it (mangled for C++)
-	cxx    cxxName     // the name demangled
-	fn     *ptx.Func   // the PTX entry; nil for .sms
-	params []isa.Param // the parameters, laid out without lowering
-	done   bool        // lowered (prog or err is final)
+	name   string                       // the linker name, as the file spells it (mangled for C++)
+	cxx    cxxName                      // the name demangled
+	fn     *ptx.Func                    // the PTX entry; nil for .sms
+	params []isa.Param                  // the parameters, laid out without lowering
+	lower  func() (*isa.Program, error) // lowers a kernel of another frontend (SASS); nil for PTX
+	done   bool                         // lowered (prog or err is final)
 	prog   *isa.Program
 	err    error // why the kernel cannot run
 }
@@ -65,8 +66,12 @@ func loadSource(path string) (*source, error) {
 		if err := s.loadPTX(path, src); err != nil {
 			return nil, &inputError{err: err}
 		}
+	case ".sass", ".cubin":
+		if err := s.loadSASS(path, src); err != nil {
+			return nil, &inputError{err: err}
+		}
 	default:
-		return nil, &inputError{err: fmt.Errorf("%s: unknown input type %q (want .ptx or .sms)", path, filepath.Ext(path))}
+		return nil, &inputError{err: fmt.Errorf("%s: unknown input type %q (want .ptx, .sass, .cubin or .sms)", path, filepath.Ext(path))}
 	}
 	if len(s.kernels) == 0 {
 		return nil, &inputError{err: fmt.Errorf("%s: no kernel entry in the file", path)}
@@ -113,6 +118,12 @@ func unwrapPath(err error) error {
 func (s *source) program(k *kernel) (*isa.Program, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !k.done && k.lower != nil {
+		k.done = true
+		if k.prog, k.err = k.lower(); k.err == nil {
+			nameProgram(k.prog, k)
+		}
+	}
 	if !k.done {
 		k.done = true
 		p, err := s.unit.Lower(k.fn)

@@ -146,7 +146,7 @@ and every warp's stall cycles by reason.
 		Example: `  smsim run examples/entangle_half.sms
   smsim run microbench.ptx -k k_arrive_wait -b 128 -a 2000 -a buf:8 --dump 1:i64:1 -o json`,
 		Args:              cobra.ExactArgs(1),
-		ValidArgsFunction: completeFiles("ptx", "sms"),
+		ValidArgsFunction: completeFiles("ptx", "sass", "cubin", "sms"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
 			return runRun(o, stdout, stderr)

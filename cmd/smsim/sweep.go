@@ -60,7 +60,7 @@ shard has a record.
   smsim sweep examples/tma_pipeline.sms --vary const:S=1,2,3,4 --arrays --out stages.csv --plot stages.svg
   smsim sweep examples/entangle_half.sms --vary set:syncs.latency=10,18,30 --shard 0/2 --out part0.jsonl`,
 		Args:              cobra.ExactArgs(1),
-		ValidArgsFunction: completeFiles("ptx", "sms"),
+		ValidArgsFunction: completeFiles("ptx", "sass", "cubin", "sms"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if isTerminal(stderr) {
 				o.progress = stderr

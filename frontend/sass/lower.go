@@ -133,19 +133,15 @@ func (m *Module) Params(fn *Function) ([]isa.Param, int, error) {
 	return out, size, nil
 }
 
-// paramAlign is the alignment a parameter's offset shows (at most 128).
+// paramAlign is the alignment a parameter's constant-bank address shows
+// (at most its size, at most 128).
 func paramAlign(p Param) int {
-	a := 1
-	for a < 128 && p.Offset%uint32(2*a) == 0 && uint32(2*a) <= max(p.Size, 1) {
+	at := p.Offset + ParamBaseSM90
+	a := uint32(1)
+	for a < 128 && at%(2*a) == 0 && 2*a <= max(p.Size, 1) {
 		a *= 2
 	}
-	if p.Size == 128 && p.Offset%64 == 0 {
-		a = 64 // a CUtensorMap, whatever the name says
-		if (p.Offset+ParamBaseSM90)%128 == 0 {
-			a = 128
-		}
-	}
-	return a
+	return int(a)
 }
 
 // bitsType is the untyped isa type of a parameter of n bytes (an array of
