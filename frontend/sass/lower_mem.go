@@ -305,6 +305,7 @@ func lowerCast(l *lowerer) error {
 	}
 	l.set(isa.OpCast, t, 1, d, a, s[0], s[1])
 	l.out.Atom, l.out.Space = isa.AtomCas, isa.Shared
+	l.out.Class = isa.ClassShared
 	return nil
 }
 
