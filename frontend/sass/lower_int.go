@@ -144,11 +144,7 @@ func lowerIMad(l *lowerer) error {
 	}
 	l.set(isa.OpIMad, t, nd, out...)
 	l.out.Mode = mode
-	l.out.Class = isa.ClassIMAD
-	if l.has("MOV") || l.has("IADD") || l.has("SHL") {
-		l.out.Class = isa.ClassALU // the FMA-heavy pipe's cheap forms ptxas uses to balance the pipes
-		l.out.Class = isa.ClassIMAD
-	}
+	l.out.Class = isa.ClassIMAD // .MOV, .SHL and .IADD too: ptxas puts them on the FMA-heavy pipe to balance the pipes
 	return nil
 }
 

@@ -10,8 +10,10 @@ import (
 
 // memHints are the modifiers of loads and stores that change ordering,
 // caching or timing but not the bytes moved.
-var memHints = []string{"E", "CONSTANT", "STRONG", "GPU", "SM", "SYS", "CTA", "EF", "EL", "LU", "EN", "NA",
-	"LTC64B", "LTC128B", "LTC256B", "PRIVATE", "BYPASS", "WEAK", "MMIO"}
+func memHints() []string {
+	return []string{"E", "CONSTANT", "STRONG", "GPU", "SM", "SYS", "CTA", "EF", "EL", "LU", "EN", "NA",
+		"LTC64B", "LTC128B", "LTC256B", "PRIVATE", "BYPASS", "WEAK", "MMIO"}
+}
 
 // accessType reads the width of a load or store: a 32-bit word by default,
 // .U8/.S8/.U16/.S16 narrower, .64 and .128 two and four words.
@@ -101,7 +103,7 @@ func (l *lowerer) words(o *Operand, n int, isDst bool) ([]isa.Operand, error) {
 
 // lowerLoad: LDG / LD / LDS / LDL[.width][hints] d, [addr].
 func lowerLoad(l *lowerer) error {
-	if err := l.mods(append([]string{"U8", "S8", "U16", "S16", "64", "128"}, memHints...)...); err != nil {
+	if err := l.mods(append([]string{"U8", "S8", "U16", "S16", "64", "128"}, memHints()...)...); err != nil {
 		return err
 	}
 	if err := l.nops(2); err != nil {
@@ -125,7 +127,7 @@ func lowerLoad(l *lowerer) error {
 
 // lowerStore: STG / ST / STS / STL[.width][hints] [addr], s.
 func lowerStore(l *lowerer) error {
-	if err := l.mods(append([]string{"U8", "S8", "U16", "S16", "64", "128"}, memHints...)...); err != nil {
+	if err := l.mods(append([]string{"U8", "S8", "U16", "S16", "64", "128"}, memHints()...)...); err != nil {
 		return err
 	}
 	if err := l.nops(2); err != nil {
@@ -198,7 +200,7 @@ func (l *lowerer) atomType() (isa.AtomOp, isa.Type, error) {
 		case "FTZ", "RN":
 		default:
 			ok := false
-			for _, h := range memHints {
+			for _, h := range memHints() {
 				ok = ok || m == h
 			}
 			if !ok {
