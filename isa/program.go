@@ -74,6 +74,10 @@ type Program struct {
 	ParamBytes int
 
 	SharedStatic int // bytes of static shared memory (symbols from offset 0)
+	// SharedReserved is the part of SharedStatic at its start that the CUDA
+	// runtime reserves per block (1 KiB on sm_90, where SASS addresses
+	// variables after it); it does not count against a block's limit.
+	SharedReserved int
 	DynSmemAlign int // alignment of the dynamic (extern) shared region, which starts at the aligned end of the static part
 	LocalBytes   int // bytes of local memory (stack) per thread
 	Symbols      []Symbol

@@ -275,7 +275,7 @@ func (s *SM) checkLaunch(l *Launch) error {
 	case l.DynSmem < 0:
 		return bad("negative dynamic shared memory")
 	}
-	smem := s.prog.DynSmemBase() + l.DynSmem
+	smem := s.prog.DynSmemBase() + l.DynSmem - s.prog.SharedReserved
 	if smem > s.cfg.Smem.MaxPerBlock {
 		return bad("shared memory of %d bytes per block (%d static + %d dynamic) exceeds the %d-byte limit (smem.per_cta)",
 			smem, s.prog.SharedStatic, l.DynSmem, s.cfg.Smem.MaxPerBlock)

@@ -278,7 +278,7 @@ func (m *Module) resources(fn *Function, p *isa.Program) error {
 	if cf == nil {
 		// Without the cubin the static shared memory is unknown: the runtime's
 		// reserved 1 KiB, where SASS addresses begin, is all that is sized.
-		p.SharedStatic = reservedShared
+		p.SharedStatic, p.SharedReserved = reservedShared, reservedShared
 		p.DynSmemAlign = 16
 		if calls {
 			p.LocalBytes = defaultStack
@@ -289,6 +289,7 @@ func (m *Module) resources(fn *Function, p *isa.Program) error {
 	if p.SharedStatic < reservedShared {
 		p.SharedStatic = reservedShared // SASS addresses shared memory from 0x400 (the reserved part) on
 	}
+	p.SharedReserved = reservedShared
 	p.DynSmemAlign = max(int(cf.SharedAlign), 16)
 	stack := int(max(cf.FrameSize, cf.MaxStackSize, cf.MinStackSize))
 	if calls || stack > 0 {
