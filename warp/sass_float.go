@@ -46,20 +46,22 @@ func (w *Warp) sassFloat(in *isa.Instr, mask uint32, now uint64) {
 // reciprocal-and-refine sequence ptxas emits for div.rn.f32 may not give
 // the correctly rounded quotient, so the program calls its slow subroutine.
 // NVIDIA does not document the test; this one takes the slow path for a
-// superset of the hard cases (a zero, subnormal, infinite or NaN operand,
-// or exponents so far apart that the quotient or the refinement's residual
-// could leave the normal range). The slow path computes the same quotient,
-// so a wider test changes only which instructions run.
+// superset of the hard cases: a zero, subnormal, infinite or NaN operand; a
+// divisor whose reciprocal MUFU.RCP would flush or overflow; a dividend
+// near either end of the range (the residual a - b*q underflows, a*(1/b)
+// overflows); exponents so far apart that the quotient leaves the normal
+// range. The slow path computes the same quotient, so a wider test changes
+// only which instructions run.
 func divNeedsSlowPath(a, b uint32) bool {
 	ea, eb := int(a>>23&0xff), int(b>>23&0xff)
-	if eb == 0 || eb == 0xff || ea == 0xff {
+	switch {
+	case eb == 0 || eb == 0xff || ea == 0xff:
 		return true
-	}
-	if ea == 0 {
+	case ea == 0:
 		return a&0x7fffffff != 0 // a zero dividend is exact; a subnormal one is slow
 	}
 	d := ea - eb
-	return d <= -126+2 || d >= 127-2 || ea <= 24 || ea >= 254-24
+	return eb <= 2 || eb >= 252 || ea <= 25 || ea >= 252 || d <= -124 || d >= 124
 }
 
 // mufu64H is MUFU.RCP64H and MUFU.RSQ64H: a is the high word of a double;
