@@ -24,7 +24,7 @@ func (s *SM) execSASS(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 	case isa.OpBssy:
 		b := int(in.Src(0).Imm)
 		w.Advance()
-		w.SetBarrier(b, mask)
+		w.AddToBarrier(b, mask)
 	case isa.OpBsync:
 		w.Bsync(int(in.Src(0).Imm))
 	case isa.OpBreak:

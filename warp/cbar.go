@@ -4,17 +4,28 @@ import "math/bits"
 
 // Convergence barriers: how SASS reconverges a warp (Volta and later). A
 // branch only moves lanes; paths meet again where the program says so.
-// BSSY Bn records the active lanes in barrier register Bn, BREAK Bn takes
+// BSSY Bn adds the active lanes to barrier register Bn, BREAK Bn takes
 // lanes out of it, and BSYNC Bn holds the lanes that reach it until every
 // lane of Bn that has not exited is there too; then they go on as one
-// path. A path waiting at a BSYNC or a WARPSYNC never keeps the warp's
-// other paths from running, so a lane spinning on a barrier its sibling
-// will release does not deadlock the warp.
+// path, and leave the barrier. Two paths of a warp that run the same
+// BSSY..BSYNC region one after the other thus meet at its BSYNC when both
+// are inside, and pass it alone when one finishes before the other enters
+// (were BSSY to overwrite the barrier, the first path would wait for lanes
+// that already left). A path waiting at a BSYNC or a WARPSYNC never keeps
+// the warp's other paths from running, so a lane spinning on a barrier its
+// sibling will release does not deadlock the warp.
 
 // Barrier returns convergence barrier b's lanes.
 func (w *Warp) Barrier(b int) uint32 { return w.cbar[b&15] }
 
-// SetBarrier sets convergence barrier b (BSSY, BMOV) and releases waits it
+// AddToBarrier adds lanes to convergence barrier b (BSSY).
+func (w *Warp) AddToBarrier(b int, lanes uint32) {
+	w.cbar[b&15] |= lanes
+	w.releaseBsync()
+	w.pick()
+}
+
+// SetBarrier sets convergence barrier b (BMOV) and releases waits it
 // completes.
 func (w *Warp) SetBarrier(b int, lanes uint32) {
 	w.cbar[b&15] = lanes
@@ -73,6 +84,7 @@ func (w *Warp) releaseBsync() {
 				t.PC++
 			}
 		}
+		w.cbar[b] &^= have
 		released = true
 	}
 	if released {

@@ -34,7 +34,7 @@ func runSASS(t *testing.T, w *Warp) []string {
 			w.WarpSync(uint32(w.Scalar(in.Src(0), mask, 0)))
 		case isa.OpBssy:
 			w.Advance()
-			w.SetBarrier(int(in.Src(0).Imm), mask)
+			w.AddToBarrier(int(in.Src(0).Imm), mask)
 		case isa.OpBsync:
 			w.Bsync(int(in.Src(0).Imm))
 		case isa.OpBreak:
@@ -184,5 +184,28 @@ func TestJumpToPerLaneTargets(t *testing.T) {
 	runSASS(t, w)
 	if w.Reg(0)[0] != 3 || w.Reg(0)[1] != 2 {
 		t.Errorf("r0 lanes 0, 1 = %d, %d; want 3 (from 2) and 2 (from 3)", w.Reg(0)[0], w.Reg(0)[1])
+	}
+}
+
+// Two paths of a warp run the same BSSY..BSYNC region, one entering after
+// the other started: BSSY adds lanes to the barrier (it does not replace
+// them), so neither waits at the BSYNC for lanes that already left.
+func TestTwoPathsShareARegion(t *testing.T) {
+	w := sassWarp(
+		laneLt(0, 16),         // 0
+		jmp(4, isa.P(0)),      // 1: lanes 0..15 jump straight in
+		addImm(1, 5),          // 2: lanes 16..31 first do something else
+		addImm(1, 5),          // 3
+		barOp(isa.OpBssy, 0),  // 4
+		laneLt(1, 8),          // 5
+		jmp(8, isa.P(1)),      // 6: a divergent branch inside the region
+		addImm(0, 1),          // 7
+		barOp(isa.OpBsync, 0), // 8
+		addImm(0, 1),          // 9
+		isa.Instr{Op: isa.OpExit},
+	)
+	runSASS(t, w)
+	if w.Reg(0)[0] != 1 || w.Reg(0)[8] != 2 || w.Reg(0)[31] != 2 || w.Reg(1)[31] != 10 {
+		t.Errorf("r0 lanes 0, 8, 31 = %d, %d, %d; r1 lane 31 = %d", w.Reg(0)[0], w.Reg(0)[8], w.Reg(0)[31], w.Reg(1)[31])
 	}
 }
