@@ -51,6 +51,10 @@ func applyMod(m isa.Mod, s *Vec) {
 			s[l] = s[l] >> 16 & 0xffff
 		}
 	}
+	if pair && m&(isa.MFAbs|isa.MFNeg) != 0 {
+		applyF64Mod(m, s)
+		return
+	}
 	switch {
 	case m&isa.MFAbs != 0:
 		for l := range s {
@@ -83,6 +87,27 @@ func applyMod(m isa.Mod, s *Vec) {
 		for l := range s {
 			s[l] = s[l] >> 31 & 1
 		}
+	}
+}
+
+// applyF64Mod applies |x| and -x to doubles as the H200's double unit
+// does: a NaN operand is not changed (the operation returns it, quieted,
+// with its own sign: frontend/ptx/testdata/gpu measures abs.f64 and
+// neg.f64, which are DADD -RZ, |R| and DADD -RZ, -R, of NaNs).
+func applyF64Mod(m isa.Mod, s *Vec) {
+	const exp, frac = 0x7ff0000000000000, 0x000fffffffffffff
+	for l := range s {
+		v := s[l]
+		if v&exp == exp && v&frac != 0 {
+			continue
+		}
+		if m&isa.MFAbs != 0 {
+			v &^= 1 << 63
+		}
+		if m&isa.MFNeg != 0 {
+			v ^= 1 << 63
+		}
+		s[l] = v
 	}
 }
 

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/smsim/smsim/sm"
@@ -92,5 +95,151 @@ func TestSASSDivisionAndRootsAreCorrectlyRounded(t *testing.T) {
 					r(c.k), math.Float32bits(c.want))
 			}
 		}
+	}
+}
+
+// TestSASSAgreesWithPTXOnRandomInputs runs testdata/cuda's isa_mix kernels
+// (integer, float, half, MUFU, vote, local-memory and control-flow mixes,
+// whose PTX runs reproduce the H200) on 1024 threads of random inputs from
+// both their PTX and their SASS, and requires the same output words: a
+// differential check of the SASS semantics well beyond the manifest's 64
+// threads. The slots computed from approximations (the approximate table)
+// are compared within its tolerance.
+func TestSASSAgreesWithPTXOnRandomInputs(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "cuda")
+	ptx, err := loadSource(filepath.Join(dir, "isa_mix.ptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sass, err := loadSource(filepath.Join(dir, "isa_mix.sass"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		kernel, approx string
+		block          int
+		in, out        int      // bytes per thread
+		mid            []string // scalar arguments between the input and the output
+	}{
+		{"mix_int64", "", 64, 16, 192, nil},
+		{"mix_float", "mix_float_tame_64", 64, 8, 192, []string{"0"}},
+		{"mix_float", "mix_float_rawbits_64", 64, 8, 192, []string{"1"}},
+		{"mix_half", "", 64, 8, 64, []string{"0"}},
+		{"mix_half", "", 64, 8, 64, []string{"1"}},
+		{"mix_mufu", "mix_mufu_64", 64, 4, 48, nil},
+		{"mix_vote", "", 64, 4, 96, nil},
+		{"mix_local", "", 32, 192, 192, []string{"16"}},
+		{"mix_control", "", 32, 4, 16, nil},
+	} {
+		t.Run(c.kernel+fmt.Sprint(c.mid), func(t *testing.T) {
+			const threads = 1024
+			args := append([]string{fmt.Sprintf("buf:%d:random:%d", threads*c.in, 90+len(c.mid))}, c.mid...)
+			args = append(args, fmt.Sprintf("buf:%d", threads*c.out))
+			outIdx := fmt.Sprint(len(args) - 1)
+			words := threads * c.out / 4
+			run := func(src *source) []any {
+				prog, err := src.kernel(c.kernel)
+				if err != nil {
+					t.Fatal(err)
+				}
+				j := &job{src: src, prog: prog, cfg: sm.DefaultConfig(), block: [3]int{c.block, 1, 1},
+					grid: [3]int{threads / c.block, 1, 1}, args: args, launches: 1, maxCycles: 500_000_000,
+					dumps: []dumpSpec{{name: outIdx, typ: "hex", count: words}}}
+				out, err := execute(j)
+				if err == nil {
+					err = out.runErr
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				return out.dumps[0].values
+			}
+			want, got := run(ptx), run(sass)
+			ap, hasApprox := approximate[c.approx]
+			bad := 0
+			for i := range want {
+				if hasApprox && ap.covers(i) && closeF32(got[i], want[i], ap.tolerance(i)) {
+					continue
+				}
+				if fmt.Sprint(got[i]) != fmt.Sprint(want[i]) {
+					if bad < 5 {
+						t.Errorf("word %d (thread %d slot %d): SASS %v, PTX %v", i, i*4/c.out, i%(c.out/4), got[i], want[i])
+					}
+					bad++
+				}
+			}
+			if bad > 0 {
+				t.Errorf("%d of %d words differ", bad, len(want))
+			}
+		})
+	}
+}
+
+// TestSASSAgreesWithPTXOnOtherSeeds runs every testdata/cuda manifest case
+// again with other random inputs (each random:SEED of the arguments moved
+// by 1000) from both its PTX and its SASS, and requires the same dumps.
+func TestSASSAgreesWithPTXOnOtherSeeds(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "cuda")
+	sources := map[string]*source{}
+	load := func(f string) *source {
+		if s, ok := sources[f]; ok {
+			return s
+		}
+		s, err := loadSource(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources[f] = s
+		return s
+	}
+	reseed := regexp.MustCompile(`random:(\d+)`)
+	for _, c := range loadManifest(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			args := make([]string, len(c.Args))
+			for i, a := range c.Args {
+				args[i] = reseed.ReplaceAllStringFunc(a, func(m string) string {
+					n, _ := strconv.Atoi(m[len("random:"):])
+					return fmt.Sprintf("random:%d", n+1000)
+				})
+			}
+			run := func(file string) [][]any {
+				src := load(file)
+				prog, err := src.kernel(c.Kernel)
+				if err != nil {
+					t.Fatal(err)
+				}
+				j := &job{src: src, prog: prog, cfg: sm.DefaultConfig(), block: c.Block, grid: c.Grid, smem: c.Smem,
+					args: args, launches: 1, maxCycles: 500_000_000}
+				for _, d := range c.Dumps {
+					j.dumps = append(j.dumps, dumpSpec{name: d.Param, typ: d.Type, count: d.Count})
+				}
+				out, err := execute(j)
+				if err == nil {
+					err = out.runErr
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", file, err)
+				}
+				var vs [][]any
+				for _, d := range out.dumps {
+					vs = append(vs, d.values)
+				}
+				return vs
+			}
+			want := run(c.PTX)
+			got := run(strings.TrimSuffix(c.PTX, ".ptx") + ".sass")
+			ap, hasApprox := approximate[c.Name]
+			for k := range want {
+				for i := range want[k] {
+					if hasApprox && ap.covers(i) && closeF32(got[k][i], want[k][i], ap.tolerance(i)) {
+						continue
+					}
+					if fmt.Sprint(got[k][i]) != fmt.Sprint(want[k][i]) {
+						t.Errorf("param %s[%d]: SASS %v, PTX %v", c.Dumps[k].Param, i, got[k][i], want[k][i])
+						break
+					}
+				}
+			}
+		})
 	}
 }
