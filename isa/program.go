@@ -78,10 +78,10 @@ type Program struct {
 	// runtime reserves per block (1 KiB on sm_90, where SASS addresses
 	// variables after it); it does not count against a block's limit.
 	SharedReserved int
-	DynSmemAlign int // alignment of the dynamic (extern) shared region, which starts at the aligned end of the static part
-	LocalBytes   int // bytes of local memory (stack) per thread
-	Symbols      []Symbol
-	Data         []Data // initialised global/const data, written before the first launch
+	DynSmemAlign   int // alignment of the dynamic (extern) shared region, which starts at the aligned end of the static part
+	LocalBytes     int // bytes of local memory (stack) per thread
+	Symbols        []Symbol
+	Data           []Data // initialised global/const data, written before the first launch
 
 	// Block is the block shape the source fixes (.sms block, or .reqntid); zero when the launch decides.
 	Block [3]int
