@@ -21,8 +21,9 @@ const (
 	KPred         // predicate register Reg (Neg: logical not)
 	KImm          // immediate: Imm holds the bits (floats as IEEE bits of the instruction's type)
 	KSpecial      // special register Special (with component in the enum)
-	KAddr         // address: register Reg (or none when Reg < 0) plus Imm offset
+	KAddr         // address: register Reg (or none when Reg < 0) plus Imm offset (plus Index with MIndex)
 	KSink         // "_": result discarded
+	KConst        // SASS constant-bank word c[Bank][Imm] (plus register Reg when Reg >= 0); see MPair
 )
 
 // Operand is one instruction operand. It is a small value: frontends resolve
@@ -30,9 +31,12 @@ const (
 type Operand struct {
 	Kind    Kind
 	Neg     bool    // predicate negation (!p) or, for KImm, nothing
-	Reg     int32   // register or predicate index; for KAddr, -1 means absolute
 	Special Special // for KSpecial
-	Imm     uint64  // immediate bits, or address offset for KAddr
+	Bank    uint8   // constant bank of KConst
+	Reg     int32   // register or predicate index; for KAddr and KConst, -1 means none
+	Index   int32   // second register added to a KAddr or KConst address, with MIndex (SASS [R2+UR4])
+	Mod     Mod     // SASS operand modifiers; zero for the other frontends
+	Imm     uint64  // immediate bits, or address offset for KAddr and KConst
 }
 
 // R returns a general-register operand.

@@ -153,6 +153,40 @@ const (
 	OpCompute // a warp computes: Imm(a) issue slots through the FMA pipe, result latency Imm(b)
 	OpDelay   // the warp waits Imm(a) cycles without issuing (a fixed-latency dependency)
 
+	// SASS operations without a PTX equivalent (frontend/sass; docs/sass.md).
+	// Registers are 32 bits; an MPair operand is a register pair. Carry
+	// predicates are ordinary predicate operands.
+	OpIAdd3     // d[, co0[, co1]] = a + b + c [+ ci0 + ci1 with FCarryIn]; MNeg sources add ~x + 1
+	OpIMad      // d[, co] = a*b + c [+ ci with FCarryIn]; Mode IMadLo/IMadHi/IMadWide, Type S32/U32; c is a pair for hi/wide
+	OpLea       // d[, co] = (a << s) + b [+ ci]; Mode LeaHi: hi word of (c:a) << s (LeaSX32: c is a's sign); srcs a, b, [c,] s [, ci]
+	OpSLop3     // d[, p] = truth table lut over a, b, c; srcs a, b, c, lut, pin; p = (d != 0) OR pin
+	OpPLop3     // p, q = truth tables lut1, lut2 over predicates a, b, c; srcs a, b, c, lut1, lut2
+	OpSShf      // d = funnel shift of (b:a) by s; srcs a, s, b; Mode ShfLeft|ShfHi|ShfWrap|Shf64|ShfSigned
+	OpISetpEx   // p, q = high-word compare of a 64-bit comparison chained on the low word's result e; srcs a, b, pin, e (Bool combines pin)
+	OpIAddMnmx  // d = min or max(a + b, c); srcs a, b, c, pmin (true: min)
+	OpBmsk      // d = mask of b bits from bit a (clamped at 32)
+	OpSgxt      // d = a sign- (or with U32, zero-) extended from its low b bits
+	OpP2R       // d = (predicates P0..P6 as bits & mask) | (b &^ mask); srcs b, mask
+	OpR2UR      // d (uniform) = a of the first active lane; with a predicate destination p = (a != d) [OR p with Mode 1]
+	OpSVote     // [d = ballot of a,] [p = vote Mode (VoteAll/Any/Eq) of a] over the active lanes
+	OpSElect    // p = the first active lane with a; d (uniform) = its lane number
+	OpCast      // d = 1 if [a] held b and was set to c (shared compare-and-store), else 0; Space, Type
+	OpQspc      // p = generic address a lies in state space Space
+	OpFchk      // p = the quotient a/b needs the slow path of the division sequence
+	OpMufu      // d = the MUFU function Mode of a (MufuRcp64H, MufuRsq64H: the high word of a double; others use Rcp, Ex2... ops)
+	OpSHAdd2F32 // d (f32) = a + b of f16 halves (HADD2.F32: the f16 to f32 conversion)
+	OpFSin      // d = sin or (Mode 1) cos of 2*pi*a: MUFU.SIN/COS take revolutions
+	OpVAbsDiff4 // d = the four bytes |a_i - b_i| (unsigned) plus c's bytes, each modulo 256
+	OpBssy      // convergence barrier a (imm) = the active lanes; Target: the reconvergence point
+	OpBsync     // wait until every non-exited lane of convergence barrier a has arrived at a BSYNC on it
+	OpBreak     // remove the active lanes from convergence barrier a
+	OpBmov      // Mode 0: d = barrier a; Mode 1: d = barrier a and clear it; Mode 2: barrier d (imm) = a
+	OpJmx       // jump to the byte address a (a pair) + Imm(b), Mode 1: relative to the next instruction; per-lane targets (RET, BRX)
+	OpDepbar    // wait until at most a cp.async groups and a bulk groups of the warp are pending (DEPBAR.LE SB0, a)
+	OpUBlkCp    // uniform bulk copy: [dst shared + mbar] (pair), [src] (pair), size word (units of 16 B); Mode 1: shared to global
+	OpUTma      // uniform tensor copy: [dst shared, mbar, coordinates...] (first register), [tensor map] (pair); Dim
+	OpUTmaFlush // commit the warp's bulk group (UTMACMDFLUSH)
+
 	numOps
 )
 
@@ -181,7 +215,42 @@ var opNames = [...]string{
 	OpBulkReduce: "cp.reduce.async.bulk", OpBulkCommit: "cp.async.bulk.commit_group",
 	OpBulkWait: "cp.async.bulk.wait_group", OpTensormapReplace: "tensormap.replace",
 	OpTensormapCopy: "tensormap.cp_fenceproxy", OpCompute: "compute", OpDelay: "delay",
+	OpIAdd3: "iadd3", OpIMad: "imad", OpLea: "lea", OpSLop3: "lop3.lut", OpPLop3: "plop3.lut", OpSShf: "shf.sass",
+	OpISetpEx: "isetp.ex", OpIAddMnmx: "viaddmnmx", OpBmsk: "bmsk", OpSgxt: "sgxt", OpP2R: "p2r", OpR2UR: "r2ur",
+	OpSVote: "vote.sass", OpSElect: "elect.sass", OpCast: "atoms.cast", OpQspc: "qspc",
+	OpFchk: "fchk", OpMufu: "mufu", OpSHAdd2F32: "hadd2.f32", OpFSin: "mufu.sin", OpVAbsDiff4: "vabsdiff4", OpBssy: "bssy", OpBsync: "bsync",
+	OpBreak: "break", OpBmov: "bmov", OpJmx: "jmx", OpDepbar: "depbar", OpUBlkCp: "ublkcp", OpUTma: "utma",
+	OpUTmaFlush: "utmacmdflush",
 }
+
+// Sub-modes of the SASS operations (Instr.Mode).
+const (
+	IMadLo   = 0 // OpIMad: the low word of a*b + c
+	IMadHi   = 1 // OpIMad: the high word of a*b + c (c a pair)
+	IMadWide = 2 // OpIMad: the pair a*b + c (c a pair)
+
+	LeaHi   = 1 // OpLea: the high word
+	LeaSX32 = 2 // OpLea with LeaHi: c is the sign extension of a
+
+	ShfLeft   = 1  // OpSShf: shift left (else right)
+	ShfHi     = 2  // OpSShf: the high word of the shifted pair (else the low)
+	ShfWrap   = 4  // OpSShf: the amount modulo 32 (else clamped at the width)
+	Shf64     = 8  // OpSShf: 64-bit shift (else 32-bit)
+	ShfSigned = 16 // OpSShf: arithmetic right shift
+
+	SVoteAll = 0 // OpSVote modes
+	SVoteAny = 1
+	SVoteEq  = 2
+
+	MufuRcp64H = 1 // OpMufu: 1/x of the double whose high word is a, high word of the result
+	MufuRsq64H = 2 // OpMufu: 1/sqrt(x), likewise
+
+	BraAny  = 1 // OpBra: taken by all lanes when the guard holds in any (BRA.U.ANY)
+	BraDiv  = 2 // OpBra: taken when a lane of the mask a is not active (BRA.DIV)
+	BraConv = 3 // OpBra: taken when every lane of the mask a is active (BRA.CONV)
+	BraCall = 4 // OpBra: a call (CALL.REL.NOINC), a jump whose return address the program keeps
+	BraAnd  = 5 // OpBra: taken where the guard and the predicate a both hold (BRA P1, target)
+)
 
 // Fields of a tensor-map object that tensormap.replace writes (Instr.Mode
 // of OpTensormapReplace), as the PTX ISA names them for .tile maps on sm_90a.

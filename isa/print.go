@@ -8,6 +8,9 @@ import (
 
 // String formats an operand the way diagnostics print it.
 func (o Operand) String() string {
+	if o.Mod != 0 {
+		return o.modString()
+	}
 	switch o.Kind {
 	case KReg:
 		return fmt.Sprintf("r%d", o.Reg)
@@ -30,8 +33,61 @@ func (o Operand) String() string {
 		return fmt.Sprintf("[r%d]", o.Reg)
 	case KSink:
 		return "_"
+	case KConst:
+		return o.constString()
 	}
 	return "?"
+}
+
+// constString prints a constant-bank operand as SASS does: c[0x0][0x210],
+// c[0x2][r6+0x18].
+func (o Operand) constString() string {
+	at := fmt.Sprintf("0x%x", o.Imm)
+	if o.Reg >= 0 {
+		at = fmt.Sprintf("r%d+0x%x", o.Reg, o.Imm)
+	}
+	return fmt.Sprintf("c[0x%x][%s]", o.Bank, at)
+}
+
+// modString prints an operand with SASS modifiers: the pair as r4.64, the
+// index register of an address, negation, complement, absolute value and
+// half selection.
+func (o Operand) modString() string {
+	p := o
+	p.Mod = 0
+	s := p.String()
+	if o.Kind == KReg && o.Mod.Has(MPair) {
+		s += ".64"
+	}
+	if o.Kind == KAddr && o.Reg >= 0 && (o.Mod.Has(MPair) || o.Mod.Has(MIndex)) {
+		idx := ""
+		if o.Mod.Has(MIndex) {
+			idx = fmt.Sprintf("+r%d", o.Index)
+		}
+		pair := ""
+		if o.Mod.Has(MPair) {
+			pair = ".64"
+		}
+		s = fmt.Sprintf("[r%d%s%s%+d]", o.Reg, pair, idx, int64(o.Imm))
+	}
+	switch {
+	case o.Mod&(MH0H0) != 0:
+		s += ".h0_h0"
+	case o.Mod&(MH1H1) != 0:
+		s += ".h1_h1"
+	case o.Mod&MH1 != 0:
+		s += ".h1"
+	}
+	if o.Mod&(MFAbs|MHAbs) != 0 {
+		s = "|" + s + "|"
+	}
+	switch {
+	case o.Mod&(MNeg|MFNeg|MHNeg) != 0:
+		s = "-" + s
+	case o.Mod&MNot != 0:
+		s = "~" + s
+	}
+	return s
 }
 
 // String disassembles the instruction (register numbers, not source names).

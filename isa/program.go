@@ -74,10 +74,14 @@ type Program struct {
 	ParamBytes int
 
 	SharedStatic int // bytes of static shared memory (symbols from offset 0)
-	DynSmemAlign int // alignment of the dynamic (extern) shared region, which starts at the aligned end of the static part
-	LocalBytes   int // bytes of local memory (stack) per thread
-	Symbols      []Symbol
-	Data         []Data // initialised global/const data, written before the first launch
+	// SharedReserved is the part of SharedStatic at its start that the CUDA
+	// runtime reserves per block (1 KiB on sm_90, where SASS addresses
+	// variables after it); it does not count against a block's limit.
+	SharedReserved int
+	DynSmemAlign   int // alignment of the dynamic (extern) shared region, which starts at the aligned end of the static part
+	LocalBytes     int // bytes of local memory (stack) per thread
+	Symbols        []Symbol
+	Data           []Data // initialised global/const data, written before the first launch
 
 	// Block is the block shape the source fixes (.sms block, or .reqntid); zero when the launch decides.
 	Block [3]int
@@ -90,6 +94,25 @@ type Program struct {
 	// from SASS control bits): the SM issues by their stall counts and
 	// scoreboards instead of its own register scoreboard.
 	Scheduled bool
+
+	// ExplicitReconv says the program reconverges only where it says so
+	// (SASS: BSYNC on a convergence barrier, WARPSYNC): its branches carry no
+	// reconvergence point (Reconv is NoReconv) and push no frame when they
+	// split a warp.
+	ExplicitReconv bool
+	// UniformRegs and UniformPreds, when nonzero, are the first general and
+	// predicate registers that exist once per warp (SASS UR0-UR62 and
+	// UP0-UP6): a write of some lanes stores the first written lane's value
+	// into every lane, so every lane reads the warp's one value.
+	UniformRegs, UniformPreds int32
+	// Banks are the constant banks by number (SASS c[N][...]; nil where the
+	// program has none). Bank 0's driver part and parameters are laid out
+	// per launch (BankParams); Banks[0] is not used.
+	Banks [][]byte
+	// AddrStep, when nonzero, is the size of an instruction in bytes:
+	// instruction i lies at byte address i*AddrStep (SASS, whose indirect
+	// jumps, OpJmx, compute byte addresses).
+	AddrStep int32
 }
 
 // DynSmemBase is the offset where dynamic shared memory starts.

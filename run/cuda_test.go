@@ -112,56 +112,61 @@ func loadManifest(t *testing.T) []cudaCase {
 func TestCUDAKernelsMatchTheH200(t *testing.T) {
 	sources := map[string]*Source{}
 	for _, c := range loadManifest(t) {
-		t.Run(c.Name, func(t *testing.T) {
-			if !c.Deterministic {
-				t.Skip("the hardware result depends on thread timing")
+		t.Run(c.Name, func(t *testing.T) { runCUDACase(t, sources, c.PTX, c) })
+	}
+}
+
+// runCUDACase runs manifest case c from file (of testdata/cuda: its PTX or
+// its SASS) and compares the dumps with the H200's.
+func runCUDACase(t *testing.T, sources map[string]*Source, file string, c cudaCase) {
+	t.Helper()
+	if !c.Deterministic {
+		t.Skip("the hardware result depends on thread timing")
+	}
+	src, ok := sources[file]
+	if !ok {
+		var err error
+		src, err = Load(filepath.Join("..", "testdata", "cuda", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources[file] = src
+	}
+	prog, err := src.Kernel(c.Kernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := &Job{Source: src, Prog: prog, Config: sm.DefaultConfig(), Block: c.Block, Grid: c.Grid, Smem: c.Smem,
+		Args: c.Args, Launches: 1, MaxCycles: 500_000_000}
+	for _, d := range c.Dumps {
+		j.Dumps = append(j.Dumps, DumpSpec{Name: d.Param, Type: d.Type, Count: d.Count})
+	}
+	out, err := Execute(j)
+	if err == nil {
+		err = out.Err
+	}
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	for k, d := range c.Dumps {
+		got := out.Dumps[k].Values
+		if len(got) != len(d.Values) {
+			t.Fatalf("param %s: got %d values, want %d", d.Param, len(got), len(d.Values))
+		}
+		bad := 0
+		for i := range got {
+			if ap, ok := approximate[c.Name]; ok && ap.covers(i) && closeF32(got[i], d.Values[i], ap.tolerance(i)) {
+				continue
 			}
-			src, ok := sources[c.PTX]
-			if !ok {
-				var err error
-				src, err = Load(filepath.Join("..", "testdata", "cuda", c.PTX))
-				if err != nil {
-					t.Fatal(err)
+			if fmt.Sprint(got[i]) != fmt.Sprint(d.Values[i]) {
+				if bad < 5 {
+					t.Errorf("param %s[%d] (%s): got %v, want %v", d.Param, i, d.Type, got[i], d.Values[i])
 				}
-				sources[c.PTX] = src
+				bad++
 			}
-			prog, err := src.Kernel(c.Kernel)
-			if err != nil {
-				t.Fatal(err)
-			}
-			j := &Job{Source: src, Prog: prog, Config: sm.DefaultConfig(), Block: c.Block, Grid: c.Grid, Smem: c.Smem,
-				Args: c.Args, Launches: 1, MaxCycles: 500_000_000}
-			for _, d := range c.Dumps {
-				j.Dumps = append(j.Dumps, DumpSpec{Name: d.Param, Type: d.Type, Count: d.Count})
-			}
-			out, err := Execute(j)
-			if err == nil {
-				err = out.Err
-			}
-			if err != nil {
-				t.Fatalf("run: %v", err)
-			}
-			for k, d := range c.Dumps {
-				got := out.Dumps[k].Values
-				if len(got) != len(d.Values) {
-					t.Fatalf("param %s: got %d values, want %d", d.Param, len(got), len(d.Values))
-				}
-				bad := 0
-				for i := range got {
-					if ap, ok := approximate[c.Name]; ok && ap.covers(i) && closeF32(got[i], d.Values[i], ap.tolerance(i)) {
-						continue
-					}
-					if fmt.Sprint(got[i]) != fmt.Sprint(d.Values[i]) {
-						if bad < 5 {
-							t.Errorf("param %s[%d] (%s): got %v, want %v", d.Param, i, d.Type, got[i], d.Values[i])
-						}
-						bad++
-					}
-				}
-				if bad > 0 {
-					t.Errorf("param %s: %d of %d values differ", d.Param, bad, len(got))
-				}
-			}
-		})
+		}
+		if bad > 0 {
+			t.Errorf("param %s: %d of %d values differ", d.Param, bad, len(got))
+		}
 	}
 }

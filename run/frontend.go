@@ -16,12 +16,14 @@ import (
 type loader func(path string, src []byte) (*Source, error)
 
 // frontends maps a file extension (lower case, with its dot) to the
-// frontend that reads it. A new frontend (.sass, .cubin) is one entry here:
-// loading, the command line's completion and its messages follow.
+// frontend that reads it. A new frontend is one entry here: loading, the
+// command line's completion and its messages follow.
 func frontends() map[string]loader {
 	return map[string]loader{
-		".ptx": loadPTX,
-		".sms": loadSMS,
+		".ptx":   loadPTX,
+		".sms":   loadSMS,
+		".sass":  loadSASS,
+		".cubin": loadCubin,
 	}
 }
 

@@ -61,7 +61,7 @@ func smemFlag(s string, prog *isa.Program, cfg sm.Config) (int, error) {
 		return 0, &UsageError{Msg: fmt.Sprintf("--smem %q: %d bytes is more than the %s of shared memory one block may have (smem.per_cta = %d)",
 			s, n, byteSize(limit), limit)}
 	}
-	base := prog.DynSmemBase()
+	base := prog.DynSmemBase() - prog.SharedReserved
 	if need := uint64(base) + n; need > limit {
 		return 0, &UsageError{Msg: fmt.Sprintf("--smem %q: with kernel %s's %d bytes of static shared memory a block needs %d bytes, more than the %s allowed (smem.per_cta = %d)",
 			s, prog.Name, base, need, byteSize(limit), limit)}

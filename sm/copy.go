@@ -96,6 +96,9 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 		wc.w.Advance()
 		return nil
 	}
+	if (in.Op == isa.OpUBlkCp || in.Op == isa.OpUTma) && mask != 0 {
+		mask = 1 // the uniform datapath issues one copy for the warp, from its lane 0's uniform registers
+	}
 	accept := now // the warp is held until the engine's queue has taken its last request
 	stores := true
 	for l := 0; l < warp.Lanes; l++ {
@@ -240,6 +243,8 @@ func (s *SM) copyRequest(wc *wctx, in *isa.Instr, l int, t uint64) (CopyRequest,
 		return r, err
 	case isa.OpBulkReduce:
 		return r, s.reduceRequest(wc, in, l, &r, val, smem)
+	case isa.OpUBlkCp, isa.OpUTma:
+		return r, s.sassCopyRequest(wc, in, l, t, &r, smem)
 	case isa.OpBulkPrefetch:
 		r.Kind, r.Global = CopyPrefetch, val(0)
 		if in.NSrc() > 1 {

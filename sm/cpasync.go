@@ -53,25 +53,7 @@ func (s *SM) execCpAsync(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) er
 		if in.NSrc() > 0 {
 			n = int(wc.w.Scalar(in.Src(0), mask, t))
 		}
-		ready := now
-		for l := 0; l < warp.Lanes; l++ {
-			if mask>>l&1 == 0 {
-				continue
-			}
-			g := wc.cp.groups[l]
-			keep := max(n, 0)
-			if n < 0 {
-				ready = max(ready, wc.cp.last[l])
-				wc.cp.groups[l], wc.cp.open[l] = g[:0], 0
-				continue
-			}
-			if len(g) > keep {
-				for _, c := range g[:len(g)-keep] {
-					ready = max(ready, c)
-				}
-				wc.cp.groups[l] = append(g[:0], g[len(g)-keep:]...)
-			}
-		}
+		ready := s.cpGroupsReady(wc, mask, n, now)
 		if ready > now {
 			s.blockUntil(now, wc, waitCode(waitBulk, ReasonLongScoreboard), ready, true)
 			return nil
@@ -82,6 +64,32 @@ func (s *SM) execCpAsync(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) er
 		return s.cpAsyncArrive(now, wc, in, mask)
 	}
 	return s.cpAsyncCopy(now, wc, in, mask, t)
+}
+
+// cpGroupsReady returns when at most n of the cp.async groups of each lane
+// of mask are pending (n < 0: every copy has landed), and forgets the
+// groups waited for.
+func (s *SM) cpGroupsReady(wc *wctx, mask uint32, n int, now sim.Cycle) sim.Cycle {
+	ready := now
+	for l := 0; l < warp.Lanes; l++ {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		g := wc.cp.groups[l]
+		keep := max(n, 0)
+		if n < 0 {
+			ready = max(ready, wc.cp.last[l])
+			wc.cp.groups[l], wc.cp.open[l] = g[:0], 0
+			continue
+		}
+		if len(g) > keep {
+			for _, c := range g[:len(g)-keep] {
+				ready = max(ready, c)
+			}
+			wc.cp.groups[l] = append(g[:0], g[len(g)-keep:]...)
+		}
+	}
+	return ready
 }
 
 // cpAsyncCopy issues one cp.async per active lane: [dst shared], [src global], size [, src-size].

@@ -93,6 +93,9 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 	switch in.Op {
 	case isa.OpBra:
 		all := w.Current().Mask
+		if in.Mode != 0 {
+			mask = s.braTaken(wc, in, mask, uint64(now-s.start))
+		}
 		w.Branch(in, mask)
 		if mask != 0 {
 			lat = sim.Cycle(s.cfg.BranchTaken)
@@ -103,6 +106,9 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 		wc.busyUntil = now + lat
 		return nil
 	case isa.OpExit, isa.OpRet:
+		if in.NSrc() > 0 { // SASS EXIT P: where the guard and P hold
+			mask &= w.PredOperand(in.Src(0))
+		}
 		w.Exit(mask)
 		s.exitLanes(now, wc, mask)
 		return nil
@@ -115,8 +121,11 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 			return s.diag(wc, in, DiagInput, "recursion", mask, "a call nested deeper than the PTX frontend inlines")
 		}
 		return s.diag(wc, in, DiagMisuse, "trap", mask, "the kernel executed trap")
-	case isa.OpLd, isa.OpSt, isa.OpAtom, isa.OpRed:
+	case isa.OpLd, isa.OpSt, isa.OpAtom, isa.OpRed, isa.OpCast:
 		return s.execMemory(now, wc, in, mask)
+	case isa.OpBssy, isa.OpBsync, isa.OpBreak, isa.OpBmov, isa.OpJmx, isa.OpDepbar, isa.OpUBlkCp, isa.OpUTma,
+		isa.OpUTmaFlush:
+		return s.execSASS(now, wc, in, mask)
 	case isa.OpBarSync, isa.OpBarArrive, isa.OpBarRed:
 		return s.execBarSync(now, wc, in, mask)
 	case isa.OpBarWarpSync:

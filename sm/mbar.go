@@ -78,6 +78,19 @@ func (s *SM) groupLanes(wc *wctx, in *isa.Instr, mask uint32, now sim.Cycle, gs 
 		tx = wc.w.Operand(in.Src(1), 1, mask, t)
 	case isa.OpMbarInit:
 		cnt = wc.w.Operand(in.Src(1), 1, mask, t)
+		if in.Src(1).Mod.Has(isa.MPair) { // SASS SYNCS.EXCH.64: the barrier word, the count inside
+			for l := 0; l < warp.Lanes; l++ {
+				if mask>>l&1 == 0 {
+					continue
+				}
+				n, ok := sassInitCount(cnt[l])
+				if !ok {
+					return 0, s.diag(wc, in, DiagInput, "unsupported", 1<<l,
+						fmt.Sprintf("SYNCS.EXCH.64 of word 0x%016x, which is not an mbarrier's initial state", cnt[l]))
+				}
+				cnt[l] = n
+			}
+		}
 	}
 	if uniform(&av, mask) { // the common case: every lane names the same barrier
 		first := bits.TrailingZeros32(mask)

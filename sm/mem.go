@@ -379,6 +379,7 @@ func (s *SM) atomic(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l int, b 
 	if in.Op == isa.OpRed {
 		src = 1
 	}
+
 	x := wc.w.Operand(&in.Ops[src], 1, 1<<l, t)[l]
 	var y uint64
 	if in.Atom == isa.AtomCas {
@@ -392,8 +393,14 @@ func (s *SM) atomic(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l int, b 
 	if err := s.memWrite(wc, in, sp, off, l, b); err != nil {
 		return err
 	}
-	if in.Op == isa.OpAtom && in.NDst > 0 && in.Ops[0].Kind == isa.KReg {
-		wc.w.Reg(in.Ops[0].Reg)[l] = old
+	switch {
+	case in.Op == isa.OpCast: // SASS compare-and-store: 1 where it stored
+		wc.w.SetLane(&in.Ops[0], l, b2u(old == x&atomMask(in.Type)))
+	case in.Op == isa.OpAtom && in.NDst > 0:
+		wc.w.SetLane(&in.Ops[0], l, old)
+		if in.NDst > 1 && in.Ops[1].Kind == isa.KPred { // SASS ATOM's "done" predicate
+			wc.w.SetPred(in.Ops[1].Reg, 1<<l, 1<<l)
+		}
 	}
 	return nil
 }
@@ -421,6 +428,14 @@ func ftz32(f float32) float32 {
 		return float32(math.Copysign(0, float64(f)))
 	}
 	return f
+}
+
+// atomMask is the bits of an atomic's element type.
+func atomMask(t isa.Type) uint64 {
+	if t.Bits() >= 64 {
+		return ^uint64(0)
+	}
+	return uint64(1)<<uint(t.Bits()) - 1
 }
 
 func atomOp(op isa.AtomOp, t isa.Type, old, x, y uint64) uint64 {

@@ -226,6 +226,8 @@ func (s *SM) splitWhat(wc *wctx, sp *warp.Split) string {
 		return "waiting in bar.warp.sync for lanes that never arrive" + pos
 	case warp.AtReconv:
 		return "waiting to reconverge" + pos
+	case warp.AtBsync:
+		return fmt.Sprintf("waiting at BSYNC B%d for lanes that never arrive%s", sp.Bar, pos)
 	}
 	if b := s.waitingOn(wc); b != nil {
 		ow := wc.openWaits[len(wc.openWaits)-1]
@@ -331,7 +333,7 @@ func (s *SM) pathsInSyncs(wc *wctx) (int, bool) {
 				continue
 			}
 			n++
-		case sp.State == warp.AtReconv:
+		case sp.State == warp.AtReconv, sp.State == warp.AtBsync:
 		default:
 			all = false
 		}

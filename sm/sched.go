@@ -251,10 +251,16 @@ func scoreboardEntries(p *isa.Program) [][]int32 {
 		starts[i] = len(flat)
 		add := func(o *isa.Operand) {
 			switch {
-			case o.Kind == isa.KReg, o.Kind == isa.KAddr && o.Reg >= 0:
+			case o.Kind == isa.KReg, o.Kind == isa.KAddr && o.Reg >= 0, o.Kind == isa.KConst && o.Reg >= 0:
 				flat = append(flat, o.Reg)
+				if o.Mod.Has(isa.MPair) && o.Kind != isa.KConst { // a SASS register pair
+					flat = append(flat, o.Reg+1)
+				}
 			case o.Kind == isa.KPred:
 				flat = append(flat, int32(p.NumRegs)+o.Reg)
+			}
+			if o.Mod.Has(isa.MIndex) {
+				flat = append(flat, o.Index)
 			}
 		}
 		add(&in.Guard)
@@ -277,7 +283,7 @@ func (s *SM) blockedReason(wc *wctx) Reason {
 		switch sp.State {
 		case warp.Blocked:
 			return Reason(sp.WaitKind >> 4)
-		case warp.AtWarpSync:
+		case warp.AtWarpSync, warp.AtBsync:
 			why = ReasonBarrier
 		}
 	}
@@ -289,6 +295,9 @@ func (s *SM) setReady(wc *wctx, d *isa.Operand, at sim.Cycle, why Reason) {
 	switch d.Kind {
 	case isa.KReg:
 		wc.regReady[d.Reg], wc.regReason[d.Reg], wc.regPath[d.Reg] = at, why, pathNone
+		if d.Mod.Has(isa.MPair) {
+			wc.regReady[d.Reg+1], wc.regReason[d.Reg+1], wc.regPath[d.Reg+1] = at, why, pathNone
+		}
 	case isa.KPred:
 		i := s.prog.NumRegs + int(d.Reg)
 		wc.regReady[i], wc.regReason[i], wc.regPath[i] = at, why, pathNone

@@ -53,6 +53,7 @@ type SM struct {
 
 	launch   *Launch
 	prog     *isa.Program
+	banks    [][]byte   // constant banks of the launch (SASS c[N][...]): bank 0 laid out for it
 	deps     [][]int32  // per instruction: the scoreboard entries it reads or writes (computeDeps)
 	pipes    []pipePair // per instruction: the pipes it may issue to (pipesOf)
 	paths    []uint8    // per instruction: the datapath of its own pipe (for latency.mufu_forward)
@@ -210,6 +211,7 @@ func (s *SM) begin(l *Launch) error {
 		return &Diag{Kind: DiagInput, Code: "no-program", Warp: -1, Phase: -1, Msg: "no program to launch"}
 	}
 	s.launch, s.prog = l, l.Prog
+	s.banks = launchBanks(l)
 	if s.obs != nil {
 		s.obs.Launch()
 	}
@@ -274,7 +276,7 @@ func (s *SM) checkLaunch(l *Launch) error {
 	case l.DynSmem < 0:
 		return bad("negative dynamic shared memory")
 	}
-	smem := s.prog.DynSmemBase() + l.DynSmem
+	smem := s.prog.DynSmemBase() + l.DynSmem - s.prog.SharedReserved
 	if smem > s.cfg.Smem.MaxPerBlock {
 		return bad("shared memory of %d bytes per block (%d static + %d dynamic) exceeds the %d-byte limit (smem.per_cta)",
 			smem, s.prog.SharedStatic, l.DynSmem, s.cfg.Smem.MaxPerBlock)
@@ -326,5 +328,6 @@ func (s *SM) newWarpEnv(c *cta, k int) (warp.Env, uint32) {
 	env.TotSmem = c.smem.Size()
 	env.ClockHz = uint64(s.cfg.ClockMHz * 1e6)
 	env.CTAIndex = c.id
+	env.Banks = s.banks
 	return env, live
 }

@@ -287,8 +287,12 @@ func (s *SM) applyUpdate(now sim.Cycle, op *syncsOp) error {
 		b.recentN++
 		if in.NDst > 0 {
 			var tok warp.Vec
+			v := uint64(res.Token)
+			if in.Dst(0).Mod.Has(isa.MPair) { // SASS: the state word, the phase parity in bit 63
+				v = sassToken(res.Token.Phase())
+			}
 			for l := range tok {
-				tok[l] = uint64(res.Token)
+				tok[l] = v
 			}
 			op.wc.w.Write(in.Dst(0), op.lanes, &tok, isa.B64)
 		}

@@ -26,6 +26,9 @@ func (w *Warp) ExecALU(in *isa.Instr, mask uint32, now uint64) error {
 	if mask == FullMask && w.inPlace(in) {
 		return nil
 	}
+	if isSASSALU(in.Op) {
+		return w.execSASS(in, mask, now)
+	}
 	if (in.Type.Float() || in.Type2.Float()) && w.fastFloat(in, mask, now) {
 		return nil
 	}
@@ -91,7 +94,8 @@ func (w *Warp) ExecALU(in *isa.Instr, mask uint32, now uint64) error {
 func (w *Warp) inPlace(in *isa.Instr) bool {
 	t := in.Type
 	if in.NDst != 1 || t.Float() || t == isa.Pred || in.Flags&(isa.FCarryIn|isa.FCC|isa.FSat|isa.FHi|isa.FWide) != 0 ||
-		len(in.Ops) < 3 || in.Ops[0].Kind != isa.KReg || in.Ops[1].Kind != isa.KReg || in.Ops[2].Kind != isa.KImm {
+		len(in.Ops) < 3 || in.Ops[0].Kind != isa.KReg || in.Ops[1].Kind != isa.KReg || in.Ops[2].Kind != isa.KImm ||
+		in.Ops[0].Mod != 0 || in.Ops[1].Mod != 0 || in.Ops[0].Reg >= w.uniR {
 		return false
 	}
 	r, a, imm := &w.regs[in.Ops[0].Reg], &w.regs[in.Ops[1].Reg], in.Ops[2].Imm
@@ -108,6 +112,9 @@ func (w *Warp) inPlace(in *isa.Instr) bool {
 		case isa.KImm:
 			madImmImmV(a, imm, c.Imm, r)
 		case isa.KReg:
+			if c.Mod != 0 {
+				return false
+			}
 			madImmV(a, imm, &w.regs[c.Reg], r)
 		default:
 			return false

@@ -34,7 +34,10 @@ func rnLike(r isa.Rounding) bool { return r == isa.RNone || r == isa.RN }
 // fastFloat executes in with the fast float lanes when it is one of their
 // forms and reports whether it did.
 func (w *Warp) fastFloat(in *isa.Instr, mask uint32, now uint64) bool {
-	if in.NDst != 1 || in.Dst(0).Kind != isa.KReg {
+	// The fast lanes write the destination register directly: not a SASS
+	// destination with a modifier (a register pair's half, say) or a
+	// uniform register, which Write handles.
+	if d := in.Dst(0); in.NDst != 1 || d.Kind != isa.KReg || d.Mod != 0 || d.Reg >= w.uniR {
 		return false
 	}
 	switch in.Op {

@@ -11,6 +11,7 @@ const (
 	AtReconv                     // parked at its innermost reconvergence point
 	AtWarpSync                   // parked in bar.warp.sync until the mask's lanes arrive
 	Blocked                      // waiting on something outside the warp (the scheduler's business)
+	AtBsync                      // parked at a BSYNC until its convergence barrier's lanes arrive (SASS)
 )
 
 // String names the state.
@@ -24,6 +25,8 @@ func (s SplitState) String() string {
 		return "at-warp-sync"
 	case Blocked:
 		return "blocked"
+	case AtBsync:
+		return "at-bsync"
 	}
 	return "?"
 }
@@ -42,6 +45,8 @@ type Split struct {
 	State SplitState
 	// SyncMask is the membermask of the bar.warp.sync the split is parked in.
 	SyncMask uint32
+	// Bar is the convergence barrier a split parked AtBsync waits on.
+	Bar uint8
 	// Wait fields belong to the scheduler that blocked the split.
 	WaitKind  uint8
 	WaitAddr  uint64
@@ -99,10 +104,12 @@ func (w *Warp) Branch(in *isa.Instr, taken uint32) {
 		other := *s
 		other.Mask = rest
 		other.PC = s.PC + 1
-		other.push(f)
 		s.Mask = taken
 		s.PC = in.Target
-		s.push(f)
+		if !w.Prog.ExplicitReconv {
+			other.push(f)
+			s.push(f)
+		}
 		w.splits = append(w.splits, other)
 		w.settle(len(w.splits) - 1)
 	}
@@ -230,6 +237,11 @@ func (w *Warp) Exit(mask uint32) {
 	if s.Mask != 0 {
 		s.PC++
 		w.settle(w.cur)
+		if w.Prog.ExplicitReconv {
+			w.releaseWarpSync()
+			w.releaseBsync()
+			w.pick()
+		}
 		return
 	}
 	w.removeSplit(w.cur)
@@ -246,6 +258,7 @@ func (w *Warp) removeSplit(i int) {
 		w.tryMerge(gone.frames[k].id)
 	}
 	w.releaseWarpSync()
+	w.releaseBsync()
 	w.pick()
 }
 
@@ -292,9 +305,13 @@ func (w *Warp) releaseWarpSync() {
 			continue
 		}
 		need := s.SyncMask &^ w.Exited & w.Live
+		// SASS waits for the lanes of the mask at a WARPSYNC of the same
+		// mask (PTX: "with the same membermask"), not at another one.
+		same := w.Prog.ExplicitReconv
+		mask := s.SyncMask
 		var have uint32
 		for j := range w.splits {
-			if w.splits[j].State == AtWarpSync && w.splits[j].SyncMask&need != 0 {
+			if t := &w.splits[j]; t.State == AtWarpSync && t.SyncMask&need != 0 && (!same || t.SyncMask == mask) {
 				have |= w.splits[j].Mask
 			}
 		}
@@ -303,7 +320,7 @@ func (w *Warp) releaseWarpSync() {
 		}
 		for j := range w.splits {
 			t := &w.splits[j]
-			if t.State == AtWarpSync && t.SyncMask&need != 0 {
+			if t.State == AtWarpSync && t.SyncMask&need != 0 && (!same || t.SyncMask == mask) {
 				t.State = Runnable
 				t.PC++
 			}

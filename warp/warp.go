@@ -1,6 +1,8 @@
 package warp
 
 import (
+	"math/bits"
+
 	"github.com/smsim/smsim/isa"
 )
 
@@ -29,6 +31,9 @@ type Env struct {
 	GridID   uint64
 	ClockHz  uint64 // SM clock, for %globaltimer (ns)
 	CTAIndex int    // index of the CTA on the SM
+	// Banks are the constant banks a KConst operand reads (SASS), bank 0
+	// laid out for the launch (isa.BuildBank0); nil for other programs.
+	Banks [][]byte
 }
 
 // Warp is the architectural state of one warp.
@@ -48,9 +53,17 @@ type Warp struct {
 	cur    int
 	nextID uint32
 
-	scratch [4]Vec        // operand staging for immediates and specials
+	scratch [6]Vec        // operand staging for immediates, specials and modified operands
 	carry   uint32        // per-lane carry flag (add.cc / addc)
 	exact   *exactScratch // big floats of directed f64 rounding, made on first use
+
+	// uniR and uniP are the first uniform general and predicate registers
+	// (isa.Program.UniformRegs, UniformPreds), or beyond the files when the
+	// program has none.
+	uniR, uniP int32
+	// cbar are the convergence-barrier registers B0-B15 of SASS (BSSY,
+	// BSYNC, BREAK, BMOV): lane masks.
+	cbar [16]uint32
 }
 
 // New returns a warp for prog whose existing lanes are live, all starting at pc 0.
@@ -58,6 +71,13 @@ func New(id, inCTA int, prog *isa.Program, live uint32, env Env) *Warp {
 	w := &Warp{ID: id, InCTA: inCTA, Prog: prog, Env: env, Live: live}
 	w.regs = make([]Vec, prog.NumRegs)
 	w.preds = make([]uint32, prog.NumPreds)
+	w.uniR, w.uniP = int32(prog.NumRegs), int32(prog.NumPreds)
+	if prog.UniformRegs > 0 {
+		w.uniR = prog.UniformRegs
+	}
+	if prog.UniformPreds > 0 {
+		w.uniP = prog.UniformPreds
+	}
 	w.splits = make([]Split, 1, 4)
 	w.splits[0] = Split{PC: 0, Mask: live}
 	if live == 0 {
@@ -72,8 +92,20 @@ func (w *Warp) Reg(r int32) *Vec { return &w.regs[r] }
 // Pred returns the lane mask of predicate register p.
 func (w *Warp) Pred(p int32) uint32 { return w.preds[p] }
 
-// SetPred writes the lanes of mask in predicate p from v.
-func (w *Warp) SetPred(p int32, mask, v uint32) { w.preds[p] = w.preds[p]&^mask | v&mask }
+// SetPred writes the lanes of mask in predicate p from v. A uniform
+// predicate (isa.Program.UniformPreds) takes the first lane's value in every
+// lane.
+func (w *Warp) SetPred(p int32, mask, v uint32) {
+	if p >= w.uniP && mask != 0 {
+		if v>>bits.TrailingZeros32(mask)&1 != 0 {
+			w.preds[p] = FullMask
+		} else {
+			w.preds[p] = 0
+		}
+		return
+	}
+	w.preds[p] = w.preds[p]&^mask | v&mask
+}
 
 // Done reports whether every live lane has exited.
 func (w *Warp) Done() bool { return len(w.splits) == 0 }
@@ -124,7 +156,12 @@ func (w *Warp) PredOperand(o *isa.Operand) uint32 {
 func (w *Warp) Operand(o *isa.Operand, slot int, mask uint32, now uint64) *Vec {
 	switch o.Kind {
 	case isa.KReg:
+		if o.Mod != 0 {
+			return w.modOperand(o, slot)
+		}
 		return &w.regs[o.Reg]
+	case isa.KConst:
+		return w.constOperand(o, slot)
 	case isa.KImm:
 		s := &w.scratch[slot]
 		for l := range s {
@@ -143,6 +180,9 @@ func (w *Warp) Operand(o *isa.Operand, slot int, mask uint32, now uint64) *Vec {
 		w.special(o.Special, s, now)
 		return s
 	case isa.KAddr:
+		if o.Mod != 0 {
+			return w.sassAddr(o, slot)
+		}
 		s := &w.scratch[slot]
 		if o.Reg < 0 {
 			for l := range s {
@@ -179,6 +219,10 @@ func (w *Warp) Scalar(o *isa.Operand, mask uint32, now uint64) uint64 {
 func (w *Warp) Write(d *isa.Operand, mask uint32, v *Vec, t isa.Type) {
 	switch d.Kind {
 	case isa.KReg:
+		if d.Mod != 0 || d.Reg >= w.uniR {
+			w.writeSASS(d, mask, v, t)
+			return
+		}
 		r := &w.regs[d.Reg]
 		m := widthMask(t)
 		if mask == FullMask {

@@ -26,7 +26,7 @@ func newListCmd(stdout io.Writer) *cobra.Command {
 	var name string
 	cmd := &cobra.Command{
 		Use:   "list FILE",
-		Short: "List the kernels of a .ptx or .sms file, their parameters and a command line to run each",
+		Short: "List the kernels of a .ptx, .sass or .sms file, their parameters and a command line to run each",
 		Long: `list prints each kernel of FILE by its C++ name (demangled) with its mangled name, its parameters
 (index, C++ type where the mangled name gives it, PTX type, size, offset, PTX name), its size and shared
 variables, and a ready-to-edit 'smsim run' line: the block from .reqntid or .maxntid when the PTX declares

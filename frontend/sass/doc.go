@@ -1,7 +1,19 @@
 // Package sass reads what an H200 actually executes: SASS listings as `cuobjdump -sass` prints
-// them for sm_90a, and the cubins they come from. It gives a precise, typed representation for a
-// consumer that lowers SASS to the isa program representation and times it by the compiler's own
-// schedule; it executes nothing itself.
+// them for sm_90a, and the cubins they come from, and lowers their kernels to the isa program
+// representation (Load, Module.Lower); it executes nothing itself.
+//
+// # Lowering
+//
+// Module.Lower gives one isa instruction per SASS instruction (instruction i at byte 16*i), each
+// with its control bits as isa.Ctrl and its listing position; the program is Scheduled and
+// reconverges explicitly (BSSY/BSYNC, WARPSYNC). R0-R254 are isa registers 0-254 holding 32 bits,
+// UR0-UR62 registers 256-318 (uniform: one value per warp), P0-P6 predicates 0-6 and UP0-UP6 8-14;
+// RZ, URZ, PT and UPT read as immediates and are sinks as destinations. Register pairs, operand
+// modifiers, constant-bank words and SASS addresses are isa.Mod and isa.KConst operands. Where the
+// PTX ISA has the operation the lowering uses its isa op; the SASS-only ones are isa.OpIAdd3 and
+// after. Parameters come from the cubin (with the mangled name's C types) or the name alone. An
+// opcode or modifier without a lowering (Opcodes lists those with one) is an *Error at its line
+// naming it and its address. docs/sass.md lists the forms and how each semantics was inferred.
 //
 // # Listings
 //
