@@ -11,8 +11,8 @@ import (
 // The frontends are found by extension, case-insensitively; a file of any
 // other extension is an input error naming the ones there are.
 func TestFrontendByExtension(t *testing.T) {
-	if got := Extensions(); !slices.Equal(got, []string{"ptx", "sms"}) {
-		t.Errorf("extensions %v, want [ptx sms]", got)
+	if got := Extensions(); !slices.Equal(got, []string{"cubin", "ptx", "sass", "sms"}) {
+		t.Errorf("extensions %v, want [cubin ptx sass sms]", got)
 	}
 	src, err := Load(filepath.Join("testdata", "names.ptx"))
 	if err != nil || len(src.Kernels) != 4 {
@@ -31,7 +31,7 @@ func TestFrontendByExtension(t *testing.T) {
 	}
 	_, err = Load(q)
 	var in *InputError
-	if !errors.As(err, &in) || !strings.HasSuffix(err.Error(), `: unknown input type ".cu" (want .ptx or .sms)`) {
-		t.Errorf("k.cu: got %v, want an input error naming .ptx and .sms", err)
+	if !errors.As(err, &in) || !strings.HasSuffix(err.Error(), `: unknown input type ".cu" (want .cubin, .ptx, .sass or .sms)`) {
+		t.Errorf("k.cu: got %v, want an input error naming the frontends' extensions", err)
 	}
 }

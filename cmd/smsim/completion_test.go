@@ -42,7 +42,7 @@ func TestCompletionOffersKernelsKeysAndValues(t *testing.T) {
 		{"sweep --format", []string{"sweep", half, "--format", ""}, []string{"jsonl", "csv"}, cobra.ShellCompDirectiveNoFileComp},
 		{"--config", []string{"stats", half, "--config", ""}, []string{"h200"}, cobra.ShellCompDirectiveDefault},
 		{"calibrate --config", []string{"calibrate", "--config", ""}, []string{"h200"}, cobra.ShellCompDirectiveDefault},
-		{"run FILE", []string{"run", ""}, []string{"ptx", "sass", "cubin", "sms"}, cobra.ShellCompDirectiveFilterFileExt},
+		{"run FILE", []string{"run", ""}, []string{"cubin", "ptx", "sass", "sms"}, cobra.ShellCompDirectiveFilterFileExt},
 		{"merge FILE", []string{"merge", ""}, []string{"jsonl", "csv"}, cobra.ShellCompDirectiveFilterFileExt},
 		{"validate --dir", []string{"validate", "--dir", ""}, nil, cobra.ShellCompDirectiveFilterDirs},
 	}
