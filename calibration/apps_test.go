@@ -9,11 +9,10 @@ import (
 )
 
 // inexactApps are the cases whose outputs smsim does not yet reproduce bit
-// for bit, and why. A case leaving this list (now exact) fails the test
-// too, so that the list says what is true.
-var inexactApps = map[string]string{
-	"softmax_rows": "ex2.approx (MUFU.EX2) is evaluated to nearest; the H200's approximation differs in the last bits",
-}
+// for bit, and why (none now: softmax_rows's __expf left it when MUFU.EX2
+// was tabled, warp/mufu.go). A case leaving this list (now exact) fails the
+// test too, so that the list says what is true.
+var inexactApps = map[string]string{}
 
 // Every application case runs from its PTX to completion, and its outputs
 // are the H200's bit for bit (but for inexactApps).

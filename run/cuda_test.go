@@ -57,9 +57,10 @@ func (a approxSlots) covers(i int) bool {
 }
 
 var approximate = map[string]approxSlots{
-	"mix_float_tame_64":    {stride: 48, slots: []int{5}}, // r[5] = __fdividef(x, y)
-	"mix_float_rawbits_64": {stride: 48, slots: []int{5}},
-	"mix_mufu_64":          {stride: 12, loose: []int{10}}, // every output is a MUFU approximation; r[10] is tanh.approx
+	// MUFU's sin, cos, lg2 and tanh are evaluated to nearest (warp/mufu.go
+	// tables ex2, rcp and rsqrt bit for bit): r[0] __sinf, r[1] __cosf,
+	// r[4] __log2f, r[5] __logf, r[9] sqrt.approx, r[10] tanh.approx.
+	"mix_mufu_64": {stride: 12, slots: []int{0, 1, 4, 5, 9, 10}, loose: []int{10}},
 }
 
 // tolerance is the relative error allowed for output i.

@@ -21,6 +21,14 @@ func (o fop) ftz() bool { return o.flags.Has(isa.FFtz) }
 // returns the result bits. NaN results are the format's canonical NaN, as
 // NVIDIA GPUs produce them.
 func (o fop) narrow(f *ffmt, a, b, c uint64) uint64 {
+	if f == &fmtF32 {
+		if o.op == isa.OpDiv && o.flags.Has(isa.FApprox) {
+			return uint64(mufuDiv(uint32(a), uint32(b), o.ftz()))
+		}
+		if r, ok := o.mufuF32(uint32(a)); ok {
+			return uint64(r)
+		}
+	}
 	switch o.op {
 	case isa.OpMin, isa.OpMax:
 		return o.minMax(f, a, b)
@@ -75,8 +83,9 @@ func (o fop) exactish(x, y, z float64) float64 {
 	return approx(o.op, x)
 }
 
-// approx evaluates an approximate (MUFU) function to nearest in float64;
-// hardware results differ in the last bits.
+// approx evaluates an approximate (MUFU) function to nearest in float64:
+// for lg2, sin, cos and tanh the hardware's results differ in the last bits
+// (ex2, rcp and rsqrt of f32 are the H200's own, mufu.go).
 func approx(op isa.Op, x float64) float64 {
 	switch op {
 	case isa.OpRsqrt:

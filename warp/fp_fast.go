@@ -42,6 +42,9 @@ func (w *Warp) fastFloat(in *isa.Instr, mask uint32, now uint64) bool {
 	}
 	switch in.Op {
 	case isa.OpAdd, isa.OpSub, isa.OpMul, isa.OpFma, isa.OpMad, isa.OpDiv, isa.OpSqrt, isa.OpRcp:
+		if (in.Op == isa.OpRcp || in.Op == isa.OpDiv) && in.Flags.Has(isa.FApprox) && in.Type == isa.F32 {
+			return false // MUFU.RCP (mufu.go), through the exact path's narrow
+		}
 		if !rnLike(in.Rnd) {
 			return false
 		}

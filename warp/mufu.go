@@ -1,0 +1,242 @@
+package warp
+
+import (
+	"bytes"
+	"compress/gzip"
+	"embed"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"sync"
+
+	"github.com/smsim/smsim/isa"
+)
+
+// The multi-function unit's (MUFU) ex2, rcp and rsqrt, bit for bit as the
+// H200 computes them. calibration/h200/mufu.cu measured every result on a
+// grid of inputs (warp/internal/mufugen makes the tables from its output),
+// and 2^19 random inputs beyond the grids showed the rule that extends
+// them (TestMufuMatchesTheH200 holds the model to a sample of them):
+//
+//   - ex2: |x| is truncated to a multiple of 2^-23 (a fixed-point fraction of
+//     23 bits, sign and magnitude); x = ±(n + f) gives 2^±n times the
+//     table's 2^f (x ≥ 0) or 2^-f (x < 0), each measured for every f;
+//   - rcp: the result's significand depends on x's alone (all 2^23 measured),
+//     its exponent is the negated one;
+//   - rsqrt: on the significand and the exponent's parity (2^24 measured).
+//
+// The unit flushes subnormal inputs and results to zero. lg2, sin, cos and
+// tanh are not tabled: they are evaluated to nearest (fp_arith.go approx).
+
+//go:embed mufu/*.tbl
+var mufuFiles embed.FS
+
+type mufuTable struct {
+	once sync.Once
+	name string
+	v    []uint32
+}
+
+var (
+	tblEx2Pos = &mufuTable{name: "ex2_pos"}
+	tblEx2Neg = &mufuTable{name: "ex2_neg"}
+	tblRcp    = &mufuTable{name: "rcp"}
+	tblRsq    = &mufuTable{name: "rsq"}
+)
+
+// at returns entry k, decoding the table on first use (2^23 or 2^24
+// entries: 32 or 64 MiB, made only by a kernel that uses the function).
+func (t *mufuTable) at(k uint32) uint32 {
+	t.once.Do(func() {
+		v, err := decodeMufu(t.name)
+		if err != nil {
+			panic(fmt.Sprintf("warp: MUFU table %s: %v", t.name, err)) // the embedded data is part of the build
+		}
+		t.v = v
+	})
+	return t.v[k]
+}
+
+func decodeMufu(name string) ([]uint32, error) {
+	b, err := mufuFiles.ReadFile("mufu/" + name + ".tbl")
+	if err != nil {
+		return nil, err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) < 9 {
+		return nil, fmt.Errorf("%d bytes", len(raw))
+	}
+	n := binary.LittleEndian.Uint32(raw)
+	cur := binary.LittleEndian.Uint32(raw[4:])
+	falling := raw[8] == 1
+	steps := raw[9:]
+	if uint64(len(steps))*4 < uint64(n)-1 {
+		return nil, fmt.Errorf("%d steps for %d entries", len(steps)*4, n)
+	}
+	v := make([]uint32, n)
+	v[0] = cur
+	for k := uint32(1); k < n; k++ {
+		s := uint32(steps[(k-1)/4]>>(2*((k-1)%4))) & 3
+		if falling {
+			cur -= s
+		} else {
+			cur += s
+		}
+		v[k] = cur
+	}
+	return v, nil
+}
+
+const (
+	mufuSign = 0x80000000
+	mufuInf  = 0x7f800000
+	mufuNaN  = 0x7fffffff // the NaN NVIDIA GPUs return
+)
+
+// withExponent gives the float of bits p (a normal float) scaled by 2^n,
+// flushed to zero below the normal range and infinite above it.
+func withExponent(p uint32, n int64) uint32 {
+	e := int64(p>>23&0xff) + n
+	switch {
+	case e <= 0:
+		return p & mufuSign
+	case e >= 255:
+		return p&mufuSign | mufuInf
+	}
+	return p&(mufuSign|0x7fffff) | uint32(e)<<23
+}
+
+// mufuEx2 is MUFU.EX2 of the float x (bits).
+func mufuEx2(x uint32) uint32 {
+	switch {
+	case x&0x7fffffff > mufuInf:
+		return mufuNaN
+	case x == mufuInf:
+		return mufuInf
+	case x == mufuSign|mufuInf:
+		return 0
+	}
+	if x>>23&0xff == 0 {
+		return 0x3f800000 // a subnormal input is zero
+	}
+	// |x| * 2^23, truncated: the significand m (24 bits, 1.23) times 2^e.
+	e := int64(x>>23&0xff) - 127
+	m := uint64(x&0x7fffff | 0x800000)
+	var k uint64
+	switch {
+	case e >= 0:
+		k = m << uint(min(e, 16)) // from 2^8 on the result is 0 or infinite anyway
+	case e > -25:
+		k = m >> uint(-e)
+	}
+	n, f := int64(k>>23), uint32(k&(1<<23-1))
+	if x&mufuSign == 0 {
+		return withExponent(tblEx2Pos.at(f), n)
+	}
+	if f == 0 {
+		return withExponent(0x3f800000, -n)
+	}
+	return withExponent(tblEx2Neg.at(f-1), -n)
+}
+
+// mufuRcp is MUFU.RCP of the float x (bits).
+func mufuRcp(x uint32) uint32 {
+	s := x & mufuSign
+	switch e := x >> 23 & 0xff; {
+	case x&0x7fffffff > mufuInf:
+		return mufuNaN
+	case e == 0xff:
+		return s // 1/±Inf
+	case e == 0:
+		return s | mufuInf // a subnormal input is zero
+	}
+	p := tblRcp.at(x & 0x7fffff)
+	return s | withExponent(p, 127-int64(x>>23&0xff))
+}
+
+// mufuRsq is MUFU.RSQ of the float x (bits).
+func mufuRsq(x uint32) uint32 {
+	e := int64(x >> 23 & 0xff)
+	switch {
+	case x&0x7fffffff > mufuInf:
+		return mufuNaN
+	case e == 0:
+		return x&mufuSign | mufuInf // ±0 and subnormals: ±Inf
+	case x&mufuSign != 0:
+		return mufuNaN
+	case e == 0xff:
+		return 0
+	}
+	odd := (e - 127) & 1
+	p := tblRsq.at(x&0x7fffff + uint32(odd)<<23)
+	return withExponent(p, -((e - 127 - odd) / 2))
+}
+
+// mufuF32 returns o's result by the MUFU tables when o is one of the
+// functions they hold, for f32 operands: ex2.approx (.ftz: MUFU.EX2; without
+// it, as ptxas expands it: an x below -126 halved, and the result squared),
+// rcp.approx.ftz, rsqrt.approx.ftz. ok is false for every other operation.
+func (o fop) mufuF32(a uint32) (r uint32, ok bool) {
+	switch {
+	case o.op == isa.OpEx2:
+		if o.ftz() {
+			return mufuEx2(a), true
+		}
+		x := math.Float32frombits(a)
+		if x >= -126 || x != x {
+			return mufuEx2(a), true
+		}
+		y := math.Float32frombits(mufuEx2(math.Float32bits(x * 0.5)))
+		return math.Float32bits(y * y), true // FMUL, to nearest, subnormals kept
+	case o.op == isa.OpRcp && o.flags.Has(isa.FApprox):
+		return mufuOrExact(a, mufuRcp(a), o.ftz())
+	case o.op == isa.OpRsqrt:
+		return mufuOrExact(a, mufuRsq(a), o.ftz())
+	}
+	return 0, false
+}
+
+// mufuOrExact is a tabled result r of input a: always with .ftz (MUFU
+// alone); without it only where input and result are normal numbers, the
+// range in which ptxas's fix-up code around the MUFU leaves its result
+// alone. Elsewhere ok is false and the function is evaluated to nearest.
+func mufuOrExact(a, r uint32, ftz bool) (uint32, bool) {
+	if ftz {
+		return r, true
+	}
+	normal := func(v uint32) bool { e := v >> 23 & 0xff; return e != 0 && e != 0xff }
+	return r, normal(a) && normal(r)
+}
+
+// mufuDiv is div.approx.f32 a / b: a times MUFU.RCP of b (PTX ISA: "d = a *
+// (1/b)"), as ptxas writes it: a subnormal divisor and the dividend both
+// scaled by 2^24 first (without .ftz), the product rounded to nearest.
+func mufuDiv(a, b uint32, ftz bool) uint32 {
+	x, y := math.Float32frombits(a), math.Float32frombits(b)
+	if ftz {
+		x, y = math.Float32frombits(flushF32(a)), math.Float32frombits(flushF32(b))
+	} else if y != 0 && math.Abs(float64(y)) < 0x1p-126 {
+		x, y = x*0x1p24, y*0x1p24
+	}
+	r := x * math.Float32frombits(mufuRcp(math.Float32bits(y)))
+	if ftz {
+		return flushF32(math.Float32bits(r))
+	}
+	return math.Float32bits(r)
+}
+
+// flushF32 is a float's bits with a subnormal flushed to a zero of its sign.
+func flushF32(v uint32) uint32 {
+	if v>>23&0xff == 0 {
+		return v & mufuSign
+	}
+	return v
+}

@@ -1,0 +1,116 @@
+package warp
+
+import (
+	"encoding/binary"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestMufuMatchesTheH200 holds the MUFU model to 16384 random inputs per
+// function that the H200 answered (calibration/h200/mufu.cu's random sets:
+// inputs the tables were not made from): ex2 over [-130, 130] and over
+// random bit patterns below 1 in magnitude, rcp of random normal floats,
+// rsqrt of random positive normal floats.
+func TestMufuMatchesTheH200(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		f    func(uint32) uint32
+	}{
+		{"ex2.rnd", mufuEx2},
+		{"ex2s.rnd", mufuEx2},
+		{"rcp.rnd", mufuRcp},
+		{"rsq.rnd", mufuRsq},
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", "mufu", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := 0
+		for i := 0; i+8 <= len(b); i += 8 {
+			x, want := binary.LittleEndian.Uint32(b[i:]), binary.LittleEndian.Uint32(b[i+4:])
+			if got := tc.f(x); got != want {
+				if bad < 5 {
+					t.Errorf("%s: x = %08x (%g): got %08x, the H200 %08x", tc.file, x, math.Float32frombits(x), got, want)
+				}
+				bad++
+			}
+		}
+		if bad > 0 || len(b) < 8*16384 {
+			t.Errorf("%s: %d of %d differ", tc.file, bad, len(b)/8)
+		}
+	}
+}
+
+// The special operands: NaN in, the canonical NaN out; infinities and
+// zeros as IEEE 754 limits give them; subnormal inputs read as zeros.
+func TestMufuSpecialOperands(t *testing.T) {
+	const nan, inf, ninf, one = 0x7fffffff, 0x7f800000, 0xff800000, 0x3f800000
+	for _, tc := range []struct {
+		name string
+		f    func(uint32) uint32
+		x    uint32
+		want uint32
+	}{
+		{"ex2 NaN", mufuEx2, 0x7fc00001, nan},
+		{"ex2 +inf", mufuEx2, inf, inf},
+		{"ex2 -inf", mufuEx2, ninf, 0},
+		{"ex2 +0", mufuEx2, 0, one},
+		{"ex2 -0", mufuEx2, 0x80000000, one},
+		{"ex2 subnormal", mufuEx2, 1, one},
+		{"ex2 128", mufuEx2, 0x43000000, inf},
+		{"ex2 -127", mufuEx2, 0xc2fe0000, 0},
+		{"ex2 1", mufuEx2, one, 0x40000000},
+		{"rcp +0", mufuRcp, 0, inf},
+		{"rcp -0", mufuRcp, 0x80000000, ninf},
+		{"rcp subnormal", mufuRcp, 0x80000001, ninf},
+		{"rcp +inf", mufuRcp, inf, 0},
+		{"rcp -inf", mufuRcp, ninf, 0x80000000},
+		{"rcp 2^127", mufuRcp, 0x7f000000, 0},
+		{"rcp 2", mufuRcp, 0x40000000, 0x3f000000},
+		{"rcp NaN", mufuRcp, 0xffc00000, nan},
+		{"rsqrt +0", mufuRsq, 0, inf},
+		{"rsqrt -0", mufuRsq, 0x80000000, ninf},
+		{"rsqrt -1", mufuRsq, 0xbf800000, nan},
+		{"rsqrt +inf", mufuRsq, inf, 0},
+		{"rsqrt 4", mufuRsq, 0x40800000, 0x3f000000},
+		{"rsqrt 1", mufuRsq, one, one},
+	} {
+		if got := tc.f(tc.x); got != tc.want {
+			t.Errorf("%s: got %08x, want %08x", tc.name, got, tc.want)
+		}
+	}
+}
+
+// The tables decode to their grids' sizes, monotonic, from the values
+// at their ends: 2^0 and 2^(1-2^-23), 2^(-2^-23) and 2^-1, 1/1 and
+// 1/(2-2^-23), 1/sqrt(1) and 1/sqrt(4-2^-22).
+func TestMufuTablesDecode(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		n           int
+		first, last float64
+	}{
+		{"ex2_pos", 1 << 23, 1, math.Exp2(1 - 0x1p-23)},
+		{"ex2_neg", 1 << 23, math.Exp2(-0x1p-23), 0.5},
+		{"rcp", 1 << 23, 1, 1 / (2 - 0x1p-23)},
+		{"rsq", 1 << 24, 1, 1 / math.Sqrt(4-0x1p-22)},
+	} {
+		v, err := decodeMufu(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(v) != tc.n {
+			t.Fatalf("%s: %d entries, want %d", tc.name, len(v), tc.n)
+		}
+		for _, end := range []struct {
+			got  uint32
+			want float64
+		}{{v[0], tc.first}, {v[len(v)-1], tc.last}} {
+			if d := float64(math.Float32frombits(end.got)) - end.want; math.Abs(d) > 2*math.Abs(end.want)*0x1p-23 {
+				t.Errorf("%s: end value %g, want %g", tc.name, math.Float32frombits(end.got), end.want)
+			}
+		}
+	}
+}
