@@ -55,6 +55,14 @@ type CopyEngine interface {
 	// AcceptAt returns the first cycle at or after now at which the engine's
 	// request queue has room: the issuing warp is held until then.
 	AcceptAt(now sim.Cycle) sim.Cycle
+	// NewLaunch starts a launch: its tensor maps are fetched again (the
+	// descriptor cache holds only the launch's own).
+	NewLaunch()
+	// Forget drops the bulk groups of a thread whose CTA has exited.
+	Forget(thread uint64)
+	// Stats returns the engine's counters so far (the SM reports a
+	// launch's share of them).
+	Stats() tma.Stats
 }
 
 func (s *SM) inFlight() bool {

@@ -151,12 +151,11 @@ func (s *SM) forgetThreads(c *cta) {
 	if !c.committed {
 		return
 	}
-	f, _ := s.copy.(interface{ Forget(thread uint64) })
 	for t := 0; t < c.threads; t++ {
 		id := uint64(c.id)<<32 | uint64(t)
 		delete(s.commits, id)
-		if f != nil {
-			f.Forget(id)
+		if s.copy != nil {
+			s.copy.Forget(id)
 		}
 	}
 	k := 0

@@ -236,8 +236,8 @@ func (s *SM) begin(l *Launch) error {
 	s.landing = s.landing[:0]
 	s.storeSrc, s.commits, s.mapUse = nil, map[uint64]uint64{}, nil
 	s.cpInFlight = 0
-	if e, ok := s.copy.(interface{ NewLaunch() }); ok {
-		e.NewLaunch() // a launch's tensor maps are fetched again
+	if s.copy != nil {
+		s.copy.NewLaunch()
 	}
 	s.copyStats0 = s.copyStats()
 	s.start = s.eng.Now()
