@@ -137,7 +137,7 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 			s.copyIssued[r.ID] = copyInfo{at: uint64(now - s.start), bytes: int(r.Size), mbar: r.Mbar, in: in, warp: wc.slot, cta: wc.c.id}
 		}
 	}
-	hold := now + sim.Cycle(s.cfg.Latency[isa.ClassTMA])
+	hold := now + sim.Cycle(s.cfg.Pipes.Latency[isa.ClassTMA])
 	if stores && mask != 0 {
 		// A store or reduction holds its thread only until the unit's queue
 		// takes it: one thread issues 256-byte bulk stores every 26.6

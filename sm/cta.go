@@ -107,8 +107,8 @@ func (s *SM) fits(nw, threads, smem int) bool {
 		usedT += c.threads
 		usedS += int(c.smem.Size())
 	}
-	return len(s.ctas) < s.cfg.MaxCTAs && usedW+nw <= s.cfg.MaxWarps &&
-		usedT+threads <= s.cfg.MaxThreads && usedS+smem <= s.cfg.Smem.Capacity
+	return len(s.ctas) < s.cfg.Limits.CTAs && usedW+nw <= s.cfg.Limits.Warps &&
+		usedT+threads <= s.cfg.Limits.Threads && usedS+smem <= s.cfg.Smem.Capacity
 }
 
 func (s *SM) startCTA(now sim.Cycle, id, nw, threads, smem int) error {
@@ -123,7 +123,7 @@ func (s *SM) startCTA(now sim.Cycle, id, nw, threads, smem int) error {
 		slot := s.freeSlot()
 		env, live := s.newWarpEnv(c, k)
 		env.WarpID = uint32(slot)
-		wc := &wctx{c: c, slot: slot, sp: slot % s.cfg.Schedulers, age: s.stats.WarpsLaunched,
+		wc := &wctx{c: c, slot: slot, sp: slot % s.cfg.Sched.Count, age: s.stats.WarpsLaunched,
 			depPC: -1, hold: -1, acctAt: now, waitFrom: now, reason: ReasonNotSelected}
 		wc.w = warp.New(slot, k, s.prog, live, env)
 		n := s.prog.NumRegs + s.prog.NumPreds

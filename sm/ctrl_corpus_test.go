@@ -99,7 +99,7 @@ func stallSum(p *isa.Program, at map[uint32]int, addrs []uint32, taken uint32, c
 	for _, x := range addrs {
 		s := uint64(max(p.Instrs[at[x]].Ctrl.Stall, 1))
 		if x == taken {
-			s = max(s, uint64(cfg.BranchTaken))
+			s = max(s, uint64(cfg.Branch.Taken))
 		}
 		n += s
 	}
@@ -304,7 +304,7 @@ func TestArriveWaitLoopTakesItsStallCountsAndTheAnswer(t *testing.T) {
 // which the PTX rows do not allow (sm/sources.go, syncs.pad_answers).
 func TestArriveWaitLoopAcrossWarps(t *testing.T) {
 	clean := DefaultConfig()
-	clean.SyncsLatency, clean.SyncsAcquire, clean.PadAnswers = 36, 36, 1
+	clean.Syncs.Latency, clean.Syncs.Acquire, clean.Model.PadAnswers = 36, 36, 1
 	const trips = 24
 	phase := func(cfg Config, w int) float64 {
 		p, at := electLoop(t, w, trips)

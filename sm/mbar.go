@@ -205,7 +205,7 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 	if err != nil {
 		return err
 	}
-	wc.syncsFree = now + sim.Cycle(s.cfg.SyncsWarpInterval)
+	wc.syncsFree = now + sim.Cycle(s.cfg.Syncs.WarpInterval)
 	var last sim.Cycle
 	var vals *warp.Vec
 	if in.Op == isa.OpMbarTestWait || in.Op == isa.OpMbarTryWait {
@@ -229,7 +229,7 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 		// of earlier fits (with a short syncs.try_wait_timeout it stood for
 		// a quick re-check; docs/model.md).
 		hold := in.Flags.Has(isa.FHint)
-		if !hold && s.cfg.TryWaitHold != 0 {
+		if !hold && s.cfg.Model.TryWaitHold != 0 {
 			if b := wc.c.bars[gs[0].addr]; b == nil || !b.mb.Valid() {
 				hold = true
 			} else if _, d, _, err := s.awaitedNow(b, in, vals[bits.TrailingZeros32(gs[0].lanes)]); !d || err != nil {
@@ -256,9 +256,9 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 		wc.c.pending++
 		if wait {
 			op.vals = *vals
-			lat := s.cfg.SyncsCheck
+			lat := s.cfg.Syncs.Check
 			if in.Op == isa.OpMbarTestWait {
-				lat = s.cfg.TestWaitLatency
+				lat = s.cfg.Syncs.TestWait
 			}
 			// The unit is one FIFO: a check comes after every update issued
 			// before it (whichever warp issued it), sooner when the unit is
@@ -268,7 +268,7 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 			// A wait through a per-thread (vector) address — one ptxas
 			// places under divergent control (compiler.MarkDivergentWaits) — is
 			// a new set of per-thread checks at every poll.
-			cost := s.cfg.SyncsCheckCost
+			cost := s.cfg.Syncs.CheckCost
 			at := max(now+sim.Cycle(lat), wc.lastUpdate, s.syncs.free)
 			if wc.waitsOn(gs[k].addr) {
 				op.at = at
@@ -279,7 +279,7 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 				op.at = s.slots.reserve(at, cost)
 			}
 		} else {
-			op.at = s.syncs.schedule(now, &s.cfg, &s.slots, s.cfg.updateInterval(in))
+			op.at = s.syncs.schedule(now, &s.cfg, &s.slots, s.cfg.Syncs.updateInterval(in))
 			wc.lastUpdate = op.at
 		}
 		last = op.at
@@ -293,7 +293,7 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 		s.dstReady(wc, in, ready, ReasonMbarrier)
 		wc.busyUntil = max(wc.busyUntil, ready)
 	default:
-		s.dstReady(wc, in, last+sim.Cycle(s.cfg.SyncsResult), ReasonMbarrier)
+		s.dstReady(wc, in, last+sim.Cycle(s.cfg.Syncs.Result), ReasonMbarrier)
 	}
 	wc.w.Advance()
 	return nil
@@ -313,7 +313,7 @@ func (s *SM) execPendingCount(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint3
 		r[l] = uint64(c)
 	}
 	wc.w.Write(in.Dst(0), mask, &r, isa.U32)
-	s.dstReady(wc, in, now+sim.Cycle(s.cfg.Latency[isa.ClassALU]), ReasonWait)
+	s.dstReady(wc, in, now+sim.Cycle(s.cfg.Pipes.Latency[isa.ClassALU]), ReasonWait)
 	wc.w.Advance()
 	return nil
 }

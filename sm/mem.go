@@ -119,7 +119,7 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 		// wait their turn in the MIO queue; the warps' issue of shared
 		// instructions stops while smem.queue of them wait.
 		sc := &s.sched[wc.sp]
-		ivl := s.cfg.Interval[isa.ClassShared]
+		ivl := s.cfg.Pipes.Interval[isa.ClassShared]
 		start := max(now, sc.lsuFree)
 		sc.lsuFree = start + sim.Cycle(max(ivl, wf*s.cfg.Smem.ConflictCycles))
 		backlog := sim.Cycle(s.cfg.Smem.Queue * ivl)
@@ -135,11 +135,11 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 		if in.Op == isa.OpAtom || in.Op == isa.OpRed {
 			extra += sim.Cycle(s.cfg.Smem.AtomicCycles) // the read-modify-write
 		}
-		return sim.Cycle(s.cfg.Latency[isa.ClassShared]) + extra + queued, ReasonShortScoreboard
+		return sim.Cycle(s.cfg.Pipes.Latency[isa.ClassShared]) + extra + queued, ReasonShortScoreboard
 	case isa.ParamSpace:
-		return sim.Cycle(s.cfg.Latency[isa.ClassParam]), ReasonWait
+		return sim.Cycle(s.cfg.Pipes.Latency[isa.ClassParam]), ReasonWait
 	case isa.Const:
-		return sim.Cycle(s.cfg.Latency[isa.ClassConst]), ReasonWait
+		return sim.Cycle(s.cfg.Pipes.Latency[isa.ClassConst]), ReasonWait
 	case isa.Local:
 		return sim.Cycle(s.cfg.Mem.L1HitCycles), ReasonLongScoreboard
 	}
@@ -160,7 +160,7 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 		}
 	}
 	if nlines > 1 {
-		worst += sim.Cycle((nlines - 1) * s.cfg.GlobalPerLine)
+		worst += sim.Cycle((nlines - 1) * s.cfg.LSU.GlobalPerLine)
 	}
 	// The sub-partition's LSU pipe holds a global access interval.global
 	// cycles, mem.per_line a line when it touches more (ldg.csv: a 128-bit
@@ -168,7 +168,7 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 	// lines pass the data array that shared memory uses, one 128-byte
 	// wavefront a cycle for the SM (ldg.csv: 128-bit L1 hits from every
 	// sub-partition, 16.00 cycles a warp instruction, as smem.csv's).
-	if hold := nlines*s.cfg.GlobalPerLine - s.cfg.Interval[isa.ClassGlobal]; hold > 0 {
+	if hold := nlines*s.cfg.LSU.GlobalPerLine - s.cfg.Pipes.Interval[isa.ClassGlobal]; hold > 0 {
 		s.sched[wc.sp].pipeFree[isa.ClassGlobal] += sim.Cycle(hold)
 	}
 	if per := sim.Cycle(s.cfg.Smem.WavefrontCycles); per > 0 && nlines > 0 {

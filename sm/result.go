@@ -277,7 +277,7 @@ func (s *SM) dumpState() []string {
 func (s *SM) watchdog(now sim.Cycle) error {
 	// A bar.sync release counts as progress when its waiters resume, which
 	// may be later than now.
-	if s.lastProg > now || now-s.lastProg < sim.Cycle(s.cfg.WatchdogIdle) || s.inFlight() {
+	if s.lastProg > now || now-s.lastProg < sim.Cycle(s.cfg.Watchdog.SpinCycles) || s.inFlight() {
 		return nil
 	}
 	live, spinning, paths := 0, 0, 0

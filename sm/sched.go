@@ -107,7 +107,7 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 			pick = wc
 		}
 	}
-	if s.cfg.Policy == GTO && lastOK && sc.last != sc.yield {
+	if s.cfg.Sched.Policy == GTO && lastOK && sc.last != sc.yield {
 		pick = s.warps[sc.last]
 	}
 	if pick == nil {
@@ -133,8 +133,8 @@ func (s *SM) prefer(sc *scheduler, a, b *wctx) bool {
 	if sc.yield >= 0 && (a.slot == sc.yield) != (b.slot == sc.yield) {
 		return b.slot == sc.yield
 	}
-	if s.cfg.Policy == LRR {
-		n := uint64(s.cfg.MaxWarps)
+	if s.cfg.Sched.Policy == LRR {
+		n := uint64(s.cfg.Limits.Warps)
 		da := (uint64(a.slot) + n - uint64(sc.last) - 1) % n
 		db := (uint64(b.slot) + n - uint64(sc.last) - 1) % n
 		return da < db
@@ -189,7 +189,7 @@ func (s *SM) unitsReady(wc *wctx, sp *warp.Split, in *isa.Instr, r sim.Cycle, wh
 		}
 		// The barrier unit holds SyncsQueue updates; more stall their issue.
 		if in.Op != isa.OpMbarTestWait && in.Op != isa.OpMbarTryWait {
-			backlog := sim.Cycle(s.cfg.SyncsLatency + s.cfg.SyncsQueue*s.cfg.SyncsInterval)
+			backlog := sim.Cycle(s.cfg.Syncs.Latency + s.cfg.Syncs.Queue*s.cfg.Syncs.Interval)
 			if s.syncs.free > backlog && s.syncs.free-backlog > r {
 				r, why = s.syncs.free-backlog, ReasonMIOThrottle
 			}
@@ -218,7 +218,7 @@ func (s *SM) computeDeps(wc *wctx, sp *warp.Split, in *isa.Instr) {
 	for _, idx := range s.deps[sp.PC] {
 		at := wc.regReady[idx]
 		if p := wc.regPath[idx]; p != pathNone && path != pathNone && p != path && at < sim.Never {
-			at += sim.Cycle(s.cfg.MUFUForward) // into or out of the MUFU unit
+			at += sim.Cycle(s.cfg.Pipes.MUFUForward) // into or out of the MUFU unit
 		}
 		if at > r {
 			r, why = at, wc.regReason[idx]

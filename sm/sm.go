@@ -223,8 +223,8 @@ func (s *SM) begin(l *Launch) error {
 	}
 	s.ctas, s.nextCTA, s.done, s.err = nil, 0, false, nil
 	s.totalCTA = l.Grid[0] * l.Grid[1] * l.Grid[2]
-	s.warps = make([]*wctx, s.cfg.MaxWarps)
-	s.sched = make([]scheduler, s.cfg.Schedulers)
+	s.warps = make([]*wctx, s.cfg.Limits.Warps)
+	s.sched = make([]scheduler, s.cfg.Sched.Count)
 	for i := range s.sched {
 		s.sched[i].last, s.sched[i].yield = -1, -1
 	}
@@ -322,7 +322,7 @@ func (s *SM) newWarpEnv(c *cta, k int) (warp.Env, uint32) {
 		env.Nctaid[i] = uint32(l.Grid[i])
 		env.Ctaid[i] = c.idx[i]
 	}
-	env.NWarpID = uint32(s.cfg.MaxWarps)
+	env.NWarpID = uint32(s.cfg.Limits.Warps)
 	env.NSMID = 1
 	env.DynSmem = uint32(l.DynSmem)
 	env.TotSmem = c.smem.Size()

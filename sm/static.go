@@ -41,7 +41,7 @@ type predDue struct {
 // allow: k_lat's 61 and 56 include ~12 cycles of a register reuse after a
 // store (latency5.csv), which PTX cannot show (docs/model.md, the elected row).
 func (s *SM) variable(r Reason) bool {
-	return r == ReasonShortScoreboard || r == ReasonLongScoreboard || r == ReasonMbarrier && s.cfg.PadAnswers != 0
+	return r == ReasonShortScoreboard || r == ReasonLongScoreboard || r == ReasonMbarrier && s.cfg.Model.PadAnswers != 0
 }
 
 // advanceStatic moves the warp's static clock to the issue of in at now:
@@ -84,7 +84,7 @@ func (wc *wctx) isPredDue(idx int32) bool {
 func (s *SM) notePredicate(wc *wctx, d *isa.Operand) {
 	idx := int32(s.prog.NumRegs) + d.Reg
 	wc.dropPredDue(idx)
-	wc.predDue = append(wc.predDue, predDue{idx: idx, due: wc.staticClk + sim.Cycle(s.cfg.PredLatency)})
+	wc.predDue = append(wc.predDue, predDue{idx: idx, due: wc.staticClk + sim.Cycle(s.cfg.Ptxas.PredLatency)})
 }
 
 func (wc *wctx) dropPredDue(idx int32) {

@@ -67,7 +67,7 @@ func (u *syncsUnit) pop() *syncsOp {
 // interval cycles), and never before an earlier update (updates are applied
 // in order).
 func (u *syncsUnit) schedule(now sim.Cycle, c *Config, slots *slotCalendar, interval int) sim.Cycle {
-	at := now + sim.Cycle(c.SyncsLatency)
+	at := now + sim.Cycle(c.Syncs.Latency)
 	if u.free > at {
 		at = u.free
 	}
@@ -335,10 +335,10 @@ func (s *SM) completePhase(now sim.Cycle, b *barrier, res mbarrier.Result, compl
 		// taking syncs.wake_cost of its cycles (trywait.csv wake_all:
 		// waiters resume 2 cycles apart); each warp's scheduler then
 		// resumes it when its port is free (wakeHandler).
-		at := s.slots.reserve(now, s.cfg.WakeCost)
-		wake := at + sim.Cycle(s.cfg.TryWaitWake)
+		at := s.slots.reserve(now, s.cfg.Syncs.WakeCost)
+		wake := at + sim.Cycle(s.cfg.Syncs.TryWaitWake)
 		if w.slot != completer {
-			wake += sim.Cycle(s.cfg.SyncsVisibility)
+			wake += sim.Cycle(s.cfg.Syncs.Visibility)
 		}
 		s.eng.Schedule(wake, sim.PhaseDeliver, wakeHandler{s}, uint64(w.slot)<<48|w.ticket)
 	}
@@ -372,9 +372,9 @@ func (s *SM) progress(now sim.Cycle) { s.lastProg = now }
 // syncs.interval, or syncs.count_interval for an arrive with an explicit
 // count operand, which the SASS issues as a different instruction
 // (SYNCS.ARRIVE.TRANS64.ART0, the count from a register, against A1T0).
-func (c *Config) updateInterval(in *isa.Instr) int {
+func (c *SyncsSpec) updateInterval(in *isa.Instr) int {
 	if in.Op == isa.OpMbarArrive && in.NSrc() >= 2 && !in.Flags.Has(isa.FExpectTx) && !in.Flags.Has(isa.FNoComplete) {
-		return c.SyncsCountInterval
+		return c.CountInterval
 	}
-	return c.SyncsInterval
+	return c.Interval
 }
