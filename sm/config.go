@@ -143,9 +143,39 @@ type PtxasSpec struct {
 
 // ModelChoices choose between models of one behaviour.
 type ModelChoices struct {
-	PadAnswers  int // syncs.pad_answers
-	TryWaitHold int // syncs.try_wait_hold
+	PadAnswers  PadMode  // syncs.pad_answers
+	TryWaitHold HoldMode // syncs.try_wait_hold
 }
+
+// PadMode says when a warp pays the stall counts ptxas pads after a barrier
+// wait, where a fixed latency spans the wait (static.go).
+type PadMode uint8
+
+// Padding modes.
+const (
+	// PadOverlap lets the wait for the barrier unit's answer overlap the
+	// padding: the h200 fit, whose answer microbench.csv's single-thread
+	// rows set.
+	PadOverlap PadMode = iota
+	// PadAfterAnswer pays the padding after the answer, as the SASS does
+	// (latency3.csv); it needs the clean answer latency (syncs.latency 36,
+	// syncs.acquire 36).
+	PadAfterAnswer
+)
+
+// HoldMode says what an un-hinted try_wait does to its warp.
+type HoldMode uint8
+
+// Hold modes.
+const (
+	// HoldNone holds nothing: only what reads the predicate waits for the
+	// answer, as on the H200 (trywait.cu).
+	HoldNone HoldMode = iota
+	// HoldOpenPhase holds the warp until the answer when the phase is open
+	// at the try_wait's issue: an effective model (with a short
+	// syncs.try_wait_timeout it stands for a quick re-check).
+	HoldOpenPhase
+)
 
 // WatchdogSpec is the livelock detector's setting.
 type WatchdogSpec struct {

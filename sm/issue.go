@@ -48,12 +48,12 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 		} else {
 			w.Advance()
 		}
-		if in.Op == isa.OpMbarTryWait && in.Flags.Has(isa.FHint) && s.cfg.Model.TryWaitHold == 0 {
+		if in.Op == isa.OpMbarTryWait && in.Flags.Has(isa.FHint) && s.cfg.Model.TryWaitHold == HoldNone {
 			// A guarded-off hinted try_wait: its TRYWAIT still passes
 			// through the barrier pipe, and the NANOSLEEP.SYNCS after it
 			// waits for that (hwprobe.cu's SASS: try_wait_incomplete_phase
 			// hint_ns0 runs the hinted form guarded off). With
-			// syncs.try_wait_hold 1 the effective model's hold of the
+			// syncs.try_wait_hold open_phase the effective model's hold of the
 			// un-hinted form that follows stands for it.
 			wc.busyUntil = max(wc.busyUntil, now+sim.Cycle(max(s.cfg.Syncs.Check+s.cfg.Syncs.Result, s.cfg.Syncs.Acquire)))
 		}

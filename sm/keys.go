@@ -283,8 +283,14 @@ func ptxasKeys() []decl {
 
 func choiceKeys() []decl {
 	g := keyGroup{name: "barrier unit", kind: ModelChoice}
-	g.int("syncs.pad_answers", "0/1", 0, Source{Derived, "SASS and measured: latency3.csv (reg_sum 57 against reg_sum_spin 47 cycles: the wait branch's stall of 10, its TRYWAIT answering 36 cycles after issue in both); 0 in h200, whose barrier answer microbench.csv's single-thread rows set (they include a register reuse after a store, latency5.csv): with 1, syncs.latency 36 and syncs.acquire 36 all rows 7.56 % (against 7.79 %), latency4.csv 0.3 % and elected_count1_warps16 -14.9 %, but microbench.csv 5.14 % (docs/model.md)"}, "1: the stall counts ptxas puts after a barrier wait (padding a fixed latency that spans it) are paid after the wait's answer, as in SASS; use with syncs.latency 36 and syncs.acquire 36 (0: the default fit)", func(c *Config) *int { return &c.Model.PadAnswers })
-	g.int("syncs.try_wait_hold", "0/1", 0, measuredSrc("0 - a clock read right behind a try_wait on an open phase issues 1-2 cycles later (trywait.cu); 1 is the effective model of earlier fits (with syncs.try_wait_timeout 25: a quick re-check)"), "1: an un-hinted try_wait on a phase open at its issue holds its warp until it answers (an effective model; the H200 holds nothing)", func(c *Config) *int { return &c.Model.TryWaitHold })
+	g.add("syncs.pad_answers", "", Source{Derived, "SASS and measured: latency3.csv (reg_sum 57 against reg_sum_spin 47 cycles: the wait branch's stall of 10, its TRYWAIT answering 36 cycles after issue in both); 0 in h200, whose barrier answer microbench.csv's single-thread rows set (they include a register reuse after a store, latency5.csv): with 1, syncs.latency 36 and syncs.acquire 36 all rows 7.56 % (against 7.79 %), latency4.csv 0.3 % and elected_count1_warps16 -14.9 %, but microbench.csv 5.14 % (docs/model.md)"},
+		"when a warp pays the stall counts ptxas puts after a barrier wait (padding a fixed latency that spans it): overlap (0), during the wait, the default fit; after_answer (1), after the wait's answer, as in SASS; use after_answer with syncs.latency 36 and syncs.acquire 36",
+		choiceField[PadMode]{at: func(c *Config) *PadMode { return &c.Model.PadAnswers }, def: PadOverlap,
+			choices: []choice[PadMode]{{name: "overlap", v: PadOverlap, aliases: []string{"0"}}, {name: "after_answer", v: PadAfterAnswer, aliases: []string{"1"}}}})
+	g.add("syncs.try_wait_hold", "", measuredSrc("0 - a clock read right behind a try_wait on an open phase issues 1-2 cycles later (trywait.cu); 1 is the effective model of earlier fits (with syncs.try_wait_timeout 25: a quick re-check)"),
+		"what an un-hinted try_wait on a phase open at its issue does to its warp: none (0), nothing, as on the H200; open_phase (1), holds it until the try_wait answers (an effective model)",
+		choiceField[HoldMode]{at: func(c *Config) *HoldMode { return &c.Model.TryWaitHold }, def: HoldNone,
+			choices: []choice[HoldMode]{{name: "none", v: HoldNone, aliases: []string{"0"}}, {name: "open_phase", v: HoldOpenPhase, aliases: []string{"1"}}}})
 	return g.ds
 }
 

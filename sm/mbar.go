@@ -224,12 +224,12 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 		// (hwprobe.cu's SASS). Without one the H200 holds nothing:
 		// instructions that do not read the predicate issue behind it at
 		// once (calibration/h200/trywait.cu, a clock read right behind a
-		// try_wait on an open phase: 2 cycles). syncs.try_wait_hold 1 holds
+		// try_wait on an open phase: 2 cycles). syncs.try_wait_hold open_phase holds
 		// the warp anyway on a phase open at issue — the effective model
 		// of earlier fits (with a short syncs.try_wait_timeout it stood for
 		// a quick re-check; docs/model.md).
 		hold := in.Flags.Has(isa.FHint)
-		if !hold && s.cfg.Model.TryWaitHold != 0 {
+		if !hold && s.cfg.Model.TryWaitHold == HoldOpenPhase {
 			if b := wc.c.bars[gs[0].addr]; b == nil || !b.mb.Valid() {
 				hold = true
 			} else if _, d, _, err := s.awaitedNow(b, in, vals[bits.TrailingZeros32(gs[0].lanes)]); !d || err != nil {
