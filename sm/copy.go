@@ -66,7 +66,7 @@ type CopyEngine interface {
 }
 
 func (s *SM) inFlight() bool {
-	return s.syncs.n > 0 || s.checks.n > 0 || s.cpInFlight > 0 || (s.copy != nil && s.copy.InFlight() > 0)
+	return s.syncs.busy() || s.cpInFlight > 0 || (s.copy != nil && s.copy.InFlight() > 0)
 }
 
 // execCopy issues bulk-copy instructions; each active lane issues its own copy.

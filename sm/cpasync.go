@@ -203,11 +203,11 @@ func (s *SM) cpAsyncArrive(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) 
 	}
 	for k := 0; k < n; k++ {
 		if !in.Flags.Has(isa.FNoInc) {
-			op := s.syncs.push()
+			op := s.syncs.updates.push()
 			*op = syncsOp{in: in, wc: wc, slot: wc.slot, addr: gs[k].addr, lanes: gs[k].lanes, count: gs[k].count,
 				last: true, groups: 1, epoch: wc.c.bsyncEpoch(), inc: true}
 			wc.c.pending++
-			op.at = s.syncs.schedule(now, &s.cfg, &s.slots, s.cfg.Syncs.updateInterval(in))
+			op.at = s.syncs.scheduleUpdate(now, in)
 			s.eng.Schedule(op.at, sim.PhaseDeliver, syncsHandler{s}, 0)
 		}
 		s.cpInFlight++
@@ -230,11 +230,11 @@ type cpArriveHandler struct {
 func (h cpArriveHandler) Handle(now sim.Cycle, _ uint64) error {
 	s := h.s
 	s.cpInFlight--
-	op := s.syncs.push()
+	op := s.syncs.updates.push()
 	*op = syncsOp{in: h.in, wc: h.wc, slot: h.wc.slot, addr: h.g.addr, lanes: h.g.lanes, count: h.g.count,
 		last: true, groups: 1, epoch: h.wc.c.bsyncEpoch()}
 	// The landing's count passes to the arrival it enqueues (opDone when applied).
-	op.at = s.syncs.schedule(now, &s.cfg, &s.slots, s.cfg.Syncs.updateInterval(h.in))
+	op.at = s.syncs.scheduleUpdate(now, h.in)
 	s.eng.Schedule(op.at, sim.PhaseDeliver, syncsHandler{s}, 0)
 	return nil
 }

@@ -184,7 +184,7 @@ func (s *SM) writeItem(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) sbIt
 	if mask == 0 {
 		it.at, it.why = now+1, ReasonShortScoreboard
 		if in.Op == isa.OpMbarTryWait || in.Op == isa.OpMbarTestWait {
-			it.at = now + sim.Cycle(max(s.cfg.Syncs.Check+s.cfg.Syncs.Result, s.cfg.Syncs.Acquire))
+			it.at = s.syncs.passedAt(now)
 			it.why = ReasonMbarrier
 		}
 		return it

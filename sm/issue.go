@@ -55,7 +55,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 			// hint_ns0 runs the hinted form guarded off). With
 			// syncs.try_wait_hold open_phase the effective model's hold of the
 			// un-hinted form that follows stands for it.
-			wc.busyUntil = max(wc.busyUntil, now+sim.Cycle(max(s.cfg.Syncs.Check+s.cfg.Syncs.Result, s.cfg.Syncs.Acquire)))
+			wc.busyUntil = max(wc.busyUntil, s.syncs.passedAt(now))
 		}
 		if in.Sched.Has(isa.SchedConverge) {
 			wc.busyUntil = max(wc.busyUntil, now+sim.Cycle(s.cfg.Ptxas.Bsync))

@@ -27,7 +27,7 @@ type barrier struct {
 	recent    [4]Arriver // last arrivals, newest at recentN-1 (mod 4)
 	recentN   int
 	// The latest phase completion: when, and by which warp (-1: a copy).
-	// Other warps' checks see it SyncsVisibility later.
+	// Other warps' checks see it syncs.visibility later.
 	completedAt sim.Cycle
 	completer   int
 	seq         int         // creation order in the launch (the report's order)
@@ -205,7 +205,7 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 	if err != nil {
 		return err
 	}
-	wc.syncsFree = now + sim.Cycle(s.cfg.Syncs.WarpInterval)
+	wc.syncsFree = s.syncs.warpNext(now)
 	var last sim.Cycle
 	var vals *warp.Vec
 	if in.Op == isa.OpMbarTestWait || in.Op == isa.OpMbarTryWait {
@@ -246,40 +246,19 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 		arg := uint64(queueUpdates)
 		if wait {
 			var i int
-			i, op = s.checks.get()
+			i, op = s.syncs.checks.get()
 			arg = checkFlag | uint64(i)
 		} else {
-			op = s.syncs.push()
+			op = s.syncs.updates.push()
 		}
 		*op = syncsOp{in: in, wc: wc, slot: wc.slot, addr: gs[k].addr, lanes: gs[k].lanes, count: gs[k].count,
 			tx: gs[k].tx, ticket: ticket, last: k == n-1, groups: uint8(n), epoch: wc.c.bsyncEpoch(), issued: now}
 		wc.c.pending++
 		if wait {
 			op.vals = *vals
-			lat := s.cfg.Syncs.Check
-			if in.Op == isa.OpMbarTestWait {
-				lat = s.cfg.Syncs.TestWait
-			}
-			// The unit is one FIFO: a check comes after every update issued
-			// before it (whichever warp issued it), sooner when the unit is
-			// idle (its own latency), and takes a slot like an update.
-			// A warp already waiting on the barrier is registered with the
-			// unit: its repeated polls take no further slots.
-			// A wait through a per-thread (vector) address — one ptxas
-			// places under divergent control (compiler.MarkDivergentWaits) — is
-			// a new set of per-thread checks at every poll.
-			cost := s.cfg.Syncs.CheckCost
-			at := max(now+sim.Cycle(lat), wc.lastUpdate, s.syncs.free)
-			if wc.waitsOn(gs[k].addr) {
-				op.at = at
-				if in.Sched.Has(isa.SchedVecAddr) {
-					s.slots.reserve(at, cost)
-				}
-			} else {
-				op.at = s.slots.reserve(at, cost)
-			}
+			op.at = s.syncs.scheduleCheck(now, in.Op, wc.lastUpdate, wc.waitsOn(gs[k].addr), in.Sched.Has(isa.SchedVecAddr))
 		} else {
-			op.at = s.syncs.schedule(now, &s.cfg, &s.slots, s.cfg.Syncs.updateInterval(in))
+			op.at = s.syncs.scheduleUpdate(now, in)
 			wc.lastUpdate = op.at
 		}
 		last = op.at
@@ -293,7 +272,7 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 		s.dstReady(wc, in, ready, ReasonMbarrier)
 		wc.busyUntil = max(wc.busyUntil, ready)
 	default:
-		s.dstReady(wc, in, last+sim.Cycle(s.cfg.Syncs.Result), ReasonMbarrier)
+		s.dstReady(wc, in, s.syncs.resultAt(last), ReasonMbarrier)
 	}
 	wc.w.Advance()
 	return nil

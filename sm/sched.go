@@ -187,11 +187,10 @@ func (s *SM) unitsReady(wc *wctx, sp *warp.Split, in *isa.Instr, r sim.Cycle, wh
 		if wc.syncsFree > r {
 			r, why = wc.syncsFree, ReasonMIOThrottle
 		}
-		// The barrier unit holds SyncsQueue updates; more stall their issue.
+		// The barrier unit holds syncs.queue updates; more stall their issue.
 		if in.Op != isa.OpMbarTestWait && in.Op != isa.OpMbarTryWait {
-			backlog := sim.Cycle(s.cfg.Syncs.Latency + s.cfg.Syncs.Queue*s.cfg.Syncs.Interval)
-			if s.syncs.free > backlog && s.syncs.free-backlog > r {
-				r, why = s.syncs.free-backlog, ReasonMIOThrottle
+			if at := s.syncs.issueAt(); at > r {
+				r, why = at, ReasonMIOThrottle
 			}
 		}
 	}

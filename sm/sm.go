@@ -62,9 +62,7 @@ type SM struct {
 	totalCTA int
 	warps    []*wctx // resident warps by slot (nil when free)
 	sched    []scheduler
-	syncs    syncsUnit // barrier updates
-	checks   checkPool // phase checks of waits
-	slots    slotCalendar
+	syncs    syncsUnit // the barrier (SYNCS) unit
 	start    sim.Cycle
 	err      error
 	done     bool
@@ -228,7 +226,7 @@ func (s *SM) begin(l *Launch) error {
 	for i := range s.sched {
 		s.sched[i].last, s.sched[i].yield = -1, -1
 	}
-	s.syncs, s.checks, s.slots = syncsUnit{}, checkPool{}, slotCalendar{}
+	s.syncs = newSyncsUnit(s.cfg.Syncs)
 	s.stats = Stats{}
 	s.barList, s.barSeq, s.reports = nil, 0, reports{}
 	s.retired, s.warnings = nil, nil

@@ -47,15 +47,8 @@ func (s *SM) awaited(now sim.Cycle, viewer int, b *barrier, in *isa.Instr, v uin
 		return
 	}
 	st := b.mb.State()
-	vis := sim.Cycle(s.cfg.Syncs.Visibility)
-	if in.Op == isa.OpMbarTestWait && b.completer >= 0 {
-		// Another warp's arrive reaches test_wait polls late
-		// (wake_latency test_wait_spin); a copy's complete-tx does not:
-		// a test_wait spin sees a tensor copy done after 423 cycles,
-		// a try_wait after 437 (tmadesc.csv, microbench.csv).
-		vis = sim.Cycle(s.cfg.Syncs.PollVisibility)
-	}
-	if phase == st.Phase-1 && b.completer != viewer && now < b.completedAt+vis {
+	seen := s.syncs.visibleAt(b.completedAt, in.Op == isa.OpMbarTestWait, b.completer >= 0)
+	if phase == st.Phase-1 && b.completer != viewer && now < seen {
 		return st.Phase - 1, false, true, nil // the latest completion has not reached this warp yet
 	}
 	return
@@ -198,7 +191,7 @@ func (s *SM) applyWait(now sim.Cycle, op *syncsOp) error {
 	if res != 0 && op.last {
 		// test_wait holds its warp until the answer; a true one carries the
 		// wait's acquire (syncs.acquire after issue, as for try_wait).
-		if at := op.issued + sim.Cycle(s.cfg.Syncs.Acquire); at > now {
+		if at := s.syncs.acquiredAt(op.issued); at > now {
 			s.setReady(wc, op.in.Dst(0), at, ReasonMbarrier)
 			wc.busyUntil = max(wc.busyUntil, at)
 			wc.depPC = -1
@@ -277,23 +270,19 @@ func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error
 	in := rec.in
 	answer := now // when the warp gets the answer: after the barrier unit's result latency, or at once on wake-up
 	if !final {
-		answer += sim.Cycle(s.cfg.Syncs.Result)
+		answer = s.syncs.resultAt(now)
 	}
 	res, open, err := s.evalLanes(now, answer, rec.issued, wc, in, rec.mask, func(l int) uint32 { return rec.addrs[l] }, &rec.vals)
 	if err != nil {
 		return err
 	}
-	limit := sim.Cycle(s.cfg.Syncs.TryWaitTimeout)
-	if in.Flags.Has(isa.FHint) {
-		limit = sim.Cycle(s.cfg.Syncs.TryWaitHintTimeout)
-	}
-	deadline := rec.issued + limit
+	deadline := s.syncs.deadline(rec.issued, in.Flags.Has(isa.FHint))
 	if res == rec.mask || open == nil || final || deadline <= answer {
 		if res != 0 {
 			// A true answer carries the wait's acquire: it reaches the warp
 			// no sooner than syncs.acquire after the try_wait's issue,
 			// however long ago the phase completed (steps.csv).
-			answer = max(answer, rec.issued+sim.Cycle(s.cfg.Syncs.Acquire))
+			answer = max(answer, s.syncs.acquiredAt(rec.issued))
 		}
 		wc.w.SetPred(in.Dst(0).Reg, rec.mask, res)
 		if res != 0 && !final && s.cfg.Sched.WakeInterval > 0 {
@@ -307,10 +296,10 @@ func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error
 		return nil
 	}
 	rec.on = open
-	if seen := open.completedAt + sim.Cycle(s.cfg.Syncs.Visibility); seen > now && open.completer != wc.slot {
+	if seen := s.syncs.visibleAt(open.completedAt, false, true); seen > now && open.completer != wc.slot {
 		// The phase is complete but the completion has not reached this
 		// warp: it wakes when it does (or at the deadline).
-		s.eng.Schedule(min(seen+sim.Cycle(s.cfg.Syncs.TryWaitWake), deadline), sim.PhaseDeliver, wakeHandler{s}, uint64(wc.slot)<<48|rec.ticket)
+		s.eng.Schedule(s.syncs.lateWakeAt(seen, deadline), sim.PhaseDeliver, wakeHandler{s}, uint64(wc.slot)<<48|rec.ticket)
 		return nil
 	}
 	open.waiters = append(open.waiters, waiterRef{slot: wc.slot, ticket: rec.ticket})
