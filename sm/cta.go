@@ -132,7 +132,7 @@ func (s *SM) startCTA(now sim.Cycle, id, nw, threads, smem int) error {
 		wc.regPath = make([]uint8, n)
 		s.stats.WarpsLaunched++
 		s.warps[slot] = wc
-		s.sched[wc.sp].warps = append(s.sched[wc.sp].warps, wc)
+		s.sched[wc.sp].add(wc)
 		c.warps = append(c.warps, wc)
 	}
 	c.live = nw
@@ -184,16 +184,7 @@ func (s *SM) warpDone(now sim.Cycle, wc *wctx) {
 	s.account(wc, now)
 	s.result0(wc)
 	s.warps[wc.slot] = nil
-	sc := &s.sched[wc.sp]
-	if sc.yield == wc.slot {
-		sc.yield = -1 // the slot may go to a warp of the next CTA
-	}
-	for i, x := range sc.warps {
-		if x == wc {
-			sc.warps = append(sc.warps[:i], sc.warps[i+1:]...)
-			break
-		}
-	}
+	s.sched[wc.sp].remove(wc)
 	c := wc.c
 	c.live--
 	// A warp that exits counts as arrived at every CTA barrier (bar.sync) from now on.

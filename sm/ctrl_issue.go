@@ -157,11 +157,7 @@ func (s *SM) ctrlIssued(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) {
 	if k := int(c.ReadSB); k < isa.NumSB {
 		s.sbSet(now, wc, k, sbItem{at: now + sim.Cycle(s.cfg.SASS.ReadScoreboard), ents: noEnts, why: readReason(in.Class)})
 	}
-	sc := &s.sched[wc.sp]
-	sc.yield = -1
-	if c.Yield {
-		sc.yield = wc.slot
-	}
+	s.sched[wc.sp].setYield(wc.slot, c.Yield)
 }
 
 var noEnts = [4]int32{-1, -1, -1, -1}

@@ -8,8 +8,15 @@ import (
 	"github.com/smsim/smsim/warp"
 )
 
-// scheduler is one sub-partition's warp scheduler.
+// scheduler is one sub-partition's warp scheduler: the warps resident in
+// the sub-partition, the choice among those ready to issue (GTO or LRR, and
+// the control bits' yield), its execution pipes (pipes.go), its port for
+// resuming warps whose waits answered, and its shared-memory pipe's queue.
 type scheduler struct {
+	policy       Policy
+	slots        uint64    // warp slots of the SM (LRR's order goes round them)
+	wakeInterval sim.Cycle // sched.wake_interval: between two resumes through the port
+
 	warps    []*wctx             // resident warps of this sub-partition, oldest first
 	last     int                 // slot of the warp issued last (-1: none)
 	yield    int                 // slot of a warp whose last instruction yielded (Ctrl.Yield): the next issue prefers another (-1: none)
@@ -17,6 +24,90 @@ type scheduler struct {
 	wakeFree sim.Cycle           // next cycle its port may resume a warp whose try_wait answered true (takePort)
 	lsuFree  sim.Cycle           // next cycle its shared-memory pipe starts an access (the MIO queue drains)
 }
+
+// newScheduler returns an idle scheduler of an SM with slots warp slots.
+func newScheduler(spec SchedSpec, slots int) scheduler {
+	return scheduler{policy: spec.Policy, slots: uint64(slots), wakeInterval: sim.Cycle(spec.WakeInterval), last: -1, yield: -1}
+}
+
+// add makes wc one of the scheduler's warps (the youngest).
+func (sc *scheduler) add(wc *wctx) { sc.warps = append(sc.warps, wc) }
+
+// remove drops a warp that has exited; its slot may go to a warp of the next CTA.
+func (sc *scheduler) remove(wc *wctx) {
+	if sc.yield == wc.slot {
+		sc.yield = -1
+	}
+	for i, x := range sc.warps {
+		if x == wc {
+			sc.warps = append(sc.warps[:i], sc.warps[i+1:]...)
+			break
+		}
+	}
+}
+
+// better returns the better of a ready warp and the pick so far (nil: none).
+func (sc *scheduler) better(wc, pick *wctx) *wctx {
+	if pick == nil || sc.prefer(wc, pick) {
+		return wc
+	}
+	return pick
+}
+
+// prefer reports whether candidate a beats b under the scheduler policy; a
+// warp that yielded loses to any other. GTO prefers the oldest; LRR the
+// first slot after the one issued last.
+func (sc *scheduler) prefer(a, b *wctx) bool {
+	if sc.yield >= 0 && (a.slot == sc.yield) != (b.slot == sc.yield) {
+		return b.slot == sc.yield
+	}
+	if sc.policy == LRR {
+		n := sc.slots
+		da := (uint64(a.slot) + n - uint64(sc.last) - 1) % n
+		db := (uint64(b.slot) + n - uint64(sc.last) - 1) % n
+		return da < db
+	}
+	return a.age < b.age
+}
+
+// greedy applies GTO's greed to the pick: the warp issued last keeps the
+// issue while it is ready (lastReady, nil if it is not) and did not yield.
+func (sc *scheduler) greedy(pick, lastReady *wctx) *wctx {
+	if sc.policy == GTO && lastReady != nil && sc.last != sc.yield {
+		return lastReady
+	}
+	return pick
+}
+
+// setYield records the control bits' yield of the instruction the warp in
+// slot issued: the next issue prefers another warp.
+func (sc *scheduler) setYield(slot int, yield bool) {
+	sc.yield = -1
+	if yield {
+		sc.yield = slot
+	}
+}
+
+// takePort books the scheduler's port for resuming a warp whose try_wait
+// answered true, at cycle now: a scheduler resumes one such warp every
+// sched.wake_interval cycles (stamps.csv uniform_wake: the 16 waiters and
+// the arriving warp, five of them on the arriving warp's scheduler, resume
+// over 44 cycles). If the port is busy at now it returns false, and when
+// the port is free.
+func (sc *scheduler) takePort(now sim.Cycle) (sim.Cycle, bool) {
+	if sc.wakeInterval <= 0 {
+		return now, true
+	}
+	if sc.wakeFree > now {
+		return sc.wakeFree, false
+	}
+	sc.wakeFree = now + sc.wakeInterval
+	return now, true
+}
+
+// resumesThroughPort reports whether answers resume warps through the port
+// (sched.wake_interval > 0) rather than at once.
+func (sc *scheduler) resumesThroughPort() bool { return sc.wakeInterval > 0 }
 
 // Tick runs one SM cycle. Stages run back to front: completions were
 // delivered by events earlier in the cycle (PhaseDeliver), so each
@@ -48,8 +139,7 @@ func (s *SM) Tick(now sim.Cycle) (sim.Cycle, error) {
 func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	sc := &s.sched[p]
 	next := sim.Never
-	var pick *wctx
-	var lastOK bool
+	var pick, lastReady *wctx
 	for _, wc := range sc.warps {
 		// A warp whose state cannot have changed since it was last looked
 		// at keeps its reason (accounted lazily) and costs one comparison.
@@ -72,11 +162,9 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 			}
 			wc.checkAt = now + 1
 			if wc.slot == sc.last {
-				lastOK = true
+				lastReady = wc
 			}
-			if pick == nil || s.prefer(sc, wc, pick) {
-				pick = wc
-			}
+			pick = sc.better(wc, pick)
 			continue
 		}
 		s.account(wc, now)
@@ -101,15 +189,11 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 			wc.readyDeps, wc.curPC = true, sp.PC
 		}
 		if wc.slot == sc.last {
-			lastOK = true
+			lastReady = wc
 		}
-		if pick == nil || s.prefer(sc, wc, pick) {
-			pick = wc
-		}
+		pick = sc.better(wc, pick)
 	}
-	if s.cfg.Sched.Policy == GTO && lastOK && sc.last != sc.yield {
-		pick = s.warps[sc.last]
-	}
+	pick = sc.greedy(pick, lastReady)
 	if pick == nil {
 		return next
 	}
@@ -125,21 +209,6 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	// The issue cycle is "selected"; the SM ticks again at now+1, where the
 	// warp is looked at again (checkAt) and gets the reason of its next wait.
 	return now + 1
-}
-
-// prefer reports whether candidate a beats b under the scheduler policy; a
-// warp that yielded loses to any other.
-func (s *SM) prefer(sc *scheduler, a, b *wctx) bool {
-	if sc.yield >= 0 && (a.slot == sc.yield) != (b.slot == sc.yield) {
-		return b.slot == sc.yield
-	}
-	if s.cfg.Sched.Policy == LRR {
-		n := uint64(s.cfg.Limits.Warps)
-		da := (uint64(a.slot) + n - uint64(sc.last) - 1) % n
-		db := (uint64(b.slot) + n - uint64(sc.last) - 1) % n
-		return da < db
-	}
-	return a.age < b.age
 }
 
 // account adds the cycles since the warp's last accounting to its current reason.

@@ -224,7 +224,7 @@ func (s *SM) begin(l *Launch) error {
 	s.warps = make([]*wctx, s.cfg.Limits.Warps)
 	s.sched = make([]scheduler, s.cfg.Sched.Count)
 	for i := range s.sched {
-		s.sched[i].last, s.sched[i].yield = -1, -1
+		s.sched[i] = newScheduler(s.cfg.Sched, s.cfg.Limits.Warps)
 	}
 	s.syncs = newSyncsUnit(s.cfg.Syncs)
 	s.stats = Stats{}

@@ -285,7 +285,7 @@ func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error
 			answer = max(answer, s.syncs.acquiredAt(rec.issued))
 		}
 		wc.w.SetPred(in.Dst(0).Reg, rec.mask, res)
-		if res != 0 && !final && s.cfg.Sched.WakeInterval > 0 {
+		if res != 0 && !final && s.sched[wc.sp].resumesThroughPort() {
 			// A true answer resumes the warp through its scheduler's
 			// port, like a suspended waiter's wake-up (resumeHandler).
 			rec.on = nil
@@ -319,22 +319,14 @@ func (s *SM) answer(wc *wctx, rec *tryRec, at sim.Cycle) {
 }
 
 // takePort reports whether the warp's scheduler can resume it at cycle now
-// and, if so, books its resume port: a scheduler resumes one warp whose
-// try_wait answered true every sched.wake_interval cycles (stamps.csv
-// uniform_wake: the 16 waiters and the arriving warp, five of them on the
-// arriving warp's scheduler, resume over 44 cycles). Otherwise it schedules
-// handler h again for when the port is free.
+// (its port, scheduler.takePort) and, if not, schedules handler h again for
+// when the port is free.
 func (s *SM) takePort(now sim.Cycle, wc *wctx, h sim.Handler, arg uint64) bool {
-	if s.cfg.Sched.WakeInterval <= 0 {
-		return true
+	free, ok := s.sched[wc.sp].takePort(now)
+	if !ok {
+		s.eng.Schedule(free, sim.PhaseDeliver, h, arg)
 	}
-	sc := &s.sched[wc.sp]
-	if sc.wakeFree > now {
-		s.eng.Schedule(sc.wakeFree, sim.PhaseDeliver, h, arg)
-		return false
-	}
-	sc.wakeFree = now + sim.Cycle(s.cfg.Sched.WakeInterval)
-	return true
+	return ok
 }
 
 // resumeHandler delivers a try_wait's true answer (the ticket in arg) when
