@@ -125,15 +125,7 @@ func (s *SM) cpAsyncCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32, t 
 		if fv != nil && fv[l] < uint64(size) {
 			ld.fill[l] = uint8(fv[l])
 		}
-		lat := sim.Cycle(s.cfg.Mem.L1HitCycles)
-		if s.path != nil {
-			if in.Flags.Has(isa.FBypassL1) {
-				lat, _ = s.path.AccessL2(now, sv[l], size)
-			} else {
-				lat, _ = s.path.Access(now, sv[l], size, false)
-			}
-		}
-		worst = max(worst, lat)
+		worst = max(worst, s.lsu.access(now, sv[l], size, in.Flags.Has(isa.FBypassL1), false))
 	}
 	at := now + worst
 	for l := 0; l < warp.Lanes; l++ {

@@ -47,7 +47,6 @@ type SM struct {
 	eng  *sim.Engine
 	clk  *sim.Clocked
 	gmem GlobalMemory
-	path MemoryPath
 	copy CopyEngine
 	obs  Observer
 
@@ -63,6 +62,7 @@ type SM struct {
 	warps    []*wctx // resident warps by slot (nil when free)
 	sched    []scheduler
 	syncs    syncsUnit // the barrier (SYNCS) unit
+	lsu      lsu       // the load/store unit's timing
 	start    sim.Cycle
 	err      error
 	done     bool
@@ -84,65 +84,15 @@ type SM struct {
 	storeSrc   []storeSource        // bulk-store sources not yet covered by a wait_group.read
 	commits    map[uint64]uint64    // bulk groups committed, by thread
 	mapUse     []mapUse             // tensor maps read from global memory: rewritten since?
-	smemFree   sim.Cycle            // when the shared memory can serve the next wavefront
-	arrayUse   []arrayWindow        // bulk stores' reads of the shared-memory data array, in the future
 	laneBuf    [maxAccessBytes]byte // one lane's bytes of the memory access in progress (laneAccess)
 	cpFree     []*cpLanding         // landed cp.async events, for reuse
-}
-
-// arrayWindow is a stretch [from, to) of which a bulk store's source reads
-// take busy cycles of the shared-memory data array.
-type arrayWindow struct {
-	from, to sim.Cycle
-	busy     int
 }
 
 // ShareArray records that the TMA unit will take cycles of the shared-memory
 // data array's cycles in [from, to) (tma.ArrayUser): the warps' wavefronts
 // get the rest.
 func (s *SM) ShareArray(from, to sim.Cycle, cycles int) {
-	if to <= from || cycles <= 0 {
-		return
-	}
-	s.pruneArrayUse(s.eng.Now()) // a kernel of stores and no shared accesses keeps it short too
-	s.arrayUse = append(s.arrayUse, arrayWindow{from, to, cycles})
-	// Wavefronts already given array time in the window wait for the
-	// store's share of what they were given.
-	if s.smemFree > from {
-		l := to - from
-		s.smemFree += sim.Cycle(cycles) * (min(s.smemFree, to) - from) / l
-	}
-}
-
-// pruneArrayUse forgets the stretches that ended by now.
-func (s *SM) pruneArrayUse(now sim.Cycle) {
-	k := 0
-	for _, w := range s.arrayUse {
-		if w.to > now {
-			s.arrayUse[k] = w
-			k++
-		}
-	}
-	s.arrayUse = s.arrayUse[:k]
-}
-
-// arrayCycles is what n cycles of the warps' use of the shared-memory data
-// array cost when they start at at: stretched by the share the stores
-// reading it then take (at most nine tenths of it).
-func (s *SM) arrayCycles(now, at sim.Cycle, n sim.Cycle) sim.Cycle {
-	s.pruneArrayUse(now)
-	for _, w := range s.arrayUse {
-		if at < w.from || at >= w.to {
-			continue
-		}
-		l, busy := w.to-w.from, sim.Cycle(w.busy) // cycles are unsigned
-		free := max(l/10, 1)
-		if busy < l-free {
-			free = l - busy
-		}
-		n = (n*l + free - 1) / free
-	}
-	return n
+	s.lsu.shareArray(s.eng.Now(), from, to, cycles)
 }
 
 // New builds an SM on eng with the given memory.
@@ -150,7 +100,7 @@ func New(cfg Config, eng *sim.Engine, gmem GlobalMemory, path MemoryPath) (*SM, 
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &SM{cfg: cfg, eng: eng, gmem: gmem, path: path, limits: defaultReportLimits()}
+	s := &SM{cfg: cfg, eng: eng, gmem: gmem, lsu: newLSU(&cfg, path), limits: defaultReportLimits()}
 	s.clk = sim.NewClocked(eng, s)
 	return s, nil
 }
@@ -239,8 +189,7 @@ func (s *SM) begin(l *Launch) error {
 	}
 	s.copyStats0 = s.copyStats()
 	s.start = s.eng.Now()
-	s.smemFree = 0
-	s.arrayUse = s.arrayUse[:0]
+	s.lsu.reset()
 	s.lastProg = s.start
 	if err := s.checkLaunch(l); err != nil {
 		return err
