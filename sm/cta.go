@@ -41,9 +41,7 @@ type wctx struct {
 	age   uint64 // launch order, for GTO's "oldest"
 	instr uint64 // warp instructions issued
 
-	regReady    []sim.Cycle // per general register, then per predicate
-	regReason   []Reason
-	regPath     []uint8   // the datapath that produced each register's value (pathNone: not forwarded)
+	regBoard              // the register scoreboard (scoreboard.go)
 	issuePath   uint8     // the datapath of the instruction being issued
 	lastIssue   sim.Cycle // when the warp last issued
 	staticClk   sim.Cycle // the warp's issue time, less its waits on variable-latency results (static.go)
@@ -126,10 +124,7 @@ func (s *SM) startCTA(now sim.Cycle, id, nw, threads, smem int) error {
 		wc := &wctx{c: c, slot: slot, sp: slot % s.cfg.Sched.Count, age: s.stats.WarpsLaunched,
 			depPC: -1, hold: -1, acctAt: now, waitFrom: now, reason: ReasonNotSelected}
 		wc.w = warp.New(slot, k, s.prog, live, env)
-		n := s.prog.NumRegs + s.prog.NumPreds
-		wc.regReady = make([]sim.Cycle, n)
-		wc.regReason = make([]Reason, n)
-		wc.regPath = make([]uint8, n)
+		wc.regBoard = newRegBoard(s.prog.NumRegs, s.prog.NumPreds)
 		s.stats.WarpsLaunched++
 		s.warps[slot] = wc
 		s.sched[wc.sp].add(wc)

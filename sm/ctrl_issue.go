@@ -192,7 +192,7 @@ func (s *SM) writeItem(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) sbIt
 		case isa.KReg:
 			e = d.Reg
 		case isa.KPred:
-			e = int32(s.prog.NumRegs) + d.Reg
+			e = wc.predEntry(d.Reg)
 		}
 		if e < 0 {
 			continue

@@ -188,7 +188,7 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 			}
 		}
 	}
-	s.setPath(wc, in, wc.issuePath)
+	wc.setPaths(in, wc.issuePath)
 	w.Advance()
 	return nil
 }

@@ -237,7 +237,7 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 			}
 		}
 		if hold {
-			wc.hold = int32(s.prog.NumRegs) + in.Dst(0).Reg
+			wc.hold = wc.predEntry(in.Dst(0).Reg)
 		}
 	}
 	wait := vals != nil

@@ -276,73 +276,6 @@ func throttleReason(c isa.Class) Reason {
 	return ReasonMathPipeThrottle
 }
 
-// computeDeps finds when the registers the instruction reads (and writes)
-// are ready: the scoreboard.
-func (s *SM) computeDeps(wc *wctx, sp *warp.Split, in *isa.Instr) {
-	wc.depPC, wc.depSplit = sp.PC, wc.w.CurrentIndex()
-	var r sim.Cycle
-	why := ReasonWait
-	path := s.paths[sp.PC]
-	for _, idx := range s.deps[sp.PC] {
-		at := wc.regReady[idx]
-		if p := wc.regPath[idx]; p != pathNone && path != pathNone && p != path && at < sim.Never {
-			at += sim.Cycle(s.cfg.Pipes.MUFUForward) // into or out of the MUFU unit
-		}
-		if at > r {
-			r, why = at, wc.regReason[idx]
-		}
-	}
-	wc.depReady, wc.depReason = r, why
-}
-
-// setPath records that the destinations of in were produced on datapath p.
-func (s *SM) setPath(wc *wctx, in *isa.Instr, p uint8) {
-	for i := 0; i < int(in.NDst); i++ {
-		switch d := in.Dst(i); d.Kind {
-		case isa.KReg:
-			wc.regPath[d.Reg] = p
-		case isa.KPred:
-			wc.regPath[s.prog.NumRegs+int(d.Reg)] = p
-		}
-	}
-}
-
-// scoreboardEntries lists, per instruction of p, the scoreboard entries
-// (general registers, then predicates after NumRegs) of its guard and
-// operands, sources and destinations alike, in operand order.
-func scoreboardEntries(p *isa.Program) [][]int32 {
-	deps := make([][]int32, len(p.Instrs))
-	var flat []int32
-	starts := make([]int, len(p.Instrs)+1)
-	for i := range p.Instrs {
-		in := &p.Instrs[i]
-		starts[i] = len(flat)
-		add := func(o *isa.Operand) {
-			switch {
-			case o.Kind == isa.KReg, o.Kind == isa.KAddr && o.Reg >= 0, o.Kind == isa.KConst && o.Reg >= 0:
-				flat = append(flat, o.Reg)
-				if o.Mod.Has(isa.MPair) && o.Kind != isa.KConst { // a SASS register pair
-					flat = append(flat, o.Reg+1)
-				}
-			case o.Kind == isa.KPred:
-				flat = append(flat, int32(p.NumRegs)+o.Reg)
-			}
-			if o.Mod.Has(isa.MIndex) {
-				flat = append(flat, o.Index)
-			}
-		}
-		add(&in.Guard)
-		for k := range in.Ops {
-			add(&in.Ops[k])
-		}
-	}
-	starts[len(p.Instrs)] = len(flat)
-	for i := range deps {
-		deps[i] = flat[starts[i]:starts[i+1]:starts[i+1]]
-	}
-	return deps
-}
-
 // blockedReason names what a warp with no runnable split waits for.
 func (s *SM) blockedReason(wc *wctx) Reason {
 	why := ReasonBranchResolving
@@ -356,34 +289,6 @@ func (s *SM) blockedReason(wc *wctx) Reason {
 		}
 	}
 	return why
-}
-
-// setReady marks destination d ready at cycle at, produced for reason why.
-func (s *SM) setReady(wc *wctx, d *isa.Operand, at sim.Cycle, why Reason) {
-	switch d.Kind {
-	case isa.KReg:
-		wc.regReady[d.Reg], wc.regReason[d.Reg], wc.regPath[d.Reg] = at, why, pathNone
-		if d.Mod.Has(isa.MPair) {
-			wc.regReady[d.Reg+1], wc.regReason[d.Reg+1], wc.regPath[d.Reg+1] = at, why, pathNone
-		}
-	case isa.KPred:
-		i := s.prog.NumRegs + int(d.Reg)
-		wc.regReady[i], wc.regReason[i], wc.regPath[i] = at, why, pathNone
-		if len(wc.predDue) > 0 {
-			wc.dropPredDue(int32(i))
-		}
-	}
-}
-
-// dstReady marks every destination of in ready at cycle at.
-func (s *SM) dstReady(wc *wctx, in *isa.Instr, at sim.Cycle, why Reason) {
-	for i := 0; i < int(in.NDst); i++ {
-		s.setReady(wc, &in.Ops[i], at, why)
-	}
-	wc.depPC = -1
-	if at > wc.resultAt { // what a scoreboard of a Scheduled program waits for (writeItem)
-		wc.resultAt, wc.resultWhy = at, why
-	}
 }
 
 // wakeWarp makes sure the SM ticks at cycle at (a blocked warp became runnable).

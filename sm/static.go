@@ -82,7 +82,7 @@ func (wc *wctx) isPredDue(idx int32) bool {
 // notePredicate records a setp's predicate, due latency.pred static cycles
 // after its issue.
 func (s *SM) notePredicate(wc *wctx, d *isa.Operand) {
-	idx := int32(s.prog.NumRegs) + d.Reg
+	idx := wc.predEntry(d.Reg)
 	wc.dropPredDue(idx)
 	wc.predDue = append(wc.predDue, predDue{idx: idx, due: wc.staticClk + sim.Cycle(s.cfg.Ptxas.PredLatency)})
 }
