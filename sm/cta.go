@@ -98,15 +98,39 @@ func (s *SM) fillCTAs(now sim.Cycle) error {
 	return nil
 }
 
+// fits reports whether a CTA of nw warps, threads threads and smem bytes of
+// shared memory fits beside the resident ones.
 func (s *SM) fits(nw, threads, smem int) bool {
-	usedW, usedT, usedS := 0, 0, 0
+	var used residency
 	for _, c := range s.ctas {
-		usedW += len(c.warps)
-		usedT += c.threads
-		usedS += int(c.smem.Size())
+		used.add(residency{ctas: 1, warps: len(c.warps), threads: c.threads, smem: int(c.smem.Size())})
 	}
-	return len(s.ctas) < s.cfg.Limits.CTAs && usedW+nw <= s.cfg.Limits.Warps &&
-		usedT+threads <= s.cfg.Limits.Threads && usedS+smem <= s.cfg.Smem.Capacity
+	return s.place.admits(used, residency{ctas: 1, warps: nw, threads: threads, smem: smem})
+}
+
+// residency is what CTAs hold of the SM's resources, or what one needs.
+type residency struct{ ctas, warps, threads, smem int }
+
+func (r *residency) add(o residency) {
+	r.ctas += o.ctas
+	r.warps += o.warps
+	r.threads += o.threads
+	r.smem += o.smem
+}
+
+// placement decides whether a CTA can start: the SM's residency limits
+// (limit.ctas, limit.warps, limit.threads) and its shared memory
+// (smem.capacity) bound what its resident CTAs hold together.
+type placement struct {
+	limits Limits
+	smem   int
+}
+
+// admits reports whether an SM whose resident CTAs hold used can start a
+// CTA that needs need.
+func (p placement) admits(used, need residency) bool {
+	return used.ctas+need.ctas <= p.limits.CTAs && used.warps+need.warps <= p.limits.Warps &&
+		used.threads+need.threads <= p.limits.Threads && used.smem+need.smem <= p.smem
 }
 
 func (s *SM) startCTA(now sim.Cycle, id, nw, threads, smem int) error {

@@ -211,20 +211,31 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	return now + 1
 }
 
-// account adds the cycles since the warp's last accounting to its current reason.
+// account adds the cycles since the warp's last accounting to its current
+// reason, and tells the observer.
 func (s *SM) account(wc *wctx, now sim.Cycle) {
-	if now > wc.acctAt {
-		wc.stall[wc.reason] += uint64(now - wc.acctAt)
-		if s.obs != nil {
-			what := ""
-			if wc.reason == ReasonMbarrier && len(wc.openWaits) > 0 {
-				ow := wc.openWaits[len(wc.openWaits)-1]
-				what = fmt.Sprintf("%s phase %d", ow.b.name, ow.phase)
-			}
-			s.obs.Stall(wc.slot, uint64(wc.acctAt-s.start), uint64(now-s.start), wc.reason, what)
+	if from, ok := wc.charge(now); ok && s.obs != nil {
+		what := ""
+		if wc.reason == ReasonMbarrier && len(wc.openWaits) > 0 {
+			ow := wc.openWaits[len(wc.openWaits)-1]
+			what = fmt.Sprintf("%s phase %d", ow.b.name, ow.phase)
 		}
-		wc.acctAt = now
+		s.obs.Stall(wc.slot, uint64(from-s.start), uint64(now-s.start), wc.reason, what)
 	}
+}
+
+// charge adds the cycles from the warp's last accounting to now to its
+// current reason (the reason holds from when it was set until the warp is
+// looked at again), and returns the first of them; false if there are
+// none.
+func (wc *wctx) charge(now sim.Cycle) (sim.Cycle, bool) {
+	if now <= wc.acctAt {
+		return 0, false
+	}
+	from := wc.acctAt
+	wc.stall[wc.reason] += uint64(now - from)
+	wc.acctAt = now
+	return from, true
 }
 
 // readyAt returns when the warp's current instruction can issue, and what it waits for.

@@ -63,6 +63,7 @@ type SM struct {
 	sched    []scheduler
 	syncs    syncsUnit // the barrier (SYNCS) unit
 	lsu      lsu       // the load/store unit's timing
+	place    placement // where CTAs may start
 	start    sim.Cycle
 	err      error
 	done     bool
@@ -73,7 +74,7 @@ type SM struct {
 	barSeq     int          // barriers created in this launch
 	reports    reports      // what the launch's report lists and counts (report.go)
 	limits     reportLimits // what it may list
-	lastProg   sim.Cycle    // last cycle a barrier made progress (livelock watchdog)
+	watch      watchdog     // the livelock detector
 	retired    []WarpReport
 	warnings   []string
 	copyID     uint64
@@ -100,7 +101,8 @@ func New(cfg Config, eng *sim.Engine, gmem GlobalMemory, path MemoryPath) (*SM, 
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &SM{cfg: cfg, eng: eng, gmem: gmem, lsu: newLSU(&cfg, path), limits: defaultReportLimits()}
+	s := &SM{cfg: cfg, eng: eng, gmem: gmem, lsu: newLSU(&cfg, path), place: placement{limits: cfg.Limits, smem: cfg.Smem.Capacity},
+		limits: defaultReportLimits()}
 	s.clk = sim.NewClocked(eng, s)
 	return s, nil
 }
@@ -190,7 +192,7 @@ func (s *SM) begin(l *Launch) error {
 	s.copyStats0 = s.copyStats()
 	s.start = s.eng.Now()
 	s.lsu.reset()
-	s.lastProg = s.start
+	s.watch = watchdog{spin: sim.Cycle(s.cfg.Watchdog.SpinCycles), lastProg: s.start}
 	if err := s.checkLaunch(l); err != nil {
 		return err
 	}

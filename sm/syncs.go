@@ -239,4 +239,4 @@ func (s *SM) completeTx(now sim.Cycle, c *cta, addr uint32, bytes uint32, who *w
 	return nil
 }
 
-func (s *SM) progress(now sim.Cycle) { s.lastProg = now }
+func (s *SM) progress(now sim.Cycle) { s.watch.progress(now) }
