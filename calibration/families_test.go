@@ -37,12 +37,12 @@ func TestBackToBackBulkCopiesAreBoundByTheThreadOrTheEngine(t *testing.T) {
 	}
 	cfg := sm.DefaultConfig()
 	base := trip(cfg)
-	hold := float64(cfg.Latency[isa.ClassTMA])
+	hold := float64(cfg.Pipes.Latency[isa.ClassTMA])
 	if base < hold || base > hold+10 {
 		t.Errorf("%.1f cycles per copy trip, want the copy's hold latency.tma (%v) plus a few", base, hold)
 	}
 	slowEngine := cfg
-	slowEngine.TMA.IssueInterval = 2 * cfg.Latency[isa.ClassTMA]
+	slowEngine.TMA.IssueInterval = 2 * cfg.Pipes.Latency[isa.ClassTMA]
 	if got, lo := trip(slowEngine), 0.95*float64(slowEngine.TMA.IssueInterval); got < lo {
 		t.Errorf("tma.issue_interval %d: %.1f cycles per trip, want at least %.1f (the engine binds)", slowEngine.TMA.IssueInterval, got, lo)
 	}
@@ -132,9 +132,9 @@ func TestCallInLoopReloadsTheSharedWindow(t *testing.T) {
 		}
 	}
 	base := rows["producer_only,mask_call_chunk4096_stages4,cycles_per_tile"].Predicted
-	cfg.WindowReload *= 2
+	cfg.Ptxas.WindowReload *= 2
 	more := repoCalibration(t, cfg, only)["producer_only,mask_call_chunk4096_stages4,cycles_per_tile"].Predicted
-	if d, want := more-base, 3*float64(sm.DefaultConfig().WindowReload); math.Abs(d-want) > 10 {
+	if d, want := more-base, 3*float64(sm.DefaultConfig().Ptxas.WindowReload); math.Abs(d-want) > 10 {
 		t.Errorf("doubling latency.window_reload added %.1f cycles a trip, want about %.0f (three reloads)", d, want)
 	}
 	plain := repoCalibration(t, cfg, only)["producer_only,mask_chunk4096_stages4,cycles_per_tile"].Predicted
@@ -164,11 +164,11 @@ func TestWindowReadInSleepLoopsIsShort(t *testing.T) {
 			t.Errorf("%s: predicted %.1f, measured %.1f (%+.1f %%)", n, r.Predicted, r.Measured, r.ErrorPct)
 		}
 	}
-	cfg.WindowRead = cfg.WindowReload
+	cfg.Ptxas.WindowRead = cfg.Ptxas.WindowReload
 	slow := repoCalibration(t, cfg, only)
 	for _, n := range names {
 		if r := slow["window,"+n+",cycles_per_link"]; r.ErrorPct < 30 {
-			t.Errorf("%s with latency.window_read = %d: %+.1f %%, want over +30 %%", n, cfg.WindowRead, r.ErrorPct)
+			t.Errorf("%s with latency.window_read = %d: %+.1f %%, want over +30 %%", n, cfg.Ptxas.WindowRead, r.ErrorPct)
 		}
 	}
 }
@@ -224,7 +224,7 @@ func TestThroughputRowsMatchTheH200(t *testing.T) {
 		return 6
 	})
 	cfg := sm.DefaultConfig()
-	cfg.Interval[isa.ClassIMAD] = 1
+	cfg.Pipes.Interval[isa.ClassIMAD] = 1
 	rowBelow(t, cfg, "throughput.csv", "issue_rate,imad_warps32,cycles_per_instr", -30, "with interval.imad 1")
 }
 
@@ -253,7 +253,7 @@ func TestConvertRowsMatchTheH200(t *testing.T) {
 	// With conversions in the integer pipe's class but MUFU's interval the
 	// F2I rows would be a quarter of the H200's.
 	cfg := sm.DefaultConfig()
-	cfg.Interval[isa.ClassSFU] = 2
+	cfg.Pipes.Interval[isa.ClassSFU] = 2
 	rowBelow(t, cfg, "convert.csv", "convert_rate,f2i_s32_chains8_warps32,cycles_per_instr", -50, "with interval.sfu 2")
 }
 

@@ -17,7 +17,7 @@ func TestCompilerLatenciesAreTheMachinesWhereItHasThem(t *testing.T) {
 	cfg := sm.DefaultConfig()
 	model := compiler.PtxasLatencies()
 	for c := isa.Class(1); int(c) < isa.NumClasses; c++ {
-		want := cfg.Latency[c]
+		want := cfg.Pipes.Latency[c]
 		if c == isa.ClassGlobal || c == isa.ClassLocal {
 			want = compiler.PtxasLoadLatency
 		}
@@ -25,7 +25,7 @@ func TestCompilerLatenciesAreTheMachinesWhereItHasThem(t *testing.T) {
 			t.Errorf("compiler latency of class %s is %d, want %d (latency.%s)", c, got, want, c)
 		}
 	}
-	if model.Pred != cfg.PredLatency {
-		t.Errorf("compiler predicate latency %d, want latency.pred %d", model.Pred, cfg.PredLatency)
+	if model.Pred != cfg.Ptxas.PredLatency {
+		t.Errorf("compiler predicate latency %d, want latency.pred %d", model.Pred, cfg.Ptxas.PredLatency)
 	}
 }

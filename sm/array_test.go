@@ -15,28 +15,28 @@ func TestStoreReadsStretchTheWarpsArrayTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.smemFree = 200
+	s.lsu.smemFree = 200
 	s.ShareArray(100, 300, 100) // half the array over [100, 300)
-	if s.smemFree != 250 {
-		t.Errorf("array time given out to 200: pushed to %d, want 250 (half of [100, 200))", s.smemFree)
+	if s.lsu.smemFree != 250 {
+		t.Errorf("array time given out to 200: pushed to %d, want 250 (half of [100, 200))", s.lsu.smemFree)
 	}
 	for _, c := range []struct{ at, n, want sim.Cycle }{
 		{50, 4, 4}, {100, 4, 8}, {299, 3, 6}, {300, 4, 4},
 	} {
-		if got := s.arrayCycles(0, c.at, c.n); got != c.want {
+		if got := s.lsu.arrayCycles(0, c.at, c.n); got != c.want {
 			t.Errorf("%d array cycles at %d: %d, want %d", c.n, c.at, got, c.want)
 		}
 	}
 	s.ShareArray(100, 110, 100) // more than the stretch holds: at most nine tenths
-	if got := s.arrayCycles(0, 105, 4); got != 80 {
+	if got := s.lsu.arrayCycles(0, 105, 4); got != 80 {
 		t.Errorf("4 array cycles beside a full and a half share: %d, want 80", got)
 	}
-	s.arrayCycles(300, 300, 1)
-	if len(s.arrayUse) != 0 {
-		t.Errorf("%d stretches kept after they ended", len(s.arrayUse))
+	s.lsu.arrayCycles(300, 300, 1)
+	if len(s.lsu.arrayUse) != 0 {
+		t.Errorf("%d stretches kept after they ended", len(s.lsu.arrayUse))
 	}
 	s.ShareArray(5, 5, 10)
-	if len(s.arrayUse) != 0 {
+	if len(s.lsu.arrayUse) != 0 {
 		t.Error("an empty stretch was kept")
 	}
 }

@@ -46,7 +46,7 @@ func (s *SM) execBarSync(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) er
 	if bs.free > at {
 		at = bs.free
 	}
-	bs.free = at + sim.Cycle(s.cfg.BarPerWarp)
+	bs.free = at + sim.Cycle(s.cfg.Bar.PerWarp)
 	// bar.sync counts the threads of the warp (PTX: all non-exited threads of
 	// the warp when executed convergently).
 	bs.arrived += popcount(wc.w.Current().Mask)
@@ -90,7 +90,7 @@ func (s *SM) barSyncCheckAt(at sim.Cycle, c *cta, id int) {
 	if bs.arrived+exited < bs.expect && !(bs.expect == c.threads && bs.arrived+exited >= c.threads) {
 		return
 	}
-	release := at + sim.Cycle(s.cfg.BarLatency)
+	release := at + sim.Cycle(s.cfg.Bar.Latency)
 	for _, w := range bs.waiting {
 		s.eng.Schedule(release, sim.PhaseDeliver, timerHandler{s}, uint64(w.slot)<<48|w.ticket)
 	}

@@ -87,7 +87,7 @@ func (s *SM) execCollective(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32)
 	if in.Class == isa.ClassShared {
 		why = ReasonShortScoreboard // a shuffle waits for the shared-memory pipe's result
 	}
-	s.dstReady(wc, in, now+sim.Cycle(s.cfg.Latency[in.Class]), why)
+	s.dstReady(wc, in, now+sim.Cycle(s.cfg.Pipes.Latency[in.Class]), why)
 	w.Advance()
 	return nil
 }

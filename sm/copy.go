@@ -55,10 +55,18 @@ type CopyEngine interface {
 	// AcceptAt returns the first cycle at or after now at which the engine's
 	// request queue has room: the issuing warp is held until then.
 	AcceptAt(now sim.Cycle) sim.Cycle
+	// NewLaunch starts a launch: its tensor maps are fetched again (the
+	// descriptor cache holds only the launch's own).
+	NewLaunch()
+	// Forget drops the bulk groups of a thread whose CTA has exited.
+	Forget(thread uint64)
+	// Stats returns the engine's counters so far (the SM reports a
+	// launch's share of them).
+	Stats() tma.Stats
 }
 
 func (s *SM) inFlight() bool {
-	return s.syncs.n > 0 || s.checks.n > 0 || s.cpInFlight > 0 || (s.copy != nil && s.copy.InFlight() > 0)
+	return s.syncs.busy() || s.cpInFlight > 0 || (s.copy != nil && s.copy.InFlight() > 0)
 }
 
 // execCopy issues bulk-copy instructions; each active lane issues its own copy.
@@ -129,7 +137,7 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 			s.copyIssued[r.ID] = copyInfo{at: uint64(now - s.start), bytes: int(r.Size), mbar: r.Mbar, in: in, warp: wc.slot, cta: wc.c.id}
 		}
 	}
-	hold := now + sim.Cycle(s.cfg.Latency[isa.ClassTMA])
+	hold := now + sim.Cycle(s.cfg.Pipes.Latency[isa.ClassTMA])
 	if stores && mask != 0 {
 		// A store or reduction holds its thread only until the unit's queue
 		// takes it: one thread issues 256-byte bulk stores every 26.6

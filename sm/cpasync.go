@@ -125,15 +125,7 @@ func (s *SM) cpAsyncCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32, t 
 		if fv != nil && fv[l] < uint64(size) {
 			ld.fill[l] = uint8(fv[l])
 		}
-		lat := sim.Cycle(s.cfg.Mem.L1HitCycles)
-		if s.path != nil {
-			if in.Flags.Has(isa.FBypassL1) {
-				lat, _ = s.path.AccessL2(now, sv[l], size)
-			} else {
-				lat, _ = s.path.Access(now, sv[l], size, false)
-			}
-		}
-		worst = max(worst, lat)
+		worst = max(worst, s.lsu.access(now, sv[l], size, in.Flags.Has(isa.FBypassL1), false))
 	}
 	at := now + worst
 	for l := 0; l < warp.Lanes; l++ {
@@ -203,11 +195,11 @@ func (s *SM) cpAsyncArrive(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) 
 	}
 	for k := 0; k < n; k++ {
 		if !in.Flags.Has(isa.FNoInc) {
-			op := s.syncs.push()
+			op := s.syncs.updates.push()
 			*op = syncsOp{in: in, wc: wc, slot: wc.slot, addr: gs[k].addr, lanes: gs[k].lanes, count: gs[k].count,
 				last: true, groups: 1, epoch: wc.c.bsyncEpoch(), inc: true}
 			wc.c.pending++
-			op.at = s.syncs.schedule(now, &s.cfg, &s.slots, s.cfg.updateInterval(in))
+			op.at = s.syncs.scheduleUpdate(now, in)
 			s.eng.Schedule(op.at, sim.PhaseDeliver, syncsHandler{s}, 0)
 		}
 		s.cpInFlight++
@@ -230,11 +222,11 @@ type cpArriveHandler struct {
 func (h cpArriveHandler) Handle(now sim.Cycle, _ uint64) error {
 	s := h.s
 	s.cpInFlight--
-	op := s.syncs.push()
+	op := s.syncs.updates.push()
 	*op = syncsOp{in: h.in, wc: h.wc, slot: h.wc.slot, addr: h.g.addr, lanes: h.g.lanes, count: h.g.count,
 		last: true, groups: 1, epoch: h.wc.c.bsyncEpoch()}
 	// The landing's count passes to the arrival it enqueues (opDone when applied).
-	op.at = s.syncs.schedule(now, &s.cfg, &s.slots, s.cfg.updateInterval(h.in))
+	op.at = s.syncs.scheduleUpdate(now, h.in)
 	s.eng.Schedule(op.at, sim.PhaseDeliver, syncsHandler{s}, 0)
 	return nil
 }

@@ -41,9 +41,7 @@ type wctx struct {
 	age   uint64 // launch order, for GTO's "oldest"
 	instr uint64 // warp instructions issued
 
-	regReady    []sim.Cycle // per general register, then per predicate
-	regReason   []Reason
-	regPath     []uint8   // the datapath that produced each register's value (pathNone: not forwarded)
+	regBoard              // the register scoreboard (scoreboard.go)
 	issuePath   uint8     // the datapath of the instruction being issued
 	lastIssue   sim.Cycle // when the warp last issued
 	staticClk   sim.Cycle // the warp's issue time, less its waits on variable-latency results (static.go)
@@ -100,15 +98,39 @@ func (s *SM) fillCTAs(now sim.Cycle) error {
 	return nil
 }
 
+// fits reports whether a CTA of nw warps, threads threads and smem bytes of
+// shared memory fits beside the resident ones.
 func (s *SM) fits(nw, threads, smem int) bool {
-	usedW, usedT, usedS := 0, 0, 0
+	var used residency
 	for _, c := range s.ctas {
-		usedW += len(c.warps)
-		usedT += c.threads
-		usedS += int(c.smem.Size())
+		used.add(residency{ctas: 1, warps: len(c.warps), threads: c.threads, smem: int(c.smem.Size())})
 	}
-	return len(s.ctas) < s.cfg.MaxCTAs && usedW+nw <= s.cfg.MaxWarps &&
-		usedT+threads <= s.cfg.MaxThreads && usedS+smem <= s.cfg.Smem.Capacity
+	return s.place.admits(used, residency{ctas: 1, warps: nw, threads: threads, smem: smem})
+}
+
+// residency is what CTAs hold of the SM's resources, or what one needs.
+type residency struct{ ctas, warps, threads, smem int }
+
+func (r *residency) add(o residency) {
+	r.ctas += o.ctas
+	r.warps += o.warps
+	r.threads += o.threads
+	r.smem += o.smem
+}
+
+// placement decides whether a CTA can start: the SM's residency limits
+// (limit.ctas, limit.warps, limit.threads) and its shared memory
+// (smem.capacity) bound what its resident CTAs hold together.
+type placement struct {
+	limits Limits
+	smem   int
+}
+
+// admits reports whether an SM whose resident CTAs hold used can start a
+// CTA that needs need.
+func (p placement) admits(used, need residency) bool {
+	return used.ctas+need.ctas <= p.limits.CTAs && used.warps+need.warps <= p.limits.Warps &&
+		used.threads+need.threads <= p.limits.Threads && used.smem+need.smem <= p.smem
 }
 
 func (s *SM) startCTA(now sim.Cycle, id, nw, threads, smem int) error {
@@ -123,16 +145,13 @@ func (s *SM) startCTA(now sim.Cycle, id, nw, threads, smem int) error {
 		slot := s.freeSlot()
 		env, live := s.newWarpEnv(c, k)
 		env.WarpID = uint32(slot)
-		wc := &wctx{c: c, slot: slot, sp: slot % s.cfg.Schedulers, age: s.stats.WarpsLaunched,
+		wc := &wctx{c: c, slot: slot, sp: slot % s.cfg.Sched.Count, age: s.stats.WarpsLaunched,
 			depPC: -1, hold: -1, acctAt: now, waitFrom: now, reason: ReasonNotSelected}
 		wc.w = warp.New(slot, k, s.prog, live, env)
-		n := s.prog.NumRegs + s.prog.NumPreds
-		wc.regReady = make([]sim.Cycle, n)
-		wc.regReason = make([]Reason, n)
-		wc.regPath = make([]uint8, n)
+		wc.regBoard = newRegBoard(s.prog.NumRegs, s.prog.NumPreds)
 		s.stats.WarpsLaunched++
 		s.warps[slot] = wc
-		s.sched[wc.sp].warps = append(s.sched[wc.sp].warps, wc)
+		s.sched[wc.sp].add(wc)
 		c.warps = append(c.warps, wc)
 	}
 	c.live = nw
@@ -151,12 +170,11 @@ func (s *SM) forgetThreads(c *cta) {
 	if !c.committed {
 		return
 	}
-	f, _ := s.copy.(interface{ Forget(thread uint64) })
 	for t := 0; t < c.threads; t++ {
 		id := uint64(c.id)<<32 | uint64(t)
 		delete(s.commits, id)
-		if f != nil {
-			f.Forget(id)
+		if s.copy != nil {
+			s.copy.Forget(id)
 		}
 	}
 	k := 0
@@ -185,16 +203,7 @@ func (s *SM) warpDone(now sim.Cycle, wc *wctx) {
 	s.account(wc, now)
 	s.result0(wc)
 	s.warps[wc.slot] = nil
-	sc := &s.sched[wc.sp]
-	if sc.yield == wc.slot {
-		sc.yield = -1 // the slot may go to a warp of the next CTA
-	}
-	for i, x := range sc.warps {
-		if x == wc {
-			sc.warps = append(sc.warps[:i], sc.warps[i+1:]...)
-			break
-		}
-	}
+	s.sched[wc.sp].remove(wc)
 	c := wc.c
 	c.live--
 	// A warp that exits counts as arrived at every CTA barrier (bar.sync) from now on.

@@ -99,7 +99,7 @@ func stallSum(p *isa.Program, at map[uint32]int, addrs []uint32, taken uint32, c
 	for _, x := range addrs {
 		s := uint64(max(p.Instrs[at[x]].Ctrl.Stall, 1))
 		if x == taken {
-			s = max(s, uint64(cfg.BranchTaken))
+			s = max(s, uint64(cfg.Branch.Taken))
 		}
 		n += s
 	}
@@ -300,11 +300,11 @@ func TestArriveWaitLoopTakesItsStallCountsAndTheAnswer(t *testing.T) {
 // The same loop with more warps, beside elect.csv (reported, not checked:
 // with several warps the barrier unit's answers decide the phase), with the
 // default configuration and with the barrier answer the README reads from
-// latency3.csv (syncs.latency 36, syncs.acquire 36, syncs.pad_answers 1),
-// which the PTX rows do not allow (sm/sources.go, syncs.pad_answers).
+// latency3.csv (syncs.latency 36, syncs.acquire 36, syncs.pad_answers after_answer),
+// which the PTX rows do not allow (sm/keys.go, syncs.pad_answers).
 func TestArriveWaitLoopAcrossWarps(t *testing.T) {
 	clean := DefaultConfig()
-	clean.SyncsLatency, clean.SyncsAcquire, clean.PadAnswers = 36, 36, 1
+	clean.Syncs.Latency, clean.Syncs.Acquire, clean.Model.PadAnswers = 36, 36, PadAfterAnswer
 	const trips = 24
 	phase := func(cfg Config, w int) float64 {
 		p, at := electLoop(t, w, trips)

@@ -155,13 +155,9 @@ func (s *SM) ctrlIssued(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) {
 		s.sbSet(now, wc, k, s.writeItem(now, wc, in, mask))
 	}
 	if k := int(c.ReadSB); k < isa.NumSB {
-		s.sbSet(now, wc, k, sbItem{at: now + sim.Cycle(s.cfg.ReadScoreboard), ents: noEnts, why: readReason(in.Class)})
+		s.sbSet(now, wc, k, sbItem{at: now + sim.Cycle(s.cfg.SASS.ReadScoreboard), ents: noEnts, why: readReason(in.Class)})
 	}
-	sc := &s.sched[wc.sp]
-	sc.yield = -1
-	if c.Yield {
-		sc.yield = wc.slot
-	}
+	s.sched[wc.sp].setYield(wc.slot, c.Yield)
 }
 
 var noEnts = [4]int32{-1, -1, -1, -1}
@@ -184,7 +180,7 @@ func (s *SM) writeItem(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) sbIt
 	if mask == 0 {
 		it.at, it.why = now+1, ReasonShortScoreboard
 		if in.Op == isa.OpMbarTryWait || in.Op == isa.OpMbarTestWait {
-			it.at = now + sim.Cycle(max(s.cfg.SyncsCheck+s.cfg.SyncsResult, s.cfg.SyncsAcquire))
+			it.at = s.syncs.passedAt(now)
 			it.why = ReasonMbarrier
 		}
 		return it
@@ -196,7 +192,7 @@ func (s *SM) writeItem(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) sbIt
 		case isa.KReg:
 			e = d.Reg
 		case isa.KPred:
-			e = int32(s.prog.NumRegs) + d.Reg
+			e = wc.predEntry(d.Reg)
 		}
 		if e < 0 {
 			continue
@@ -209,7 +205,7 @@ func (s *SM) writeItem(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) sbIt
 		}
 	}
 	if n == 0 && it.at == 0 {
-		it.at, it.why = now+sim.Cycle(s.cfg.Latency[in.Class]), ReasonShortScoreboard
+		it.at, it.why = now+sim.Cycle(s.cfg.Pipes.Latency[in.Class]), ReasonShortScoreboard
 	}
 	return it
 }

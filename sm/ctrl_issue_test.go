@@ -164,9 +164,9 @@ func TestStallCountsTimeAChain(t *testing.T) {
 func TestScoreboardsTimeVariableLatencies(t *testing.T) {
 	cfg := DefaultConfig()
 	l1 := uint64(cfg.Mem.L1HitCycles)
-	shared := uint64(cfg.Latency[isa.ClassShared])
-	sfu := uint64(cfg.Latency[isa.ClassSFU])
-	read := uint64(cfg.ReadScoreboard)
+	shared := uint64(cfg.Pipes.Latency[isa.ClassShared])
+	sfu := uint64(cfg.Pipes.Latency[isa.ClassSFU])
+	read := uint64(cfg.SASS.ReadScoreboard)
 	ex2 := func(c isa.Ctrl) isa.Instr {
 		in := with(alu(isa.OpEx2, isa.F32, isa.R(1), isa.R(3)), c)
 		in.Flags |= isa.FApprox
@@ -227,7 +227,7 @@ func TestScoreboardsTimeVariableLatencies(t *testing.T) {
 // and each result written takes one away.
 func TestScoreboardCountsUpAtIssueAndDownAtWrite(t *testing.T) {
 	cfg := DefaultConfig()
-	l1, shared := uint64(cfg.Mem.L1HitCycles), uint64(cfg.Latency[isa.ClassShared])
+	l1, shared := uint64(cfg.Mem.L1HitCycles), uint64(cfg.Pipes.Latency[isa.ClassShared])
 	a := newAsm(8, 1)
 	a.emit(ldI(isa.Shared, 1, 2, ctl(1, wsb(2))))                                           // 0: at 0, written at 23
 	a.emit(ldI(isa.Global, 3, 2, ctl(1, wsb(2))))                                           // 1: at 1, written at 33
@@ -257,7 +257,7 @@ func twoWarps(t *testing.T, c isa.Ctrl, n int) *ctrlObs {
 	}
 	a.emit(exitC)
 	cfg := DefaultConfig()
-	cfg.Schedulers = 1
+	cfg.Sched.Count = 1
 	_, o := runCtrl(t, a.done(), 64, &cfg)
 	return o
 }
@@ -314,7 +314,7 @@ func TestYieldAndStallCountsInterleaveWarps(t *testing.T) {
 // Cycles a warp spends not issuing are named as Nsight Compute names them.
 func TestScheduledStallReasons(t *testing.T) {
 	one := DefaultConfig()
-	one.Schedulers = 1
+	one.Sched.Count = 1
 	cases := []struct {
 		name    string
 		body    func(a *asm)
@@ -335,16 +335,16 @@ func TestScheduledStallReasons(t *testing.T) {
 		{"a shared load's scoreboard is short_scoreboard", func(a *asm) {
 			a.emit(ldI(isa.Shared, 1, 2, ctl(1, wsb(0))))
 			a.emit(movI(3, ctl(1, wait(1))))
-		}, 32, nil, ReasonShortScoreboard, uint64(one.Latency[isa.ClassShared]) - 1},
+		}, 32, nil, ReasonShortScoreboard, uint64(one.Pipes.Latency[isa.ClassShared]) - 1},
 		{"a global store's read scoreboard is long_scoreboard", func(a *asm) {
 			a.emit(stI(isa.Global, 2, 1, ctl(1, rsb(0))))
 			a.emit(movI(1, ctl(1, wait(1))))
-		}, 32, nil, ReasonLongScoreboard, uint64(one.ReadScoreboard) - 1},
+		}, 32, nil, ReasonLongScoreboard, uint64(one.SASS.ReadScoreboard) - 1},
 		{"a taken branch's redirect is branch_resolving", func(a *asm) {
 			a.bra("t", isa.Operand{})
 			setCtrl(a, ctl(5))
 			a.label("t")
-		}, 32, nil, ReasonBranchResolving, uint64(one.BranchTaken) - 1},
+		}, 32, nil, ReasonBranchResolving, uint64(one.Branch.Taken) - 1},
 		{"a barrier wait's answer is mbarrier", func(a *asm) {
 			bar := isa.Addr(-1, 0)
 			a.emit(with(mbar(isa.OpMbarInit, 0, 0, bar, isa.Imm(32)), ctl(1, wsb(1))))
@@ -359,12 +359,12 @@ func TestScheduledStallReasons(t *testing.T) {
 		{"a busy pipe is math_pipe_throttle", func(a *asm) {
 			a.emit(with(alu(isa.OpMad, isa.U32, isa.R(1), isa.R(2), isa.R(2), isa.R(2)), ctl(1)))
 			a.emit(with(alu(isa.OpMad, isa.U32, isa.R(3), isa.R(2), isa.R(2), isa.R(2)), ctl(1)))
-		}, 32, nil, ReasonMathPipeThrottle, uint64(one.Interval[isa.ClassIMAD]) - 1},
+		}, 32, nil, ReasonMathPipeThrottle, uint64(one.Pipes.Interval[isa.ClassIMAD]) - 1},
 		{"back-to-back barrier operations are mio_throttle", func(a *asm) {
 			bar := isa.Addr(-1, 0)
 			a.emit(with(mbar(isa.OpMbarInit, 0, 0, bar, isa.Imm(1000)), ctl(1)))
 			a.emit(with(mbar(isa.OpMbarArrive, 0, 1, isa.Sink(), bar), ctl(1)))
-		}, 32, nil, ReasonMIOThrottle, uint64(one.SyncsWarpInterval) - 1},
+		}, 32, nil, ReasonMIOThrottle, uint64(one.Syncs.WarpInterval) - 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -395,7 +395,7 @@ func TestScheduledStallReasons(t *testing.T) {
 // its stall count if longer; a branch that falls through costs its stall
 // count (branch.csv).
 func TestTakenBranchRedirect(t *testing.T) {
-	taken := uint64(DefaultConfig().BranchTaken)
+	taken := uint64(DefaultConfig().Branch.Taken)
 	cases := []struct {
 		name  string
 		stall uint8
@@ -428,7 +428,7 @@ func TestTakenBranchRedirect(t *testing.T) {
 // theirs the next cycle.
 func TestGuardedOffWaitHoldsItsScoreboard(t *testing.T) {
 	cfg := DefaultConfig()
-	want := uint64(max(cfg.SyncsCheck+cfg.SyncsResult, cfg.SyncsAcquire))
+	want := uint64(max(cfg.Syncs.Check+cfg.Syncs.Result, cfg.Syncs.Acquire))
 	bar := isa.Addr(-1, 0)
 	a := newAsm(8, 2)
 	a.emit(with(mbar(isa.OpMbarInit, 0, 0, bar, isa.Imm(1)), ctl(1, wsb(1))))

@@ -36,7 +36,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	s.stats.WarpInstructions++
 	s.stats.ThreadInstrs += uint64(bits.OnesCount32(mask))
 	sc := &s.sched[wc.sp]
-	wc.issuePath = datapath(sc.occupy(now, s.pipes[pc], s.cfg.Interval[in.Class]))
+	wc.issuePath = datapath(sc.occupy(now, s.pipes[pc], s.cfg.Pipes.Interval[in.Class]))
 	wc.depPC = -1
 	if s.obs != nil {
 		s.obs.Issue(uint64(now-s.start), wc.slot, int(pc), mask)
@@ -44,21 +44,21 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	if mask == 0 && in.Op != isa.OpCompute {
 		if in.Op.IsBranch() {
 			w.Branch(in, 0)
-			wc.busyUntil = now + sim.Cycle(s.cfg.Latency[isa.ClassBranch]) // the branch's stall, taken or not
+			wc.busyUntil = now + sim.Cycle(s.cfg.Pipes.Latency[isa.ClassBranch]) // the branch's stall, taken or not
 		} else {
 			w.Advance()
 		}
-		if in.Op == isa.OpMbarTryWait && in.Flags.Has(isa.FHint) && s.cfg.TryWaitHold == 0 {
+		if in.Op == isa.OpMbarTryWait && in.Flags.Has(isa.FHint) && s.cfg.Model.TryWaitHold == HoldNone {
 			// A guarded-off hinted try_wait: its TRYWAIT still passes
 			// through the barrier pipe, and the NANOSLEEP.SYNCS after it
 			// waits for that (hwprobe.cu's SASS: try_wait_incomplete_phase
 			// hint_ns0 runs the hinted form guarded off). With
-			// syncs.try_wait_hold 1 the effective model's hold of the
+			// syncs.try_wait_hold open_phase the effective model's hold of the
 			// un-hinted form that follows stands for it.
-			wc.busyUntil = max(wc.busyUntil, now+sim.Cycle(max(s.cfg.SyncsCheck+s.cfg.SyncsResult, s.cfg.SyncsAcquire)))
+			wc.busyUntil = max(wc.busyUntil, s.syncs.passedAt(now))
 		}
 		if in.Sched.Has(isa.SchedConverge) {
-			wc.busyUntil = max(wc.busyUntil, now+sim.Cycle(s.cfg.BsyncCycles))
+			wc.busyUntil = max(wc.busyUntil, now+sim.Cycle(s.cfg.Ptxas.Bsync))
 		}
 		if s.prog.Scheduled {
 			s.ctrlIssued(now, wc, in, 0)
@@ -73,7 +73,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 		return
 	}
 	if in.Sched.Has(isa.SchedConverge) && in.Op != isa.OpBra {
-		wc.busyUntil = max(wc.busyUntil, now+sim.Cycle(s.cfg.BsyncCycles))
+		wc.busyUntil = max(wc.busyUntil, now+sim.Cycle(s.cfg.Ptxas.Bsync))
 	}
 	if s.prog.Scheduled {
 		s.ctrlIssued(now, wc, in, mask)
@@ -85,7 +85,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 
 func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
 	w := wc.w
-	lat := sim.Cycle(s.cfg.Latency[in.Class])
+	lat := sim.Cycle(s.cfg.Pipes.Latency[in.Class])
 	switch {
 	case in.Op.IsMbarrier():
 		return s.execMbarrier(now, wc, in, mask)
@@ -98,10 +98,10 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 		}
 		w.Branch(in, mask)
 		if mask != 0 {
-			lat = sim.Cycle(s.cfg.BranchTaken)
+			lat = sim.Cycle(s.cfg.Branch.Taken)
 		}
 		if mask != 0 && mask != all {
-			lat += sim.Cycle(s.cfg.DivergeCycles) // the paths split: reconvergence bookkeeping (BSSY/BSYNC)
+			lat += sim.Cycle(s.cfg.Branch.Diverge) // the paths split: reconvergence bookkeeping (BSSY/BSYNC)
 		}
 		wc.busyUntil = now + lat
 		return nil
@@ -142,13 +142,13 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 		d := sim.Cycle(in.Src(0).Imm)
 		switch {
 		case in.Sched.Has(isa.SchedReloadWindow):
-			d = sim.Cycle(s.cfg.WindowReload)
+			d = sim.Cycle(s.cfg.Ptxas.WindowReload)
 		case in.Sched.Has(isa.SchedReadWindow):
-			d = sim.Cycle(s.cfg.WindowRead)
+			d = sim.Cycle(s.cfg.Ptxas.WindowRead)
 		case in.Sched.Has(isa.SchedMoveUniform):
-			d = sim.Cycle(s.cfg.CopyR2UR)
+			d = sim.Cycle(s.cfg.Ptxas.CopyR2UR)
 		case in.Sched.Has(isa.SchedMoveUniformLoop):
-			d = sim.Cycle(s.cfg.CopyR2URLoop)
+			d = sim.Cycle(s.cfg.Ptxas.CopyR2URLoop)
 		}
 		wc.busyUntil = now + d
 		w.Advance()
@@ -182,13 +182,13 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 	s.dstReady(wc, in, now+lat, ReasonWait)
 	if in.Op == isa.OpSetp { // predicates are ready sooner than general registers
 		for i := 0; i < int(in.NDst); i++ {
-			s.setReady(wc, in.Dst(i), now+sim.Cycle(s.cfg.PredLatency), ReasonWait)
+			s.setReady(wc, in.Dst(i), now+sim.Cycle(s.cfg.Ptxas.PredLatency), ReasonWait)
 			if in.Dst(i).Kind == isa.KPred {
 				s.notePredicate(wc, in.Dst(i))
 			}
 		}
 	}
-	s.setPath(wc, in, wc.issuePath)
+	wc.setPaths(in, wc.issuePath)
 	w.Advance()
 	return nil
 }
@@ -206,7 +206,7 @@ func (s *SM) execCompute(now sim.Cycle, wc *wctx, in *isa.Instr) error {
 	}
 	lat := sim.Cycle(in.Src(1).Imm)
 	if lat == 0 {
-		lat = sim.Cycle(s.cfg.Latency[isa.ClassCompute])
+		lat = sim.Cycle(s.cfg.Pipes.Latency[isa.ClassCompute])
 	}
 	wc.busyUntil = now + lat
 	wc.w.Advance()

@@ -27,7 +27,7 @@ type barrier struct {
 	recent    [4]Arriver // last arrivals, newest at recentN-1 (mod 4)
 	recentN   int
 	// The latest phase completion: when, and by which warp (-1: a copy).
-	// Other warps' checks see it SyncsVisibility later.
+	// Other warps' checks see it syncs.visibility later.
 	completedAt sim.Cycle
 	completer   int
 	seq         int         // creation order in the launch (the report's order)
@@ -205,7 +205,7 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 	if err != nil {
 		return err
 	}
-	wc.syncsFree = now + sim.Cycle(s.cfg.SyncsWarpInterval)
+	wc.syncsFree = s.syncs.warpNext(now)
 	var last sim.Cycle
 	var vals *warp.Vec
 	if in.Op == isa.OpMbarTestWait || in.Op == isa.OpMbarTryWait {
@@ -224,12 +224,12 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 		// (hwprobe.cu's SASS). Without one the H200 holds nothing:
 		// instructions that do not read the predicate issue behind it at
 		// once (calibration/h200/trywait.cu, a clock read right behind a
-		// try_wait on an open phase: 2 cycles). syncs.try_wait_hold 1 holds
+		// try_wait on an open phase: 2 cycles). syncs.try_wait_hold open_phase holds
 		// the warp anyway on a phase open at issue — the effective model
 		// of earlier fits (with a short syncs.try_wait_timeout it stood for
 		// a quick re-check; docs/model.md).
 		hold := in.Flags.Has(isa.FHint)
-		if !hold && s.cfg.TryWaitHold != 0 {
+		if !hold && s.cfg.Model.TryWaitHold == HoldOpenPhase {
 			if b := wc.c.bars[gs[0].addr]; b == nil || !b.mb.Valid() {
 				hold = true
 			} else if _, d, _, err := s.awaitedNow(b, in, vals[bits.TrailingZeros32(gs[0].lanes)]); !d || err != nil {
@@ -237,7 +237,7 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 			}
 		}
 		if hold {
-			wc.hold = int32(s.prog.NumRegs) + in.Dst(0).Reg
+			wc.hold = wc.predEntry(in.Dst(0).Reg)
 		}
 	}
 	wait := vals != nil
@@ -246,40 +246,19 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 		arg := uint64(queueUpdates)
 		if wait {
 			var i int
-			i, op = s.checks.get()
+			i, op = s.syncs.checks.get()
 			arg = checkFlag | uint64(i)
 		} else {
-			op = s.syncs.push()
+			op = s.syncs.updates.push()
 		}
 		*op = syncsOp{in: in, wc: wc, slot: wc.slot, addr: gs[k].addr, lanes: gs[k].lanes, count: gs[k].count,
 			tx: gs[k].tx, ticket: ticket, last: k == n-1, groups: uint8(n), epoch: wc.c.bsyncEpoch(), issued: now}
 		wc.c.pending++
 		if wait {
 			op.vals = *vals
-			lat := s.cfg.SyncsCheck
-			if in.Op == isa.OpMbarTestWait {
-				lat = s.cfg.TestWaitLatency
-			}
-			// The unit is one FIFO: a check comes after every update issued
-			// before it (whichever warp issued it), sooner when the unit is
-			// idle (its own latency), and takes a slot like an update.
-			// A warp already waiting on the barrier is registered with the
-			// unit: its repeated polls take no further slots.
-			// A wait through a per-thread (vector) address — one ptxas
-			// places under divergent control (compiler.MarkDivergentWaits) — is
-			// a new set of per-thread checks at every poll.
-			cost := s.cfg.SyncsCheckCost
-			at := max(now+sim.Cycle(lat), wc.lastUpdate, s.syncs.free)
-			if wc.waitsOn(gs[k].addr) {
-				op.at = at
-				if in.Sched.Has(isa.SchedVecAddr) {
-					s.slots.reserve(at, cost)
-				}
-			} else {
-				op.at = s.slots.reserve(at, cost)
-			}
+			op.at = s.syncs.scheduleCheck(now, in.Op, wc.lastUpdate, wc.waitsOn(gs[k].addr), in.Sched.Has(isa.SchedVecAddr))
 		} else {
-			op.at = s.syncs.schedule(now, &s.cfg, &s.slots, s.cfg.updateInterval(in))
+			op.at = s.syncs.scheduleUpdate(now, in)
 			wc.lastUpdate = op.at
 		}
 		last = op.at
@@ -293,7 +272,7 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 		s.dstReady(wc, in, ready, ReasonMbarrier)
 		wc.busyUntil = max(wc.busyUntil, ready)
 	default:
-		s.dstReady(wc, in, last+sim.Cycle(s.cfg.SyncsResult), ReasonMbarrier)
+		s.dstReady(wc, in, s.syncs.resultAt(last), ReasonMbarrier)
 	}
 	wc.w.Advance()
 	return nil
@@ -313,7 +292,7 @@ func (s *SM) execPendingCount(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint3
 		r[l] = uint64(c)
 	}
 	wc.w.Write(in.Dst(0), mask, &r, isa.U32)
-	s.dstReady(wc, in, now+sim.Cycle(s.cfg.Latency[isa.ClassALU]), ReasonWait)
+	s.dstReady(wc, in, now+sim.Cycle(s.cfg.Pipes.Latency[isa.ClassALU]), ReasonWait)
 	wc.w.Advance()
 	return nil
 }

@@ -109,74 +109,19 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 	words *[sharedmem.WarpSize]uint32, lines *[warp.Lanes]uint64, nlines, size int) (sim.Cycle, Reason) {
 	switch sp {
 	case isa.Shared:
-		wf := s.cfg.Smem.Wavefronts(words, mask, size)
+		lat, wf := s.lsu.shared(now, &s.sched[wc.sp], words, mask, size, in.Op == isa.OpAtom || in.Op == isa.OpRed)
 		s.stats.SmemWavefronts += uint64(wf)
-		extra := sim.Cycle(s.cfg.Smem.ExtraCycles(wf))
-		// The sub-partition's shared pipe starts an access every
-		// interval.shared cycles and holds it smem.conflict_cycles per
-		// wavefront (smem.csv: a 128-bit load, four wavefronts, every 8.66
-		// cycles from one sub-partition, a 32-bit one every 4.60). Accesses
-		// wait their turn in the MIO queue; the warps' issue of shared
-		// instructions stops while smem.queue of them wait.
-		sc := &s.sched[wc.sp]
-		ivl := s.cfg.Interval[isa.ClassShared]
-		start := max(now, sc.lsuFree)
-		sc.lsuFree = start + sim.Cycle(max(ivl, wf*s.cfg.Smem.ConflictCycles))
-		backlog := sim.Cycle(s.cfg.Smem.Queue * ivl)
-		sc.pipeFree[isa.ClassShared] = max(now+1, sc.lsuFree-min(backlog, sc.lsuFree))
-		queued := start - now
-		// The SM's shared memory serves one wavefront at a time, for every
-		// sub-partition: an access waits its turn.
-		if per := sim.Cycle(s.cfg.Smem.WavefrontCycles); per > 0 && wf > 0 {
-			at := max(start, s.smemFree)
-			queued = at - now
-			s.smemFree = at + s.arrayCycles(now, at, per*sim.Cycle(wf))
-		}
-		if in.Op == isa.OpAtom || in.Op == isa.OpRed {
-			extra += sim.Cycle(s.cfg.Smem.AtomicCycles) // the read-modify-write
-		}
-		return sim.Cycle(s.cfg.Latency[isa.ClassShared]) + extra + queued, ReasonShortScoreboard
+		return lat, ReasonShortScoreboard
 	case isa.ParamSpace:
-		return sim.Cycle(s.cfg.Latency[isa.ClassParam]), ReasonWait
+		return sim.Cycle(s.cfg.Pipes.Latency[isa.ClassParam]), ReasonWait
 	case isa.Const:
-		return sim.Cycle(s.cfg.Latency[isa.ClassConst]), ReasonWait
+		return sim.Cycle(s.cfg.Pipes.Latency[isa.ClassConst]), ReasonWait
 	case isa.Local:
 		return sim.Cycle(s.cfg.Mem.L1HitCycles), ReasonLongScoreboard
 	}
 	s.stats.GlobalAccesses++
-	var worst sim.Cycle
-	for k := 0; k < nlines; k++ {
-		l := sim.Cycle(s.cfg.Mem.L1HitCycles)
-		if s.path != nil {
-			addr := lines[k] * uint64(s.cfg.Mem.LineBytes)
-			if in.Flags.Has(isa.FBypassL1) {
-				l, _ = s.path.AccessL2(now, addr, s.cfg.Mem.LineBytes)
-			} else {
-				l, _ = s.path.Access(now, addr, s.cfg.Mem.LineBytes, in.Op == isa.OpSt || in.Op == isa.OpRed)
-			}
-		}
-		if l > worst {
-			worst = l
-		}
-	}
-	if nlines > 1 {
-		worst += sim.Cycle((nlines - 1) * s.cfg.GlobalPerLine)
-	}
-	// The sub-partition's LSU pipe holds a global access interval.global
-	// cycles, mem.per_line a line when it touches more (ldg.csv: a 128-bit
-	// load, four lines, every 11.4 cycles from one sub-partition), and its
-	// lines pass the data array that shared memory uses, one 128-byte
-	// wavefront a cycle for the SM (ldg.csv: 128-bit L1 hits from every
-	// sub-partition, 16.00 cycles a warp instruction, as smem.csv's).
-	if hold := nlines*s.cfg.GlobalPerLine - s.cfg.Interval[isa.ClassGlobal]; hold > 0 {
-		s.sched[wc.sp].pipeFree[isa.ClassGlobal] += sim.Cycle(hold)
-	}
-	if per := sim.Cycle(s.cfg.Smem.WavefrontCycles); per > 0 && nlines > 0 {
-		at := max(now, s.smemFree)
-		worst += at - now
-		s.smemFree = at + s.arrayCycles(now, at, per*sim.Cycle(nlines))
-	}
-	return worst, ReasonLongScoreboard
+	write := in.Op == isa.OpSt || in.Op == isa.OpRed
+	return s.lsu.global(now, &s.sched[wc.sp], lines, nlines, in.Flags.Has(isa.FBypassL1), write), ReasonLongScoreboard
 }
 
 // maxAccessBytes is the most one thread's access moves on sm_90: a .v4 of

@@ -96,7 +96,7 @@ func TestMUFUResultsCrossToOtherPipesACycleLate(t *testing.T) {
 	}
 	cycles := func(p *isa.Program, forward int) uint64 {
 		c := DefaultConfig()
-		c.MUFUForward = forward
+		c.Pipes.MUFUForward = forward
 		return mustRun(t, p, 32, &c).Cycles
 	}
 	mixed := chain(isa.OpEx2, isa.OpFma)

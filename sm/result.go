@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/smsim/smsim/sim"
 	"github.com/smsim/smsim/warp"
 )
 
@@ -254,91 +253,6 @@ func (s *SM) dumpState() []string {
 		}
 	}
 	return out
-}
-
-// watchdog stops a run in which no barrier has made progress for
-// WatchdogIdle cycles, nothing is in flight (barrier-unit operations,
-// copies, cp.async landings) and every live warp is stuck:
-//
-//   - spinning: it saw a barrier phase incomplete and has not seen it
-//     complete since (a try_wait or test_wait loop, a suspended try_wait,
-//     a loop with nanosleep back-off);
-//   - blocked: none of its paths can move without another warp (each is in
-//     bar.sync / barrier.sync, in bar.warp.sync or parked at a
-//     reconvergence point).
-//
-// A warp doing anything else — computing, sleeping outside a wait loop,
-// waiting on a timer such as a bulk or cp.async group wait — may still make
-// progress, and so may the warps it would release: no stop. Warps that
-// have exited take no part (they count as arrived at CTA-wide bar.syncs).
-// With spinning warps only it is a livelock; with a warp blocked as well
-// (bar.sync waiting for a warp that spins on a phase only the blocked warp
-// would complete, say) a deadlock.
-func (s *SM) watchdog(now sim.Cycle) error {
-	// A bar.sync release counts as progress when its waiters resume, which
-	// may be later than now.
-	if s.lastProg > now || now-s.lastProg < sim.Cycle(s.cfg.WatchdogIdle) || s.inFlight() {
-		return nil
-	}
-	live, spinning, paths := 0, 0, 0
-	for _, wc := range s.warps {
-		if wc == nil {
-			continue
-		}
-		live++
-		n, all := s.pathsInSyncs(wc)
-		paths += n
-		switch {
-		case len(wc.openWaits) > 0:
-			spinning++
-		case !all:
-			return nil
-		}
-	}
-	if live == 0 {
-		return nil
-	}
-	if paths == 0 {
-		head := fmt.Sprintf("%%d warps spin on barrier phases and no barrier made progress for %d cycles (watchdog.spin_cycles)",
-			now-s.lastProg)
-		return s.stuck(DiagLivelock, "livelock", head)
-	}
-	head := fmt.Sprintf("%%d warps wait on one another (%s in bar.sync or bar.warp.sync, %s spinning on mbarrier phases) "+
-		"and no barrier made progress for %d cycles (watchdog.spin_cycles)", count(paths, "path"), count(spinning, "warp"), now-s.lastProg)
-	return s.stuck(DiagDeadlock, "deadlock", head)
-}
-
-// count writes n things: "1 path", "2 paths".
-func count(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
-}
-
-// pathsInSyncs counts the warp's paths waiting for other threads in a CTA
-// barrier (bar.sync, barrier.sync, bar.red) or in bar.warp.sync, and reports
-// whether no path can move without another warp (the others are parked at
-// a reconvergence point, waiting for those).
-func (s *SM) pathsInSyncs(wc *wctx) (int, bool) {
-	n, all := 0, true
-	for i := range wc.w.Splits() {
-		sp := wc.w.Split(i)
-		switch {
-		case sp.State == warp.AtWarpSync:
-			n++
-		case sp.State == warp.Blocked && sp.WaitKind&0xf == waitBarSync:
-			if _, bs := s.barSyncOf(wc, sp); bs == nil {
-				all = false // released: it resumes when the barrier's latency has passed
-				continue
-			}
-			n++
-		case sp.State == warp.AtReconv, sp.State == warp.AtBsync:
-		default:
-			all = false
-		}
-	}
-	return n, all
 }
 
 // barSyncOf returns the CTA barrier (its id and state) a split blocked in

@@ -19,7 +19,7 @@ import (
 func (s *SM) execSASS(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
 	w := wc.w
 	t := uint64(now - s.start)
-	wc.busyUntil = now + sim.Cycle(s.cfg.Latency[in.Class])
+	wc.busyUntil = now + sim.Cycle(s.cfg.Pipes.Latency[in.Class])
 	switch in.Op {
 	case isa.OpBssy:
 		b := int(in.Src(0).Imm)
@@ -102,7 +102,7 @@ func (s *SM) execJmx(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32, t uint
 		target[l] = int32(a / step)
 	}
 	w.Jump(mask, &target)
-	wc.busyUntil = now + sim.Cycle(s.cfg.BranchTaken)
+	wc.busyUntil = now + sim.Cycle(s.cfg.Branch.Taken)
 	return nil
 }
 

@@ -8,8 +8,15 @@ import (
 	"github.com/smsim/smsim/warp"
 )
 
-// scheduler is one sub-partition's warp scheduler.
+// scheduler is one sub-partition's warp scheduler: the warps resident in
+// the sub-partition, the choice among those ready to issue (GTO or LRR, and
+// the control bits' yield), its execution pipes (pipes.go), its port for
+// resuming warps whose waits answered, and its shared-memory pipe's queue.
 type scheduler struct {
+	policy       Policy
+	slots        uint64    // warp slots of the SM (LRR's order goes round them)
+	wakeInterval sim.Cycle // sched.wake_interval: between two resumes through the port
+
 	warps    []*wctx             // resident warps of this sub-partition, oldest first
 	last     int                 // slot of the warp issued last (-1: none)
 	yield    int                 // slot of a warp whose last instruction yielded (Ctrl.Yield): the next issue prefers another (-1: none)
@@ -17,6 +24,90 @@ type scheduler struct {
 	wakeFree sim.Cycle           // next cycle its port may resume a warp whose try_wait answered true (takePort)
 	lsuFree  sim.Cycle           // next cycle its shared-memory pipe starts an access (the MIO queue drains)
 }
+
+// newScheduler returns an idle scheduler of an SM with slots warp slots.
+func newScheduler(spec SchedSpec, slots int) scheduler {
+	return scheduler{policy: spec.Policy, slots: uint64(slots), wakeInterval: sim.Cycle(spec.WakeInterval), last: -1, yield: -1}
+}
+
+// add makes wc one of the scheduler's warps (the youngest).
+func (sc *scheduler) add(wc *wctx) { sc.warps = append(sc.warps, wc) }
+
+// remove drops a warp that has exited; its slot may go to a warp of the next CTA.
+func (sc *scheduler) remove(wc *wctx) {
+	if sc.yield == wc.slot {
+		sc.yield = -1
+	}
+	for i, x := range sc.warps {
+		if x == wc {
+			sc.warps = append(sc.warps[:i], sc.warps[i+1:]...)
+			break
+		}
+	}
+}
+
+// better returns the better of a ready warp and the pick so far (nil: none).
+func (sc *scheduler) better(wc, pick *wctx) *wctx {
+	if pick == nil || sc.prefer(wc, pick) {
+		return wc
+	}
+	return pick
+}
+
+// prefer reports whether candidate a beats b under the scheduler policy; a
+// warp that yielded loses to any other. GTO prefers the oldest; LRR the
+// first slot after the one issued last.
+func (sc *scheduler) prefer(a, b *wctx) bool {
+	if sc.yield >= 0 && (a.slot == sc.yield) != (b.slot == sc.yield) {
+		return b.slot == sc.yield
+	}
+	if sc.policy == LRR {
+		n := sc.slots
+		da := (uint64(a.slot) + n - uint64(sc.last) - 1) % n
+		db := (uint64(b.slot) + n - uint64(sc.last) - 1) % n
+		return da < db
+	}
+	return a.age < b.age
+}
+
+// greedy applies GTO's greed to the pick: the warp issued last keeps the
+// issue while it is ready (lastReady, nil if it is not) and did not yield.
+func (sc *scheduler) greedy(pick, lastReady *wctx) *wctx {
+	if sc.policy == GTO && lastReady != nil && sc.last != sc.yield {
+		return lastReady
+	}
+	return pick
+}
+
+// setYield records the control bits' yield of the instruction the warp in
+// slot issued: the next issue prefers another warp.
+func (sc *scheduler) setYield(slot int, yield bool) {
+	sc.yield = -1
+	if yield {
+		sc.yield = slot
+	}
+}
+
+// takePort books the scheduler's port for resuming a warp whose try_wait
+// answered true, at cycle now: a scheduler resumes one such warp every
+// sched.wake_interval cycles (stamps.csv uniform_wake: the 16 waiters and
+// the arriving warp, five of them on the arriving warp's scheduler, resume
+// over 44 cycles). If the port is busy at now it returns false, and when
+// the port is free.
+func (sc *scheduler) takePort(now sim.Cycle) (sim.Cycle, bool) {
+	if sc.wakeInterval <= 0 {
+		return now, true
+	}
+	if sc.wakeFree > now {
+		return sc.wakeFree, false
+	}
+	sc.wakeFree = now + sc.wakeInterval
+	return now, true
+}
+
+// resumesThroughPort reports whether answers resume warps through the port
+// (sched.wake_interval > 0) rather than at once.
+func (sc *scheduler) resumesThroughPort() bool { return sc.wakeInterval > 0 }
 
 // Tick runs one SM cycle. Stages run back to front: completions were
 // delivered by events earlier in the cycle (PhaseDeliver), so each
@@ -48,8 +139,7 @@ func (s *SM) Tick(now sim.Cycle) (sim.Cycle, error) {
 func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	sc := &s.sched[p]
 	next := sim.Never
-	var pick *wctx
-	var lastOK bool
+	var pick, lastReady *wctx
 	for _, wc := range sc.warps {
 		// A warp whose state cannot have changed since it was last looked
 		// at keeps its reason (accounted lazily) and costs one comparison.
@@ -72,11 +162,9 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 			}
 			wc.checkAt = now + 1
 			if wc.slot == sc.last {
-				lastOK = true
+				lastReady = wc
 			}
-			if pick == nil || s.prefer(sc, wc, pick) {
-				pick = wc
-			}
+			pick = sc.better(wc, pick)
 			continue
 		}
 		s.account(wc, now)
@@ -101,15 +189,11 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 			wc.readyDeps, wc.curPC = true, sp.PC
 		}
 		if wc.slot == sc.last {
-			lastOK = true
+			lastReady = wc
 		}
-		if pick == nil || s.prefer(sc, wc, pick) {
-			pick = wc
-		}
+		pick = sc.better(wc, pick)
 	}
-	if s.cfg.Policy == GTO && lastOK && sc.last != sc.yield {
-		pick = s.warps[sc.last]
-	}
+	pick = sc.greedy(pick, lastReady)
 	if pick == nil {
 		return next
 	}
@@ -127,35 +211,31 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	return now + 1
 }
 
-// prefer reports whether candidate a beats b under the scheduler policy; a
-// warp that yielded loses to any other.
-func (s *SM) prefer(sc *scheduler, a, b *wctx) bool {
-	if sc.yield >= 0 && (a.slot == sc.yield) != (b.slot == sc.yield) {
-		return b.slot == sc.yield
+// account adds the cycles since the warp's last accounting to its current
+// reason, and tells the observer.
+func (s *SM) account(wc *wctx, now sim.Cycle) {
+	if from, ok := wc.charge(now); ok && s.obs != nil {
+		what := ""
+		if wc.reason == ReasonMbarrier && len(wc.openWaits) > 0 {
+			ow := wc.openWaits[len(wc.openWaits)-1]
+			what = fmt.Sprintf("%s phase %d", ow.b.name, ow.phase)
+		}
+		s.obs.Stall(wc.slot, uint64(from-s.start), uint64(now-s.start), wc.reason, what)
 	}
-	if s.cfg.Policy == LRR {
-		n := uint64(s.cfg.MaxWarps)
-		da := (uint64(a.slot) + n - uint64(sc.last) - 1) % n
-		db := (uint64(b.slot) + n - uint64(sc.last) - 1) % n
-		return da < db
-	}
-	return a.age < b.age
 }
 
-// account adds the cycles since the warp's last accounting to its current reason.
-func (s *SM) account(wc *wctx, now sim.Cycle) {
-	if now > wc.acctAt {
-		wc.stall[wc.reason] += uint64(now - wc.acctAt)
-		if s.obs != nil {
-			what := ""
-			if wc.reason == ReasonMbarrier && len(wc.openWaits) > 0 {
-				ow := wc.openWaits[len(wc.openWaits)-1]
-				what = fmt.Sprintf("%s phase %d", ow.b.name, ow.phase)
-			}
-			s.obs.Stall(wc.slot, uint64(wc.acctAt-s.start), uint64(now-s.start), wc.reason, what)
-		}
-		wc.acctAt = now
+// charge adds the cycles from the warp's last accounting to now to its
+// current reason (the reason holds from when it was set until the warp is
+// looked at again), and returns the first of them; false if there are
+// none.
+func (wc *wctx) charge(now sim.Cycle) (sim.Cycle, bool) {
+	if now <= wc.acctAt {
+		return 0, false
 	}
+	from := wc.acctAt
+	wc.stall[wc.reason] += uint64(now - from)
+	wc.acctAt = now
+	return from, true
 }
 
 // readyAt returns when the warp's current instruction can issue, and what it waits for.
@@ -187,11 +267,10 @@ func (s *SM) unitsReady(wc *wctx, sp *warp.Split, in *isa.Instr, r sim.Cycle, wh
 		if wc.syncsFree > r {
 			r, why = wc.syncsFree, ReasonMIOThrottle
 		}
-		// The barrier unit holds SyncsQueue updates; more stall their issue.
+		// The barrier unit holds syncs.queue updates; more stall their issue.
 		if in.Op != isa.OpMbarTestWait && in.Op != isa.OpMbarTryWait {
-			backlog := sim.Cycle(s.cfg.SyncsLatency + s.cfg.SyncsQueue*s.cfg.SyncsInterval)
-			if s.syncs.free > backlog && s.syncs.free-backlog > r {
-				r, why = s.syncs.free-backlog, ReasonMIOThrottle
+			if at := s.syncs.issueAt(); at > r {
+				r, why = at, ReasonMIOThrottle
 			}
 		}
 	}
@@ -208,73 +287,6 @@ func throttleReason(c isa.Class) Reason {
 	return ReasonMathPipeThrottle
 }
 
-// computeDeps finds when the registers the instruction reads (and writes)
-// are ready: the scoreboard.
-func (s *SM) computeDeps(wc *wctx, sp *warp.Split, in *isa.Instr) {
-	wc.depPC, wc.depSplit = sp.PC, wc.w.CurrentIndex()
-	var r sim.Cycle
-	why := ReasonWait
-	path := s.paths[sp.PC]
-	for _, idx := range s.deps[sp.PC] {
-		at := wc.regReady[idx]
-		if p := wc.regPath[idx]; p != pathNone && path != pathNone && p != path && at < sim.Never {
-			at += sim.Cycle(s.cfg.MUFUForward) // into or out of the MUFU unit
-		}
-		if at > r {
-			r, why = at, wc.regReason[idx]
-		}
-	}
-	wc.depReady, wc.depReason = r, why
-}
-
-// setPath records that the destinations of in were produced on datapath p.
-func (s *SM) setPath(wc *wctx, in *isa.Instr, p uint8) {
-	for i := 0; i < int(in.NDst); i++ {
-		switch d := in.Dst(i); d.Kind {
-		case isa.KReg:
-			wc.regPath[d.Reg] = p
-		case isa.KPred:
-			wc.regPath[s.prog.NumRegs+int(d.Reg)] = p
-		}
-	}
-}
-
-// scoreboardEntries lists, per instruction of p, the scoreboard entries
-// (general registers, then predicates after NumRegs) of its guard and
-// operands, sources and destinations alike, in operand order.
-func scoreboardEntries(p *isa.Program) [][]int32 {
-	deps := make([][]int32, len(p.Instrs))
-	var flat []int32
-	starts := make([]int, len(p.Instrs)+1)
-	for i := range p.Instrs {
-		in := &p.Instrs[i]
-		starts[i] = len(flat)
-		add := func(o *isa.Operand) {
-			switch {
-			case o.Kind == isa.KReg, o.Kind == isa.KAddr && o.Reg >= 0, o.Kind == isa.KConst && o.Reg >= 0:
-				flat = append(flat, o.Reg)
-				if o.Mod.Has(isa.MPair) && o.Kind != isa.KConst { // a SASS register pair
-					flat = append(flat, o.Reg+1)
-				}
-			case o.Kind == isa.KPred:
-				flat = append(flat, int32(p.NumRegs)+o.Reg)
-			}
-			if o.Mod.Has(isa.MIndex) {
-				flat = append(flat, o.Index)
-			}
-		}
-		add(&in.Guard)
-		for k := range in.Ops {
-			add(&in.Ops[k])
-		}
-	}
-	starts[len(p.Instrs)] = len(flat)
-	for i := range deps {
-		deps[i] = flat[starts[i]:starts[i+1]:starts[i+1]]
-	}
-	return deps
-}
-
 // blockedReason names what a warp with no runnable split waits for.
 func (s *SM) blockedReason(wc *wctx) Reason {
 	why := ReasonBranchResolving
@@ -288,34 +300,6 @@ func (s *SM) blockedReason(wc *wctx) Reason {
 		}
 	}
 	return why
-}
-
-// setReady marks destination d ready at cycle at, produced for reason why.
-func (s *SM) setReady(wc *wctx, d *isa.Operand, at sim.Cycle, why Reason) {
-	switch d.Kind {
-	case isa.KReg:
-		wc.regReady[d.Reg], wc.regReason[d.Reg], wc.regPath[d.Reg] = at, why, pathNone
-		if d.Mod.Has(isa.MPair) {
-			wc.regReady[d.Reg+1], wc.regReason[d.Reg+1], wc.regPath[d.Reg+1] = at, why, pathNone
-		}
-	case isa.KPred:
-		i := s.prog.NumRegs + int(d.Reg)
-		wc.regReady[i], wc.regReason[i], wc.regPath[i] = at, why, pathNone
-		if len(wc.predDue) > 0 {
-			wc.dropPredDue(int32(i))
-		}
-	}
-}
-
-// dstReady marks every destination of in ready at cycle at.
-func (s *SM) dstReady(wc *wctx, in *isa.Instr, at sim.Cycle, why Reason) {
-	for i := 0; i < int(in.NDst); i++ {
-		s.setReady(wc, &in.Ops[i], at, why)
-	}
-	wc.depPC = -1
-	if at > wc.resultAt { // what a scoreboard of a Scheduled program waits for (writeItem)
-		wc.resultAt, wc.resultWhy = at, why
-	}
 }
 
 // wakeWarp makes sure the SM ticks at cycle at (a blocked warp became runnable).

@@ -47,7 +47,6 @@ type SM struct {
 	eng  *sim.Engine
 	clk  *sim.Clocked
 	gmem GlobalMemory
-	path MemoryPath
 	copy CopyEngine
 	obs  Observer
 
@@ -62,9 +61,9 @@ type SM struct {
 	totalCTA int
 	warps    []*wctx // resident warps by slot (nil when free)
 	sched    []scheduler
-	syncs    syncsUnit // barrier updates
-	checks   checkPool // phase checks of waits
-	slots    slotCalendar
+	syncs    syncsUnit // the barrier (SYNCS) unit
+	lsu      lsu       // the load/store unit's timing
+	place    placement // where CTAs may start
 	start    sim.Cycle
 	err      error
 	done     bool
@@ -75,7 +74,7 @@ type SM struct {
 	barSeq     int          // barriers created in this launch
 	reports    reports      // what the launch's report lists and counts (report.go)
 	limits     reportLimits // what it may list
-	lastProg   sim.Cycle    // last cycle a barrier made progress (livelock watchdog)
+	watch      watchdog     // the livelock detector
 	retired    []WarpReport
 	warnings   []string
 	copyID     uint64
@@ -86,65 +85,15 @@ type SM struct {
 	storeSrc   []storeSource        // bulk-store sources not yet covered by a wait_group.read
 	commits    map[uint64]uint64    // bulk groups committed, by thread
 	mapUse     []mapUse             // tensor maps read from global memory: rewritten since?
-	smemFree   sim.Cycle            // when the shared memory can serve the next wavefront
-	arrayUse   []arrayWindow        // bulk stores' reads of the shared-memory data array, in the future
 	laneBuf    [maxAccessBytes]byte // one lane's bytes of the memory access in progress (laneAccess)
 	cpFree     []*cpLanding         // landed cp.async events, for reuse
-}
-
-// arrayWindow is a stretch [from, to) of which a bulk store's source reads
-// take busy cycles of the shared-memory data array.
-type arrayWindow struct {
-	from, to sim.Cycle
-	busy     int
 }
 
 // ShareArray records that the TMA unit will take cycles of the shared-memory
 // data array's cycles in [from, to) (tma.ArrayUser): the warps' wavefronts
 // get the rest.
 func (s *SM) ShareArray(from, to sim.Cycle, cycles int) {
-	if to <= from || cycles <= 0 {
-		return
-	}
-	s.pruneArrayUse(s.eng.Now()) // a kernel of stores and no shared accesses keeps it short too
-	s.arrayUse = append(s.arrayUse, arrayWindow{from, to, cycles})
-	// Wavefronts already given array time in the window wait for the
-	// store's share of what they were given.
-	if s.smemFree > from {
-		l := to - from
-		s.smemFree += sim.Cycle(cycles) * (min(s.smemFree, to) - from) / l
-	}
-}
-
-// pruneArrayUse forgets the stretches that ended by now.
-func (s *SM) pruneArrayUse(now sim.Cycle) {
-	k := 0
-	for _, w := range s.arrayUse {
-		if w.to > now {
-			s.arrayUse[k] = w
-			k++
-		}
-	}
-	s.arrayUse = s.arrayUse[:k]
-}
-
-// arrayCycles is what n cycles of the warps' use of the shared-memory data
-// array cost when they start at at: stretched by the share the stores
-// reading it then take (at most nine tenths of it).
-func (s *SM) arrayCycles(now, at sim.Cycle, n sim.Cycle) sim.Cycle {
-	s.pruneArrayUse(now)
-	for _, w := range s.arrayUse {
-		if at < w.from || at >= w.to {
-			continue
-		}
-		l, busy := w.to-w.from, sim.Cycle(w.busy) // cycles are unsigned
-		free := max(l/10, 1)
-		if busy < l-free {
-			free = l - busy
-		}
-		n = (n*l + free - 1) / free
-	}
-	return n
+	s.lsu.shareArray(s.eng.Now(), from, to, cycles)
 }
 
 // New builds an SM on eng with the given memory.
@@ -152,7 +101,8 @@ func New(cfg Config, eng *sim.Engine, gmem GlobalMemory, path MemoryPath) (*SM, 
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &SM{cfg: cfg, eng: eng, gmem: gmem, path: path, limits: defaultReportLimits()}
+	s := &SM{cfg: cfg, eng: eng, gmem: gmem, lsu: newLSU(&cfg, path), place: placement{limits: cfg.Limits, smem: cfg.Smem.Capacity},
+		limits: defaultReportLimits()}
 	s.clk = sim.NewClocked(eng, s)
 	return s, nil
 }
@@ -223,12 +173,12 @@ func (s *SM) begin(l *Launch) error {
 	}
 	s.ctas, s.nextCTA, s.done, s.err = nil, 0, false, nil
 	s.totalCTA = l.Grid[0] * l.Grid[1] * l.Grid[2]
-	s.warps = make([]*wctx, s.cfg.MaxWarps)
-	s.sched = make([]scheduler, s.cfg.Schedulers)
+	s.warps = make([]*wctx, s.cfg.Limits.Warps)
+	s.sched = make([]scheduler, s.cfg.Sched.Count)
 	for i := range s.sched {
-		s.sched[i].last, s.sched[i].yield = -1, -1
+		s.sched[i] = newScheduler(s.cfg.Sched, s.cfg.Limits.Warps)
 	}
-	s.syncs, s.checks, s.slots = syncsUnit{}, checkPool{}, slotCalendar{}
+	s.syncs = newSyncsUnit(s.cfg.Syncs)
 	s.stats = Stats{}
 	s.barList, s.barSeq, s.reports = nil, 0, reports{}
 	s.retired, s.warnings = nil, nil
@@ -236,14 +186,13 @@ func (s *SM) begin(l *Launch) error {
 	s.landing = s.landing[:0]
 	s.storeSrc, s.commits, s.mapUse = nil, map[uint64]uint64{}, nil
 	s.cpInFlight = 0
-	if e, ok := s.copy.(interface{ NewLaunch() }); ok {
-		e.NewLaunch() // a launch's tensor maps are fetched again
+	if s.copy != nil {
+		s.copy.NewLaunch()
 	}
 	s.copyStats0 = s.copyStats()
 	s.start = s.eng.Now()
-	s.smemFree = 0
-	s.arrayUse = s.arrayUse[:0]
-	s.lastProg = s.start
+	s.lsu.reset()
+	s.watch = watchdog{spin: sim.Cycle(s.cfg.Watchdog.SpinCycles), lastProg: s.start}
 	if err := s.checkLaunch(l); err != nil {
 		return err
 	}
@@ -322,7 +271,7 @@ func (s *SM) newWarpEnv(c *cta, k int) (warp.Env, uint32) {
 		env.Nctaid[i] = uint32(l.Grid[i])
 		env.Ctaid[i] = c.idx[i]
 	}
-	env.NWarpID = uint32(s.cfg.MaxWarps)
+	env.NWarpID = uint32(s.cfg.Limits.Warps)
 	env.NSMID = 1
 	env.DynSmem = uint32(l.DynSmem)
 	env.TotSmem = c.smem.Size()

@@ -29,7 +29,7 @@ type predDue struct {
 
 // variable reports whether a result produced for reason r has a variable
 // latency (a scoreboard in SASS, not a stall count) whose wait the padding
-// does not overlap: a shared or global load's, and with syncs.pad_answers a
+// does not overlap: a shared or global load's, and with syncs.pad_answers after_answer a
 // barrier unit's answer. The SASS pads a try_wait's branch too
 // (microbench.cu's arrive/wait loops: a stall of 10 or 12 on the branch, for
 // the loop counter's compare before it; calibration/h200 latency3.csv's
@@ -41,7 +41,7 @@ type predDue struct {
 // allow: k_lat's 61 and 56 include ~12 cycles of a register reuse after a
 // store (latency5.csv), which PTX cannot show (docs/model.md, the elected row).
 func (s *SM) variable(r Reason) bool {
-	return r == ReasonShortScoreboard || r == ReasonLongScoreboard || r == ReasonMbarrier && s.cfg.PadAnswers != 0
+	return r == ReasonShortScoreboard || r == ReasonLongScoreboard || r == ReasonMbarrier && s.cfg.Model.PadAnswers == PadAfterAnswer
 }
 
 // advanceStatic moves the warp's static clock to the issue of in at now:
@@ -82,9 +82,9 @@ func (wc *wctx) isPredDue(idx int32) bool {
 // notePredicate records a setp's predicate, due latency.pred static cycles
 // after its issue.
 func (s *SM) notePredicate(wc *wctx, d *isa.Operand) {
-	idx := int32(s.prog.NumRegs) + d.Reg
+	idx := wc.predEntry(d.Reg)
 	wc.dropPredDue(idx)
-	wc.predDue = append(wc.predDue, predDue{idx: idx, due: wc.staticClk + sim.Cycle(s.cfg.PredLatency)})
+	wc.predDue = append(wc.predDue, predDue{idx: idx, due: wc.staticClk + sim.Cycle(s.cfg.Ptxas.PredLatency)})
 }
 
 func (wc *wctx) dropPredDue(idx int32) {

@@ -9,103 +9,6 @@ import (
 	"github.com/smsim/smsim/warp"
 )
 
-// syncsOp is one operation of the barrier (SYNCS) unit: one group of lanes
-// of one warp instruction on one barrier.
-type syncsOp struct {
-	in     *isa.Instr
-	wc     *wctx
-	slot   int
-	addr   uint32
-	lanes  uint32
-	count  uint64
-	tx     uint64
-	vals   warp.Vec // token or parity operands of waits, per lane
-	ticket uint64   // try_wait: the blocked split
-	epoch  uint64   // the CTA's bar.sync generation when the op was issued
-	inc    bool     // cp.async.mbarrier.arrive's immediate pending increment
-	issued sim.Cycle
-	last   bool // last group of its instruction
-	groups uint8
-	at     sim.Cycle
-}
-
-// syncsUnit is the barrier unit: a FIFO that applies one operation every
-// SyncsInterval cycles, SyncsLatency after issue.
-//
-//	issue ──SyncsLatency──► apply (state changes here) ──SyncsResult──► token usable
-//	        successive applies are at least SyncsInterval apart
-type syncsUnit struct {
-	q    []syncsOp // ring
-	head int
-	n    int
-	free sim.Cycle // next cycle an operation may be applied
-}
-
-// push reserves the next slot of the ring (growing it when full).
-func (u *syncsUnit) push() *syncsOp {
-	if u.n == len(u.q) {
-		nq := make([]syncsOp, 2*len(u.q)+16)
-		for i := 0; i < u.n; i++ {
-			nq[i] = u.q[(u.head+i)%len(u.q)]
-		}
-		u.q, u.head = nq, 0
-	}
-	op := &u.q[(u.head+u.n)%len(u.q)]
-	u.n++
-	return op
-}
-
-func (u *syncsUnit) pop() *syncsOp {
-	op := &u.q[u.head]
-	u.head = (u.head + 1) % len(u.q)
-	u.n--
-	return op
-}
-
-// schedule returns the cycle at which an update issued at now is applied:
-// SyncsLatency later, in the first free slot of the unit (it occupies
-// interval cycles), and never before an earlier update (updates are applied
-// in order).
-func (u *syncsUnit) schedule(now sim.Cycle, c *Config, slots *slotCalendar, interval int) sim.Cycle {
-	at := now + sim.Cycle(c.SyncsLatency)
-	if u.free > at {
-		at = u.free
-	}
-	at = slots.reserve(at, interval)
-	u.free = at + 1
-	return at
-}
-
-// slotCalendar tracks which cycles of the barrier unit are busy: updates
-// (SyncsInterval cycles each) and phase checks (SyncsCheckCost cycles each)
-// share its throughput, and checks, having a shorter latency, fill the gaps
-// between updates that were scheduled further ahead.
-type slotCalendar struct {
-	busy [4096]sim.Cycle // cycle c is busy if busy[c%len] == c+1
-}
-
-// reserve books cost consecutive free cycles starting at or after at and
-// returns the first of them. cost 0 books nothing.
-func (c *slotCalendar) reserve(at sim.Cycle, cost int) sim.Cycle {
-	n := sim.Cycle(len(c.busy))
-	for start := at; start < at+n; start++ {
-		ok := true
-		for k := sim.Cycle(0); k < sim.Cycle(cost); k++ {
-			if c.busy[(start+k)%n] == start+k+1 {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			for k := sim.Cycle(0); k < sim.Cycle(cost); k++ {
-				c.busy[(start+k)%n] = start + k + 1
-			}
-			return start
-		}
-	}
-	return at + n // more than a calendar's worth booked ahead: beyond it, no contention is modelled
-}
-
 type syncsHandler struct{ s *SM }
 
 // queueUpdates marks an update event (arg); a check event's arg is
@@ -115,31 +18,6 @@ const (
 	checkFlag    = 1 << 62
 )
 
-// checkPool holds phase checks in flight (test_wait, try_wait). Checks run
-// a fixed latency after issue but never before the same warp's earlier
-// updates have been applied, so they are not FIFO across warps.
-type checkPool struct {
-	ops  []syncsOp
-	free []int
-	n    int
-}
-
-func (c *checkPool) get() (int, *syncsOp) {
-	c.n++
-	if k := len(c.free); k > 0 {
-		i := c.free[k-1]
-		c.free = c.free[:k-1]
-		return i, &c.ops[i]
-	}
-	c.ops = append(c.ops, syncsOp{})
-	return len(c.ops) - 1, &c.ops[len(c.ops)-1]
-}
-
-func (c *checkPool) put(i int) {
-	c.n--
-	c.free = append(c.free, i)
-}
-
 // Handle applies the barrier unit's oldest update (update events fire in
 // FIFO order: their cycles never decrease), or the check named by arg.
 func (h syncsHandler) Handle(now sim.Cycle, arg uint64) error {
@@ -147,10 +25,10 @@ func (h syncsHandler) Handle(now sim.Cycle, arg uint64) error {
 	var op syncsOp
 	if arg&checkFlag != 0 {
 		i := int(arg &^ checkFlag)
-		op = s.checks.ops[i]
-		s.checks.put(i)
+		op = s.syncs.checks.ops[i]
+		s.syncs.checks.put(i)
 	} else {
-		op = *s.syncs.pop()
+		op = *s.syncs.updates.pop()
 	}
 	if op.at != now {
 		return fmt.Errorf("sm: barrier unit out of order (op for cycle %d at %d)", op.at, now)
@@ -331,15 +209,10 @@ func (s *SM) completePhase(now sim.Cycle, b *barrier, res mbarrier.Result, compl
 		*ph = PhaseReport{Phase: ph.Phase + 1, Opened: t, Completed: -1, Waits: ph.Waits[:0]}
 	}
 	for _, w := range b.waiters {
-		// The unit answers the suspended try_waits one at a time, each
-		// taking syncs.wake_cost of its cycles (trywait.csv wake_all:
-		// waiters resume 2 cycles apart); each warp's scheduler then
-		// resumes it when its port is free (wakeHandler).
-		at := s.slots.reserve(now, s.cfg.WakeCost)
-		wake := at + sim.Cycle(s.cfg.TryWaitWake)
-		if w.slot != completer {
-			wake += sim.Cycle(s.cfg.SyncsVisibility)
-		}
+		// The unit answers the suspended try_waits one at a time; each
+		// warp's scheduler then resumes it when its port is free
+		// (wakeHandler).
+		wake := s.syncs.wakeAt(now, w.slot != completer)
 		s.eng.Schedule(wake, sim.PhaseDeliver, wakeHandler{s}, uint64(w.slot)<<48|w.ticket)
 	}
 	b.waiters = b.waiters[:0]
@@ -366,15 +239,4 @@ func (s *SM) completeTx(now sim.Cycle, c *cta, addr uint32, bytes uint32, who *w
 	return nil
 }
 
-func (s *SM) progress(now sim.Cycle) { s.lastProg = now }
-
-// updateInterval is how many of the barrier unit's cycles an update takes:
-// syncs.interval, or syncs.count_interval for an arrive with an explicit
-// count operand, which the SASS issues as a different instruction
-// (SYNCS.ARRIVE.TRANS64.ART0, the count from a register, against A1T0).
-func (c *Config) updateInterval(in *isa.Instr) int {
-	if in.Op == isa.OpMbarArrive && in.NSrc() >= 2 && !in.Flags.Has(isa.FExpectTx) && !in.Flags.Has(isa.FNoComplete) {
-		return c.SyncsCountInterval
-	}
-	return c.SyncsInterval
-}
+func (s *SM) progress(now sim.Cycle) { s.watch.progress(now) }

@@ -64,7 +64,7 @@ func (s *SM) execTensormap(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) 
 	}
 	if in.Op == isa.OpTensormapCopy {
 		s.tensormapFenced()
-		wc.busyUntil = now + sim.Cycle(s.cfg.Latency[in.Class])
+		wc.busyUntil = now + sim.Cycle(s.cfg.Pipes.Latency[in.Class])
 	}
 	wc.w.Advance()
 	return nil

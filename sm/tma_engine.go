@@ -126,12 +126,12 @@ func (c copyEngine) WaitGroup(now sim.Cycle, thread uint64, n int, read bool) si
 	return c.u.WaitGroup(now, thread, n, read)
 }
 
-// copyStats returns the copy engine's counters so far, if it keeps any.
+// copyStats returns the copy engine's counters so far (none without one).
 func (s *SM) copyStats() tma.Stats {
-	if e, ok := s.copy.(interface{ Stats() tma.Stats }); ok {
-		return e.Stats()
+	if s.copy == nil {
+		return tma.Stats{}
 	}
-	return tma.Stats{}
+	return s.copy.Stats()
 }
 
 // Stats returns the unit's counters.

@@ -47,15 +47,8 @@ func (s *SM) awaited(now sim.Cycle, viewer int, b *barrier, in *isa.Instr, v uin
 		return
 	}
 	st := b.mb.State()
-	vis := sim.Cycle(s.cfg.SyncsVisibility)
-	if in.Op == isa.OpMbarTestWait && b.completer >= 0 {
-		// Another warp's arrive reaches test_wait polls late
-		// (wake_latency test_wait_spin); a copy's complete-tx does not:
-		// a test_wait spin sees a tensor copy done after 423 cycles,
-		// a try_wait after 437 (tmadesc.csv, microbench.csv).
-		vis = sim.Cycle(s.cfg.SyncsPollVisible)
-	}
-	if phase == st.Phase-1 && b.completer != viewer && now < b.completedAt+vis {
+	seen := s.syncs.visibleAt(b.completedAt, in.Op == isa.OpMbarTestWait, b.completer >= 0)
+	if phase == st.Phase-1 && b.completer != viewer && now < seen {
 		return st.Phase - 1, false, true, nil // the latest completion has not reached this warp yet
 	}
 	return
@@ -198,7 +191,7 @@ func (s *SM) applyWait(now sim.Cycle, op *syncsOp) error {
 	if res != 0 && op.last {
 		// test_wait holds its warp until the answer; a true one carries the
 		// wait's acquire (syncs.acquire after issue, as for try_wait).
-		if at := op.issued + sim.Cycle(s.cfg.SyncsAcquire); at > now {
+		if at := s.syncs.acquiredAt(op.issued); at > now {
 			s.setReady(wc, op.in.Dst(0), at, ReasonMbarrier)
 			wc.busyUntil = max(wc.busyUntil, at)
 			wc.depPC = -1
@@ -277,26 +270,22 @@ func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error
 	in := rec.in
 	answer := now // when the warp gets the answer: after the barrier unit's result latency, or at once on wake-up
 	if !final {
-		answer += sim.Cycle(s.cfg.SyncsResult)
+		answer = s.syncs.resultAt(now)
 	}
 	res, open, err := s.evalLanes(now, answer, rec.issued, wc, in, rec.mask, func(l int) uint32 { return rec.addrs[l] }, &rec.vals)
 	if err != nil {
 		return err
 	}
-	limit := sim.Cycle(s.cfg.TryWaitTimeout)
-	if in.Flags.Has(isa.FHint) {
-		limit = sim.Cycle(s.cfg.TryWaitHintCycles)
-	}
-	deadline := rec.issued + limit
+	deadline := s.syncs.deadline(rec.issued, in.Flags.Has(isa.FHint))
 	if res == rec.mask || open == nil || final || deadline <= answer {
 		if res != 0 {
 			// A true answer carries the wait's acquire: it reaches the warp
 			// no sooner than syncs.acquire after the try_wait's issue,
 			// however long ago the phase completed (steps.csv).
-			answer = max(answer, rec.issued+sim.Cycle(s.cfg.SyncsAcquire))
+			answer = max(answer, s.syncs.acquiredAt(rec.issued))
 		}
 		wc.w.SetPred(in.Dst(0).Reg, rec.mask, res)
-		if res != 0 && !final && s.cfg.WakeInterval > 0 {
+		if res != 0 && !final && s.sched[wc.sp].resumesThroughPort() {
 			// A true answer resumes the warp through its scheduler's
 			// port, like a suspended waiter's wake-up (resumeHandler).
 			rec.on = nil
@@ -307,10 +296,10 @@ func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error
 		return nil
 	}
 	rec.on = open
-	if seen := open.completedAt + sim.Cycle(s.cfg.SyncsVisibility); seen > now && open.completer != wc.slot {
+	if seen := s.syncs.visibleAt(open.completedAt, false, true); seen > now && open.completer != wc.slot {
 		// The phase is complete but the completion has not reached this
 		// warp: it wakes when it does (or at the deadline).
-		s.eng.Schedule(min(seen+sim.Cycle(s.cfg.TryWaitWake), deadline), sim.PhaseDeliver, wakeHandler{s}, uint64(wc.slot)<<48|rec.ticket)
+		s.eng.Schedule(s.syncs.lateWakeAt(seen, deadline), sim.PhaseDeliver, wakeHandler{s}, uint64(wc.slot)<<48|rec.ticket)
 		return nil
 	}
 	open.waiters = append(open.waiters, waiterRef{slot: wc.slot, ticket: rec.ticket})
@@ -330,22 +319,14 @@ func (s *SM) answer(wc *wctx, rec *tryRec, at sim.Cycle) {
 }
 
 // takePort reports whether the warp's scheduler can resume it at cycle now
-// and, if so, books its resume port: a scheduler resumes one warp whose
-// try_wait answered true every sched.wake_interval cycles (stamps.csv
-// uniform_wake: the 16 waiters and the arriving warp, five of them on the
-// arriving warp's scheduler, resume over 44 cycles). Otherwise it schedules
-// handler h again for when the port is free.
+// (its port, scheduler.takePort) and, if not, schedules handler h again for
+// when the port is free.
 func (s *SM) takePort(now sim.Cycle, wc *wctx, h sim.Handler, arg uint64) bool {
-	if s.cfg.WakeInterval <= 0 {
-		return true
+	free, ok := s.sched[wc.sp].takePort(now)
+	if !ok {
+		s.eng.Schedule(free, sim.PhaseDeliver, h, arg)
 	}
-	sc := &s.sched[wc.sp]
-	if sc.wakeFree > now {
-		s.eng.Schedule(sc.wakeFree, sim.PhaseDeliver, h, arg)
-		return false
-	}
-	sc.wakeFree = now + sim.Cycle(s.cfg.WakeInterval)
-	return true
+	return ok
 }
 
 // resumeHandler delivers a try_wait's true answer (the ticket in arg) when

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smsim/smsim/run"
-	"github.com/smsim/smsim/sm"
 )
 
 func configCompletion(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -54,7 +53,7 @@ func newConfigCmd(stdout io.Writer) *cobra.Command {
 				fmt.Fprintln(stdout, "| key | value | unit | meaning | source |")
 				fmt.Fprintln(stdout, "| --- | ---: | --- | --- | --- |")
 				for _, p := range cfg.Params() {
-					fmt.Fprintf(stdout, "| `%s` | %s | %s | %s | %s |\n", p.Key, p.Value(), p.Unit, p.Doc, sm.Source(p.Key))
+					fmt.Fprintf(stdout, "| `%s` | %s | %s | %s | %s |\n", p.Key, p.Value(), p.Unit, p.Doc, p.Source.Text)
 				}
 				return nil
 			}

@@ -1,0 +1,301 @@
+package sm
+
+import (
+	"slices"
+
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/memory"
+)
+
+// The configuration keys, each declared once: its name, unit, h200 value,
+// where that value comes from, and what it means, bound to the Config field
+// that holds it. DefaultConfig, Set, Get and Params — and so `smsim config
+// show`, its --markdown table (docs/model.md) and --set — are derived from
+// these declarations. Keys are grouped by the component or behaviour they
+// model; hardware parameters apart from the compiler model's costs, the
+// model choices and the tool's settings.
+//
+// A source's files are those of calibration/h200 (its README.md and
+// microbench.md describe them); "fit" means `smsim calibrate` chose the
+// value against the named rows (docs/model.md gives the commands).
+
+// declarations lists every key.
+func declarations() []decl {
+	return slices.Concat(clockKeys(), schedKeys(), limitKeys(), pipeKeys(), branchKeys(), syncsKeys(), barKeys(),
+		smemKeys(), memKeys(), tmaKeys(), sassKeys(), ptxasKeys(), choiceKeys(), toolKeys())
+}
+
+// keyGroup collects the declarations of one group of keys.
+type keyGroup struct {
+	name string
+	kind Kind
+	ds   []decl
+}
+
+// int declares an integer key.
+func (g *keyGroup) int(key, unit string, def int, src Source, doc string, at func(*Config) *int) {
+	g.add(key, unit, src, doc, intField{at: at, def: def})
+}
+
+func (g *keyGroup) add(key, unit string, src Source, doc string, f field) {
+	g.ds = append(g.ds, decl{key: key, unit: unit, doc: doc, group: g.name, kind: g.kind, src: src, field: f})
+}
+
+func measuredSrc(text string) Source { return Source{Measured, "measured: " + text} }
+func fitSrc(text string) Source      { return Source{Fitted, "fit: " + text} }
+func assumedSrc(text string) Source  { return Source{Assumed, "assumed: " + text} }
+
+// documented is the source of the H200's documented sizes and counts.
+func documentedSrc(what string) Source {
+	return Source{Documented, "the H200's documentation (" + what + ")"}
+}
+
+func clockKeys() []decl {
+	g := keyGroup{name: "clock and sleep", kind: Hardware}
+	g.add("clock_mhz", "MHz", measuredSrc("microbench device row (1979.6 MHz under load)"),
+		"SM clock under load (ns to cycles for nanosleep and %globaltimer)",
+		floatField{at: func(c *Config) *float64 { return &c.ClockMHz }, def: 1980})
+	g.int("nanosleep.min", "cycles", 0, Source{Assumed, "assumed"}, "shortest nanosleep", func(c *Config) *int { return &c.NanosleepMin })
+	return g.ds
+}
+
+func schedKeys() []decl {
+	g := keyGroup{name: "warp schedulers", kind: Hardware}
+	h200 := "the H200's documentation (4 sub-partitions); GTO assumed"
+	g.int("sched.count", "", 4, Source{Documented, h200}, "warp schedulers (sub-partitions), one issue per cycle each", func(c *Config) *int { return &c.Sched.Count })
+	g.int("sched.wake_interval", "cycles", 11, measuredSrc("stamps.csv uniform_wake (the last of 16 waiters resumes 44 cycles after the first, with the arriving warp, whose own try_wait answers true on arrival, five warps on one scheduler; of 31, 74.5 - eight a scheduler) and trywait.csv wake_all (16 waiters 32.5, 31 waiters 81): about 11 cycles per warp of one scheduler"), "cycles a scheduler needs between resuming two of its warps on a try_wait answer (a suspended waiter's wake-up, or a true answer on arrival)", func(c *Config) *int { return &c.Sched.WakeInterval })
+	g.kind = ModelChoice
+	g.add("sched.policy", "", Source{Assumed, h200}, "warp scheduler policy: gto or lrr",
+		choiceField[Policy]{at: func(c *Config) *Policy { return &c.Sched.Policy }, def: GTO,
+			choices: []choice[Policy]{{name: string(GTO), v: GTO}, {name: string(LRR), v: LRR}}})
+	return g.ds
+}
+
+func limitKeys() []decl {
+	g := keyGroup{name: "CTA placement", kind: Hardware}
+	h200 := documentedSrc("64 warps, 32 CTAs, 2048 threads per SM")
+	g.int("limit.warps", "warps", 64, h200, "resident warps per SM", func(c *Config) *int { return &c.Limits.Warps })
+	g.int("limit.ctas", "CTAs", 32, h200, "resident CTAs per SM", func(c *Config) *int { return &c.Limits.CTAs })
+	g.int("limit.threads", "threads", 2048, h200, "resident threads per SM", func(c *Config) *int { return &c.Limits.Threads })
+	return g.ds
+}
+
+// classTiming is the h200 latency and interval of one timing class, and
+// where each comes from.
+type classTiming struct {
+	class    isa.Class
+	latency  int
+	latSrc   Source
+	interval int
+	ivlSrc   Source
+}
+
+func pipeKeys() []decl {
+	g := keyGroup{name: "pipes", kind: Hardware}
+	lat := assumedSrc("typical Hopper latency for the class; no row isolates it")
+	ivl := assumedSrc("issue interval of the class's pipe (16 or 32 lanes per sub-partition)")
+	divIvl := Source{Derived, "counted: SASS instructions per operation in latency2.sass"}
+	idivIvl := Source{Derived, "counted: SASS instructions per operation in latency2.sass (div.u32 ~18, rem by an invariant divisor ~8)"}
+	classes := []classTiming{
+		{class: isa.ClassALU, latency: 4, latSrc: measuredSrc("pipeline.csv latency_chain lop3/shf/prmt (4.16-4.18)"),
+			interval: 2, ivlSrc: measuredSrc("throughput.csv lop (LOP3 alone: 2.07 cycles a warp instruction, the integer pipe is 16 lanes); adds and moves may take the FMA-heavy pipe instead (sm/pipes.go)")},
+		{class: isa.ClassIMAD, latency: 4, latSrc: measuredSrc("latency_chain imad_u32 (4.16)"),
+			interval: 2, ivlSrc: measuredSrc("throughput.csv imad (2.00 cycles a warp instruction at 16-32 warps: IMAD runs only on the 16-lane FMA-heavy pipe)")},
+		{class: isa.ClassFMA, latency: 4, latSrc: measuredSrc("latency_chain ffma_f32 (4.19), probe.csv alu_chain fma_f32"),
+			interval: 2, ivlSrc: measuredSrc("throughput.csv ffma (1.10-1.14 a warp instruction: two 16-lane halves, heavy and lite, each held 2 cycles) and imad_ffma (1.10)")},
+		{class: isa.ClassFP64, latency: 8, latSrc: measuredSrc("latency_chain dfma_f64 (8.15), probe.csv alu_chain fma_f64 (8.72)"),
+			interval: 2, ivlSrc: ivl},
+		{class: isa.ClassSFU, latency: 17, latSrc: measuredSrc("latency_chain mufu_rsqrt/ex2 (17.0), popc_b32 (17.04); convert.csv ex2, f2i_s32 and i2f_u16 chains (17.00): F2I and I2F.U16 run on the MUFU unit"),
+			interval: 8, ivlSrc: measuredSrc("convert.csv ex2, f2i_s32, i2f_u16 (8.00 cycles a warp instruction at 8-32 warps: 4 lanes a cycle) and f2i_ex2 (8.00 alternating: one unit)")},
+		{class: isa.ClassDiv, latency: 45, latSrc: measuredSrc("latency2.csv div_rn_f32 (45.6), sqrt_rn_f32 (44.5)"),
+			interval: 8, ivlSrc: divIvl},
+		{class: isa.ClassDiv64, latency: 112, latSrc: measuredSrc("latency2.csv div_rn_f64 (111.9)"),
+			interval: 16, ivlSrc: divIvl},
+		{class: isa.ClassIDiv, latency: 129, latSrc: measuredSrc("latency2.csv div_u32 (129.4), div_s32 (138.6)"),
+			interval: 18, ivlSrc: idivIvl},
+		{class: isa.ClassIDivInv, latency: 62, latSrc: measuredSrc("latency2.csv rem_u32 (61.5) and rem_s32 (67.7), invariant divisor"),
+			interval: 8, ivlSrc: idivIvl},
+		{class: isa.ClassIDiv64, latency: 316, latSrc: measuredSrc("latency2.csv div_u64_32bit_values (316.3; 338.8 with a dividend over 2^32)"),
+			interval: 24, ivlSrc: idivIvl},
+		{class: isa.ClassIDiv64Inv, latency: 266, latSrc: measuredSrc("latency2.csv rem_u64_32bit_values, invariant divisor (266.4)"),
+			interval: 14, ivlSrc: idivIvl},
+		{class: isa.ClassSpecial, latency: 2, latSrc: measuredSrc("latency clock_read_overhead, latency_chain clock64_back_to_back (2)"),
+			interval: 2, ivlSrc: measuredSrc("two back-to-back clock reads are 2 cycles apart")},
+		{class: isa.ClassBranch, latency: 5, latSrc: measuredSrc("branch.csv's SASS (a branch that falls through holds its warp its stall count, 5)"),
+			interval: 1, ivlSrc: ivl},
+		{class: isa.ClassShared, latency: 23, latSrc: measuredSrc("latency_chain smem_ld_chain (23.26)"),
+			interval: 4, ivlSrc: measuredSrc("smem.csv lds32 (a sub-partition starts a shared load every 4.00 cycles at 8-32 warps, 4.60 with one warp); wider accesses hold the pipe smem.conflict_cycles a wavefront (lds128 alone 8.66)")},
+		{class: isa.ClassGlobal, latency: 0, latSrc: lat,
+			interval: 4, ivlSrc: measuredSrc("ldg.csv ldg32 (L1-hit global loads from one sub-partition every 9.7 cycles with one warp's eight chains, 5.1-5.3 at 16-32 warps); lines beyond the first hold the pipe mem.per_line each, and every line takes a wavefront of the SM's data array (ldg128 16.00 at 8-32 warps)")},
+		{class: isa.ClassLocal, latency: 0, latSrc: lat, interval: 1, ivlSrc: ivl},
+		{class: isa.ClassConst, latency: 4, latSrc: lat, interval: 1, ivlSrc: ivl},
+		{class: isa.ClassParam, latency: 4, latSrc: lat, interval: 1, ivlSrc: ivl},
+		{class: isa.ClassSyncs, latency: 0, latSrc: lat, interval: 1, ivlSrc: ivl},
+		{class: isa.ClassBar, latency: 0, latSrc: lat, interval: 1, ivlSrc: ivl},
+		{class: isa.ClassWarpSync, latency: 1, latSrc: Source{Derived, "SASS: a full-mask __syncwarp() of a converged warp is one NOP (microbench.cu's elected and divergent32 loops, elect.cu); the 7 cycles fitted before stood in for ptxas's predicate recomputation (compiler.RecomputeCompares) and the elected loop's schedule"},
+			interval: 1, ivlSrc: ivl},
+		{class: isa.ClassFence, latency: 8, latSrc: lat, interval: 1, ivlSrc: ivl},
+		{class: isa.ClassTMA, latency: 44, latSrc: measuredSrc("steps.csv (a copy holds its thread 44 cycles back to back: x2 129, x8 393 cycles; the first 85 before the next clock read)"),
+			interval: 1, ivlSrc: ivl},
+		{class: isa.ClassSleep, latency: 0, latSrc: lat, interval: 1, ivlSrc: ivl},
+		{class: isa.ClassCompute, latency: 4, latSrc: lat, interval: 1, ivlSrc: ivl},
+		{class: isa.ClassDelay, latency: 0, latSrc: lat, interval: 1, ivlSrc: ivl},
+		{class: isa.ClassHalf2, latency: 6, latSrc: Source{Derived, "read: pipeline.cu's SASS: ptxas stalls 6 cycles after an HFMA2 whose result the next FMA reads; latency_chain hfma2_f16x2 (8.59 an FMA, alternating with HFMA2.MMA)"},
+			interval: 2, ivlSrc: ivl},
+		{class: isa.ClassHalf2MMA, latency: 10, latSrc: Source{Derived, "read: pipeline.cu's SASS (calibration/h200 README.md, twelfth session): ptxas stalls 10 cycles after an HFMA2.MMA whose result the next FMA reads; latency_chain hfma2_f16x2 (8.59 an FMA, alternating with HFMA2)"},
+			interval: 2, ivlSrc: ivl},
+		{class: isa.ClassCvtFloat, latency: 5, latSrc: Source{Derived, "read: pipeline.cu's SASS (calibration/h200 README.md, twelfth session): F2FP.F16.F32.PACK_AB and HADD2.F32 stall 5 cycles before the conversion that reads them; latency_chain f2f_f16_f32_pair (10.15 a pair) and convert.csv f2h_pair_chains1_warps1 (10.19)"},
+			interval: 2, ivlSrc: ivl},
+	}
+	for _, t := range classes {
+		k, name := t.class, t.class.String()
+		g.int("latency."+name, "cycles", t.latency, t.latSrc, "issue to result usable, class "+name,
+			func(c *Config) *int { return &c.Pipes.Latency[k] })
+		g.int("interval."+name, "cycles", t.interval, t.ivlSrc, "pipe occupancy per warp instruction, class "+name,
+			func(c *Config) *int { return &c.Pipes.Interval[k] })
+	}
+	g.int("latency.mufu_forward", "cycles", 1, measuredSrc("pipeline.csv latency_chain mufu_rcp_ffma_pair (23.11 cycles a pair: 17 + 4 + one each way) and f2i_i2f_pair (23.13); chains on one pipe run at its latency (mufu_rsqrt 17.06, ffma 4.19), and integer/FMA mixes at theirs (convert.csv i2f_imad, wspipe.csv)"), "extra wait of a MUFU result read by another arithmetic pipe, or of theirs read by the MUFU unit", func(c *Config) *int { return &c.Pipes.MUFUForward })
+	return g.ds
+}
+
+func branchKeys() []decl {
+	g := keyGroup{name: "branches", kind: Hardware}
+	g.int("branch.taken", "cycles", 10, measuredSrc("branch.csv (a taken branch issues its target 10 cycles after itself: the FFMA-chain loops take the stall counts before their branch + 10 = 39, 71, 135)"), "taken branch issue to its target's first issue", func(c *Config) *int { return &c.Branch.Taken })
+	g.int("branch.diverge", "cycles", 0, fitSrc("0 - with if-conversion and branch.bsync the divergent2 rows need no further cost"), "extra cost of a branch that splits the warp", func(c *Config) *int { return &c.Branch.Diverge })
+	return g.ds
+}
+
+func syncsKeys() []decl {
+	g := keyGroup{name: "barrier unit", kind: Hardware}
+	fit := fitSrc("microbench.csv arrive_wait_loop, latency single_thread, wake_latency, with elect.csv, syncwarp.csv, waitdelay.csv and trywait.csv (sixth session, docs/model.md)")
+	// The update path: issue, queue, apply, result.
+	g.int("syncs.latency", "cycles", 42, fit, "barrier op issue to update applied", func(c *Config) *int { return &c.Syncs.Latency })
+	g.int("syncs.interval", "cycles", 2, measuredSrc("probe.csv arrive_throughput converged_warps16/32 (2.04 cycles per update, saturated)"), "barrier-unit cycles per update when saturated", func(c *Config) *int { return &c.Syncs.Interval })
+	g.int("syncs.count_interval", "cycles", 4, measuredSrc("elect.csv lane0_count32 - lane0 at 16 and 32 warps (2.0 and 1.9 cycles per update beyond syncs.interval); microbench.csv elected_arrive32 - elected_count1 at 32 warps (1.8)"), "barrier-unit cycles per arrive with an explicit count operand", func(c *Config) *int { return &c.Syncs.CountInterval })
+	g.int("syncs.warp_interval", "cycles", 5, measuredSrc("microbench.csv latency arrive_issue_interval_64_back_to_back (5.08)"), "cycles between barrier ops of one warp", func(c *Config) *int { return &c.Syncs.WarpInterval })
+	g.int("syncs.queue", "updates", 16, assumedSrc("no row constrains it beyond the saturated arrive throughput"), "barrier updates waiting for the unit before issue stalls", func(c *Config) *int { return &c.Syncs.Queue })
+	g.int("syncs.result", "cycles", 5, fit, "update applied (or phase found complete) to token/predicate usable", func(c *Config) *int { return &c.Syncs.Result })
+	// Phase checks: try_wait, test_wait and what their answers see.
+	g.int("syncs.check", "cycles", 7, fit, "try_wait issue to phase check", func(c *Config) *int { return &c.Syncs.Check })
+	g.int("syncs.check_cost", "cycles", 2, fit, "barrier-unit cycles one phase check takes", func(c *Config) *int { return &c.Syncs.CheckCost })
+	g.int("syncs.test_wait", "cycles", 7, fitSrc("probe.csv test_wait_incomplete_phase (8) and latency arrive_to_complete_test_wait. An effective value: on the H200 a test_wait answers ~37 cycles after issue, true or false, through a scoreboard (spin.csv), and that row's 8 cycles are a write-after-read wait in its SASS (calibration/h200/README.md, twelfth session)"), "test_wait issue to predicate (the warp waits)", func(c *Config) *int { return &c.Syncs.TestWait })
+	g.int("syncs.visibility", "cycles", 2, fit, "a completion reaches other warps' try_wait this much later", func(c *Config) *int { return &c.Syncs.Visibility })
+	g.int("syncs.poll_visibility", "cycles", 35, fit, "a completion reaches other warps' test_wait polls this much later", func(c *Config) *int { return &c.Syncs.PollVisibility })
+	g.int("syncs.acquire", "cycles", 27, fitSrc("microbench.csv arrive_wait_loop and latency rows with the barrier parameters (27); steps.csv measures 47 cycles clock to clock from a try_wait on a completed phase to its branch. It also bounds a guarded-off hinted try_wait (its TRYWAIT's scoreboard, probe.csv hint_ns0)"), "least time from a try_wait's or test_wait's issue to a true answer", func(c *Config) *int { return &c.Syncs.Acquire })
+	// Suspended try_waits: time limits and wake-ups.
+	g.int("syncs.try_wait_timeout", "cycles", 7780, measuredSrc("trywait.csv try_wait_limit (an un-hinted try_wait loop on a phase that never completes answers false every 7785-7839 cycles, whatever else runs; probe.csv hint_ns0's 33 cycles are not a limit, calibration/h200/README.md)"), "try_wait (no hint) on an incomplete phase: time until false", func(c *Config) *int { return &c.Syncs.TryWaitTimeout })
+	g.int("syncs.try_wait_hint_timeout", "cycles", 7838, measuredSrc("probe.csv try_wait_incomplete_phase hint_ns* (7838 for every hint)"), "try_wait with suspend-time hint: time until false", func(c *Config) *int { return &c.Syncs.TryWaitHintTimeout })
+	g.int("syncs.try_wait_wake", "cycles", 13, Source{Fitted, "fit and measured: the sixth session's fit (12) moved one cycle toward trywait.csv wake_all and microbench.csv wake_latency try_wait_loop, which measure this path directly (a waiter resumes 101-102 cycles after another warp's arrive; smsim 98 at 12, 99 at 13): microbench.csv 4.49 -> 4.60 %, its worst row 15.2 -> 14.9 % (elected_count1_warps16 -14.4 %), all rows 7.79 -> 7.76 %; 14 and 15 reach 100 and 101 but put converged_warps4 at +15.1 and +16.5 % (docs/model.md)"}, "phase completion to suspended try_wait resuming", func(c *Config) *int { return &c.Syncs.TryWaitWake })
+	g.int("syncs.wake_cost", "cycles", 2, measuredSrc("trywait.csv wake_all (waiters resume 2 cycles apart: 16 of them from 102 to 134.5 cycles after the arrive)"), "barrier-unit cycles to answer each suspended try_wait when its phase completes (0: all at once)", func(c *Config) *int { return &c.Syncs.WakeCost })
+	return g.ds
+}
+
+func barKeys() []decl {
+	g := keyGroup{name: "CTA barriers", kind: Hardware}
+	fit := fitSrc("probe.csv syncthreads_loop (14.87 + ~2 per warp)")
+	g.int("bar.latency", "cycles", 12, fit, "bar.sync last arrival to release", func(c *Config) *int { return &c.Bar.Latency })
+	g.int("bar.per_warp", "cycles", 2, fit, "bar.sync cycles per warp arrival", func(c *Config) *int { return &c.Bar.PerWarp })
+	return g.ds
+}
+
+func smemKeys() []decl {
+	g := keyGroup{name: "shared memory", kind: Hardware}
+	h200 := documentedSrc("228 KiB per SM, 227 KiB per block, 32 banks of 4 bytes")
+	g.int("smem.capacity", "bytes", 228<<10, h200, "shared memory per SM", func(c *Config) *int { return &c.Smem.Capacity })
+	g.int("smem.per_cta", "bytes", 227<<10, h200, "largest shared memory of one CTA", func(c *Config) *int { return &c.Smem.MaxPerBlock })
+	g.int("smem.banks", "banks", 32, h200, "shared-memory banks", func(c *Config) *int { return &c.Smem.Banks })
+	g.int("smem.bank_bytes", "bytes", 4, h200, "width of one bank", func(c *Config) *int { return &c.Smem.BankBytes })
+	g.int("smem.conflict_cycles", "cycles", 2, measuredSrc("probe.csv smem_load_chain (+2 cycles per extra conflicting address)"), "extra cycles per extra wavefront of an access (latency; the sub-partition's shared pipe is held this long per wavefront, at least interval.shared)", func(c *Config) *int { return &c.Smem.ConflictCycles })
+	g.int("smem.wavefront_cycles", "cycles", 1, measuredSrc("smem.csv lds32/64/128 at 8-32 warps (4.00, 8.00, 16.00 cycles a warp instruction per sub-partition: the four together get one 128-byte wavefront a cycle)"), "cycles the SM's shared memory takes per 128-byte wavefront, all sub-partitions together (0: no limit)", func(c *Config) *int { return &c.Smem.WavefrontCycles })
+	g.int("smem.queue", "instructions", 4, Source{Fitted, "scan: 4 best of 0, 4, 8 and 16 over every row (7.78, 7.58, 7.63, 7.64 % mean error): wspipe.csv 10.8 % with none, 5.8 % with 4; no row measures the depth alone"}, "shared-memory instructions of one sub-partition that may wait for its pipe before issue stops (the MIO queue)", func(c *Config) *int { return &c.Smem.Queue })
+	g.int("smem.atomic_cycles", "cycles", 3, measuredSrc("pipeline.csv latency_chain atom_shared_add_u32 (26.04 cycles a link; ATOMS.ADD chained through its result in pipeline.cu's SASS) against smem_ld_chain (23.26)"), "extra latency of a shared-memory atomic over a load of the same words (the read-modify-write)", func(c *Config) *int { return &c.Smem.AtomicCycles })
+	return g.ds
+}
+
+func memKeys() []decl {
+	g := keyGroup{name: "memory path", kind: Hardware}
+	sizes := Source{Assumed, "assumed or from the H200's documentation (line and sector sizes, L1 carve-out)"}
+	l2fit := fitSrc("microbench.csv bulk_copy_latency and tensor2d_copy_latency l2hit rows")
+	tlb := assumedSrc("2 MiB pages (the CUDA allocator's), 32 entries; gmem.csv pagesP_l2 shows no translation step up to 8192 pages")
+	// An L2-hit load takes 362 cycles with the probe's address arithmetic
+	// taken out of its 374 (probe.csv global_load_chain 2 MiB): the L1 miss
+	// path is what the fitted SM-to-L2 round trip leaves of it.
+	const l2HitLoad, l2 = 362, 257
+	g.int("mem.line_bytes", "bytes", 128, sizes, "cache line", func(c *Config) *int { return &c.Mem.LineBytes })
+	g.int("mem.sector_bytes", "bytes", 32, sizes, "cache sector (fill granule)", func(c *Config) *int { return &c.Mem.SectorBytes })
+	g.int("mem.l1_bytes", "bytes", memory.L1BytesFor(228<<10), sizes, "L1 data cache", func(c *Config) *int { return &c.Mem.L1Bytes })
+	g.int("mem.l1_ways", "ways", 4, sizes, "L1 associativity", func(c *Config) *int { return &c.Mem.L1Ways })
+	g.int("mem.l1_hit", "cycles", 32, measuredSrc("latency_chain ldg_u64_chain_l1_hit (32.04)"), "L1 hit load-to-use", func(c *Config) *int { return &c.Mem.L1HitCycles })
+	g.int("mem.l1_miss", "cycles", l2HitLoad-l2, measuredSrc("probe.csv global_load_chain 2 MiB/16 MiB (370-374 with address arithmetic) minus mem.l2"), "load path added to the L2 round trip on an L1 miss", func(c *Config) *int { return &c.Mem.L1MissCycles })
+	g.int("mem.l2", "cycles", l2, l2fit, "SM to L2 round trip on a hit", func(c *Config) *int { return &c.Mem.L2Cycles })
+	g.int("mem.l2_bytes", "bytes", 30<<20, l2fit, "L2 capacity one SM's lines use (one partition)", func(c *Config) *int { return &c.Mem.L2Bytes })
+	g.int("mem.l2_ways", "ways", 16, l2fit, "L2 associativity", func(c *Config) *int { return &c.Mem.L2Ways })
+	g.int("mem.l2_bytes_per_cycle", "B/cycle", 108, l2fit, "SM to L2 link bandwidth", func(c *Config) *int { return &c.Mem.L2BytesPerCycle })
+	g.int("mem.dram", "cycles", 303, measuredSrc("gmem.csv dram_pages8 (664.7 cycles a load, every load an L2 miss) minus the 362-cycle L2 hit"), "extra latency of an L2 miss (a load)", func(c *Config) *int { return &c.Mem.DRAMCycles })
+	g.int("mem.stream_dram", "cycles", 126, fitSrc("microbench.csv bulk_copy_latency dram rows (a 16 B copy from DRAM waits 385 cycles more than from L2, a load 303)"), "what a bulk read from DRAM waits beyond mem.dram", func(c *Config) *int { return &c.Mem.StreamDRAMCycles })
+	g.int("mem.dram_bytes_per_cycle", "B/cycle", 86, Source{Fitted, "scan: microbench.csv copy rows with membw.csv's DRAM rows (mean error 9.18 % at 82, 9.30 at 86, 9.77 at 90; 86 is nearest the measured streaming peak of 89-91)"}, "DRAM bandwidth seen by the SM", func(c *Config) *int { return &c.Mem.DRAMBytesPerCycle })
+	g.int("mem.tlb_page_bytes", "bytes", 2<<20, tlb, "TLB page size", func(c *Config) *int { return &c.Mem.TLBPageBytes })
+	g.int("mem.tlb_entries", "entries", 32, tlb, "TLB entries", func(c *Config) *int { return &c.Mem.TLBEntries })
+	g.int("mem.tlb_miss", "cycles", 10, measuredSrc("gmem.csv dram_pages8192 - dram_pages8 (10.4 cycles: every load in a new page)"), "TLB miss penalty", func(c *Config) *int { return &c.Mem.TLBMissCycles })
+	g.name = "load/store unit"
+	g.int("mem.per_line", "cycles", 2, sizes, "extra cycles per extra line of one warp access", func(c *Config) *int { return &c.LSU.GlobalPerLine })
+	return g.ds
+}
+
+func tmaKeys() []decl {
+	g := keyGroup{name: "TMA", kind: Hardware}
+	fit := fitSrc("microbench.csv bulk_copy_latency, bulk_copy_bandwidth_one_sm, tensor2d_copy_latency")
+	g.int("tma.queue_depth", "requests", 8, fit, "requests waiting for the copy engine's front end", func(c *Config) *int { return &c.TMA.QueueDepth })
+	g.int("tma.issue_interval", "cycles", 44, Source{Fitted, "bounded: the engine keeps up with one thread's copies back to back (steps.csv 44 a copy, issue.csv 46.6 a 16-byte copy in a loop); no row measures the front end alone"}, "front-end occupancy per request", func(c *Config) *int { return &c.TMA.IssueInterval })
+	g.int("tma.setup", "cycles", 36, fit, "request start to first memory request", func(c *Config) *int { return &c.TMA.SetupCycles })
+	g.int("tma.descriptor", "cycles", 44, fit, "extra setup of a tensor copy (tensor map, box)", func(c *Config) *int { return &c.TMA.DescriptorCycles })
+	g.int("tma.descriptor_miss", "cycles", 46, measuredSrc("tmadesc.csv, a second tensor map's first copy 469 cycles against 423 for the next copies — one poll of the test_wait spin that times them (spin.csv: a spin polls every ~46 cycles), so anything from 1 to 92"), "extra setup of a launch's first copy through a tensor map (the unit fetches it)", func(c *Config) *int { return &c.TMA.DescriptorMissCycles })
+	g.int("tma.descriptor_first", "cycles", 118, measuredSrc("tmadesc.csv, a launch's first tensor copy 587 cycles against 423 (164 = descriptor_miss + 118), in bounds or not"), "extra setup of the launch's first tensor-map fetch", func(c *Config) *int { return &c.TMA.DescriptorFirstCycles })
+	g.int("tma.row_cycles", "cycles", 0, fit, "least front-end time per box row", func(c *Config) *int { return &c.TMA.RowCycles })
+	g.int("tma.request_bytes_per_cycle", "B/cycle", 261, fit, "rate rows become L2 requests", func(c *Config) *int { return &c.TMA.RequestBytesPerCycle })
+	g.int("tma.smem_bytes_per_cycle", "B/cycle", 128, fit, "copy engine port into shared memory", func(c *Config) *int { return &c.TMA.SmemBytesPerCycle })
+	g.int("tma.completion", "cycles", 32, fit, "last byte written to complete_tx", func(c *Config) *int { return &c.TMA.CompletionLatency })
+	g.int("tma.tensor_dram", "cycles", 367, fit, "extra latency of a tensor copy with bytes from DRAM", func(c *Config) *int { return &c.TMA.TensorDRAMCycles })
+	g.int("tma.store_bytes_per_cycle", "B/cycle", 32, measuredSrc("store.csv, one thread's stream of 16 KiB bulk stores leaves every 513.9 cycles (31.9 B/cycle), of 4 KiB stores every 129.9 (31.5)"), "rate at which the unit sends a store's bytes out of the SM", func(c *Config) *int { return &c.TMA.StoreBytesPerCycle })
+	g.int("tma.store_buffer", "bytes", 1024, measuredSrc("store.csv, with one buffer the read wait (wait_group.read) comes 31 cycles before the write wait (wait_group) for stores of 4 and 16 KiB: 31 cycles at 32 B/cycle"), "how far the unit reads a store's source ahead of the bytes it has sent", func(c *Config) *int { return &c.TMA.StoreBufferBytes })
+	g.int("tma.store_read_bytes", "bytes", 64, measuredSrc("smemshare.csv (16 warps' 128-bit shared loads, 262,144 wavefronts at one a cycle alone, take 365.3k / 365.7k cycles while one thread's 4 / 16 KiB bulk stores stream over 236.7k / 212.9k of them: half the array while a store reads at 32 B/cycle)"), "bytes of a store's source the unit reads per cycle of the shared-memory data array the warps' accesses use (0: the reads take none of it)", func(c *Config) *int { return &c.TMA.StoreReadBytes })
+	return g.ds
+}
+
+func sassKeys() []decl {
+	g := keyGroup{name: "SASS control bits", kind: Hardware}
+	g.int("sass.read_scoreboard", "cycles", 12, measuredSrc("latency5.csv (k_lat's parity SHF waits on the read scoreboard of the STG.E.64 before it, issued 3 cycles earlier: a global store reads its data registers ~12 cycles after it issues; calibration/h200/README.md, nineteenth session); assumed the same for shared stores, barrier and copy operations"), "SASS programs: an instruction's issue to the release of its read scoreboard (it has read its source registers)", func(c *Config) *int { return &c.SASS.ReadScoreboard })
+	return g.ds
+}
+
+// ptxasKeys are the compiler model's costs: what a PTX program pays for
+// code ptxas adds or schedules around it. A SASS program has that code.
+func ptxasKeys() []decl {
+	g := keyGroup{name: "compiler model", kind: CompilerModel}
+	g.int("latency.pred", "cycles", 13, measuredSrc("branch.csv (ptxas's stall counts from an ISETP to the branch reading its predicate sum to 13 in every loop: the 29-cycle floor of a loop trip)"), "setp to a guard or branch that reads its predicate", func(c *Config) *int { return &c.Ptxas.PredLatency })
+	g.int("branch.bsync", "cycles", 34, fitSrc("microbench.csv arrive_wait_loop with the barrier parameters (34); elect.csv: an if (lane == 0) arrive costs 90 cycles a phase without __syncwarp(), 65 with it"), "leaving a lane-dependent if-converted region (ptxas's BSSY/BSYNC)", func(c *Config) *int { return &c.Ptxas.Bsync })
+	g.int("latency.window_reload", "cycles", 61, Source{Derived, "effective: prodonly.csv mask_call - mask = 184 cycles a trip (rem32_call - rem32 = 208), spread over the three S2UR SR_CgaCtaId of the trip's SASS: 61 each; the read alone is latency.window_read, so most of it is something else a loop with a call pays, not identified"}, "a barrier or copy operation in a loop with a call waits this long where ptxas reads the shared-memory window again (an effective cost: the read itself is latency.window_read)", func(c *Config) *int { return &c.Ptxas.WindowReload })
+	g.int("latency.window_read", "cycles", 4, measuredSrc("window.csv: libcu++'s wait_parity on a completed phase (126.0 / 119.1 cycles a link, one S2UR / S2R a link in its SASS) and loads through a re-read window address (50.6 / 51.3): 2-4 fit; 61 gave 181 and 110"), "reading the shared-memory window again (S2UR/S2R SR_CgaCtaId) for a shared variable's address in a loop that sleeps", func(c *Config) *int { return &c.Ptxas.WindowRead })
+	g.int("latency.copy_r2ur", "cycles", 38, measuredSrc("waterfall.csv (a 256 B or 4 KiB bulk load and its wait: 358.1 / 417.6 cycles with the operands in vector registers, 320.3 / 379.8 uniform: +38 both)"), "a bulk load or prefetch whose operands ptxas keeps in vector registers waits this long before it issues (ELECT, then R2UR moves to uniform registers)", func(c *Config) *int { return &c.Ptxas.CopyR2UR })
+	g.int("latency.copy_r2ur_loop", "cycles", 58, measuredSrc("waterfall.csv (a bulk store holds its thread from before its operands' moves to after its commit 68 cycles with vector operands, 10 uniform: +58; a 256 B store and its wait_group.read 102.3 against 46.0 cycles)"), "a bulk store or reduction whose operands ptxas keeps in vector registers waits this long before it issues (R2UR.OR moves, each checking the value is the same in every active lane, chained)", func(c *Config) *int { return &c.Ptxas.CopyR2URLoop })
+	return g.ds
+}
+
+func choiceKeys() []decl {
+	g := keyGroup{name: "barrier unit", kind: ModelChoice}
+	g.add("syncs.pad_answers", "", Source{Derived, "SASS and measured: latency3.csv (reg_sum 57 against reg_sum_spin 47 cycles: the wait branch's stall of 10, its TRYWAIT answering 36 cycles after issue in both); 0 in h200, whose barrier answer microbench.csv's single-thread rows set (they include a register reuse after a store, latency5.csv): with 1, syncs.latency 36 and syncs.acquire 36 all rows 7.56 % (against 7.79 %), latency4.csv 0.3 % and elected_count1_warps16 -14.9 %, but microbench.csv 5.14 % (docs/model.md)"},
+		"when a warp pays the stall counts ptxas puts after a barrier wait (padding a fixed latency that spans it): overlap (0), during the wait, the default fit; after_answer (1), after the wait's answer, as in SASS; use after_answer with syncs.latency 36 and syncs.acquire 36",
+		choiceField[PadMode]{at: func(c *Config) *PadMode { return &c.Model.PadAnswers }, def: PadOverlap,
+			choices: []choice[PadMode]{{name: "overlap", v: PadOverlap, aliases: []string{"0"}}, {name: "after_answer", v: PadAfterAnswer, aliases: []string{"1"}}}})
+	g.add("syncs.try_wait_hold", "", measuredSrc("0 - a clock read right behind a try_wait on an open phase issues 1-2 cycles later (trywait.cu); 1 is the effective model of earlier fits (with syncs.try_wait_timeout 25: a quick re-check)"),
+		"what an un-hinted try_wait on a phase open at its issue does to its warp: none (0), nothing, as on the H200; open_phase (1), holds it until the try_wait answers (an effective model)",
+		choiceField[HoldMode]{at: func(c *Config) *HoldMode { return &c.Model.TryWaitHold }, def: HoldNone,
+			choices: []choice[HoldMode]{{name: "none", v: HoldNone, aliases: []string{"0"}}, {name: "open_phase", v: HoldOpenPhase, aliases: []string{"1"}}}})
+	return g.ds
+}
+
+func toolKeys() []decl {
+	g := keyGroup{name: "watchdog", kind: ToolSetting}
+	g.int("watchdog.spin_cycles", "cycles", 2_000_000, Source{Chosen, "a tool setting, not a hardware parameter"}, "livelock detector: spinning cycles without barrier progress before stopping", func(c *Config) *int { return &c.Watchdog.SpinCycles })
+	return g.ds
+}

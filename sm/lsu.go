@@ -1,0 +1,179 @@
+package sm
+
+import (
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/sharedmem"
+	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/warp"
+)
+
+// lsu is the load/store unit's timing: when a shared-memory or global access
+// has its data. A sub-partition's shared accesses go through its shared pipe
+// behind the MIO queue (the scheduler's lsuFree and shared pipe), global ones
+// hold its LSU pipe, and both pass the SM's one data array, one 128-byte
+// wavefront a cycle, whose cycles the copy engine's bulk-store reads share
+// (ShareArray). The memory path (caches, TLB, DRAM) times each line of a
+// global access. What an access reads and writes is the SM's (mem.go).
+type lsu struct {
+	spec lsuSpec
+	path MemoryPath // nil: every access is an L1 hit
+
+	smemFree sim.Cycle     // when the data array can serve the next wavefront
+	arrayUse []arrayWindow // bulk stores' reads of the data array, in the future
+}
+
+// lsuSpec is what the unit's timing reads of the configuration.
+type lsuSpec struct {
+	smem          sharedmem.Config
+	sharedLatency sim.Cycle // latency.shared
+	sharedIvl     int       // interval.shared: the shared pipe starts an access this often
+	globalIvl     int       // interval.global: the LSU pipe's hold of a global access
+	lineBytes     int       // mem.line_bytes
+	l1Hit         sim.Cycle // mem.l1_hit: without a memory path
+	perLine       int       // mem.per_line
+}
+
+// newLSU returns an idle unit with c's spec, timing global accesses by path.
+func newLSU(c *Config, path MemoryPath) lsu {
+	return lsu{path: path, spec: lsuSpec{
+		smem: c.Smem, sharedLatency: sim.Cycle(c.Pipes.Latency[isa.ClassShared]),
+		sharedIvl: c.Pipes.Interval[isa.ClassShared], globalIvl: c.Pipes.Interval[isa.ClassGlobal],
+		lineBytes: c.Mem.LineBytes, l1Hit: sim.Cycle(c.Mem.L1HitCycles), perLine: c.LSU.GlobalPerLine,
+	}}
+}
+
+// reset empties the data array's schedule for a new launch.
+func (u *lsu) reset() {
+	u.smemFree = 0
+	u.arrayUse = u.arrayUse[:0]
+}
+
+// shared times a shared-memory access of sub-partition sc issued at now:
+// size bytes a lane at the offsets words of the lanes of mask, an atomic's
+// read-modify-write if atomic. It returns the latency until the data is
+// usable and the access's wavefronts.
+//
+// The sub-partition's shared pipe starts an access every interval.shared
+// cycles and holds it smem.conflict_cycles per wavefront (smem.csv: a
+// 128-bit load, four wavefronts, every 8.66 cycles from one sub-partition,
+// a 32-bit one every 4.60). Accesses wait their turn in the MIO queue; the
+// warps' issue of shared instructions stops while smem.queue of them wait.
+// The SM's shared memory serves one wavefront at a time, for every
+// sub-partition: an access waits its turn there too.
+func (u *lsu) shared(now sim.Cycle, sc *scheduler, words *[sharedmem.WarpSize]uint32, mask uint32, size int, atomic bool) (sim.Cycle, int) {
+	wf := u.spec.smem.Wavefronts(words, mask, size)
+	extra := sim.Cycle(u.spec.smem.ExtraCycles(wf))
+	ivl := u.spec.sharedIvl
+	start := max(now, sc.lsuFree)
+	sc.lsuFree = start + sim.Cycle(max(ivl, wf*u.spec.smem.ConflictCycles))
+	backlog := sim.Cycle(u.spec.smem.Queue * ivl)
+	sc.pipeFree[isa.ClassShared] = max(now+1, sc.lsuFree-min(backlog, sc.lsuFree))
+	queued := start - now
+	if per := sim.Cycle(u.spec.smem.WavefrontCycles); per > 0 && wf > 0 {
+		at := max(start, u.smemFree)
+		queued = at - now
+		u.smemFree = at + u.arrayCycles(now, at, per*sim.Cycle(wf))
+	}
+	if atomic {
+		extra += sim.Cycle(u.spec.smem.AtomicCycles)
+	}
+	return u.spec.sharedLatency + extra + queued, wf
+}
+
+// global times a global access of sub-partition sc issued at now touching
+// the nlines cache lines of lines: the slowest line as the memory path
+// serves it (past L1 if bypassL1), mem.per_line for each line beyond the
+// first, and the lines' turn in the data array.
+//
+// The sub-partition's LSU pipe holds a global access interval.global
+// cycles, mem.per_line a line when it touches more (ldg.csv: a 128-bit
+// load, four lines, every 11.4 cycles from one sub-partition), and its
+// lines pass the data array that shared memory uses, one 128-byte
+// wavefront a cycle for the SM (ldg.csv: 128-bit L1 hits from every
+// sub-partition, 16.00 cycles a warp instruction, as smem.csv's).
+func (u *lsu) global(now sim.Cycle, sc *scheduler, lines *[warp.Lanes]uint64, nlines int, bypassL1, write bool) sim.Cycle {
+	var worst sim.Cycle
+	for k := 0; k < nlines; k++ {
+		worst = max(worst, u.access(now, lines[k]*uint64(u.spec.lineBytes), u.spec.lineBytes, bypassL1, write))
+	}
+	if nlines > 1 {
+		worst += sim.Cycle((nlines - 1) * u.spec.perLine)
+	}
+	if hold := nlines*u.spec.perLine - u.spec.globalIvl; hold > 0 {
+		sc.pipeFree[isa.ClassGlobal] += sim.Cycle(hold)
+	}
+	if per := sim.Cycle(u.spec.smem.WavefrontCycles); per > 0 && nlines > 0 {
+		at := max(now, u.smemFree)
+		worst += at - now
+		u.smemFree = at + u.arrayCycles(now, at, per*sim.Cycle(nlines))
+	}
+	return worst
+}
+
+// access is the memory path's load-to-use latency of size bytes at addr
+// (an L1 hit without a path).
+func (u *lsu) access(now sim.Cycle, addr uint64, size int, bypassL1, write bool) sim.Cycle {
+	if u.path == nil {
+		return u.spec.l1Hit
+	}
+	if bypassL1 {
+		l, _ := u.path.AccessL2(now, addr, size)
+		return l
+	}
+	l, _ := u.path.Access(now, addr, size, write)
+	return l
+}
+
+// arrayWindow is a stretch [from, to) of which a bulk store's source reads
+// take busy cycles of the shared-memory data array.
+type arrayWindow struct {
+	from, to sim.Cycle
+	busy     int
+}
+
+// shareArray records, at now, that the copy engine will take cycles of the
+// data array's cycles in [from, to): the warps' wavefronts get the rest.
+func (u *lsu) shareArray(now, from, to sim.Cycle, cycles int) {
+	if to <= from || cycles <= 0 {
+		return
+	}
+	u.pruneArrayUse(now) // a kernel of stores and no shared accesses keeps it short too
+	u.arrayUse = append(u.arrayUse, arrayWindow{from, to, cycles})
+	// Wavefronts already given array time in the window wait for the
+	// store's share of what they were given.
+	if u.smemFree > from {
+		l := to - from
+		u.smemFree += sim.Cycle(cycles) * (min(u.smemFree, to) - from) / l
+	}
+}
+
+// pruneArrayUse forgets the stretches that ended by now.
+func (u *lsu) pruneArrayUse(now sim.Cycle) {
+	k := 0
+	for _, w := range u.arrayUse {
+		if w.to > now {
+			u.arrayUse[k] = w
+			k++
+		}
+	}
+	u.arrayUse = u.arrayUse[:k]
+}
+
+// arrayCycles is what n cycles of the warps' use of the data array cost
+// when they start at at: stretched by the share the stores reading it then
+// take (at most nine tenths of it).
+func (u *lsu) arrayCycles(now, at sim.Cycle, n sim.Cycle) sim.Cycle {
+	u.pruneArrayUse(now)
+	for _, w := range u.arrayUse {
+		if at < w.from || at >= w.to {
+			continue
+		}
+		l, busy := w.to-w.from, sim.Cycle(w.busy) // cycles are unsigned
+		free := max(l/10, 1)
+		if busy < l-free {
+			free = l - busy
+		}
+		n = (n*l + free - 1) / free
+	}
+	return n
+}

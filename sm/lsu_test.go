@@ -1,0 +1,185 @@
+package sm
+
+import (
+	"testing"
+
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/memory"
+	"github.com/smsim/smsim/sharedmem"
+	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/warp"
+)
+
+// Timing gates of the load/store unit, called directly with a scheduler of
+// its own (the sub-partition whose pipes it holds).
+
+// newTestLSU returns the h200 load/store unit timing global accesses by path.
+func newTestLSU(path MemoryPath) (lsu, *scheduler) {
+	cfg := DefaultConfig()
+	sc := newScheduler(cfg.Sched, cfg.Limits.Warps)
+	return newLSU(&cfg, path), &sc
+}
+
+// strided gives lane l the shared offset l*stride.
+func strided(stride uint32) *[sharedmem.WarpSize]uint32 {
+	var w [sharedmem.WarpSize]uint32
+	for l := range w {
+		w[l] = uint32(l) * stride
+	}
+	return &w
+}
+
+// A shared access takes latency.shared and smem.conflict_cycles for each
+// wavefront beyond the first (probe.csv smem_load_chain: +2 a conflicting
+// address), an atomic smem.atomic_cycles more; the sub-partition's shared
+// pipe is held max(interval.shared, wavefronts × smem.conflict_cycles).
+func TestBankConflictWavefronts(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		words    *[sharedmem.WarpSize]uint32
+		size     int
+		atomic   bool
+		wantWF   int
+		wantLat  sim.Cycle
+		wantPipe sim.Cycle // the shared pipe's next start
+	}{
+		{"32-bit, every lane its own bank: one wavefront", strided(4), 4, false, 1, 23, 4},
+		{"32-bit, every lane the same word (broadcast)", strided(0), 4, false, 1, 23, 4},
+		{"32-bit, two lanes a bank", strided(8), 4, false, 2, 25, 4},
+		{"32-bit, four lanes a bank", strided(16), 4, false, 4, 29, 8},
+		{"32-bit, all lanes one bank", strided(128), 4, false, 32, 85, 64},
+		{"64-bit, consecutive: two passes", strided(8), 8, false, 2, 25, 4},
+		{"128-bit, consecutive: four passes", strided(16), 16, false, 4, 29, 8},
+		{"an atomic, conflict-free", strided(4), 4, true, 1, 26, 4},
+		{"an atomic, two lanes a bank", strided(8), 4, true, 2, 28, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u, sc := newTestLSU(nil)
+			lat, wf := u.shared(100, sc, tc.words, warp.FullMask, tc.size, tc.atomic)
+			if wf != tc.wantWF || lat != tc.wantLat {
+				t.Errorf("%d wavefronts, latency %d; want %d, %d", wf, lat, tc.wantWF, tc.wantLat)
+			}
+			if got := sc.lsuFree - 100; got != tc.wantPipe {
+				t.Errorf("the shared pipe starts its next access %d cycles later, want %d", got, tc.wantPipe)
+			}
+		})
+	}
+}
+
+// The sub-partition's MIO queue holds smem.queue shared accesses waiting
+// for its pipe; with more waiting, its warps stop issuing shared
+// instructions until the oldest starts (smem.csv: one 32-bit load every
+// interval.shared = 4 cycles from one sub-partition).
+func TestMIOQueueHoldsSharedIssue(t *testing.T) {
+	u, sc := newTestLSU(nil)
+	for k, want := range []sim.Cycle{1, 1, 1, 1, 4, 8, 12} { // the pipe accepts the next issue at
+		lat, _ := u.shared(0, sc, strided(4), warp.FullMask, 4, false)
+		if wantLat := sim.Cycle(23 + 4*k); lat != wantLat {
+			t.Errorf("access %d issued at 0: latency %d, want %d (its turn in the queue)", k, lat, wantLat)
+		}
+		if got := sc.pipeFree[isa.ClassShared]; got != want {
+			t.Errorf("after %d accesses issued at 0 the next may issue at %d, want %d", k+1, got, want)
+		}
+	}
+}
+
+// The SM's one data array serves a 128-byte wavefront a cycle
+// (smem.wavefront_cycles) to every sub-partition: an access from another
+// sub-partition waits for the wavefronts given out before it, and the
+// lines of global accesses pass it too (ldg.csv).
+func TestDataArrayServesOneWavefrontACycle(t *testing.T) {
+	u, a := newTestLSU(nil)
+	b := newScheduler(DefaultConfig().Sched, 64)
+	if lat, _ := u.shared(0, a, strided(16), warp.FullMask, 4, false); lat != 29 {
+		t.Fatalf("a 4-wavefront access: latency %d, want 29", lat)
+	}
+	if lat, _ := u.shared(0, &b, strided(4), warp.FullMask, 4, false); lat != 27 {
+		t.Errorf("another sub-partition's access in the same cycle: latency %d, want 27 (4 cycles behind the array)", lat)
+	}
+	var lines [warp.Lanes]uint64
+	lines[0], lines[1] = 10, 11
+	if lat := u.global(0, &b, &lines, 2, false, false); lat != 32+2+5 {
+		t.Errorf("a global access of 2 L1 lines after 5 wavefronts: latency %d, want %d", lat, 32+2+5)
+	}
+	if u.smemFree != 7 {
+		t.Errorf("the array is free at %d, want 7 (4 + 1 + 2 lines)", u.smemFree)
+	}
+}
+
+// A bulk store's reads take their share of the data array: a warp's access
+// whose wavefronts fall in the stretch takes longer by it, and so does the
+// access waiting behind it (smemshare.csv: half the array while a store
+// reads at 32 B/cycle).
+func TestBulkStoresTakeTheirShareOfTheArray(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		storeBusy  int       // array cycles the store takes of [100, 300)
+		wantBehind sim.Cycle // latency of a 1-wavefront access behind a 4-wavefront one at 150
+	}{
+		{"no store", 0, 23 + 4},
+		{"a store reading half the array", 100, 23 + 8},
+		{"a store asking for all of it gets nine tenths", 200, 23 + 40},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u, a := newTestLSU(nil)
+			b := newScheduler(DefaultConfig().Sched, 64)
+			u.shareArray(100, 100, 300, tc.storeBusy)
+			u.shared(150, a, strided(16), warp.FullMask, 4, false)
+			if lat, _ := u.shared(150, &b, strided(4), warp.FullMask, 4, false); lat != tc.wantBehind {
+				t.Errorf("the access behind: latency %d, want %d", lat, tc.wantBehind)
+			}
+		})
+	}
+}
+
+// A global access takes the memory path's latency for the level that
+// serves it (mem.l1_hit; mem.l1_miss + mem.l2 on an L2 hit; + mem.dram on a
+// miss; + mem.tlb_miss in a page not translated yet), the slowest of its
+// lines, and mem.per_line a line beyond the first, which also hold the LSU
+// pipe beyond interval.global.
+func TestMemoryPathLatencyByLevel(t *testing.T) {
+	h, err := memory.NewHierarchy(DefaultConfig().Mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, sc := newTestLSU(h)
+	line := func(addrs ...uint64) (*[warp.Lanes]uint64, int) {
+		var ls [warp.Lanes]uint64
+		for i, a := range addrs {
+			ls[i] = a / 128
+		}
+		return &ls, len(addrs)
+	}
+	now := sim.Cycle(0)
+	for _, tc := range []struct {
+		name     string
+		addrs    []uint64
+		bypassL1 bool
+		write    bool
+		want     sim.Cycle
+	}{
+		{"a cold line: TLB miss, DRAM", []uint64{0}, false, false, 10 + 105 + 257 + 303},
+		{"the same line again: an L1 hit", []uint64{0}, false, false, 32},
+		{"ld.global.cg of a line L2 holds", []uint64{0}, true, false, 32 + 257},
+		{"ld.global.cg of a line L2 lacks (page translated)", []uint64{128}, true, false, 32 + 257 + 303},
+		{"a load of that line: in L2, not in L1", []uint64{128}, false, false, 105 + 257},
+		{"a store: written through to L2", []uint64{256}, false, true, 105 + 257},
+		{"four L1-hit lines: mem.per_line each beyond the first", []uint64{0, 128, 4 * 128, 5 * 128}, false, false, 32 + 3*2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ls, n := line(tc.addrs...)
+			if n == 4 { // warm the two lines not yet in L1, then time the four
+				u.global(now, sc, ls, n, false, false)
+				now += 1000
+			}
+			before := sc.pipeFree[isa.ClassGlobal]
+			if got := u.global(now, sc, ls, n, tc.bypassL1, tc.write); got != tc.want {
+				t.Errorf("latency %d, want %d", got, tc.want)
+			}
+			if hold := sc.pipeFree[isa.ClassGlobal] - before; n == 4 && hold != 4 {
+				t.Errorf("four lines hold the LSU pipe %d cycles beyond interval.global, want 4 (4 × mem.per_line - 4)", hold)
+			}
+			now += 1000 // the data array is free again
+		})
+	}
+}

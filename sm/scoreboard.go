@@ -1,0 +1,145 @@
+package sm
+
+import (
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/warp"
+)
+
+// The issue stage's register scoreboard, for programs that carry no
+// schedule of their own (PTX and .sms; a Scheduled SASS program issues by
+// its control bits' scoreboards instead, ctrl_issue.go). Each warp keeps,
+// per general register and then per predicate (its scoreboard entries),
+// when the value is ready, what it waits for until then (the stall reason
+// of a warp reading it), and the datapath that produced it: a result that
+// crosses into or out of the MUFU unit is usable latency.mufu_forward
+// later (pipes.go). An instruction issues when every entry it reads or
+// writes is ready.
+
+// regBoard is one warp's register scoreboard.
+type regBoard struct {
+	regReady  []sim.Cycle // per entry: when its value is ready
+	regReason []Reason    // per entry: what a warp waiting for it waits for
+	regPath   []uint8     // per entry: the datapath that produced it (pathNone: not forwarded)
+	npreg     int32       // the entry of predicate 0: after the general registers
+}
+
+// newRegBoard returns the scoreboard of a program of regs general
+// registers and preds predicates, every entry ready.
+func newRegBoard(regs, preds int) regBoard {
+	n := regs + preds
+	return regBoard{regReady: make([]sim.Cycle, n), regReason: make([]Reason, n), regPath: make([]uint8, n), npreg: int32(regs)}
+}
+
+// predEntry is the entry of predicate register r.
+func (b *regBoard) predEntry(r int32) int32 { return b.npreg + r }
+
+// set marks destination d ready at cycle at, produced for reason why on no
+// forwarded datapath. It returns the entry of a predicate it set (-1: d is
+// not a predicate).
+func (b *regBoard) set(d *isa.Operand, at sim.Cycle, why Reason) int32 {
+	switch d.Kind {
+	case isa.KReg:
+		b.regReady[d.Reg], b.regReason[d.Reg], b.regPath[d.Reg] = at, why, pathNone
+		if d.Mod.Has(isa.MPair) {
+			b.regReady[d.Reg+1], b.regReason[d.Reg+1], b.regPath[d.Reg+1] = at, why, pathNone
+		}
+	case isa.KPred:
+		i := b.predEntry(d.Reg)
+		b.regReady[i], b.regReason[i], b.regPath[i] = at, why, pathNone
+		return i
+	}
+	return -1
+}
+
+// setPaths records that the destinations of in were produced on datapath p.
+func (b *regBoard) setPaths(in *isa.Instr, p uint8) {
+	for i := 0; i < int(in.NDst); i++ {
+		switch d := in.Dst(i); d.Kind {
+		case isa.KReg:
+			b.regPath[d.Reg] = p
+		case isa.KPred:
+			b.regPath[b.predEntry(d.Reg)] = p
+		}
+	}
+}
+
+// readyAt returns when every entry of entries is ready for an instruction
+// on datapath path, and what the latest of them waits for: a value that
+// crosses into or out of the MUFU unit arrives forward cycles late.
+func (b *regBoard) readyAt(entries []int32, path uint8, forward sim.Cycle) (sim.Cycle, Reason) {
+	var r sim.Cycle
+	why := ReasonWait
+	for _, idx := range entries {
+		at := b.regReady[idx]
+		if p := b.regPath[idx]; p != pathNone && path != pathNone && p != path && at < sim.Never {
+			at += forward // into or out of the MUFU unit
+		}
+		if at > r {
+			r, why = at, b.regReason[idx]
+		}
+	}
+	return r, why
+}
+
+// computeDeps finds when the registers the warp's current instruction
+// reads (and writes) are ready, and caches it for the instruction's pc
+// and split.
+func (s *SM) computeDeps(wc *wctx, sp *warp.Split, in *isa.Instr) {
+	wc.depPC, wc.depSplit = sp.PC, wc.w.CurrentIndex()
+	wc.depReady, wc.depReason = wc.readyAt(s.deps[sp.PC], s.paths[sp.PC], sim.Cycle(s.cfg.Pipes.MUFUForward))
+}
+
+// setReady marks destination d ready at cycle at, produced for reason why.
+func (s *SM) setReady(wc *wctx, d *isa.Operand, at sim.Cycle, why Reason) {
+	if i := wc.set(d, at, why); i >= 0 && len(wc.predDue) > 0 {
+		wc.dropPredDue(i)
+	}
+}
+
+// dstReady marks every destination of in ready at cycle at.
+func (s *SM) dstReady(wc *wctx, in *isa.Instr, at sim.Cycle, why Reason) {
+	for i := 0; i < int(in.NDst); i++ {
+		s.setReady(wc, &in.Ops[i], at, why)
+	}
+	wc.depPC = -1
+	if at > wc.resultAt { // what a scoreboard of a Scheduled program waits for (writeItem)
+		wc.resultAt, wc.resultWhy = at, why
+	}
+}
+
+// scoreboardEntries lists, per instruction of p, the scoreboard entries
+// (general registers, then predicates after NumRegs) of its guard and
+// operands, sources and destinations alike, in operand order.
+func scoreboardEntries(p *isa.Program) [][]int32 {
+	deps := make([][]int32, len(p.Instrs))
+	var flat []int32
+	starts := make([]int, len(p.Instrs)+1)
+	for i := range p.Instrs {
+		in := &p.Instrs[i]
+		starts[i] = len(flat)
+		add := func(o *isa.Operand) {
+			switch {
+			case o.Kind == isa.KReg, o.Kind == isa.KAddr && o.Reg >= 0, o.Kind == isa.KConst && o.Reg >= 0:
+				flat = append(flat, o.Reg)
+				if o.Mod.Has(isa.MPair) && o.Kind != isa.KConst { // a SASS register pair
+					flat = append(flat, o.Reg+1)
+				}
+			case o.Kind == isa.KPred:
+				flat = append(flat, int32(p.NumRegs)+o.Reg)
+			}
+			if o.Mod.Has(isa.MIndex) {
+				flat = append(flat, o.Index)
+			}
+		}
+		add(&in.Guard)
+		for k := range in.Ops {
+			add(&in.Ops[k])
+		}
+	}
+	starts[len(p.Instrs)] = len(flat)
+	for i := range deps {
+		deps[i] = flat[starts[i]:starts[i+1]:starts[i+1]]
+	}
+	return deps
+}
