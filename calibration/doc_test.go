@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
 )
 
 var updateDocs = flag.Bool("update", false, "rewrite docs/validation.md's generated blocks from the current run")
