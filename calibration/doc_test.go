@@ -8,8 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/smsim/smsim/sm"
 )
 
 var updateDocs = flag.Bool("update", false, "rewrite docs/validation.md's generated blocks from the current run")
@@ -36,9 +34,10 @@ func replaceBlock(doc, marker, body string) (string, bool) {
 	return doc[:start] + body + doc[start+end:], true
 }
 
-// docs/validation.md shows what `smsim validate` prints (host time aside)
-// and what `smsim validate --apps` prints: go test ./calibration -run
-// TestValidationDocIsCurrent -update rewrites both blocks.
+// docs/validation.md shows what `smsim validate --input ptx,sass` prints
+// (host time aside), what `smsim validate --departures` prints and what
+// `smsim validate --apps --input ptx,sass` prints: go test ./calibration -run
+// TestValidationDocIsCurrent -update rewrites the three blocks.
 func TestValidationDocIsCurrent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the calibration suite at full length")
@@ -49,22 +48,24 @@ func TestValidationDocIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(b)
-	var suite bytes.Buffer
-	if err := WriteTable(&suite, fullValidation(t)); err != nil {
+	forms := &Forms{Inputs: Inputs, Validations: map[string]*Validation{"ptx": fullValidation(t), "sass": fullSASSValidation(t)}}
+	var suite, departures bytes.Buffer
+	if err := WriteFormsTable(&suite, forms); err != nil {
 		t.Fatal(err)
 	}
-	apps, err := ValidateApps(t.Context(), DefaultAppsDir(), []string{"ptx"}, nil, sm.DefaultConfig(), 2)
-	if err != nil {
+	if err := WriteDepartures(&departures, FindDepartures(forms.Validations["ptx"], forms.Validations["sass"], DefaultDepartureThreshold)); err != nil {
 		t.Fatal(err)
 	}
+	apps := allApps(t)
 	var appTable bytes.Buffer
 	if err := WriteAppTable(&appTable, apps); err != nil {
 		t.Fatal(err)
 	}
 	want := doc
 	for _, blk := range []struct{ marker, body string }{
-		{"<!-- smsim validate -->", hostTime.ReplaceAllString(suite.String(), "")},
-		{"<!-- smsim validate --apps -->", appTable.String()},
+		{"<!-- smsim validate --input ptx,sass -->", hostTime.ReplaceAllString(suite.String(), "")},
+		{"<!-- smsim validate --departures -->", departures.String()},
+		{"<!-- smsim validate --apps --input ptx,sass -->", appTable.String()},
 	} {
 		var ok bool
 		if want, ok = replaceBlock(want, blk.marker, blk.body); !ok {

@@ -24,24 +24,34 @@ func validateRows(t *testing.T, only string) map[string]Row {
 		Options{Quick: true, Only: only})
 }
 
-// fullRun is the whole suite at full length on the h200 configuration, as
-// `smsim validate` runs it, made once for every test that reads its rows
-// (and for docs/validation.md's check).
-var fullRun struct {
+// fullRuns are the whole suite at full length on the h200 configuration,
+// from each input form, as `smsim validate --input FORM` runs it, each made
+// once for every test that reads its rows (and for docs/validation.md's
+// check).
+var fullRuns = map[string]*fullRun{"ptx": {}, "sass": {}}
+
+type fullRun struct {
 	once sync.Once
 	v    *Validation
 	err  error
 }
 
-func fullValidation(t *testing.T) *Validation {
+// fullValidation is the suite run from PTX.
+func fullValidation(t *testing.T) *Validation { return fullValidationOf(t, "ptx") }
+
+// fullSASSValidation is the suite run from SASS.
+func fullSASSValidation(t *testing.T) *Validation { return fullValidationOf(t, "sass") }
+
+func fullValidationOf(t *testing.T, input string) *Validation {
 	t.Helper()
-	fullRun.once.Do(func() {
-		fullRun.v, fullRun.err = Validate(context.Background(), "h200", sm.DefaultConfig(), Options{}, runtime.NumCPU(), nil)
+	r := fullRuns[input]
+	r.once.Do(func() {
+		r.v, r.err = Validate(context.Background(), "h200", sm.DefaultConfig(), Options{Input: input}, runtime.NumCPU(), nil)
 	})
-	if fullRun.err != nil {
-		t.Fatal(fullRun.err)
+	if r.err != nil {
+		t.Fatal(r.err)
 	}
-	return fullRun.v
+	return r.v
 }
 
 // rowsOf runs validate on dir with cfg and returns its rows by

@@ -78,6 +78,18 @@ type Options struct {
 	// Only is a regular expression: the rows whose FILE:bench,config,metric
 	// it matches run ("" matches every row).
 	Only string
+	// Input is the form each kernel runs from: "ptx" (or "") the recipe's
+	// PTX through the compiler model, "sass" the listing ptxas made of it
+	// (the .sass beside the .ptx, with its .cubin), timed by its control bits.
+	Input string
+}
+
+// inputForm is o.Input, "ptx" when unset.
+func (o Options) inputForm() string {
+	if o.Input == "" {
+		return "ptx"
+	}
+	return o.Input
 }
 
 // iters is a loop's iteration count n, a tenth of it (at least 20) when quick.

@@ -17,11 +17,17 @@ type Row struct {
 	ErrorPct  float64 `json:"error_pct"` // (predicted - measured) / measured, or the absolute difference ×100 for measured 0
 	Semantic  bool    `json:"semantic"`  // a functional answer (0/1), which must match exactly
 	Err       string  `json:"error,omitempty"`
+	// Source and Kernel name the launch that measured the row: the
+	// calibration file it runs from (without its extension: elect) and the
+	// kernel as the CUDA source names it (k_elect<0>).
+	Source string `json:"source"`
+	Kernel string `json:"kernel"`
 }
 
 // Launch is one recipe's run.
 type Launch struct {
 	Kernel      string  `json:"kernel"`
+	Name        string  `json:"name"` // the kernel as its source names it (demangled, without parameters)
 	Args        string  `json:"args"`
 	Cycles      uint64  `json:"cycles"`
 	HostSeconds float64 `json:"host_seconds"`
@@ -31,6 +37,8 @@ type Launch struct {
 // Validation is what validate reports: every row, the error per family
 // (file and bench) and overall (per file and "all"), and the launches.
 type Validation struct {
+	Input    string            `json:"input"`          // the form the kernels ran from: ptx or sass
+	Only     string            `json:"only,omitempty"` // the rows selected (--only), "" for all
 	Rows     []Row             `json:"rows"`
 	Families []Family          `json:"families"`
 	Overall  map[string]Metric `json:"overall"`
@@ -126,20 +134,26 @@ func ProbeLatencyBench(bench string) bool {
 	return false
 }
 
-// Missed names the calibration targets the validation misses, or "".
+// Missed names the calibration targets the validation misses, or "": those
+// of its input form (TargetsFor), the all-files target only on a run of
+// every row.
 func (v *Validation) Missed() string {
+	t := TargetsFor(v.Input)
 	var out []string
 	if m, ok := v.Overall["microbench.csv"]; ok {
-		if m.MAPE > 5 {
-			out = append(out, fmt.Sprintf("microbench.csv MAPE %.1f %% > 5 %%", m.MAPE))
+		if m.MAPE > t.MicrobenchMAPE {
+			out = append(out, fmt.Sprintf("microbench.csv MAPE %.1f %% > %g %%", m.MAPE, t.MicrobenchMAPE))
 		}
-		if m.Worst > 15 {
-			out = append(out, fmt.Sprintf("microbench.csv worst row %s off by %.1f %% > 15 %%", m.WorstRow, m.Worst))
+		if m.Worst > t.MicrobenchWorst {
+			out = append(out, fmt.Sprintf("microbench.csv worst row %s off by %.1f %% > %g %%", m.WorstRow, m.Worst, t.MicrobenchWorst))
 		}
 	}
+	if m, ok := v.Overall["all"]; ok && t.AllMAPE > 0 && v.Only == "" && m.MAPE > t.AllMAPE {
+		out = append(out, fmt.Sprintf("all files MAPE %.1f %% > %g %%", m.MAPE, t.AllMAPE))
+	}
 	for _, r := range v.Rows {
-		if r.File == "probe.csv" && !r.Semantic && ProbeLatencyBench(r.Bench) && math.Abs(r.ErrorPct) > 10 {
-			out = append(out, fmt.Sprintf("probe.csv %s,%s off by %.1f %% > 10 %%", r.Bench, r.Config, r.ErrorPct))
+		if r.File == "probe.csv" && !r.Semantic && ProbeLatencyBench(r.Bench) && math.Abs(r.ErrorPct) > t.ProbeLatency {
+			out = append(out, fmt.Sprintf("probe.csv %s,%s off by %.1f %% > %g %%", r.Bench, r.Config, r.ErrorPct, t.ProbeLatency))
 		}
 		if r.Semantic && r.Predicted != r.Measured {
 			out = append(out, fmt.Sprintf("%s %s,%s,%s: predicted %g, measured %g", r.File, r.Bench, r.Config, r.Metric, r.Predicted, r.Measured))

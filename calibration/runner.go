@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -11,16 +12,23 @@ import (
 	"github.com/smsim/smsim/sm"
 )
 
-// sourceCache loads each PTX file of the suite once (programs are read-only while they run).
+// sourceCache loads each kernel file of the suite once (programs are
+// read-only while they run): the recipe's PTX, or the file of the same name
+// with the input form's extension beside it (input "sass": the listing, with
+// its cubin).
 type sourceCache struct {
-	dir string
-	mu  sync.Mutex
-	m   map[string]*run.Source
+	dir   string
+	input string // "" or "ptx": the PTX itself
+	mu    sync.Mutex
+	m     map[string]*run.Source
 }
 
 func (c *sourceCache) get(name string) (*run.Source, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.input != "" && c.input != "ptx" {
+		name = strings.TrimSuffix(name, filepath.Ext(name)) + "." + c.input
+	}
 	if s, ok := c.m[name]; ok {
 		return s, nil
 	}
@@ -36,12 +44,17 @@ func (c *sourceCache) get(name string) (*run.Source, error) {
 // (block, shared memory, arguments, launches, inputs written and warmed)
 // and computes its rows from the 64-bit words of its out buffer.
 func runRecipe(sources *sourceCache, r recipe, cfg sm.Config) ([]float64, Launch, error) {
-	lr := Launch{Kernel: r.kernel, Args: fmt.Sprint(r.args)}
+	lr := Launch{Kernel: r.kernel, Name: r.kernel, Args: fmt.Sprint(r.args)}
 	src, err := sources.get(r.file)
 	if err != nil {
 		return nil, lr, err
 	}
-	prog, err := src.Kernel(r.kernel)
+	k, err := src.Find(r.kernel)
+	if err != nil {
+		return nil, lr, err
+	}
+	lr.Name = k.CXX.Short
+	prog, err := src.Program(k)
 	if err != nil {
 		return nil, lr, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -32,6 +33,11 @@ func Validate(ctx context.Context, dir string, cfg sm.Config, opts Options, jobs
 	if err != nil {
 		return nil, &run.UsageError{Msg: fmt.Sprintf("--only %q: %v", opts.Only, err)}
 	}
+	if opts.Input != "" {
+		if err := CheckInputs([]string{opts.Input}); err != nil {
+			return nil, err
+		}
+	}
 	if err := CheckDir(dir); err != nil {
 		return nil, err
 	}
@@ -48,11 +54,11 @@ func Validate(ctx context.Context, dir string, cfg sm.Config, opts Options, jobs
 			}
 		}
 	}
-	results, launches, errs, err := launchAll(ctx, dir, cfg, todo, jobs, progress)
+	results, launches, errs, err := launchAll(ctx, dir, opts.Input, cfg, todo, jobs, progress)
 	if err != nil {
 		return nil, err
 	}
-	v := &Validation{Launches: launches}
+	v := &Validation{Input: opts.inputForm(), Only: opts.Only, Launches: launches}
 	for i, r := range todo {
 		for k, row := range r.rows {
 			m, ok := want[r.csvFile()+":"+row.key()]
@@ -60,7 +66,8 @@ func Validate(ctx context.Context, dir string, cfg sm.Config, opts Options, jobs
 				continue
 			}
 			rr := Row{File: m.file, Bench: m.bench, Config: m.config, Metric: m.metric, Measured: m.value,
-				Semantic: semanticRow.MatchString(m.bench) || semanticRow.MatchString(m.metric)}
+				Semantic: semanticRow.MatchString(m.bench) || semanticRow.MatchString(m.metric),
+				Source:   strings.TrimSuffix(r.file, filepath.Ext(r.file)), Kernel: launches[i].Name}
 			if errs[i] != nil {
 				rr.Err, _, _ = strings.Cut(errs[i].Error(), "\n")
 				rr.Predicted = math.NaN()
@@ -80,11 +87,11 @@ func Validate(ctx context.Context, dir string, cfg sm.Config, opts Options, jobs
 // launchAll runs the recipes, jobs at a time, and returns each one's row
 // values, launch record and error. Cancelling ctx abandons the launches
 // still running and returns a *Stopped error.
-func launchAll(ctx context.Context, dir string, cfg sm.Config, todo []recipe, jobs int, progress io.Writer) ([][]float64, []Launch, []error, error) {
+func launchAll(ctx context.Context, dir, input string, cfg sm.Config, todo []recipe, jobs int, progress io.Writer) ([][]float64, []Launch, []error, error) {
 	results := make([][]float64, len(todo))
 	launches := make([]Launch, len(todo))
 	errs := make([]error, len(todo))
-	sources := &sourceCache{dir: dir, m: map[string]*run.Source{}}
+	sources := &sourceCache{dir: dir, input: input, m: map[string]*run.Source{}}
 	start := time.Now()
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(jobs, 1))

@@ -100,6 +100,7 @@ const (
 	FCacheHint                        // .L2::cache_hint: an extra policy operand
 	FFullRange                        // .full (div.full.f32)
 	FBypassL1                         // ld.global.cg/.cv, cp.async.cg: cached in L2 only
+	FSyncs                            // NANOSLEEP.SYNCS: the sleep ends when the barrier unit answers the warp's try_wait
 )
 
 // Has reports whether all of f's bits are set in x.

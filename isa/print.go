@@ -155,6 +155,7 @@ var flagNames = []struct {
 	{FTo, "to"}, {FClamp, "clamp"}, {FVolatile, "volatile"}, {FNoncoherent, "nc"}, {FProxyAsync, "proxy.async"},
 	{FMbarInitFence, "mbarrier_init"}, {FProxyTensormap, "proxy.tensormap"}, {FAligned, "aligned"}, {FHint, "hint"},
 	{FRemote, "remote"}, {FIm2col, "im2col"}, {FBypassL1, "l2only"},
+	{FSyncs, "syncs"},
 }
 
 // hintNames spell the source and scheduling hints after the flags, as

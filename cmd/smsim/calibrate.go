@@ -23,6 +23,7 @@ type calibrateOptions struct {
 	config string
 	sets   []string
 	out    string
+	input  string
 }
 
 func newCalibrateCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -48,6 +49,7 @@ The fit is reproducible: the same suite, start configuration and flags give the 
 	fs.IntVar(&o.evals, "evals", 200, "largest number of suite runs")
 	bindJobs(fs, &o.jobs, "", runtime.NumCPU(), "launches simulated in parallel")
 	fs.BoolVar(&o.quick, "quick", false, "shorter loops in the suite")
+	fs.StringVar(&o.input, "input", "ptx", "the input form the suite runs from: ptx or sass")
 	fs.StringVar(&o.config, "config", "h200", "start configuration")
 	fs.StringArrayVar(&o.sets, "set", nil, "override a key of the start configuration: KEY=VALUE")
 	fs.StringVar(&o.out, "out", "", "also write the fitted configuration to this file")
@@ -69,7 +71,7 @@ func runCalibrate(o *calibrateOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fit, err := calibration.Fit(calibration.ResolveDir(o.dir), base, o.params, calibration.Options{Quick: o.quick, Only: o.only}, o.evals, o.jobs, stderr)
+	fit, err := calibration.Fit(calibration.ResolveDir(o.dir), base, o.params, calibration.Options{Quick: o.quick, Only: o.only, Input: o.input}, o.evals, o.jobs, stderr)
 	if err != nil {
 		return err
 	}

@@ -16,16 +16,18 @@ import (
 )
 
 type validateOptions struct {
-	dir    string
-	format string
-	jobs   int
-	quick  bool
-	only   string
-	check  bool
-	config string
-	sets   []string
-	apps   bool
-	inputs []string
+	dir        string
+	format     string
+	jobs       int
+	quick      bool
+	only       string
+	check      bool
+	config     string
+	sets       []string
+	apps       bool
+	inputs     []string
+	departures bool
+	threshold  float64
 }
 
 func newValidateCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -38,6 +40,11 @@ further PTX/CSV pairs of the folder) with the launch the suite's host code uses,
 CSV row's value from the kernel's out buffer exactly as the host code does, and prints predicted
 against measured with the error: per row, per benchmark family and overall (mean absolute
 percentage error and worst row), plus the simulator's slowdown against the hardware.
+
+--input sass runs each kernel from the SASS ptxas made of its PTX (the .sass beside the .ptx, with
+its .cubin), timed by its control bits; --input ptx,sass runs both and prints them side by side.
+--departures runs both and lists the rows whose predictions differ by more than --threshold
+percent of the measurement, grouped by kernel: where the compiler model departs from the SASS.
 
 With --apps it runs the held-out application kernels instead (apps/h200: kernels written as CUDA
 programmers write them, measured on the H200, never fitted to) from each --input form, and prints
@@ -55,11 +62,14 @@ each case's measured and predicted cycles and whether its outputs are the H200's
 	bindJobs(fs, &o.jobs, "", runtime.NumCPU(), "launches simulated in parallel")
 	fs.BoolVar(&o.quick, "quick", false, "shorter loops (a tenth of the iterations) for a fast check")
 	fs.StringVar(&o.only, "only", "", "run only rows matching this regular expression (matched against FILE:bench,config,metric)")
-	fs.BoolVar(&o.check, "check", false, "exit with status 7 when the targets are missed (MAPE <= 5 %, worst row <= 15 % on microbench.csv; probe latency rows <= 10 %)")
+	fs.BoolVar(&o.check, "check", false, "exit with status 7 when the targets of the input forms are missed (PTX: "+
+		calibration.TargetsFor("ptx").String()+"; SASS: "+calibration.TargetsFor("sass").String()+")")
 	fs.StringVar(&o.config, "config", "h200", "machine configuration to validate")
 	fs.StringArrayVar(&o.sets, "set", nil, "override a configuration key: KEY=VALUE")
 	fs.BoolVar(&o.apps, "apps", false, "run the held-out application kernels (apps/h200, or --dir) instead of the calibration suite")
-	fs.StringSliceVar(&o.inputs, "input", []string{"ptx"}, "with --apps: the input forms to run each case from (ptx, sass)")
+	fs.StringSliceVar(&o.inputs, "input", []string{"ptx"}, "the input forms to run each kernel from (ptx, sass, or both)")
+	fs.BoolVar(&o.departures, "departures", false, "run the suite from PTX and from SASS and list the rows whose predictions differ")
+	fs.Float64Var(&o.threshold, "threshold", calibration.DefaultDepartureThreshold, "with --departures: the least difference listed, in percent of the measurement")
 	_ = c.RegisterFlagCompletionFunc("format", completeValues("table", "json"))
 	_ = c.RegisterFlagCompletionFunc("input", completeValues("ptx", "sass"))
 	completeSuiteFlags(c)
@@ -78,7 +88,15 @@ func runValidate(ctx context.Context, o *validateOptions, stdout, stderr io.Writ
 	if isTerminal(stderr) {
 		prog = stderr
 	}
-	v, err := calibration.Validate(ctx, calibration.ResolveDir(o.dir), cfg, calibration.Options{Quick: o.quick, Only: o.only}, o.jobs, prog)
+	inputs := o.inputs
+	if o.departures {
+		if o.threshold < 0 {
+			return &usageError{Msg: fmt.Sprintf("--threshold %g: want a percentage >= 0", o.threshold)}
+		}
+		inputs = calibration.Inputs
+	}
+	opts := calibration.Options{Quick: o.quick, Only: o.only}
+	f, err := calibration.ValidateForms(ctx, calibration.ResolveDir(o.dir), cfg, opts, inputs, o.jobs, prog)
 	var stopped *calibration.Stopped
 	if errors.As(err, &stopped) {
 		return &interruptError{msg: stopped.Msg}
@@ -86,15 +104,26 @@ func runValidate(ctx context.Context, o *validateOptions, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	if o.format == "json" {
-		if err := report.WriteJSON(stdout, v); err != nil {
-			return err
+	switch {
+	case o.departures:
+		d := calibration.FindDepartures(f.Validations["ptx"], f.Validations["sass"], o.threshold)
+		if o.format == "json" {
+			err = report.WriteJSON(stdout, d)
+		} else {
+			err = calibration.WriteDepartures(stdout, d)
 		}
-	} else if err := calibration.WriteTable(stdout, v); err != nil {
+	case o.format == "json" && len(inputs) == 1:
+		err = report.WriteJSON(stdout, f.Validations[inputs[0]])
+	case o.format == "json":
+		err = report.WriteJSON(stdout, f)
+	default:
+		err = calibration.WriteFormsTable(stdout, f)
+	}
+	if err != nil {
 		return err
 	}
 	if o.check {
-		if msg := v.Missed(); msg != "" {
+		if msg := f.Missed(); msg != "" {
 			return &targetError{msg: msg}
 		}
 	}
@@ -116,13 +145,14 @@ func runValidateApps(ctx context.Context, o *validateOptions, cfg sm.Config, std
 	if err != nil {
 		return &usageError{Msg: fmt.Sprintf("--only %q: %v", o.only, err)}
 	}
-	for _, in := range o.inputs {
-		if in != "ptx" && in != "sass" {
-			return &usageError{Msg: fmt.Sprintf("--input %q: want ptx or sass", in)}
-		}
+	if err := calibration.CheckInputs(o.inputs); err != nil {
+		return err
 	}
 	if o.check {
 		return &usageError{Msg: "--check judges the calibration suite's targets, not --apps"}
+	}
+	if o.departures {
+		return &usageError{Msg: "--departures compares the calibration suite's two forms, not --apps"}
 	}
 	v, err := calibration.ValidateApps(ctx, dir, o.inputs, only.MatchString, cfg, o.jobs)
 	if ctx.Err() != nil {

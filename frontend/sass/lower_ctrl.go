@@ -413,8 +413,8 @@ func lowerWarpsync(l *lowerer) error {
 }
 
 // lowerNanosleep: NANOSLEEP[.SYNCS] [P,] t: sleep about t ns (the .SYNCS
-// form waits for the barrier unit's answer to a try_wait, at most t ns;
-// its predicate only changes how long).
+// form sleeps until the barrier unit answers the warp's try_wait, at most t
+// ns: isa.FSyncs; its predicate operand, the answer, only changes how long).
 func lowerNanosleep(l *lowerer) error {
 	if err := l.mods("SYNCS"); err != nil {
 		return err
@@ -429,6 +429,9 @@ func lowerNanosleep(l *lowerer) error {
 	}
 	l.set(isa.OpNanosleep, isa.U32, 0, t)
 	l.out.Class = isa.ClassSleep
+	if l.has("SYNCS") {
+		l.out.Flags |= isa.FSyncs
+	}
 	return nil
 }
 

@@ -120,6 +120,14 @@ func lowerLoad(l *lowerer) error {
 	l.set(isa.OpLd, t, n, append(ds, a)...)
 	l.out.Vec, l.out.Space = uint8(n), sp
 	l.semantics()
+	if sp == isa.Global && (l.out.Scope == isa.ScopeGPU || l.out.Scope == isa.ScopeSys) {
+		// A strong load of GPU or system scope must see other SMs' writes,
+		// which the SM's L1 does not keep coherent: its line comes from L2.
+		// ptxas makes ld.global.cg (and ld.relaxed.gpu, ld.volatile) such
+		// an LDG.E.STRONG.GPU: gmem.csv's pages_l2 chases take ~290 cycles
+		// a load wherever the line was before.
+		l.out.Flags |= isa.FBypassL1
+	}
 	return nil
 }
 
