@@ -228,7 +228,7 @@ func (s *SM) execSleep(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) erro
 		// probe.csv's hinted try_waits on a phase that never completes
 		// answer false 7,838 cycles after issue for hints of 100 ns to
 		// 100 µs: the TRYWAIT's own time limit, no sleep after it.
-		wc.busyUntil = now + sim.Cycle(s.cfg.Latency[isa.ClassSleep])
+		wc.busyUntil = now + sim.Cycle(s.cfg.Pipes.Latency[isa.ClassSleep])
 		wc.w.Advance()
 		return nil
 	}
