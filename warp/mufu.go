@@ -227,6 +227,9 @@ func mufuDiv(a, b uint32, ftz bool) uint32 {
 		x, y = x*0x1p24, y*0x1p24
 	}
 	r := x * math.Float32frombits(mufuRcp(math.Float32bits(y)))
+	if r != r {
+		return f32QNaN // FMUL writes NVIDIA's canonical NaN, whatever NaN came in
+	}
 	if ftz {
 		return flushF32(math.Float32bits(r))
 	}

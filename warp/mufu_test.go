@@ -76,6 +76,10 @@ func TestMufuSpecialOperands(t *testing.T) {
 		{"rsqrt +inf", mufuRsq, inf, 0},
 		{"rsqrt 4", mufuRsq, 0x40800000, 0x3f000000},
 		{"rsqrt 1", mufuRsq, one, one},
+		{"div.approx NaN dividend", func(x uint32) uint32 { return mufuDiv(x, 0x40000000, false) }, 0x7ff38479, nan},
+		{"div.approx NaN divisor", func(x uint32) uint32 { return mufuDiv(one, x, false) }, 0xffe3fc3c, nan},
+		{"div.approx.ftz NaN dividend", func(x uint32) uint32 { return mufuDiv(x, one, true) }, 0xffd8d88a, nan},
+		{"div.approx 1/2", func(x uint32) uint32 { return mufuDiv(one, x, false) }, 0x40000000, 0x3f000000},
 	} {
 		if got := tc.f(tc.x); got != tc.want {
 			t.Errorf("%s: got %08x, want %08x", tc.name, got, tc.want)
