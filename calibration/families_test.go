@@ -148,8 +148,7 @@ func TestCallInLoopReloadsTheSharedWindow(t *testing.T) {
 // wait_parity on a completed phase (one S2UR or S2R a link in its SASS) and
 // a chain of loads through a re-read address stay within 10 % of the H200 at
 // latency.window_read, and charging the call loops' effective 61 cycles
-// there instead puts them more than 30 % over (what the eighth to twelfth
-// sessions' model did).
+// there instead puts them more than 30 % over.
 func TestWindowReadInSleepLoopsIsShort(t *testing.T) {
 	cfg := sm.DefaultConfig()
 	only := `window\.csv:window,(vector|uniform)_(inside_sleep|lib_wait_parity),|window\.csv:window,lib_wait_parity,`
@@ -596,7 +595,7 @@ func TestBulkStoresShareTheSharedMemoryArray(t *testing.T) {
 // 8 and 16 KiB copies at ~96 B/cycle; microbench.cu's bandwidth kernel and its
 // variants cost 77.6 / 90.7 cycles a 1 / 4 KiB copy, 59.9 / 73.0 without the
 // source offset's wrap. The model's known misses here (calibration/h200
-// README, sixteenth session): its PTX loop issues a copy every 69 cycles, its
+// README): its PTX loop issues a copy every 69 cycles, its
 // 8-copy bursts complete 7-16 % late, and 16 KiB streams run on a faster L2
 // link. The bounds hold today's level.
 func TestCopyStreamsHoldTheirLevel(t *testing.T) {

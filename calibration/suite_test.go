@@ -178,11 +178,10 @@ func TestHeldOutCudaPipeline(t *testing.T) {
 // TestHeldOutEpiloguePipeline holds the model to calibration/h200
 // epilogue.csv: a warp-specialised pipeline whose consumers transform each
 // bulk-loaded tile into one of two output buffers that one consumer thread
-// writes back with a bulk store, measured after every fit (fourteenth
-// session). The model runs 13–23 % fast, 17.1 % on average, since the
+// writes back with a bulk store, measured after every fit. The model runs 13–23 % fast, 17.1 % on average, since the
 // consumer's bulk store pays its operands' moves to uniform registers and its
 // source reads share the shared-memory array with the consumers' loads and
-// stores (24.1 % before; docs/model.md, known misses: the copy loop's register
+// stores (docs/model.md, known misses: the copy loop's register
 // reuse in its SASS, what fence.proxy.async becomes, the store's address
 // arithmetic); this pins that level.
 func TestHeldOutEpiloguePipeline(t *testing.T) {

@@ -39,9 +39,9 @@ var ScheduleLoads = Pass{
 //
 // Regions end at every store, though isa.Dependences orders memory by state
 // space and would let loads and stores of different spaces pass each other:
-// letting regions span stores reorders kernels of the calibration suite
-// (eight of its PTX files), which the model's parameters were fitted
-// with, so that waits for a refit (docs/model.md, ScheduleLoads).
+// letting regions span stores reorders eight of the calibration suite's
+// PTX files, whose timing the model's parameters were fitted on; spanning
+// them needs a refit of those parameters (docs/model.md, ScheduleLoads).
 func scheduleLoads(p *isa.Program, o *Options) {
 	if p.HasIndirect() {
 		return

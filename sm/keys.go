@@ -142,9 +142,9 @@ func pipeKeys() []decl {
 		{class: isa.ClassDelay, latency: 0, latSrc: lat, interval: 1, ivlSrc: ivl},
 		{class: isa.ClassHalf2, latency: 6, latSrc: Source{Derived, "read: pipeline.cu's SASS: ptxas stalls 6 cycles after an HFMA2 whose result the next FMA reads; latency_chain hfma2_f16x2 (8.59 an FMA, alternating with HFMA2.MMA)"},
 			interval: 2, ivlSrc: ivl},
-		{class: isa.ClassHalf2MMA, latency: 10, latSrc: Source{Derived, "read: pipeline.cu's SASS (calibration/h200 README.md, twelfth session): ptxas stalls 10 cycles after an HFMA2.MMA whose result the next FMA reads; latency_chain hfma2_f16x2 (8.59 an FMA, alternating with HFMA2)"},
+		{class: isa.ClassHalf2MMA, latency: 10, latSrc: Source{Derived, "read: pipeline.cu's SASS (calibration/h200/README.md): ptxas stalls 10 cycles after an HFMA2.MMA whose result the next FMA reads; latency_chain hfma2_f16x2 (8.59 an FMA, alternating with HFMA2)"},
 			interval: 2, ivlSrc: ivl},
-		{class: isa.ClassCvtFloat, latency: 5, latSrc: Source{Derived, "read: pipeline.cu's SASS (calibration/h200 README.md, twelfth session): F2FP.F16.F32.PACK_AB and HADD2.F32 stall 5 cycles before the conversion that reads them; latency_chain f2f_f16_f32_pair (10.15 a pair) and convert.csv f2h_pair_chains1_warps1 (10.19)"},
+		{class: isa.ClassCvtFloat, latency: 5, latSrc: Source{Derived, "read: pipeline.cu's SASS (calibration/h200/README.md): F2FP.F16.F32.PACK_AB and HADD2.F32 stall 5 cycles before the conversion that reads them; latency_chain f2f_f16_f32_pair (10.15 a pair) and convert.csv f2h_pair_chains1_warps1 (10.19)"},
 			interval: 2, ivlSrc: ivl},
 	}
 	for _, t := range classes {
@@ -167,7 +167,7 @@ func branchKeys() []decl {
 
 func syncsKeys() []decl {
 	g := keyGroup{name: "barrier unit", kind: Hardware}
-	fit := fitSrc("microbench.csv arrive_wait_loop, latency single_thread, wake_latency, with elect.csv, syncwarp.csv, waitdelay.csv and trywait.csv (sixth session, docs/model.md)")
+	fit := fitSrc("microbench.csv arrive_wait_loop, latency single_thread, wake_latency, with elect.csv, syncwarp.csv, waitdelay.csv and trywait.csv (docs/model.md)")
 	// The update path: issue, queue, apply, result.
 	g.int("syncs.latency", "cycles", 42, fit, "barrier op issue to update applied", func(c *Config) *int { return &c.Syncs.Latency })
 	g.int("syncs.interval", "cycles", 2, measuredSrc("probe.csv arrive_throughput converged_warps16/32 (2.04 cycles per update, saturated)"), "barrier-unit cycles per update when saturated", func(c *Config) *int { return &c.Syncs.Interval })
@@ -178,14 +178,14 @@ func syncsKeys() []decl {
 	// Phase checks: try_wait, test_wait and what their answers see.
 	g.int("syncs.check", "cycles", 7, fit, "try_wait issue to phase check", func(c *Config) *int { return &c.Syncs.Check })
 	g.int("syncs.check_cost", "cycles", 2, fit, "barrier-unit cycles one phase check takes", func(c *Config) *int { return &c.Syncs.CheckCost })
-	g.int("syncs.test_wait", "cycles", 7, fitSrc("probe.csv test_wait_incomplete_phase (8) and latency arrive_to_complete_test_wait. An effective value: on the H200 a test_wait answers ~37 cycles after issue, true or false, through a scoreboard (spin.csv), and that row's 8 cycles are a write-after-read wait in its SASS (calibration/h200/README.md, twelfth session)"), "test_wait issue to predicate (the warp waits)", func(c *Config) *int { return &c.Syncs.TestWait })
+	g.int("syncs.test_wait", "cycles", 7, fitSrc("probe.csv test_wait_incomplete_phase (8) and latency arrive_to_complete_test_wait. An effective value: on the H200 a test_wait answers ~37 cycles after issue, true or false, through a scoreboard (spin.csv), and that row's 8 cycles are a write-after-read wait in its SASS (calibration/h200/README.md)"), "test_wait issue to predicate (the warp waits)", func(c *Config) *int { return &c.Syncs.TestWait })
 	g.int("syncs.visibility", "cycles", 2, fit, "a completion reaches other warps' try_wait this much later", func(c *Config) *int { return &c.Syncs.Visibility })
 	g.int("syncs.poll_visibility", "cycles", 35, fit, "a completion reaches other warps' test_wait polls this much later", func(c *Config) *int { return &c.Syncs.PollVisibility })
 	g.int("syncs.acquire", "cycles", 27, fitSrc("microbench.csv arrive_wait_loop and latency rows with the barrier parameters (27); steps.csv measures 47 cycles clock to clock from a try_wait on a completed phase to its branch. It also bounds a guarded-off hinted try_wait (its TRYWAIT's scoreboard, probe.csv hint_ns0)"), "least time from a try_wait's or test_wait's issue to a true answer", func(c *Config) *int { return &c.Syncs.Acquire })
 	// Suspended try_waits: time limits and wake-ups.
 	g.int("syncs.try_wait_timeout", "cycles", 7780, measuredSrc("trywait.csv try_wait_limit (an un-hinted try_wait loop on a phase that never completes answers false every 7785-7839 cycles, whatever else runs; probe.csv hint_ns0's 33 cycles are not a limit, calibration/h200/README.md)"), "try_wait (no hint) on an incomplete phase: time until false", func(c *Config) *int { return &c.Syncs.TryWaitTimeout })
 	g.int("syncs.try_wait_hint_timeout", "cycles", 7838, measuredSrc("probe.csv try_wait_incomplete_phase hint_ns* (7838 for every hint)"), "try_wait with suspend-time hint: time until false", func(c *Config) *int { return &c.Syncs.TryWaitHintTimeout })
-	g.int("syncs.try_wait_wake", "cycles", 13, Source{Fitted, "fit and measured: the sixth session's fit (12) moved one cycle toward trywait.csv wake_all and microbench.csv wake_latency try_wait_loop, which measure this path directly (a waiter resumes 101-102 cycles after another warp's arrive; smsim 98 at 12, 99 at 13): microbench.csv 4.49 -> 4.60 %, its worst row 15.2 -> 14.9 % (elected_count1_warps16 -14.4 %), all rows 7.79 -> 7.76 %; 14 and 15 reach 100 and 101 but put converged_warps4 at +15.1 and +16.5 % (docs/model.md)"}, "phase completion to suspended try_wait resuming", func(c *Config) *int { return &c.Syncs.TryWaitWake })
+	g.int("syncs.try_wait_wake", "cycles", 13, Source{Fitted, "fit and measured: trywait.csv wake_all and microbench.csv wake_latency try_wait_loop measure this path directly (a waiter resumes 101-102 cycles after another warp's arrive; smsim gives 99 at 13); 14 and 15 reach 100 and 101 but put converged_warps4 at +15.1 and +16.5 % (docs/model.md)"}, "phase completion to suspended try_wait resuming", func(c *Config) *int { return &c.Syncs.TryWaitWake })
 	g.int("syncs.wake_cost", "cycles", 2, measuredSrc("trywait.csv wake_all (waiters resume 2 cycles apart: 16 of them from 102 to 134.5 cycles after the arrive)"), "barrier-unit cycles to answer each suspended try_wait when its phase completes (0: all at once)", func(c *Config) *int { return &c.Syncs.WakeCost })
 	return g.ds
 }
@@ -264,7 +264,7 @@ func tmaKeys() []decl {
 
 func sassKeys() []decl {
 	g := keyGroup{name: "SASS control bits", kind: Hardware}
-	g.int("sass.read_scoreboard", "cycles", 12, measuredSrc("latency5.csv (k_lat's parity SHF waits on the read scoreboard of the STG.E.64 before it, issued 3 cycles earlier: a global store reads its data registers ~12 cycles after it issues; calibration/h200/README.md, nineteenth session); assumed the same for shared stores, barrier and copy operations"), "SASS programs: an instruction's issue to the release of its read scoreboard (it has read its source registers)", func(c *Config) *int { return &c.SASS.ReadScoreboard })
+	g.int("sass.read_scoreboard", "cycles", 12, measuredSrc("latency5.csv (k_lat's parity SHF waits on the read scoreboard of the STG.E.64 before it, issued 3 cycles earlier: a global store reads its data registers ~12 cycles after it issues; calibration/h200/README.md); assumed the same for shared stores, barrier and copy operations"), "SASS programs: an instruction's issue to the release of its read scoreboard (it has read its source registers)", func(c *Config) *int { return &c.SASS.ReadScoreboard })
 	return g.ds
 }
 
