@@ -39,6 +39,10 @@ type CopyRequest struct {
 	ID     uint64
 	Red    isa.AtomOp // operation of reductions
 	Type   isa.Type   // element type of 1-D reductions (tensor reductions: the map's)
+	// Multicast is the CTA mask of a .multicast::cluster load: the ranks
+	// of the cluster whose shared memory and barrier (at the same offsets)
+	// it lands in (0: the issuing CTA's alone).
+	Multicast uint16
 }
 
 // CopyEngine is the TMA unit as the SM sees it. It calls the SM back
@@ -126,6 +130,12 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 			}
 			s.noteStoreSource(r, n)
 		}
+		if r.Multicast != 0 {
+			if err := s.issueMulticast(now, wc, in, l, r); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := s.copy.Issue(now, r); err != nil {
 			d := s.diag(wc, in, DiagMisuse, "bulk-copy", 1<<l, err.Error())
 			return d
@@ -200,12 +210,12 @@ func (s *SM) copyRequest(wc *wctx, in *isa.Instr, l int, t uint64) (CopyRequest,
 		if xs != isa.Shared {
 			return 0, s.diag(wc, in, DiagMisuse, "not-shared", 1<<l, fmt.Sprintf("%s: address 0x%x is not in shared memory", in.Op, v))
 		}
-		return uint32(off), nil
+		return s.copyShared(wc, in, l, off)
 	}
 	var err error
 	switch in.Op {
 	case isa.OpBulkCopy:
-		if err := s.multicastToSelf(wc, in, l, val(in.NSrc()-1)); err != nil {
+		if r.Multicast, err = s.multicastMask(wc, in, l, val(in.NSrc()-1)); err != nil {
 			return r, err
 		}
 		if in.Space == isa.Global { // shared -> global store
@@ -220,7 +230,7 @@ func (s *SM) copyRequest(wc *wctx, in *isa.Instr, l int, t uint64) (CopyRequest,
 		r.Mbar, err = smem(val(3), isa.Shared)
 		return r, err
 	case isa.OpBulkTensor:
-		if err := s.multicastToSelf(wc, in, l, val(in.NSrc()-1)); err != nil {
+		if r.Multicast, err = s.multicastMask(wc, in, l, val(in.NSrc()-1)); err != nil {
 			return r, err
 		}
 		if in.Flags.Has(isa.FIm2col) {
@@ -284,19 +294,6 @@ func (s *SM) reduceRequest(wc *wctx, in *isa.Instr, l int, r *CopyRequest, val f
 	}
 	r.Shared, err = smem(val(1+r.Dim), in.Space2)
 	return err
-}
-
-// multicastToSelf checks a multicast copy's CTA mask (its last operand): in
-// a cluster of one the only destination is this CTA (rank 0, bit 0).
-func (s *SM) multicastToSelf(wc *wctx, in *isa.Instr, l int, mask uint64) error {
-	if !in.Flags.Has(isa.FMulticast) {
-		return nil
-	}
-	if m := mask & 0xffff; m != 1 {
-		return s.diag(wc, in, DiagInput, "cluster", 1<<l, fmt.Sprintf(
-			"multicast to CTA mask 0x%04x: smsim simulates one SM, whose CTAs are clusters of one (only mask 0x0001) [§4 #46]", m))
-	}
-	return nil
 }
 
 // readMap fetches a 128-byte tensor map from param, const or global memory.

@@ -216,6 +216,8 @@ func (s *SM) splitWhat(wc *wctx, sp *warp.Split) string {
 				return fmt.Sprintf("waiting in bar.sync %d (%d of %d threads arrived)%s", id, bs.arrived, bs.expect, pos)
 			}
 			return "waiting in bar.sync" + pos
+		case waitCluster:
+			return clusterWaitWhat(wc.c) + pos
 		case waitSleep:
 			return "sleeping" + pos
 		case waitBulk:

@@ -75,7 +75,7 @@ __global__ void k_sreg(uint32_t* out) {
   asm volatile("mov.u32 %0, %%cluster_ctaid.y;" : "=r"(v[7]));
   asm volatile("mov.u32 %0, %%cluster_nctaid.x;" : "=r"(v[8]));
   asm volatile("mov.u32 %0, %%cluster_nctaid.y;" : "=r"(v[9]));
-  asm volatile("mov.u32 %0, %%is_explicit_cluster;" : "=r"(v[10]));
+  asm volatile("{\n\t.reg .pred p;\n\tmov.pred p, %%is_explicit_cluster;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(v[10]));
   v[11] = sreg_smid();
   v[12] = smem_u32(s);
   v[13] = (uint32_t)(uint64_t)(void*)s;
@@ -270,7 +270,8 @@ static void sync_check(const char* what) {
 
 static void place() {
   cudaDeviceProp p; CK(cudaGetDeviceProperties(&p, 0));
-  printf("place,sms,%d\nplace,clock_khz,%d\nplace,smem_per_sm,%zu\nplace,l2_bytes,%d\n", p.multiProcessorCount, p.clockRate,
+  int clock_khz = 0; CK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+  printf("place,sms,%d\nplace,clock_khz,%d\nplace,smem_per_sm,%zu\nplace,l2_bytes,%d\n", p.multiProcessorCount, clock_khz,
          p.sharedMemPerMultiprocessor, p.l2CacheSize);
   uint32_t* d = dalloc<uint32_t>(2 * 528);
   for (int cl : {1, 2, 4}) {

@@ -1,0 +1,242 @@
+package run
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/smsim/smsim/sm"
+)
+
+// gpuJob loads kernel k of the PTX text src and launches it with the spec's
+// other fields.
+func gpuJob(t *testing.T, src string, f Spec) *Job {
+	t.Helper()
+	s, err := LoadBytes("gpu.ptx", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := s.Kernel(f.Kernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfig("h200", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := &Job{Source: s, Prog: prog, Config: cfg, Args: f.Args, Launches: 1}
+	if j.Block, err = Dims("--block", f.Block, prog.Block, 32); err != nil {
+		t.Fatal(err)
+	}
+	if j.Grid, err = Dims("--grid", f.Grid, prog.Grid, 1); err != nil {
+		t.Fatal(err)
+	}
+	if j.Cluster, err = clusterFlag(f.Cluster, prog, j.Grid, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if j.SMs, err = smsFlag(f.SMs, j.Cluster, cfg); err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+const ptxHead = ".version 8.7\n.target sm_90a\n.address_size 64\n"
+
+// whereKernel writes each CTA's %smid and %cluster_ctarank.
+const whereKernel = ptxHead + `
+.visible .entry where(.param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra DONE;
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %smid;
+	mov.u32 %r4, %cluster_ctarank;
+	mul.wide.u32 %rd2, %r2, 8;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.v2.u32 [%rd3], {%r3, %r4};
+DONE:
+	ret;
+}
+`
+
+func runDump(t *testing.T, j *Job, dump string) []any {
+	t.Helper()
+	spec, err := ParseDump(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Dumps = []DumpSpec{spec}
+	out, err := Execute(j)
+	if err != nil || out.Err != nil {
+		t.Fatalf("execute: %v %v", err, out.Err)
+	}
+	return out.Dumps[0].Values
+}
+
+// TestGPUSpreadsCTAsOverSMs checks the dispatcher's first wave: one CTA on
+// each SM before any SM takes a second (264 CTAs of 128 threads: two on
+// each of the 132 SMs, as the H200 places them).
+func TestGPUSpreadsCTAsOverSMs(t *testing.T) {
+	j := gpuJob(t, strings.Replace(whereKernel, ".reg .b32", ".reg .pred %p<2>;\n\t.reg .b32", 1),
+		Spec{Kernel: "where", Block: "128", Grid: "264", SMs: 132, Args: []string{"buf:2112"}})
+	v := runDump(t, j, "0:u32:528")
+	per := map[uint64]int{}
+	for i := 0; i < 264; i++ {
+		smid := uint64(v[2*i].(uint32))
+		if i < 132 && smid != uint64(i) {
+			t.Errorf("CTA %d on SM %d, want SM %d", i, smid, i)
+		}
+		per[smid]++
+	}
+	for s, n := range per {
+		if n != 2 {
+			t.Errorf("SM %d runs %d CTAs, want 2", s, n)
+		}
+	}
+}
+
+// TestGPUClusterOnDistinctSMsOfOneGPC checks cluster placement: the ranks
+// of each cluster run on distinct SMs, all of one GPC (gpu.gpc_sms).
+func TestGPUClusterOnDistinctSMsOfOneGPC(t *testing.T) {
+	for _, c := range []int{2, 4, 8, 16} {
+		t.Run(fmt.Sprint(c), func(t *testing.T) {
+			grid := 16 * c
+			j := gpuJob(t, strings.Replace(whereKernel, ".reg .b32", ".reg .pred %p<2>;\n\t.reg .b32", 1),
+				Spec{Kernel: "where", Block: "256", Grid: strconv.Itoa(grid), Cluster: strconv.Itoa(c), Args: []string{fmt.Sprintf("buf:%d", grid*8)}})
+			v := runDump(t, j, fmt.Sprintf("0:u32:%d", 2*grid))
+			spec := j.Config.GPU
+			for k := 0; k < grid/c; k++ {
+				seen := map[uint64]bool{}
+				gpc := spec.GPCOf(int(v[2*k*c].(uint32)))
+				for r := 0; r < c; r++ {
+					smid, rank := uint64(v[2*(k*c+r)].(uint32)), uint64(v[2*(k*c+r)+1].(uint32))
+					if rank != uint64(r) || seen[smid] || spec.GPCOf(int(smid)) != gpc {
+						t.Fatalf("cluster %d: CTA rank %d (want %d) on SM %d (GPC %d, the cluster's %d; SMs so far %v)",
+							k, rank, r, smid, spec.GPCOf(int(smid)), gpc, seen)
+					}
+					seen[smid] = true
+				}
+			}
+		})
+	}
+}
+
+// TestClusterSpecialRegistersMatchH200 runs cluster_probe.cu's k_sreg and
+// compares each CTA's cluster registers with the H200's (cluster.csv
+// sreg rows), and mapa's results in rank 0, whose addresses smsim spells
+// as the H200 does.
+func TestClusterSpecialRegistersMatchH200(t *testing.T) {
+	h := h200Probe(t)
+	for _, tc := range []struct{ grid, cluster, name string }{
+		{"4", "2", "g4x1_c2x1"}, {"8", "4", "g8x1_c4x1"}, {"4,2", "2,2", "g4x2_c2x2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := Spec{Kernel: "k_sreg", Block: "32", Grid: tc.grid, Cluster: tc.cluster, Launches: 1, Config: "h200", Args: []string{"buf:1536"}}
+			j, err := f.Job("../testdata/cuda/cluster_probe.ptx")
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := runDump(t, j, "0:hex:384")
+			n := j.Grid[0] * j.Grid[1]
+			for b := 0; b < n; b++ {
+				want := strings.Fields(h[fmt.Sprintf("sreg,%s_b%d", tc.name, b)])
+				for i := 0; i < 11; i++ { // rank ... is_explicit_cluster
+					got := fmt.Sprintf("0x%x", mustHex(t, v[24*b+i]))
+					if got != want[i] {
+						t.Errorf("CTA %d word %d: %s, H200 %s", b, i, got, want[i])
+					}
+				}
+				if want[0] != "0x0" {
+					continue
+				}
+				// Rank 0's mapa results less its own shared address (the
+				// PTX path places static shared memory at 0, the H200 at
+				// 0x400): rank<<24 on both.
+				own, hwOwn := mustHex(t, v[24*b+12]), mustHex(t, want[12])
+				for r := 0; r < j.Cluster[0]*j.Cluster[1] && r < 4; r++ {
+					got, hw := mustHex(t, v[24*b+14+r])-own, mustHex(t, want[14+r])-hwOwn
+					if got != hw {
+						t.Errorf("CTA %d: mapa to rank %d gives own+0x%x, H200 own+0x%x", b, r, got, hw)
+					}
+				}
+			}
+		})
+	}
+}
+
+func mustHex(t *testing.T, v any) uint64 {
+	s, _ := v.(string)
+	n, err := strconv.ParseUint(strings.TrimPrefix(s, "0x"), 16, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestClusterMisuseIsLocated checks the diagnostics of cluster misuse: a
+// load from the shared memory of a CTA that has exited, a cluster barrier
+// that one CTA never reaches, a mapa rank outside the cluster.
+func TestClusterMisuseIsLocated(t *testing.T) {
+	exited := ptxHead + `
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<8>;
+	.shared .align 4 .u32 x;
+	mov.u32 %r1, %cluster_ctarank;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra DONE;
+	nanosleep.u32 5000;
+	mov.u32 %r2, x;
+	mapa.shared::cluster.u32 %r3, %r2, 1;
+	ld.shared::cluster.u32 %r4, [%r3];
+DONE:
+	ret;
+}
+`
+	deadlock := ptxHead + `
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<8>;
+	mov.u32 %r1, %cluster_ctarank;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra DONE;
+	barrier.cluster.arrive.aligned;
+	barrier.cluster.wait.aligned;
+DONE:
+	bar.sync 0;
+	bar.sync 1, 64;
+	ret;
+}
+`
+	rank := strings.Replace(exited, "mapa.shared::cluster.u32 %r3, %r2, 1;", "mapa.shared::cluster.u32 %r3, %r2, 2;", 1)
+	for _, tc := range []struct {
+		name, src, code, pos, msg string
+	}{
+		{"remote access to an exited CTA", exited, "remote-exited", "gpu.ptx:16:", "which has exited"},
+		{"cluster barrier one CTA never reaches", deadlock, "", "gpu.ptx:13:", "waiting in barrier.cluster.wait (32 of the cluster's 64 non-exited threads arrived"},
+		{"mapa rank outside the cluster", rank, "cluster-rank", "gpu.ptx:15:", "mapa to CTA rank 2 of a cluster of 2 CTAs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j := gpuJob(t, tc.src, Spec{Kernel: "k", Block: "32", Grid: "2", Cluster: "2", Args: []string{"buf:8"}})
+			out, err := Execute(j)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, ok := out.Err.(*sm.Diag)
+			if !ok {
+				t.Fatalf("got %v, want a diagnostic", out.Err)
+			}
+			text := d.Error() + strings.Join(d.Detail, "\n")
+			if (tc.code != "" && d.Code != tc.code) || !strings.Contains(text, tc.pos) || !strings.Contains(text, tc.msg) {
+				t.Errorf("got %s [%s] %q, want %s at %s: %s", d.Error(), d.Code, d.Detail, tc.code, tc.pos, tc.msg)
+			}
+		})
+	}
+}
