@@ -112,3 +112,86 @@ func TestClusterFuncMatchesH200(t *testing.T) {
 		})
 	}
 }
+
+// probeCycles runs one of cluster_probe.cu's timing kernels (out: long long
+// cycles) and returns its first n outputs.
+func probeCycles(t *testing.T, kernel string, grid, block, cluster, n int) []float64 {
+	t.Helper()
+	f := Spec{Kernel: kernel, Block: strconv.Itoa(block), Grid: strconv.Itoa(grid), Cluster: strconv.Itoa(cluster),
+		Launches: 1, Config: "h200", Args: []string{"buf:128"}}
+	j, err := f.Job("../testdata/cuda/cluster_probe.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := ParseDump(fmt.Sprintf("0:i64:%d", n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Dumps = []DumpSpec{spec}
+	out, err := Execute(j)
+	if err != nil || out.Err != nil {
+		t.Fatalf("%s: %v %v", kernel, err, out.Err)
+	}
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = float64(out.Dumps[0].Values[i].(int64))
+	}
+	return v
+}
+
+// h200Field reads "name=value" from a cluster.csv value.
+func h200Field(t *testing.T, h map[string]string, key, name string) float64 {
+	t.Helper()
+	for _, f := range strings.Fields(h[key]) {
+		if v, ok := strings.CutPrefix(f, name+"="); ok {
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return x
+		}
+	}
+	t.Fatalf("cluster.csv has no %s in %s", name, key)
+	return 0
+}
+
+// TestClusterProbesMatchH200 runs the timing probes of cluster_probe.cu and
+// compares them with the H200's: DSMEM latency and bandwidth, the remote
+// arrive ping-pong, and cluster barriers of 1 to 16 CTAs of 1, 4 and 32
+// warps (release and relaxed arrivals), each within 10 %, but the relaxed
+// barriers of 32 warps a CTA, within 15 %: the H200's grow with the
+// cluster (130.7 cycles for 1 CTA, 156.1 for 16) and smsim's do not
+// (137.0; docs/clusters.md).
+func TestClusterProbesMatchH200(t *testing.T) {
+	h := h200Probe(t)
+	type row struct {
+		name      string
+		got, want float64
+		tol       float64
+	}
+	var rows []row
+	d := probeCycles(t, "k_dsmem", 2, 128, 2, 5)
+	for i, name := range []string{"own_ld_shared", "own_ld_cluster", "peer_ld_cluster"} {
+		rows = append(rows, row{"dsmem " + name, d[i] / 512, h200Field(t, h, "dsmem,rep2", name), 0.10})
+	}
+	rows = append(rows, row{"dsmem peer bandwidth", d[4], h200Field(t, h, "dsmem,rep2", "peer_v4_128thr_32it_cycles"), 0.10})
+	a := probeCycles(t, "k_arrive", 2, 32, 2, 1)
+	rows = append(rows, row{"remote arrive round trip", a[0] / 256, h200Field(t, h, "arrive,rep2", "round_trip"), 0.10})
+	for _, c := range []int{1, 2, 4, 8, 16} {
+		for _, th := range []int{32, 128, 1024} {
+			b := probeCycles(t, "k_cbar", c, th, c, 2)
+			key := fmt.Sprintf("cbar,c%d_t%d", c, th)
+			relaxedTol := 0.10
+			if th == 1024 {
+				relaxedTol = 0.15
+			}
+			rows = append(rows, row{key + " release", b[0] / 256, h200Field(t, h, key, "release_acquire"), 0.10},
+				row{key + " relaxed", b[1] / 256, h200Field(t, h, key, "relaxed"), relaxedTol})
+		}
+	}
+	for _, r := range rows {
+		if e := (r.got - r.want) / r.want; e > r.tol || e < -r.tol {
+			t.Errorf("%s: %.1f cycles, H200 %.1f (%+.1f %%)", r.name, r.got, r.want, 100*e)
+		}
+	}
+}
