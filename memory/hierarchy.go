@@ -56,10 +56,10 @@ type Hierarchy struct {
 	l1        cache
 	l2        *cache // shared by the hierarchies of one GPU's SMs (Sibling)
 	tlb       tlb
-	full      uint8  // sector mask of a whole line
-	linkFree  fixed  // SM←L2 read direction
-	writeFree fixed  // SM→L2 write direction
-	dramFree  *fixed // DRAM's free cycle, shared like l2
+	full      uint8 // sector mask of a whole line
+	linkFree  fixed // SM←L2 read direction
+	writeFree fixed // SM→L2 write direction
+	dramFree  fixed // the SM's share of DRAM bandwidth (mem.dram_bytes_per_cycle is what one SM sees)
 	stats     Stats
 }
 
@@ -69,26 +69,26 @@ func NewHierarchy(cfg Config) (*Hierarchy, error) {
 		return nil, err
 	}
 	return &Hierarchy{
-		cfg:      cfg,
-		l1:       newCache(cfg.L1Bytes, cfg.LineBytes, cfg.L1Ways),
-		l2:       ptr(newCache(cfg.L2Bytes, cfg.LineBytes, cfg.L2Ways)),
-		dramFree: new(fixed),
-		tlb:      newTLB(cfg.TLBEntries),
-		full:     uint8(1<<(cfg.LineBytes/cfg.SectorBytes) - 1),
+		cfg:  cfg,
+		l1:   newCache(cfg.L1Bytes, cfg.LineBytes, cfg.L1Ways),
+		l2:   ptr(newCache(cfg.L2Bytes, cfg.LineBytes, cfg.L2Ways)),
+		tlb:  newTLB(cfg.TLBEntries),
+		full: uint8(1<<(cfg.LineBytes/cfg.SectorBytes) - 1),
 	}, nil
 }
 
 // Sibling returns the hierarchy of another SM of the same GPU: its own L1,
-// TLB and SM-L2 link, cold, and this one's L2 and DRAM (their contents and
-// DRAM's occupancy), which all the SMs share.
+// TLB, SM-L2 link and share of DRAM bandwidth (mem.dram_bytes_per_cycle is
+// the bandwidth one SM sees), cold, and this one's L2 contents, which all
+// the SMs share. The L2's and DRAM's own limits under the load of many
+// SMs are not modelled.
 func (h *Hierarchy) Sibling() *Hierarchy {
 	return &Hierarchy{
-		cfg:      h.cfg,
-		l1:       newCache(h.cfg.L1Bytes, h.cfg.LineBytes, h.cfg.L1Ways),
-		l2:       h.l2,
-		tlb:      newTLB(h.cfg.TLBEntries),
-		full:     h.full,
-		dramFree: h.dramFree,
+		cfg:  h.cfg,
+		l1:   newCache(h.cfg.L1Bytes, h.cfg.LineBytes, h.cfg.L1Ways),
+		l2:   h.l2,
+		tlb:  newTLB(h.cfg.TLBEntries),
+		full: h.full,
 	}
 }
 
@@ -185,7 +185,7 @@ func (h *Hierarchy) Stream(now sim.Cycle, addr uint64, size int) (ready sim.Cycl
 	moved, missed := h.allocate(addr, size)
 	ready = occupy(&h.linkFree, t, moved, h.cfg.L2BytesPerCycle) + sim.Cycle(h.cfg.L2Cycles)
 	if missed > 0 {
-		d := occupy(h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
+		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
 		ready = max(ready, d+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles+h.cfg.StreamDRAMCycles))
 	}
 	h.stats.Streams++
@@ -248,7 +248,7 @@ func (h *Hierarchy) StreamReduce(now sim.Cycle, addr uint64, size int) (done sim
 	moved, missed := h.allocate(addr, size)
 	done = occupy(&h.writeFree, t, moved, h.cfg.L2BytesPerCycle) + sim.Cycle(h.cfg.L2Cycles)
 	if missed > 0 {
-		d := occupy(h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
+		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
 		done = max(done, d+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles))
 	}
 	h.stats.StreamReduces++
