@@ -25,7 +25,7 @@ func (s *SM) execClusterArrive(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint
 		// The CTA's warps wait for visibility one after another.
 		at = max(at, c.releaseFree)
 		c.releaseFree = at + sim.Cycle(spec.ReleaseInterval)
-		at += sim.Cycle(spec.Release)
+		at = s.releasedAt(wc, at)
 	}
 	at = max(at, c.arriveFree)
 	c.arriveFree = at + sim.Cycle(spec.ArriveInterval)
@@ -93,4 +93,13 @@ func clusterWaitWhat(c *cta) string {
 	cb := &c.cl.cbar
 	return fmt.Sprintf("waiting in barrier.cluster.wait (%d of the cluster's %d non-exited threads arrived, cluster of %d CTAs)",
 		cb.arrived, c.cl.live, len(c.cl.ctas))
+}
+
+// releasedAt is when a .release at cluster scope issued at cycle at has
+// made the warp's earlier writes visible to the cluster: ptxas compiles it
+// to MEMBAR.ALL.GPU (cluster_probe.sass: before UCGABAR_ARV and before a
+// remote SYNCS.ARRIVE), which takes cluster.release on its own and waits
+// for the L2 to acknowledge the warp's global writes.
+func (s *SM) releasedAt(wc *wctx, at sim.Cycle) sim.Cycle {
+	return max(at+sim.Cycle(s.cfg.GPU.Release), wc.writeAck)
 }

@@ -84,6 +84,7 @@ type wctx struct {
 	tries     []tryRec  // try_waits in flight, one per blocked split
 	cp        cpThreads // cp.async groups per lane
 	cbarArmed uint32    // lanes arrived at the cluster barrier, not yet waited
+	writeAck  sim.Cycle // when the L2 has acknowledged the warp's global writes so far
 	cbarGen   uint64    // the cluster barrier generation its wait waits for
 	done      bool
 	doneAt    sim.Cycle

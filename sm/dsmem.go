@@ -144,7 +144,16 @@ func (s *SM) execRemoteMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, gs *[war
 			fmt.Sprintf("%s on another CTA's barrier returns no state: its destination must be _", in.Op))
 	}
 	wc.syncsFree = s.syncs.warpNext(now)
-	at := max(now, wc.lastUpdate) + sim.Cycle(s.cfg.GPU.ArriveLatency)
+	// A .release at cluster scope (mbarrier.arrive's default semantics at
+	// .cluster) is a GPU membar before the SM-to-SM trip; the trip alone
+	// is cluster.arrive_latency less cluster.release.
+	at := max(now, wc.lastUpdate)
+	if in.Scope >= isa.ScopeCluster && (in.Sem == isa.SemNone || in.Sem == isa.SemRelease || in.Sem == isa.SemAcqRel) {
+		at = s.releasedAt(wc, at)
+	} else {
+		at += sim.Cycle(s.cfg.GPU.Release)
+	}
+	at += sim.Cycle(s.cfg.GPU.ArriveLatency - s.cfg.GPU.Release)
 	for k := 0; k < n; k++ {
 		g := &gs[k]
 		op := syncsOp{in: in, wc: wc, slot: wc.slot, addr: g.addr, lanes: g.lanes, count: g.count, tx: g.tx,

@@ -113,8 +113,11 @@ func (s *SM) execMemory(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) err
 		}
 	}
 	lat, why := s.memLatency(now, wc, in, first, mask, &words, &lineSet, nlines, size)
-	if first == isa.Shared {
+	switch {
+	case first == isa.Shared:
 		lat += s.dsmemLatency(now, in, remote, popcount(mask)*size)
+	case first == isa.Global && in.Op != isa.OpLd:
+		wc.writeAck = max(wc.writeAck, now+lat) // what a GPU-scope membar waits for
 	}
 	s.dstReady(wc, in, now+lat, why)
 	wc.w.Advance()
