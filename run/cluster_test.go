@@ -101,6 +101,17 @@ func TestClusterFuncMatchesH200(t *testing.T) {
 					t.Errorf("%s: got %s, H200 %s", ch.what, ch.got, ch.want)
 				}
 			}
+			// Rank 0's reduction barrier: C-1 arrivals from the other
+			// ranks (its own arrival is local), reported per phase.
+			for _, b := range out.Result.Barriers {
+				if !strings.HasSuffix(b.Name, "::red") || b.CTA%c != 0 {
+					continue
+				}
+				p := b.Phases[0]
+				if p.RemoteArrivals != uint64(c-1) || p.RemoteRanks != uint32(1<<c-2) {
+					t.Errorf("CTA %d's red: %d remote arrivals from ranks %b, want %d from %b", b.CTA, p.RemoteArrivals, p.RemoteRanks, c-1, 1<<c-2)
+				}
+			}
 			hw := strings.Fields(h["func,"+key+"rep2_cycles"])
 			for i, v := range out.Dumps[4].Values {
 				want, _ := strconv.ParseFloat(hw[i], 64)

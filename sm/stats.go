@@ -178,14 +178,20 @@ type PhaseReport struct {
 	ArrivingWarps int    // distinct warps that arrived in the phase
 	LastArriver   Arriver
 	Waits         []WaitReport
+	// Arrivals from other CTAs of the cluster (remote mbarrier.arrive):
+	// the thread arrivals and the ranks they came from (bit r: rank r).
+	RemoteArrivals uint64
+	RemoteRanks    uint32
 }
 
 // Arriver identifies the update that arrived last.
 type Arriver struct {
-	Warp  int
-	Lanes uint32
-	Pos   isa.Pos // source of the arriving instruction (formatted by the report, not on the hot path)
-	Cycle uint64
+	Remote bool // from another CTA of the cluster: Warp is a warp slot of that CTA's SM
+	CTA    int  // the arriving warp's CTA, when Remote
+	Warp   int
+	Lanes  uint32
+	Pos    isa.Pos // source of the arriving instruction (formatted by the report, not on the hot path)
+	Cycle  uint64
 }
 
 // WaitReport is one warp's wait for one phase.

@@ -160,6 +160,11 @@ func (s *SM) applyUpdate(now sim.Cycle, op *syncsOp) error {
 	if u.Kind == mbarrier.Arrive || u.Kind == mbarrier.ArriveDrop {
 		b.arrWarps[op.slot] = true
 		a := Arriver{Warp: op.slot, Lanes: op.lanes, Pos: in.Pos, Cycle: uint64(now - s.start)}
+		if op.target != nil && op.wc.c != op.target {
+			a.Remote, a.CTA = true, op.wc.c.id
+			ph.RemoteArrivals += uint64(u.Count)
+			ph.RemoteRanks |= 1 << op.wc.c.rank
+		}
 		ph.LastArriver = a
 		b.recent[b.recentN%4] = a
 		b.recentN++
