@@ -2,6 +2,7 @@ package run
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -236,6 +237,113 @@ DONE:
 			text := d.Error() + strings.Join(d.Detail, "\n")
 			if (tc.code != "" && d.Code != tc.code) || !strings.Contains(text, tc.pos) || !strings.Contains(text, tc.msg) {
 				t.Errorf("got %s [%s] %q, want %s at %s: %s", d.Error(), d.Code, d.Detail, tc.code, tc.pos, tc.msg)
+			}
+		})
+	}
+}
+
+// allReduceKernel: each CTA of a cluster stores (rank+1)*(clusterid+1) into
+// slot rank of every CTA's shared memory (mapa, st.shared::cluster), passes
+// a cluster barrier and sums its slots.
+const allReduceKernel = ptxHead + `
+.visible .entry allreduce(.param .u64 out)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<4>;
+	.shared .align 4 .b32 slots[16];
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %cluster_ctarank;
+	mov.u32 %r2, %cluster_nctarank;
+	mov.u32 %r3, %clusterid.x;
+	add.u32 %r4, %r1, 1;
+	add.u32 %r5, %r3, 1;
+	mul.lo.u32 %r6, %r4, %r5;
+	mov.u32 %r7, slots;
+	shl.b32 %r8, %r1, 2;
+	add.u32 %r8, %r7, %r8;
+	mov.u32 %r9, 0;
+SEND:
+	mapa.shared::cluster.u32 %r10, %r8, %r9;
+	st.shared::cluster.u32 [%r10], %r6;
+	add.u32 %r9, %r9, 1;
+	setp.lt.u32 %p1, %r9, %r2;
+	@%p1 bra SEND;
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	mov.u32 %r11, 0;
+	mov.u32 %r9, 0;
+SUM:
+	shl.b32 %r12, %r9, 2;
+	add.u32 %r12, %r7, %r12;
+	ld.shared.u32 %r13, [%r12];
+	add.u32 %r11, %r11, %r13;
+	add.u32 %r9, %r9, 1;
+	setp.lt.u32 %p2, %r9, %r2;
+	@%p2 bra SUM;
+	mov.u32 %r14, %ctaid.x;
+	mul.wide.u32 %rd2, %r14, 4;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r11;
+	ret;
+}
+`
+
+// TestClusterAllReduce runs a DSMEM all-reduce in clusters of 2, 4, 8 and
+// 16 CTAs (four clusters each) and checks every CTA's sum.
+func TestClusterAllReduce(t *testing.T) {
+	for _, n := range []int{2, 4, 8, 16} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			grid := 4 * n
+			j := gpuJob(t, allReduceKernel, Spec{Kernel: "allreduce", Block: "32", Grid: strconv.Itoa(grid), Cluster: strconv.Itoa(n),
+				Args: []string{fmt.Sprintf("buf:%d", 4*grid)}})
+			v := runDump(t, j, fmt.Sprintf("0:u32:%d", grid))
+			for cta := 0; cta < grid; cta++ {
+				want := uint32((cta/n + 1) * n * (n + 1) / 2)
+				if got := v[cta].(uint32); got != want {
+					t.Errorf("CTA %d: sum %d, want %d", cta, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestClusterLaunchErrors checks the refusals of cluster launches: a shape
+// that does not divide the grid, too many CTAs, a kernel that fixes its
+// shape, one that needs a cluster, a cluster larger than the simulated GPCs.
+func TestClusterLaunchErrors(t *testing.T) {
+	fixed := strings.Replace(allReduceKernel, ".visible .entry allreduce(.param .u64 out)", ".visible .entry allreduce(.param .u64 out) .reqnctapercluster 2", 1)
+	explicit := strings.Replace(allReduceKernel, ".visible .entry allreduce(.param .u64 out)", ".visible .entry allreduce(.param .u64 out) .explicitcluster", 1)
+	for _, tc := range []struct {
+		name, src, grid, cluster string
+		sms                      int
+		want                     string
+	}{
+		{"not dividing", allReduceKernel, "6", "4", 0, "does not divide grid"},
+		{"too many", allReduceKernel, "32", "32", 0, "at most 16 (cluster.max_ctas)"},
+		{"fixed shape", fixed, "8", "4", 0, "fixes its cluster at [2 1 1]"},
+		{"explicit", explicit, "8", "", 0, "marked .explicitcluster"},
+		{"larger than a GPC", allReduceKernel, "16", "16", 8, "cannot be co-scheduled"},
+		{"sms", allReduceKernel, "16", "", 133, "--sms 133: want 1..132"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := Spec{Kernel: "allreduce", Block: "32", Grid: tc.grid, Cluster: tc.cluster, SMs: tc.sms, Launches: 1,
+				Config: "h200", Args: []string{"buf:256"}}
+			dir := t.TempDir()
+			path := dir + "/k.ptx"
+			if err := os.WriteFile(path, []byte(tc.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			j, err := f.Job(path)
+			if err == nil {
+				var out *Outcome
+				out, err = Execute(j)
+				if err == nil {
+					err = out.Err
+				}
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error saying %q", err, tc.want)
 			}
 		})
 	}
