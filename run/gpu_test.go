@@ -348,3 +348,45 @@ func TestClusterLaunchErrors(t *testing.T) {
 		})
 	}
 }
+
+// waveKernel records each CTA's %smid and its start (%clock64), then spins
+// a while.
+const waveKernel = ptxHead + `
+.visible .entry wave(.param .u64 out)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [out];
+	mov.u64 %rd4, %clock64;
+	mov.u32 %r1, %tid.x;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra SPIN;
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %smid;
+	mul.wide.u32 %rd2, %r2, 16;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.u64 [%rd3], %rd4;
+	st.global.u32 [%rd3+8], %r3;
+SPIN:
+	nanosleep.u32 1000;
+	ret;
+}
+`
+
+// TestGPUWaves checks a grid of more CTAs than the GPU holds at once:
+// 1024-thread CTAs, two an SM, so 264 start at once on 132 SMs and the
+// other 36 only when CTAs of the first wave retire.
+func TestGPUWaves(t *testing.T) {
+	j := gpuJob(t, waveKernel, Spec{Kernel: "wave", Block: "1024", Grid: "300", SMs: 132, Args: []string{"buf:4800"}})
+	v := runDump(t, j, "0:u64:600")
+	first := uint64(0)
+	for cta := 0; cta < 264; cta++ {
+		first = max(first, v[2*cta].(uint64))
+	}
+	for cta := 264; cta < 300; cta++ {
+		if s := v[2*cta].(uint64); s <= first+1000 {
+			t.Errorf("CTA %d started at cycle %d, not after the first wave (started by %d, sleeping 1000 ns)", cta, s, first)
+		}
+	}
+}
