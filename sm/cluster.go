@@ -146,12 +146,12 @@ func mapAddr(c *cta, off uint64, r int) uint64 {
 }
 
 // peerOf resolves a shared address of CTA c to the CTA it names and the
-// offset there. ok is false for a rank outside the cluster; a CTA that is
-// not in a cluster names only itself (the offset then carries the bits,
-// which the bounds check refuses).
+// offset there. ok is false for a rank outside the cluster; a CTA of a
+// launch without clusters names only itself (the offset then carries the
+// bits, which the bounds check refuses).
 func peerOf(c *cta, v uint64) (*cta, uint64, int, bool) {
 	hi := v >> rankShift
-	if hi == 0 {
+	if hi == 0 || c.cl.implicit {
 		return c, v, c.rank, true
 	}
 	rank := int(hi & 0xf)
@@ -173,6 +173,9 @@ func peerOf(c *cta, v uint64) (*cta, uint64, int, bool) {
 // located diagnostic.
 func (s *SM) remoteCTA(wc *wctx, in *isa.Instr, v uint64, lanes uint32, cta bool) (*cta, uint64, error) {
 	t, off, rank, ok := peerOf(wc.c, v)
+	if !ok && cta {
+		return wc.c, v, nil // a .shared::cta address past the window: the bounds check says so
+	}
 	if !ok {
 		return nil, 0, s.diag(wc, in, DiagMisuse, "cluster-rank", lanes,
 			fmt.Sprintf("%s at shared::cluster address 0x%x names CTA rank %d, outside the cluster of %d CTAs", in.Op, v, rank, len(wc.c.cl.ctas)))
