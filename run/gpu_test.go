@@ -390,3 +390,56 @@ func TestGPUWaves(t *testing.T) {
 		}
 	}
 }
+
+// remoteTxKernel: rank 1 expects 64 bytes on rank 0's barrier and later
+// completes them, both through .shared::cluster; rank 0 arrives after a
+// cluster barrier that orders the expect_tx, so its phase completes only
+// with the complete_tx. out[0] = the phase seen complete right after
+// rank 0's arrival (0: the tx kept it open), out[1] = 1 once it completed.
+const remoteTxKernel = ptxHead + `
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	.shared .align 8 .b64 bar;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %cluster_ctarank;
+	setp.eq.u32 %p1, %r1, 0;
+	mov.u32 %r2, bar;
+	@%p1 mbarrier.init.shared::cta.b64 [%r2], 1;
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	mapa.shared::cluster.u32 %r3, %r2, 0;
+	@!%p1 mbarrier.expect_tx.relaxed.cluster.shared::cluster.b64 [%r3], 64;
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	@!%p1 bra REMOTE;
+	mbarrier.arrive.shared::cta.b64 _, [%r2];
+	mbarrier.test_wait.parity.shared::cta.b64 %p2, [%r2], 0;
+	selp.u32 %r4, 1, 0, %p2;
+	st.global.u32 [%rd1], %r4;
+WAIT:
+	mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r2], 0;
+	@!%p3 bra WAIT;
+	st.global.u32 [%rd1+4], 1;
+	bra DONE;
+REMOTE:
+	nanosleep.u32 2000;
+	mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [%r3], 64;
+DONE:
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	ret;
+}
+`
+
+// TestRemoteExpectCompleteTx checks expect_tx and complete_tx on another
+// CTA's barrier, ordered by the cluster barrier between them.
+func TestRemoteExpectCompleteTx(t *testing.T) {
+	j := gpuJob(t, remoteTxKernel, Spec{Kernel: "k", Block: "1", Grid: "2", Cluster: "2", Args: []string{"buf:8"}})
+	v := runDump(t, j, "0:u32:2")
+	if v[0].(uint32) != 0 || v[1].(uint32) != 1 {
+		t.Errorf("rank 0 saw the phase complete %v right after its arrive (want 0: 64 tx bytes pending) and %v at the end (want 1)", v[0], v[1])
+	}
+}

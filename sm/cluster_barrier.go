@@ -25,7 +25,9 @@ func (s *SM) execClusterArrive(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint
 		// The CTA's warps wait for visibility one after another.
 		at = max(at, c.releaseFree)
 		c.releaseFree = at + sim.Cycle(spec.ReleaseInterval)
-		at = s.releasedAt(wc, at)
+		// The release also orders the warp's operations on other CTAs'
+		// barriers: they are applied before its arrival counts.
+		at = max(s.releasedAt(wc, at), wc.remoteAt)
 	}
 	at = max(at, c.arriveFree)
 	c.arriveFree = at + sim.Cycle(spec.ArriveInterval)

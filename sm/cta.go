@@ -85,6 +85,7 @@ type wctx struct {
 	cp        cpThreads // cp.async groups per lane
 	cbarArmed uint32    // lanes arrived at the cluster barrier, not yet waited
 	writeAck  sim.Cycle // when the L2 has acknowledged the warp's global writes so far
+	remoteAt  sim.Cycle // when the warp's latest operation on another CTA's barrier is applied
 	cbarGen   uint64    // the cluster barrier generation its wait waits for
 	done      bool
 	doneAt    sim.Cycle

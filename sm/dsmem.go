@@ -164,6 +164,7 @@ func (s *SM) execRemoteMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, gs *[war
 		g.peer.pending++
 		t.eng.Schedule(at, sim.PhaseDeliver, remoteHandler{t}, uint64(i))
 	}
+	wc.remoteAt = max(wc.remoteAt, at)
 	s.dstReady(wc, in, now+sim.Cycle(s.cfg.Pipes.Latency[in.Class]), ReasonMbarrier)
 	wc.w.Advance()
 	return nil
