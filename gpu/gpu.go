@@ -76,8 +76,24 @@ func layout(spec sm.GPUSpec, n int) [][]int {
 // SMs returns the GPU's SMs, in SM order.
 func (g *GPU) SMs() []*sm.SM { return g.sms }
 
-// SetObserver attaches an observer to SM 0 (timelines show one SM).
-func (g *GPU) SetObserver(o sm.Observer) { g.sms[0].SetObserver(o) }
+// PerSM is an observer that can observe several SMs: ForSM(i) observes SM
+// i (report.Timeline gives each SM its own process).
+type PerSM interface {
+	ForSM(i int) sm.Observer
+}
+
+// SetObserver attaches an observer: to every SM through ForSM when it is
+// a PerSM, else to SM 0.
+func (g *GPU) SetObserver(o sm.Observer) {
+	p, ok := o.(PerSM)
+	if !ok {
+		g.sms[0].SetObserver(o)
+		return
+	}
+	for i, s := range g.sms {
+		s.SetObserver(p.ForSM(i))
+	}
+}
 
 // Result is a launch's outcome on the GPU: the merged report and each SM's.
 type Result struct {

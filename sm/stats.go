@@ -209,4 +209,5 @@ type WarpReport struct {
 	Start, End   uint64 // a folded record: the first start and the last end
 	Stalls       [NumReasons]uint64
 	Warps        int // how many warps the record stands for: 1, or more when folded
+	SM           int // the SM it ran on (on a GPU of several)
 }
