@@ -443,3 +443,17 @@ func TestRemoteExpectCompleteTx(t *testing.T) {
 		t.Errorf("rank 0 saw the phase complete %v right after its arrive (want 0: 64 tx bytes pending) and %v at the end (want 1)", v[0], v[1])
 	}
 }
+
+// TestClusterKernelDefaultGrid checks that a kernel fixing its cluster
+// (.reqnctapercluster) launches one cluster when no grid is given.
+func TestClusterKernelDefaultGrid(t *testing.T) {
+	f := Spec{Kernel: "k_cluster_func<4>", Block: "128", Launches: 1, Config: "h200",
+		Args: []string{"buf:8192", "buf:8192", "buf:2048", "buf:8", "buf:8", "buf:32"}}
+	j, err := f.Job("../testdata/cuda/cluster_probe.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Grid != [3]int{4, 1, 1} || j.Cluster != [3]int{4, 1, 1} {
+		t.Errorf("grid %v cluster %v, want one cluster of 4", j.Grid, j.Cluster)
+	}
+}

@@ -100,6 +100,8 @@ func (f Spec) Job(file string) (*Job, error) {
 		if err := checkGrid(f.Grid, j.Grid); err != nil {
 			return nil, err
 		}
+	} else if prog.Grid[0] == 0 && prog.Cluster != [3]int{} {
+		j.Grid = prog.Cluster // one cluster of a kernel that fixes its cluster
 	}
 	j.Smem = prog.DynSmem
 	if f.Smem != "" {
