@@ -53,9 +53,10 @@ func (l *lowerer) bulkCopy(in *Instr, m *mods) error {
 			return l.unsupported("missing .bulk_group")
 		}
 	case x.Space == isa.Cluster && x.Space2 == isa.Shared:
-		// The destination must be the shared memory of another CTA of the
-		// cluster (PTX ISA), and smsim's CTAs are clusters of one.
-		return l.unsupported("bulk copy from .shared::cta into another CTA's shared memory: smsim runs clusters of one CTA")
+		// The destination is the shared memory of another CTA of the
+		// cluster (PTX ISA); smsim's copy engine lands bulk copies in the
+		// issuing CTA or, multicast, at one offset in several (docs/clusters.md).
+		return l.unsupported("bulk copy from .shared::cta into another CTA's shared memory (cp.async.bulk.shared::cluster.shared::cta)")
 	default:
 		return l.unsupported("bulk copy from .%s to .%s", x.Space2, x.Space)
 	}
