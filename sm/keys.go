@@ -319,7 +319,7 @@ func gpuKeys() []decl {
 	g.int("dsmem.bytes_per_cycle", "B/cycle", 93, fitSrc("cluster.csv dsmem: 128 threads load 64 KiB of the peer CTA's shared memory in 16-byte words in 1042 cycles (77 B/cycle past the first load's 191); the SM model's issue of k_dsmem makes 1070 of it at 93"),
 		"bytes an SM's loads from other CTAs' shared memory move per cycle", func(c *Config) *int { return &c.GPU.DSMEMBytesPerCycle })
 	g.int("cluster.arrive_latency", "cycles", 453, probe("arrive: a remote mbarrier.arrive.release.cluster ping-pong between two CTAs, 479 cycles one way, less the waiter's wake-up and the loop the SM model charges"),
-		"from the issue of an mbarrier operation on another CTA's barrier to its update there", func(c *Config) *int { return &c.GPU.ArriveLatency })
+		"from the issue of an mbarrier operation on another CTA's barrier to its update there: a .release.cluster arrive's GPU membar (cluster.release, which also waits for the warp's global writes) and the SM-to-SM trip", func(c *Config) *int { return &c.GPU.ArriveLatency })
 	g.int("cluster.barrier_latency", "cycles", 75, probe("cbar: barrier.cluster.arrive.relaxed + wait of one warp, 75.5 cycles a round (cluster of 1) to 82.6 (16)"),
 		"from the last thread's arrival at a cluster barrier to the release of its waiters", func(c *Config) *int { return &c.GPU.BarrierLatency })
 	g.int("cluster.release", "cycles", 261, probe("cbar: barrier.cluster.arrive (.release) costs 336.5 cycles a round against 75.5 for .relaxed (cluster of 1, 32 threads)"),
