@@ -30,7 +30,7 @@ type cta struct {
 	// bookkeeping (here and in the copy engine) the CTA's exit drops.
 	committed bool
 	sm        *SM      // the SM it runs on
-	cl        *Cluster // its cluster (nil: a launch without clusters)
+	cl        *Cluster // its cluster (of one CTA in a launch without clusters)
 	rank      int      // %cluster_ctarank
 	// The CTA's next free cycles for a cluster-barrier arrival and a
 	// .release arrival's visibility wait (cluster.arrive_interval,
