@@ -457,3 +457,64 @@ func TestClusterKernelDefaultGrid(t *testing.T) {
 		t.Errorf("grid %v cluster %v, want one cluster of 4", j.Grid, j.Cluster)
 	}
 }
+
+// dsmemCopyKernel: rank 0 copies its 256-byte array a (a[i] = i) into
+// rank 1's array b with cp.async.bulk.shared::cluster.shared::cta,
+// completing on rank 1's barrier, which rank 1 armed for 256 bytes; rank 1
+// waits and writes b to out.
+const dsmemCopyKernel = ptxHead + `
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<4>;
+	.shared .align 128 .b8 a[256];
+	.shared .align 128 .b8 b[256];
+	.shared .align 8 .b64 bar;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %cluster_ctarank;
+	mov.u32 %r2, %tid.x;
+	mov.u32 %r3, a;
+	mov.u32 %r4, b;
+	mov.u32 %r5, bar;
+	shl.b32 %r6, %r2, 2;
+	add.u32 %r7, %r3, %r6;
+	st.shared.u32 [%r7], %r2;
+	setp.eq.u32 %p1, %r2, 0;
+	@%p1 mbarrier.init.shared::cta.b64 [%r5], 1;
+	@%p1 mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r5], 256;
+	fence.proxy.async.shared::cta;
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	setp.eq.u32 %p2, %r1, 0;
+	and.pred %p3, %p1, %p2;
+	mapa.shared::cluster.u32 %r8, %r4, 1;
+	mapa.shared::cluster.u32 %r9, %r5, 1;
+	@%p3 cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r8], [%r3], 256, [%r9];
+	@%p2 bra DONE;
+WAIT:
+	mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r5], 0;
+	@!%p3 bra WAIT;
+	add.u32 %r10, %r4, %r6;
+	ld.shared.u32 %r11, [%r10];
+	mul.wide.u32 %rd2, %r2, 4;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r11;
+DONE:
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	ret;
+}
+`
+
+// TestDSMEMBulkCopy checks cp.async.bulk.shared::cluster.shared::cta: the
+// bytes land in the other CTA and complete its barrier.
+func TestDSMEMBulkCopy(t *testing.T) {
+	j := gpuJob(t, dsmemCopyKernel, Spec{Kernel: "k", Block: "64", Grid: "2", Cluster: "2", Args: []string{"buf:256"}})
+	v := runDump(t, j, "0:u32:64")
+	for i, x := range v {
+		if x.(uint32) != uint32(i) {
+			t.Fatalf("b[%d] = %v in rank 1, want %d", i, x, i)
+		}
+	}
+}

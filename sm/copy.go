@@ -108,6 +108,9 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 		wc.w.Advance()
 		return nil
 	}
+	if in.Op == isa.OpBulkCopy && in.Space == isa.Cluster && in.Space2 == isa.Shared {
+		return s.execDSMEMCopy(now, wc, in, mask)
+	}
 	if (in.Op == isa.OpUBlkCp || in.Op == isa.OpUTma) && mask != 0 {
 		mask = 1 // the uniform datapath issues one copy for the warp, from its lane 0's uniform registers
 	}

@@ -119,6 +119,13 @@ func (h remoteHandler) Handle(now sim.Cycle, arg uint64) error {
 		return err
 	}
 	s.stats.SyncsUpdates++
+	if op.landed {
+		if err := s.completeTx(now, op.target, op.addr, uint32(op.tx), op.wc, op.in); err != nil {
+			s.fail(err)
+			return err
+		}
+		return nil
+	}
 	if err := s.applyUpdate(now, &op); err != nil {
 		s.fail(err)
 		return err

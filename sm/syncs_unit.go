@@ -25,6 +25,7 @@ type syncsOp struct {
 	groups uint8
 	at     sim.Cycle
 	target *cta // the CTA of another SM whose barrier a remote operation updates (nil: the warp's own)
+	landed bool // a bulk copy into target's shared memory: complete its tx bytes on the barrier
 }
 
 // cta is the CTA whose barrier the operation reaches.

@@ -79,8 +79,7 @@ func TestEdge16_RemoteArriveThroughMapa(t *testing.T) {
 }
 
 // §4 F47: a shared::cta -> shared::cluster bulk copy must target another CTA;
-// with one CTA per cluster there is none, and the PTX frontend says so at
-// the instruction rather than running it.
+// into the CTA's own shared memory it is misuse, reported at the instruction.
 func TestEdge47_SharedToSharedClusterCopyIsRefused(t *testing.T) {
 	ptx := `.version 8.7
 .target sm_90a

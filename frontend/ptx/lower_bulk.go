@@ -53,10 +53,11 @@ func (l *lowerer) bulkCopy(in *Instr, m *mods) error {
 			return l.unsupported("missing .bulk_group")
 		}
 	case x.Space == isa.Cluster && x.Space2 == isa.Shared:
-		// The destination is the shared memory of another CTA of the
-		// cluster (PTX ISA); smsim's copy engine lands bulk copies in the
-		// issuing CTA or, multicast, at one offset in several (docs/clusters.md).
-		return l.unsupported("bulk copy from .shared::cta into another CTA's shared memory (cp.async.bulk.shared::cluster.shared::cta)")
+		// Into the shared memory of another CTA of the cluster, completing
+		// bytes on a barrier there (PTX ISA, cp.async.bulk).
+		if !m.take("mbarrier::complete_tx::bytes") {
+			return l.unsupported("missing .mbarrier::complete_tx::bytes")
+		}
 	default:
 		return l.unsupported("bulk copy from .%s to .%s", x.Space2, x.Space)
 	}

@@ -213,6 +213,8 @@ func TestLowerLibrarySpellings(t *testing.T) {
 			`cp.async.mbarrier.arrive.b64 {space=shared noinc ndst=0} [%r1]`},
 
 		// cp_async_bulk.h, cp_async_bulk_multicast.h (CUTLASS SM90_BULK_COPY_G2S/S2G)
+		{`cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [%r2], %r3, [%r4];`,
+			`cp.async.bulk {space=shared::cluster space2=shared ndst=0} [%r1], [%r2], %r3, [%r4]`},
 		{`cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3];`,
 			`cp.async.bulk {space=shared::cluster space2=global ndst=0} [%r1], [%rd1], %r2, [%r3]`},
 		{`cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3];`,
@@ -505,10 +507,10 @@ func TestLowerLibrarySpellings(t *testing.T) {
 // message instead of lowering to something else.
 func TestLowerLibraryUnsupported(t *testing.T) {
 	tests := []struct{ src, want string }{
-		// The destination is another CTA's shared memory, and smsim's CTAs
-		// are clusters of one (cp_async_bulk.h).
-		{`cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [%r2], %r3, [%r4];`,
-			"unsupported instruction cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes (bulk copy from .shared::cta into another CTA's shared memory"},
+		// Into another CTA's shared memory the copy must complete on a barrier
+		// (cp_async_bulk.h).
+		{`cp.async.bulk.shared::cluster.shared::cta [%r1], [%r2], %r3, [%r4];`,
+			"(missing .mbarrier::complete_tx::bytes)"},
 		// Source bytes outside their allocation (PTX ISA 9.2, cp_async_bulk.h).
 		{`cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes.ignore_oob [%r1], [%rd1], %r2, %r4, %r5, [%r3];`,
 			"(source bytes out of bounds with .ignore_oob)"},
