@@ -116,7 +116,7 @@ func ClassOf(in *Instr) Class {
 		return ClassFence
 	case OpBra, OpBrx, OpCall, OpRet, OpExit, OpTrap, OpBrkpt:
 		return ClassBranch
-	case OpBarSync, OpBarArrive, OpBarRed:
+	case OpBarSync, OpBarArrive, OpBarRed, OpClusterArrive, OpClusterWait:
 		return ClassBar
 	case OpShfl:
 		return ClassShared // SHFL runs in the shared-memory pipe: 24 cycles, one every 4.00 a sub-partition (calibration/h200 ldg.csv)

@@ -28,7 +28,7 @@ func (in *Instr) Mem() MemAccess {
 		m = MemAccess{Space: in.Space, Read: true, Write: true}
 	case OpPrefetch:
 		return MemAccess{} // a hint: no value read, nothing ordered
-	case OpFence, OpCall, OpBarSync, OpBarArrive, OpBarRed,
+	case OpFence, OpCall, OpBarSync, OpBarArrive, OpBarRed, OpClusterArrive, OpClusterWait,
 		OpCpAsync, OpCpAsyncCommit, OpCpAsyncWait, OpBulkCopy, OpBulkTensor, OpBulkPrefetch, OpBulkReduce,
 		OpBulkCommit, OpBulkWait, OpTensormapReplace, OpTensormapCopy:
 		return MemAccess{Space: in.Space, Acquire: true, Release: true}

@@ -187,6 +187,10 @@ const (
 	OpUTma      // uniform tensor copy: [dst shared, mbar, coordinates...] (first register), [tensor map] (pair); Dim
 	OpUTmaFlush // commit the warp's bulk group (UTMACMDFLUSH)
 
+	// Thread-block clusters.
+	OpClusterArrive // barrier.cluster.arrive: the active threads arrive at the cluster barrier (Sem: release, or relaxed)
+	OpClusterWait   // barrier.cluster.wait: wait until every non-exited thread of the cluster has arrived
+
 	numOps
 )
 
@@ -220,7 +224,7 @@ var opNames = [...]string{
 	OpSVote: "vote.sass", OpSElect: "elect.sass", OpCast: "atoms.cast", OpQspc: "qspc",
 	OpFchk: "fchk", OpMufu: "mufu", OpSHAdd2F32: "hadd2.f32", OpFSin: "mufu.sin", OpVAbsDiff4: "vabsdiff4", OpBssy: "bssy", OpBsync: "bsync",
 	OpBreak: "break", OpBmov: "bmov", OpJmx: "jmx", OpDepbar: "depbar", OpUBlkCp: "ublkcp", OpUTma: "utma",
-	OpUTmaFlush: "utmacmdflush",
+	OpUTmaFlush: "utmacmdflush", OpClusterArrive: "barrier.cluster.arrive", OpClusterWait: "barrier.cluster.wait",
 }
 
 // Sub-modes of the SASS operations (Instr.Mode).
@@ -272,6 +276,8 @@ const (
 	TrapUser      = 0 // the program's trap instruction
 	TrapRecursion = 1 // a call nested deeper than the frontend inlines
 	TrapCluster   = 2 // an address of another CTA of the cluster (mapa): clusters of one CTA only
+
+	MapaRank = 1 // OpMapa: d = the cluster rank of the CTA whose shared memory a addresses (getctarank)
 )
 
 // String is the PTX-like name of the opcode.

@@ -87,6 +87,13 @@ type Program struct {
 	Block [3]int
 	// Grid is the grid shape the source fixes (.sms); zero when the launch decides.
 	Grid [3]int
+	// Cluster is the thread-block cluster shape the source fixes (PTX
+	// .reqnctapercluster, the cubin's EIATTR_CTA_PER_CLUSTER); zero when the
+	// launch decides (--cluster), which .explicitcluster then requires.
+	Cluster [3]int
+	// ExplicitCluster: the kernel must be launched with a cluster shape
+	// (PTX .explicitcluster, EIATTR_EXPLICIT_CLUSTER).
+	ExplicitCluster bool
 	// DynSmem is the dynamic shared memory the source asks for (.sms); the launch may override it.
 	DynSmem int
 

@@ -53,12 +53,13 @@ func (f fixed) ceil() sim.Cycle { return sim.Cycle((f + fixedOne - 1) / fixedOne
 // order; a request dated before a resource's free cycle waits for it.
 type Hierarchy struct {
 	cfg       Config
-	l1, l2    cache
+	l1        cache
+	l2        *cache // shared by the hierarchies of one GPU's SMs (Sibling)
 	tlb       tlb
 	full      uint8 // sector mask of a whole line
 	linkFree  fixed // SM←L2 read direction
 	writeFree fixed // SM→L2 write direction
-	dramFree  fixed
+	dramFree  fixed // the SM's share of DRAM bandwidth (mem.dram_bytes_per_cycle is what one SM sees)
 	stats     Stats
 }
 
@@ -70,11 +71,28 @@ func NewHierarchy(cfg Config) (*Hierarchy, error) {
 	return &Hierarchy{
 		cfg:  cfg,
 		l1:   newCache(cfg.L1Bytes, cfg.LineBytes, cfg.L1Ways),
-		l2:   newCache(cfg.L2Bytes, cfg.LineBytes, cfg.L2Ways),
+		l2:   ptr(newCache(cfg.L2Bytes, cfg.LineBytes, cfg.L2Ways)),
 		tlb:  newTLB(cfg.TLBEntries),
 		full: uint8(1<<(cfg.LineBytes/cfg.SectorBytes) - 1),
 	}, nil
 }
+
+// Sibling returns the hierarchy of another SM of the same GPU: its own L1,
+// TLB, SM-L2 link and share of DRAM bandwidth (mem.dram_bytes_per_cycle is
+// the bandwidth one SM sees), cold, and this one's L2 contents, which all
+// the SMs share. The L2's and DRAM's own limits under the load of many
+// SMs are not modelled.
+func (h *Hierarchy) Sibling() *Hierarchy {
+	return &Hierarchy{
+		cfg:  h.cfg,
+		l1:   newCache(h.cfg.L1Bytes, h.cfg.LineBytes, h.cfg.L1Ways),
+		l2:   h.l2,
+		tlb:  newTLB(h.cfg.TLBEntries),
+		full: h.full,
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
 
 // Config returns the configuration the hierarchy was built with.
 func (h *Hierarchy) Config() Config { return h.cfg }

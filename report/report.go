@@ -136,6 +136,10 @@ type Phase struct {
 	LastArriver    *Arrive `json:"last_arriver"`
 	StallCycles    uint64  `json:"stall_cycles"`
 	Waits          []Wait  `json:"waits"`
+	// Arrivals from other CTAs of a cluster: thread arrivals and the
+	// cluster ranks they came from (absent without any).
+	RemoteArrivals uint64 `json:"remote_arrivals,omitempty"`
+	RemoteRanks    []int  `json:"remote_ranks,omitempty"`
 }
 
 // Arrive is an arrival: the warp, its lanes, the source position and cycle.
@@ -144,6 +148,7 @@ type Arrive struct {
 	Lanes string `json:"lanes"`
 	Pos   string `json:"pos"`
 	Cycle uint64 `json:"cycle"`
+	CTA   *int   `json:"cta,omitempty"` // the arriving CTA, when another of the cluster (Warp is then a slot of its SM)
 }
 
 // Wait is one warp's stall cycles in a phase.
@@ -248,6 +253,16 @@ func barrierJSON(b sm.BarrierReport) Barrier {
 		if p.LastArriver.Lanes != 0 {
 			a := p.LastArriver
 			jp.LastArriver = &Arrive{Warp: a.Warp, Lanes: sm.LaneList(a.Lanes), Pos: a.Pos.String(), Cycle: a.Cycle}
+			if a.Remote {
+				cta := a.CTA
+				jp.LastArriver.CTA = &cta
+			}
+		}
+		jp.RemoteArrivals = p.RemoteArrivals
+		for r := 0; r < 32; r++ {
+			if p.RemoteRanks>>r&1 != 0 {
+				jp.RemoteRanks = append(jp.RemoteRanks, r)
+			}
 		}
 		for _, w := range p.Waits {
 			jp.Waits = append(jp.Waits, Wait{Warp: w.Warp, Cycles: w.Cycles})

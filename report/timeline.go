@@ -50,9 +50,46 @@ type span struct {
 type Timeline struct {
 	prog     *isa.Program
 	events   []TraceEvent
-	spans    map[int]*span
+	spans    map[int]*span // by warp, or by SM<<16 | warp when multi
 	barTrack map[string]int
 	dropped  int
+	multi    bool // observing several SMs (ForSM): one process of warp tracks per SM
+}
+
+// pidSM0 is the process id of SM 0's warps on a timeline of several SMs.
+const pidSM0 = 10
+
+// ForSM returns the observer of SM i of a GPU: its warps get a process of
+// their own ("SM i"), its copies ids of their own.
+func (t *Timeline) ForSM(i int) sm.Observer {
+	t.multi = true
+	return smTimeline{t: t, sm: i}
+}
+
+// smTimeline is one SM's view of a Timeline.
+type smTimeline struct {
+	t  *Timeline
+	sm int
+}
+
+func (o smTimeline) Launch()                             { o.t.Launch() }
+func (o smTimeline) Issue(c uint64, w, pc int, l uint32) {}
+func (o smTimeline) Stall(warp int, from, to uint64, r sm.Reason, what string) {
+	o.t.Stall(o.sm<<16|warp, from, to, r, what)
+}
+func (o smTimeline) Phase(barrier string, cta int, phase, opened, completed uint64) {
+	o.t.Phase(barrier, cta, phase, opened, completed)
+}
+func (o smTimeline) Copy(id uint64, bytes int, issued, done uint64, barrier string) {
+	o.t.Copy(uint64(o.sm)<<48|id, bytes, issued, done, barrier)
+}
+
+// track is the process and thread of warp key's track.
+func (t *Timeline) track(key int) (pid, tid int) {
+	if t.multi {
+		return pidSM0 + key>>16, key & 0xffff
+	}
+	return pidWarps, key
 }
 
 // NewTimeline is an empty timeline of a run of p.
@@ -106,7 +143,8 @@ func (t *Timeline) flush(warp int, sp *span) {
 		return
 	}
 	d := sp.to - sp.from
-	t.add(TraceEvent{Name: sp.name, Cat: sp.reasonCode.String(), Ph: "X", Ts: sp.from, Dur: &d, Pid: pidWarps, Tid: warp})
+	pid, tid := t.track(warp)
+	t.add(TraceEvent{Name: sp.name, Cat: sp.reasonCode.String(), Ph: "X", Ts: sp.from, Dur: &d, Pid: pid, Tid: tid})
 	sp.open = false
 }
 
@@ -150,12 +188,16 @@ func (t *Timeline) Write(w io.Writer, r *sm.Result) error {
 		{Name: "process_name", Ph: "M", Pid: pidBarriers, Args: map[string]any{"name": "mbarrier phases"}},
 		{Name: "process_name", Ph: "M", Pid: pidCopies, Args: map[string]any{"name": "TMA copies"}},
 	}
+	if t.multi {
+		meta = t.smProcesses(meta[1:], warps)
+	}
 	if r != nil {
 		for _, w := range r.Warps {
 			if w.Warp < 0 {
 				continue // a folded record of many CTAs' warps
 			}
-			meta = append(meta, TraceEvent{Name: "thread_name", Ph: "M", Pid: pidWarps, Tid: w.Warp,
+			pid, tid := t.track(w.SM<<16 | w.Warp)
+			meta = append(meta, TraceEvent{Name: "thread_name", Ph: "M", Pid: pid, Tid: tid,
 				Args: map[string]any{"name": fmt.Sprintf("warp %d (CTA %d, warp %d)", w.Warp, w.CTA, w.InCTA)}})
 		}
 	}
@@ -197,4 +239,18 @@ func (t *Timeline) encode(w *bufio.Writer, meta []TraceEvent) error {
 	}
 	_, err = w.WriteString("]}\n")
 	return err
+}
+
+// smProcesses names one process of warp tracks per SM that has any (keys
+// in order), after the others in meta.
+func (t *Timeline) smProcesses(meta []TraceEvent, keys []int) []TraceEvent {
+	last := -1
+	for _, k := range keys {
+		if s := k >> 16; s != last {
+			last = s
+			meta = append(meta, TraceEvent{Name: "process_name", Ph: "M", Pid: pidSM0 + s,
+				Args: map[string]any{"name": fmt.Sprintf("SM %d: warps of %s", s, t.prog.Title())}})
+		}
+	}
+	return meta
 }

@@ -27,6 +27,8 @@ type Spec struct {
 	Sets      []string // KEY=VALUE overrides of the configuration
 	MaxCycles uint64   // stop past this many cycles (0: no limit)
 	Lenient   bool     // follow the hardware where the specification gives its behaviour
+	SMs       int      // --sms: SMs to simulate (0: one, or the configuration's gpu.sms for a cluster launch)
+	Cluster   string   // --cluster X[,Y[,Z]]: the launch's cluster shape; "": the source's, else none
 }
 
 // Job is one simulation: a kernel, its launch and a machine configuration.
@@ -38,6 +40,8 @@ type Job struct {
 	Smem      int
 	Args      []string
 	Launches  int
+	SMs       int    // SMs of the simulated GPU (1: the SM alone runs the grid)
+	Cluster   [3]int // CTAs per cluster (zero: no cluster size)
 	Config    sm.Config
 	MaxCycles uint64
 	Mode      mbarrier.Mode
@@ -96,12 +100,20 @@ func (f Spec) Job(file string) (*Job, error) {
 		if err := checkGrid(f.Grid, j.Grid); err != nil {
 			return nil, err
 		}
+	} else if prog.Grid[0] == 0 && prog.Cluster != [3]int{} {
+		j.Grid = prog.Cluster // one cluster of a kernel that fixes its cluster
 	}
 	j.Smem = prog.DynSmem
 	if f.Smem != "" {
 		if j.Smem, err = smemFlag(f.Smem, prog, cfg); err != nil {
 			return nil, err
 		}
+	}
+	if j.Cluster, err = clusterFlag(f.Cluster, prog, j.Grid, cfg); err != nil {
+		return nil, err
+	}
+	if j.SMs, err = smsFlag(f.SMs, j.Cluster, cfg); err != nil {
+		return nil, err
 	}
 	return j, nil
 }
@@ -164,12 +176,12 @@ func Execute(j *Job) (*Outcome, error) {
 			return nil, &InputError{Err: err}
 		}
 	}
-	s, err := machine(j, gm, ps)
+	s, err := launcher(j, gm, ps)
 	if err != nil {
 		return nil, err
 	}
 	l := &sm.Launch{Prog: j.Prog, Block: j.Block, Grid: j.Grid, DynSmem: j.Smem, Params: ps.Block,
-		Mode: j.Mode, MaxCycles: j.MaxCycles}
+		Mode: j.Mode, MaxCycles: j.MaxCycles, Cluster: j.Cluster}
 	out := &Outcome{Params: ps, Global: gm}
 	start := time.Now()
 	for i := 0; i < max(j.Launches, 1); i++ {
@@ -196,14 +208,9 @@ func Execute(j *Job) (*Outcome, error) {
 // (with the buffers the host just wrote resident in L2), the SM over global
 // memory, its TMA unit, and the observer.
 func machine(j *Job, gm *memory.Global, ps *Params) (*sm.SM, error) {
-	h, err := memory.NewHierarchy(j.Config.Mem)
+	h, err := hierarchy(j, ps)
 	if err != nil {
-		return nil, &InputError{Err: err}
-	}
-	for _, name := range j.Warm {
-		if b, ok := ps.Bufs[name]; ok {
-			h.Warm(b.Addr, b.Size)
-		}
+		return nil, err
 	}
 	s, err := sm.New(j.Config, sim.New(), gm, h)
 	if err != nil {
@@ -216,4 +223,19 @@ func machine(j *Job, gm *memory.Global, ps *Params) (*sm.SM, error) {
 		s.SetObserver(j.Observer)
 	}
 	return s, nil
+}
+
+// hierarchy is the memory path of a job's first SM, with the buffers the
+// host just wrote resident in L2.
+func hierarchy(j *Job, ps *Params) (*memory.Hierarchy, error) {
+	h, err := memory.NewHierarchy(j.Config.Mem)
+	if err != nil {
+		return nil, &InputError{Err: err}
+	}
+	for _, name := range j.Warm {
+		if b, ok := ps.Bufs[name]; ok {
+			h.Warm(b.Addr, b.Size)
+		}
+	}
+	return h, nil
 }

@@ -19,7 +19,8 @@ type barSync struct {
 
 // bsyncEpoch counts completed generations of barrier 0 (__syncthreads): the
 // ordering point that makes an mbarrier.init visible to other warps.
-func (c *cta) bsyncEpoch() uint64 { return c.bsync[0].gen }
+// A cluster barrier orders the same way.
+func (c *cta) bsyncEpoch() uint64 { return c.bsync[0].gen + c.cl.cbar.gen }
 
 func (s *SM) execBarSync(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
 	t := uint64(now - s.start)

@@ -44,6 +44,8 @@ type Config struct {
 	Ptxas PtxasSpec    // the compiler model: what ptxas's code costs a PTX program
 	Model ModelChoices // choices between models of one behaviour
 
+	GPU GPUSpec // the SMs of the GPU, their GPCs, the SM-to-SM network (clusters)
+
 	NanosleepMin int          // nanosleep.min
 	Watchdog     WatchdogSpec // the livelock detector (a tool setting)
 }
@@ -195,6 +197,8 @@ func (c *Config) Validate() error {
 		{c.Syncs.Interval >= 1, "syncs.interval must be at least 1"},
 		{c.ClockMHz > 0, "clock_mhz must be positive"},
 		{c.Watchdog.SpinCycles >= 1000, "watchdog.spin_cycles must be at least 1000"},
+		{c.GPU.SMs >= 1, "gpu.sms must be at least 1"},
+		{c.GPU.DSMEMBytesPerCycle >= 1, "dsmem.bytes_per_cycle must be at least 1"},
 	}
 	for _, ch := range checks {
 		if !ch.ok {

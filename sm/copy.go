@@ -39,6 +39,10 @@ type CopyRequest struct {
 	ID     uint64
 	Red    isa.AtomOp // operation of reductions
 	Type   isa.Type   // element type of 1-D reductions (tensor reductions: the map's)
+	// Multicast is the CTA mask of a .multicast::cluster load: the ranks
+	// of the cluster whose shared memory and barrier (at the same offsets)
+	// it lands in (0: the issuing CTA's alone).
+	Multicast uint16
 }
 
 // CopyEngine is the TMA unit as the SM sees it. It calls the SM back
@@ -104,6 +108,9 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 		wc.w.Advance()
 		return nil
 	}
+	if in.Op == isa.OpBulkCopy && in.Space == isa.Cluster && in.Space2 == isa.Shared {
+		return s.execDSMEMCopy(now, wc, in, mask)
+	}
 	if (in.Op == isa.OpUBlkCp || in.Op == isa.OpUTma) && mask != 0 {
 		mask = 1 // the uniform datapath issues one copy for the warp, from its lane 0's uniform registers
 	}
@@ -125,6 +132,12 @@ func (s *SM) execCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 				return err
 			}
 			s.noteStoreSource(r, n)
+		}
+		if r.Multicast != 0 {
+			if err := s.issueMulticast(now, wc, in, l, r); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := s.copy.Issue(now, r); err != nil {
 			d := s.diag(wc, in, DiagMisuse, "bulk-copy", 1<<l, err.Error())
@@ -200,12 +213,12 @@ func (s *SM) copyRequest(wc *wctx, in *isa.Instr, l int, t uint64) (CopyRequest,
 		if xs != isa.Shared {
 			return 0, s.diag(wc, in, DiagMisuse, "not-shared", 1<<l, fmt.Sprintf("%s: address 0x%x is not in shared memory", in.Op, v))
 		}
-		return uint32(off), nil
+		return s.copyShared(wc, in, l, off)
 	}
 	var err error
 	switch in.Op {
 	case isa.OpBulkCopy:
-		if err := s.multicastToSelf(wc, in, l, val(in.NSrc()-1)); err != nil {
+		if r.Multicast, err = s.multicastMask(wc, in, l, val(in.NSrc()-1)); err != nil {
 			return r, err
 		}
 		if in.Space == isa.Global { // shared -> global store
@@ -220,7 +233,7 @@ func (s *SM) copyRequest(wc *wctx, in *isa.Instr, l int, t uint64) (CopyRequest,
 		r.Mbar, err = smem(val(3), isa.Shared)
 		return r, err
 	case isa.OpBulkTensor:
-		if err := s.multicastToSelf(wc, in, l, val(in.NSrc()-1)); err != nil {
+		if r.Multicast, err = s.multicastMask(wc, in, l, val(in.NSrc()-1)); err != nil {
 			return r, err
 		}
 		if in.Flags.Has(isa.FIm2col) {
@@ -284,19 +297,6 @@ func (s *SM) reduceRequest(wc *wctx, in *isa.Instr, l int, r *CopyRequest, val f
 	}
 	r.Shared, err = smem(val(1+r.Dim), in.Space2)
 	return err
-}
-
-// multicastToSelf checks a multicast copy's CTA mask (its last operand): in
-// a cluster of one the only destination is this CTA (rank 0, bit 0).
-func (s *SM) multicastToSelf(wc *wctx, in *isa.Instr, l int, mask uint64) error {
-	if !in.Flags.Has(isa.FMulticast) {
-		return nil
-	}
-	if m := mask & 0xffff; m != 1 {
-		return s.diag(wc, in, DiagInput, "cluster", 1<<l, fmt.Sprintf(
-			"multicast to CTA mask 0x%04x: smsim simulates one SM, whose CTAs are clusters of one (only mask 0x0001) [§4 #46]", m))
-	}
-	return nil
 }
 
 // readMap fetches a 128-byte tensor map from param, const or global memory.

@@ -115,7 +115,7 @@ func (s *SM) cpAsyncCopy(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32, t 
 		if sp != isa.Shared {
 			return s.diag(wc, in, DiagMisuse, "not-shared", 1<<l, fmt.Sprintf("cp.async destination 0x%x is not shared memory", dv[l]))
 		}
-		if err := s.sharedCheck(wc, in, off, uint64(size), l); err != nil {
+		if err := s.sharedCheck(wc, in, wc.c, off, uint64(size), l); err != nil {
 			return err
 		}
 		if sv[l]%uint64(size) != 0 {

@@ -29,6 +29,13 @@ type cta struct {
 	// committed: a thread of the CTA committed a bulk group, whose
 	// bookkeeping (here and in the copy engine) the CTA's exit drops.
 	committed bool
+	sm        *SM      // the SM it runs on
+	cl        *Cluster // its cluster (of one CTA in a launch without clusters)
+	rank      int      // %cluster_ctarank
+	// The CTA's next free cycles for a cluster-barrier arrival and a
+	// .release arrival's visibility wait (cluster.arrive_interval,
+	// cluster.release_interval).
+	arriveFree, releaseFree sim.Cycle
 }
 
 // wctx is the SM's view of one resident warp: the architectural warp plus
@@ -76,12 +83,19 @@ type wctx struct {
 	seenPhase uint64
 	tries     []tryRec  // try_waits in flight, one per blocked split
 	cp        cpThreads // cp.async groups per lane
+	cbarArmed uint32    // lanes arrived at the cluster barrier, not yet waited
+	writeAck  sim.Cycle // when the L2 has acknowledged the warp's global writes so far
+	remoteAt  sim.Cycle // when the warp's latest operation on another CTA's barrier is applied
+	cbarGen   uint64    // the cluster barrier generation its wait waits for
 	done      bool
 	doneAt    sim.Cycle
 }
 
 // fillCTAs starts CTAs of the grid while they fit the SM's limits.
 func (s *SM) fillCTAs(now sim.Cycle) error {
+	if s.source != nil {
+		return s.source.Refill(now)
+	}
 	l := s.launch
 	threads := l.Block[0] * l.Block[1] * l.Block[2]
 	nw := (threads + warp.Lanes - 1) / warp.Lanes
@@ -136,8 +150,11 @@ func (p placement) admits(used, need residency) bool {
 func (s *SM) startCTA(now sim.Cycle, id, nw, threads, smem int) error {
 	l := s.launch
 	c := &cta{id: id, threads: threads, smem: sharedmem.New(uint32(smem)), bars: map[uint32]*barrier{}, started: now,
-		unfenced: make([]uint64, (smem/16+63)/64)}
+		unfenced: make([]uint64, (smem/16+63)/64), sm: s, cl: s.pendingCluster, rank: s.pendingRank}
 	c.idx = [3]uint32{uint32(id % l.Grid[0]), uint32(id / l.Grid[0] % l.Grid[1]), uint32(id / (l.Grid[0] * l.Grid[1]))}
+	if c.cl == nil { // a launch without clusters: each CTA a cluster of one
+		c.cl = &Cluster{ID: c.idx, implicit: true, ctas: []*cta{c}, live: threads}
+	}
 	if s.prog.LocalBytes > 0 {
 		c.local = make([]byte, s.prog.LocalBytes*nw*warp.Lanes)
 	}
@@ -219,6 +236,7 @@ func (s *SM) warpDone(now sim.Cycle, wc *wctx) {
 			break
 		}
 	}
+	s.lastRetire = now
 	if c.pending == 0 {
 		s.retireBarriers(c)
 	}
@@ -227,8 +245,16 @@ func (s *SM) warpDone(now sim.Cycle, wc *wctx) {
 		s.fail(err)
 		return
 	}
-	if len(s.ctas) == 0 && s.nextCTA >= s.totalCTA {
+	if len(s.ctas) == 0 && s.gridDone() {
 		s.done = true
 		s.stats.Cycles = uint64(now - s.start)
 	}
+}
+
+// gridDone reports whether no CTA of the grid is left to start on the SM.
+func (s *SM) gridDone() bool {
+	if s.source != nil {
+		return s.source.Exhausted()
+	}
+	return s.nextCTA >= s.totalCTA
 }

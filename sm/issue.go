@@ -128,6 +128,12 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 		return s.execSASS(now, wc, in, mask)
 	case isa.OpBarSync, isa.OpBarArrive, isa.OpBarRed:
 		return s.execBarSync(now, wc, in, mask)
+	case isa.OpMapa:
+		return s.execMapa(now, wc, in, mask)
+	case isa.OpClusterArrive:
+		return s.execClusterArrive(now, wc, in, mask)
+	case isa.OpClusterWait:
+		return s.execClusterWait(now, wc, in, mask)
 	case isa.OpBarWarpSync:
 		w.WarpSync(uint32(w.Scalar(in.Src(0), mask, uint64(now-s.start))))
 		wc.busyUntil = now + lat
@@ -215,6 +221,7 @@ func (s *SM) execCompute(now sim.Cycle, wc *wctx, in *isa.Instr) error {
 
 // exitLanes handles lanes leaving the kernel: they count as arrived at CTA barriers.
 func (s *SM) exitLanes(now sim.Cycle, wc *wctx, mask uint32) {
+	s.clusterExit(now, wc.c, popcount(mask))
 	for id := range wc.c.bsync {
 		s.barSyncCheck(now, wc.c, id)
 	}

@@ -22,7 +22,7 @@ import (
 // declarations lists every key.
 func declarations() []decl {
 	return slices.Concat(clockKeys(), schedKeys(), limitKeys(), pipeKeys(), branchKeys(), syncsKeys(), barKeys(),
-		smemKeys(), memKeys(), tmaKeys(), sassKeys(), ptxasKeys(), choiceKeys(), toolKeys())
+		smemKeys(), memKeys(), tmaKeys(), gpuKeys(), sassKeys(), ptxasKeys(), choiceKeys(), toolKeys())
 }
 
 // keyGroup collects the declarations of one group of keys.
@@ -297,5 +297,36 @@ func choiceKeys() []decl {
 func toolKeys() []decl {
 	g := keyGroup{name: "watchdog", kind: ToolSetting}
 	g.int("watchdog.spin_cycles", "cycles", 2_000_000, Source{Chosen, "a tool setting, not a hardware parameter"}, "livelock detector: spinning cycles without barrier progress before stopping", func(c *Config) *int { return &c.Watchdog.SpinCycles })
+	return g.ds
+}
+
+func gpuKeys() []decl {
+	g := keyGroup{name: "several SMs: GPCs and clusters", kind: Hardware}
+	probe := func(what string) Source {
+		return measuredSrc("cluster.csv (the H200's output of the probes in testdata/cuda/cluster_probe), " + what)
+	}
+	g.int("gpu.sms", "SMs", 132, probe("place,sms (multiProcessorCount)"),
+		"SMs of the GPU a launch may use (--sms sets how many a run simulates)", func(c *Config) *int { return &c.GPU.SMs })
+	g.add("gpu.gpc_sms", "SMs", probe("cudaOccupancyMaxActiveClusters at one CTA per SM: 7 clusters of 16, 15 of 8, 30 of 4, 66 of 2 fit these GPCs of whole TPCs"),
+		"SMs of each GPC, in SM order: a cluster's CTAs run on distinct SMs of one GPC",
+		countsField{at: func(c *Config) *[maxGPCs]int { return &c.GPU.GPCs }, def: [maxGPCs]int{18, 18, 18, 18, 18, 16, 16, 10}})
+	g.int("cluster.max_ctas", "CTAs", 16, Source{Documented, "the CUDA programming guide (8 portable, 16 with cudaFuncAttributeNonPortableClusterSizeAllowed; 16 measured: cbar,c16)"},
+		"most CTAs a cluster may have", func(c *Config) *int { return &c.GPU.MaxClusterCTAs })
+	g.int("dsmem.latency", "cycles", 168, probe("dsmem: a dependent ld.shared::cluster chain in the peer CTA takes 190.7 cycles a hop, in the CTA's own shared memory through ld.shared 23.1"),
+		"what a load from another CTA's shared memory (distributed shared memory) adds to a shared-memory load", func(c *Config) *int { return &c.GPU.DSMEMLatency })
+	g.int("dsmem.self_latency", "cycles", 9, probe("dsmem: the own-CTA chain through ld.shared::cluster takes 32.1 cycles a hop, through ld.shared 23.1"),
+		"what a .shared::cluster load of the CTA's own shared memory adds to a shared-memory load", func(c *Config) *int { return &c.GPU.DSMEMSelf })
+	g.int("dsmem.bytes_per_cycle", "B/cycle", 93, fitSrc("cluster.csv dsmem: 128 threads load 64 KiB of the peer CTA's shared memory in 16-byte words in 1042 cycles (77 B/cycle past the first load's 191); the SM model's issue of k_dsmem makes 1070 of it at 93"),
+		"bytes an SM's loads from other CTAs' shared memory move per cycle", func(c *Config) *int { return &c.GPU.DSMEMBytesPerCycle })
+	g.int("cluster.arrive_latency", "cycles", 453, probe("arrive: a remote mbarrier.arrive.release.cluster ping-pong between two CTAs, 479 cycles one way, less the waiter's wake-up and the loop the SM model charges"),
+		"from the issue of an mbarrier operation on another CTA's barrier to its update there: a .release.cluster arrive's GPU membar (cluster.release, which also waits for the warp's global writes) and the SM-to-SM trip", func(c *Config) *int { return &c.GPU.ArriveLatency })
+	g.int("cluster.barrier_latency", "cycles", 75, probe("cbar: barrier.cluster.arrive.relaxed + wait of one warp, 75.5 cycles a round (cluster of 1) to 82.6 (16)"),
+		"from the last thread's arrival at a cluster barrier to the release of its waiters", func(c *Config) *int { return &c.GPU.BarrierLatency })
+	g.int("cluster.release", "cycles", 261, probe("cbar: barrier.cluster.arrive (.release) costs 336.5 cycles a round against 75.5 for .relaxed (cluster of 1, 32 threads)"),
+		"what a .release arrival at cluster scope (barrier.cluster.arrive) waits for the CTA's memory operations to be visible to the cluster", func(c *Config) *int { return &c.GPU.Release })
+	g.int("cluster.arrive_interval", "cycles", 2, probe("cbar: a relaxed round of 32 warps a CTA takes 148.1 cycles against 74.1 for one warp (cluster of 2): 2.4 cycles a further warp"),
+		"cycles between two warps' arrivals at the cluster barrier from one CTA", func(c *Config) *int { return &c.GPU.ArriveInterval })
+	g.int("cluster.release_interval", "cycles", 9, probe("cbar: a .release round of 32 warps a CTA takes 623.3 cycles against 337.5 for one warp (cluster of 2): 9.2 cycles a further warp"),
+		"cycles between two warps' .release arrivals of one CTA: their waits for visibility follow one another", func(c *Config) *int { return &c.GPU.ReleaseInterval })
 	return g.ds
 }

@@ -52,6 +52,7 @@ func (b *barrier) open() *PhaseReport { return &b.phases[len(b.phases)-1] }
 
 // group is the set of lanes of one warp instruction that address one barrier.
 type group struct {
+	peer  *cta // the CTA whose barrier it is (another of the cluster, or the warp's own)
 	addr  uint32
 	lanes uint32
 	count uint64
@@ -94,11 +95,11 @@ func (s *SM) groupLanes(wc *wctx, in *isa.Instr, mask uint32, now sim.Cycle, gs 
 	}
 	if uniform(&av, mask) { // the common case: every lane names the same barrier
 		first := bits.TrailingZeros32(mask)
-		a, err := s.sharedAddr(wc, in, av[first], 8, mask)
+		a, peer, err := s.sharedAddr(wc, in, av[first], 8, mask)
 		if err != nil {
 			return 0, err
 		}
-		g := group{addr: a, lanes: mask}
+		g := group{peer: peer, addr: a, lanes: mask}
 		switch {
 		case in.Op == isa.OpMbarInit:
 			g.count = cnt[first] & 0xffffffff
@@ -126,16 +127,16 @@ func (s *SM) groupLanes(wc *wctx, in *isa.Instr, mask uint32, now sim.Cycle, gs 
 		if mask>>l&1 == 0 {
 			continue
 		}
-		a, err := s.sharedAddr(wc, in, av[l], 8, mask&(1<<l))
+		a, peer, err := s.sharedAddr(wc, in, av[l], 8, mask&(1<<l))
 		if err != nil {
 			return 0, err
 		}
 		k := 0
-		for k < n && gs[k].addr != a {
+		for k < n && (gs[k].addr != a || gs[k].peer != peer) {
 			k++
 		}
 		if k == n {
-			gs[n] = group{addr: a}
+			gs[n] = group{peer: peer, addr: a}
 			n++
 		}
 		g := &gs[k]
@@ -170,25 +171,30 @@ func uniform(v *warp.Vec, mask uint32) bool {
 	return true
 }
 
-// sharedAddr converts an address operand value to a CTA shared offset,
-// checking the window, the size of the CTA's shared memory and alignment.
-func (s *SM) sharedAddr(wc *wctx, in *isa.Instr, v uint64, align uint64, lane uint32) (uint32, error) {
+// sharedAddr converts an address operand value to a shared offset in the
+// CTA it names (the warp's own, or another of its cluster), checking the
+// window, the size of that CTA's shared memory and alignment.
+func (s *SM) sharedAddr(wc *wctx, in *isa.Instr, v uint64, align uint64, lane uint32) (uint32, *cta, error) {
 	if in.Space == isa.Generic {
 		if v < isa.SharedWindow || v >= isa.SharedWindow+isa.WindowSize {
-			return 0, s.diag(wc, in, DiagMisuse, "not-shared", lane,
+			return 0, nil, s.diag(wc, in, DiagMisuse, "not-shared", lane,
 				fmt.Sprintf("%s on generic address 0x%x, which is not in shared memory", in.Op, v))
 		}
 		v -= isa.SharedWindow
 	}
+	c, v, err := s.remoteCTA(wc, in, v, lane, in.Space == isa.Shared)
+	if err != nil {
+		return 0, nil, err
+	}
 	if v%align != 0 {
-		return 0, s.diag(wc, in, DiagMisuse, "misaligned", lane,
+		return 0, nil, s.diag(wc, in, DiagMisuse, "misaligned", lane,
 			fmt.Sprintf("%s at shared address 0x%x is not %d-byte aligned", in.Op, v, align))
 	}
-	if v+align > uint64(wc.c.smem.Size()) {
-		return 0, s.diag(wc, in, DiagMisuse, "shared-out-of-bounds", lane,
-			fmt.Sprintf("%s at shared address 0x%x is outside the block's %d bytes of shared memory", in.Op, v, wc.c.smem.Size()))
+	if v+align > uint64(c.smem.Size()) {
+		return 0, nil, s.diag(wc, in, DiagMisuse, "shared-out-of-bounds", lane,
+			fmt.Sprintf("%s at shared address 0x%x is outside the block's %d bytes of shared memory", in.Op, v, c.smem.Size()))
 	}
-	return uint32(v), nil
+	return uint32(v), c, nil
 }
 
 // execMbarrier issues an mbarrier instruction: one barrier-unit operation per
@@ -204,6 +210,9 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 	n, err := s.groupLanes(wc, in, mask, now, &gs)
 	if err != nil {
 		return err
+	}
+	if gs[0].peer != wc.c || n > 1 && s.anyRemote(&gs, n, wc.c) {
+		return s.execRemoteMbarrier(now, wc, in, &gs, n)
 	}
 	wc.syncsFree = s.syncs.warpNext(now)
 	var last sim.Cycle

@@ -73,6 +73,7 @@ func (s *SM) execMemory(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) err
 	nlines := 0
 	var words [sharedmem.WarpSize]uint32
 	var first isa.Space = 255
+	remote := false
 	for l := 0; l < warp.Lanes; l++ {
 		if mask>>l&1 == 0 {
 			continue
@@ -81,7 +82,19 @@ func (s *SM) execMemory(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) err
 		if first == 255 {
 			first = sp
 		}
-		if err := s.laneAccess(wc, in, sp, off, l, size, t); err != nil {
+		if sp == isa.Shared {
+			peer, o, err := s.remoteCTA(wc, in, off, 1<<l, in.Space == isa.Shared)
+			if err != nil {
+				return err
+			}
+			off = o
+			if peer != wc.c {
+				s.peer, remote = peer, true
+			}
+		}
+		err := s.laneAccess(wc, in, sp, off, l, size, t)
+		s.peer = nil
+		if err != nil {
 			return err
 		}
 		switch sp {
@@ -100,6 +113,12 @@ func (s *SM) execMemory(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) err
 		}
 	}
 	lat, why := s.memLatency(now, wc, in, first, mask, &words, &lineSet, nlines, size)
+	switch {
+	case first == isa.Shared:
+		lat += s.dsmemLatency(now, in, remote, popcount(mask)*size)
+	case first == isa.Global && in.Op != isa.OpLd:
+		wc.writeAck = max(wc.writeAck, now+lat) // what a GPU-scope membar waits for
+	}
 	s.dstReady(wc, in, now+lat, why)
 	wc.w.Advance()
 	return nil
@@ -215,7 +234,10 @@ func (s *SM) memRead(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l int, b
 	n := uint64(len(b))
 	switch sp {
 	case isa.Shared:
-		if err := s.sharedCheck(wc, in, off, n, l); err != nil {
+		if s.peer != nil {
+			return s.peerRead(wc, in, off, l, b)
+		}
+		if err := s.sharedCheck(wc, in, wc.c, off, n, l); err != nil {
 			return err
 		}
 		if err := s.readsLanding(wc, in, off, n, l); err != nil {
@@ -247,7 +269,10 @@ func (s *SM) memWrite(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l int, 
 	n := uint64(len(b))
 	switch sp {
 	case isa.Shared:
-		if err := s.sharedCheck(wc, in, off, n, l); err != nil {
+		if s.peer != nil {
+			return s.peerWrite(wc, in, off, l, b)
+		}
+		if err := s.sharedCheck(wc, in, wc.c, off, n, l); err != nil {
 			return err
 		}
 		if len(s.storeSrc) > 0 {
@@ -274,17 +299,17 @@ func (s *SM) memWrite(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l int, 
 	return nil
 }
 
-func (s *SM) sharedCheck(wc *wctx, in *isa.Instr, off, n uint64, l int) error {
-	if off+n > uint64(wc.c.smem.Size()) || off+n < off {
+func (s *SM) sharedCheck(wc *wctx, in *isa.Instr, c *cta, off, n uint64, l int) error {
+	if off+n > uint64(c.smem.Size()) || off+n < off {
 		return s.diag(wc, in, DiagMisuse, "shared-out-of-bounds", 1<<l,
 			fmt.Sprintf("%s of %d bytes at shared address 0x%x is outside the block's %d bytes of shared memory",
-				in.Op, n, off, wc.c.smem.Size()))
+				in.Op, n, off, c.smem.Size()))
 	}
 	if off%n != 0 && n <= 16 {
 		return s.diag(wc, in, DiagMisuse, "misaligned", 1<<l,
 			fmt.Sprintf("%s of %d bytes at shared address 0x%x is not %d-byte aligned", in.Op, n, off, n))
 	}
-	if a, ok := wc.c.barrierIn(uint32(off), uint32(n)); ok {
+	if a, ok := c.barrierIn(uint32(off), uint32(n)); ok {
 		d := s.diag(wc, in, DiagMisuse, "access-to-live-barrier", 1<<l,
 			fmt.Sprintf("%s at shared address 0x%x overlaps the live mbarrier %s [UB #3]", in.Op, off, s.barrierName(a)))
 		d.Barrier = s.barrierName(a)

@@ -13,7 +13,7 @@ import (
 // (folded with the warps of its index in the block for CTAs past ReportCTAs).
 func (s *SM) result0(wc *wctx) {
 	wr := WarpReport{Warp: wc.slot, CTA: wc.c.id, InCTA: wc.w.InCTA, Instructions: wc.instr,
-		Start: uint64(wc.c.started - s.start), End: uint64(wc.doneAt - s.start), Stalls: wc.stall, Warps: 1}
+		Start: uint64(wc.c.started - s.start), End: uint64(wc.doneAt - s.start), Stalls: wc.stall, Warps: 1, SM: s.smid}
 	if wc.c.id >= s.limits.ctas {
 		s.reports.foldWarp(wr)
 		return
@@ -39,7 +39,7 @@ func (s *SM) result() *Result {
 		}
 		s.account(wc, now)
 		wr := WarpReport{Warp: wc.slot, CTA: wc.c.id, InCTA: wc.w.InCTA, Instructions: wc.instr,
-			Start: uint64(wc.c.started - s.start), End: uint64(now - s.start), Stalls: wc.stall, Warps: 1}
+			Start: uint64(wc.c.started - s.start), End: uint64(now - s.start), Stalls: wc.stall, Warps: 1, SM: s.smid}
 		if wc.c.id >= s.limits.ctas {
 			rep.foldWarp(wr)
 			continue
@@ -216,6 +216,8 @@ func (s *SM) splitWhat(wc *wctx, sp *warp.Split) string {
 				return fmt.Sprintf("waiting in bar.sync %d (%d of %d threads arrived)%s", id, bs.arrived, bs.expect, pos)
 			}
 			return "waiting in bar.sync" + pos
+		case waitCluster:
+			return clusterWaitWhat(wc.c) + pos
 		case waitSleep:
 			return "sleeping" + pos
 		case waitBulk:

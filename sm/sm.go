@@ -39,6 +39,9 @@ type Launch struct {
 	Mode    mbarrier.Mode
 	// MaxCycles stops the run with a DiagLimit past this many cycles (0: no limit).
 	MaxCycles uint64
+	// Cluster is the CTAs of a thread-block cluster in each dimension
+	// (zero: the launch has no cluster size; every CTA is a cluster of one).
+	Cluster [3]int
 }
 
 // SM is one streaming multiprocessor running one launch at a time.
@@ -50,23 +53,24 @@ type SM struct {
 	copy CopyEngine
 	obs  Observer
 
-	launch   *Launch
-	prog     *isa.Program
-	banks    [][]byte   // constant banks of the launch (SASS c[N][...]): bank 0 laid out for it
-	deps     [][]int32  // per instruction: the scoreboard entries it reads or writes (computeDeps)
-	pipes    []pipePair // per instruction: the pipes it may issue to (pipesOf)
-	paths    []uint8    // per instruction: the datapath of its own pipe (for latency.mufu_forward)
-	ctas     []*cta     // resident CTAs
-	nextCTA  int        // next CTA of the grid to start
-	totalCTA int
-	warps    []*wctx // resident warps by slot (nil when free)
-	sched    []scheduler
-	syncs    syncsUnit // the barrier (SYNCS) unit
-	lsu      lsu       // the load/store unit's timing
-	place    placement // where CTAs may start
-	start    sim.Cycle
-	err      error
-	done     bool
+	launch     *Launch
+	prog       *isa.Program
+	banks      [][]byte   // constant banks of the launch (SASS c[N][...]): bank 0 laid out for it
+	deps       [][]int32  // per instruction: the scoreboard entries it reads or writes (computeDeps)
+	pipes      []pipePair // per instruction: the pipes it may issue to (pipesOf)
+	paths      []uint8    // per instruction: the datapath of its own pipe (for latency.mufu_forward)
+	ctas       []*cta     // resident CTAs
+	nextCTA    int        // next CTA of the grid to start
+	totalCTA   int
+	warps      []*wctx // resident warps by slot (nil when free)
+	sched      []scheduler
+	syncs      syncsUnit // the barrier (SYNCS) unit
+	lsu        lsu       // the load/store unit's timing
+	place      placement // where CTAs may start
+	start      sim.Cycle
+	lastRetire sim.Cycle // when the SM's latest CTA retired
+	err        error
+	done       bool
 
 	tickets    uint64 // wait tickets handed to blocked splits
 	stats      Stats
@@ -87,6 +91,16 @@ type SM struct {
 	mapUse     []mapUse             // tensor maps read from global memory: rewritten since?
 	laneBuf    [maxAccessBytes]byte // one lane's bytes of the memory access in progress (laneAccess)
 	cpFree     []*cpLanding         // landed cp.async events, for reuse
+
+	// On a GPU of several SMs (package gpu): the SM's number, how many
+	// there are, and the dispatcher that hands out the grid's CTAs.
+	smid, nsm      int
+	source         CTASource
+	pendingCluster *Cluster // the cluster of the CTA StartCTA is starting
+	pendingRank    int
+	inbox          checkPool // remote barrier operations in flight to this SM's CTAs
+	dsmemFree      uint64    // when the SM's link to the SM-to-SM network is next free, in 1/256 cycle
+	peer           *cta      // the CTA whose shared memory the lane access in progress reaches (nil: the warp's own)
 }
 
 // ShareArray records that the TMA unit will take cycles of the shared-memory
@@ -121,13 +135,32 @@ func (s *SM) Run(l *Launch) (*Result, error) {
 	if err := s.begin(l); err != nil {
 		return nil, err
 	}
-	limit := sim.Never - 1
-	if l.MaxCycles > 0 {
-		limit = s.start + sim.Cycle(l.MaxCycles)
+	return s.Finish(s.eng.Run(s.Limit()))
+}
+
+// Begin prepares the SM for launch l; on a GPU (SetPlace) the dispatcher
+// then starts its CTAs (StartCTA) and the engine runs the SMs together.
+func (s *SM) Begin(l *Launch) error { return s.begin(l) }
+
+// Limit is the engine cycle past which the launch stops (--max-cycles).
+func (s *SM) Limit() sim.Cycle {
+	if s.launch.MaxCycles > 0 {
+		return s.start + sim.Cycle(s.launch.MaxCycles)
 	}
-	err := s.eng.Run(limit)
+	return sim.Never - 1
+}
+
+// Finish turns the engine's outcome (err from sim.Engine.Run) into the SM's
+// result and diagnostic: its own failure, the cycle limit, or a deadlock
+// when work remains.
+func (s *SM) Finish(err error) (*Result, error) {
+	l := s.launch
 	if err == nil {
 		err = s.err
+	}
+	if err == nil && !s.done && len(s.ctas) == 0 && s.gridDone() {
+		s.done = true // an SM of a GPU that the dispatcher gave no (more) CTAs
+		s.stats.Cycles = uint64(max(s.lastRetire, s.start) - s.start)
 	}
 	var d *Diag
 	var re *memory.ResidentError
@@ -179,6 +212,7 @@ func (s *SM) begin(l *Launch) error {
 		s.sched[i] = newScheduler(s.cfg.Sched, s.cfg.Limits.Warps)
 	}
 	s.syncs = newSyncsUnit(s.cfg.Syncs)
+	s.inbox, s.dsmemFree = checkPool{}, 0
 	s.stats = Stats{}
 	s.barList, s.barSeq, s.reports = nil, 0, reports{}
 	s.retired, s.warnings = nil, nil
@@ -196,8 +230,10 @@ func (s *SM) begin(l *Launch) error {
 	if err := s.checkLaunch(l); err != nil {
 		return err
 	}
-	if err := s.fillCTAs(s.start); err != nil {
-		return err
+	if s.source == nil {
+		if err := s.fillCTAs(s.start); err != nil {
+			return err
+		}
 	}
 	s.clk.WakeAt(s.start)
 	return nil
@@ -272,7 +308,9 @@ func (s *SM) newWarpEnv(c *cta, k int) (warp.Env, uint32) {
 		env.Ctaid[i] = c.idx[i]
 	}
 	env.NWarpID = uint32(s.cfg.Limits.Warps)
-	env.NSMID = 1
+	env.SMID = uint32(s.smid)
+	env.NSMID = uint32(max(s.nsm, 1))
+	env.Cluster = s.clusterEnv(c)
 	env.DynSmem = uint32(l.DynSmem)
 	env.TotSmem = c.smem.Size()
 	env.ClockHz = uint64(s.cfg.ClockMHz * 1e6)

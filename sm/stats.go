@@ -178,14 +178,20 @@ type PhaseReport struct {
 	ArrivingWarps int    // distinct warps that arrived in the phase
 	LastArriver   Arriver
 	Waits         []WaitReport
+	// Arrivals from other CTAs of the cluster (remote mbarrier.arrive):
+	// the thread arrivals and the ranks they came from (bit r: rank r).
+	RemoteArrivals uint64
+	RemoteRanks    uint32
 }
 
 // Arriver identifies the update that arrived last.
 type Arriver struct {
-	Warp  int
-	Lanes uint32
-	Pos   isa.Pos // source of the arriving instruction (formatted by the report, not on the hot path)
-	Cycle uint64
+	Remote bool // from another CTA of the cluster: Warp is a warp slot of that CTA's SM
+	CTA    int  // the arriving warp's CTA, when Remote
+	Warp   int
+	Lanes  uint32
+	Pos    isa.Pos // source of the arriving instruction (formatted by the report, not on the hot path)
+	Cycle  uint64
 }
 
 // WaitReport is one warp's wait for one phase.
@@ -203,4 +209,5 @@ type WarpReport struct {
 	Start, End   uint64 // a folded record: the first start and the last end
 	Stalls       [NumReasons]uint64
 	Warps        int // how many warps the record stands for: 1, or more when folded
+	SM           int // the SM it ran on (on a GPU of several)
 }

@@ -33,7 +33,7 @@ func (h syncsHandler) Handle(now sim.Cycle, arg uint64) error {
 	if op.at != now {
 		return fmt.Errorf("sm: barrier unit out of order (op for cycle %d at %d)", op.at, now)
 	}
-	defer s.opDone(op.wc.c)
+	defer s.opDone(op.cta())
 	// Operations of a warp that has since exited still apply (an arrive_drop
 	// right before exit is the canonical early-exit pattern).
 	s.stats.SyncsUpdates++
@@ -66,7 +66,7 @@ func (s *SM) opDone(c *cta) {
 }
 
 func (s *SM) lookup(op *syncsOp) (*barrier, error) {
-	b := op.wc.c.bars[op.addr]
+	b := op.cta().bars[op.addr]
 	if b == nil || !b.mb.Valid() {
 		name := s.barrierName(op.addr)
 		what := "never initialised"
@@ -78,7 +78,7 @@ func (s *SM) lookup(op *syncsOp) (*barrier, error) {
 		d.Barrier = name
 		return nil, d
 	}
-	if b.initWarp != op.wc.slot && b.initEpoch == op.epoch && s.launch.Mode == mbarrier.Strict {
+	if op.target == nil && b.initWarp != op.wc.slot && b.initEpoch == op.epoch && s.launch.Mode == mbarrier.Strict {
 		s.warnOnce(b, fmt.Sprintf("%s: warp %d uses barrier %s initialised by warp %d with no bar.sync in between [UB #15]",
 			op.in.Pos, op.wc.slot, b.name, b.initWarp))
 	}
@@ -119,7 +119,7 @@ func (s *SM) applyInval(now sim.Cycle, op *syncsOp) error {
 	if err := b.mb.Inval(); err != nil {
 		return s.barrierDiag(op.wc, op.in, b, op.lanes, err)
 	}
-	op.wc.c.markBarrier(op.addr, false)
+	op.cta().markBarrier(op.addr, false)
 	return nil
 }
 
@@ -160,6 +160,11 @@ func (s *SM) applyUpdate(now sim.Cycle, op *syncsOp) error {
 	if u.Kind == mbarrier.Arrive || u.Kind == mbarrier.ArriveDrop {
 		b.arrWarps[op.slot] = true
 		a := Arriver{Warp: op.slot, Lanes: op.lanes, Pos: in.Pos, Cycle: uint64(now - s.start)}
+		if op.target != nil && op.wc.c != op.target {
+			a.Remote, a.CTA = true, op.wc.c.id
+			ph.RemoteArrivals += uint64(u.Count)
+			ph.RemoteRanks |= 1 << op.wc.c.rank
+		}
 		ph.LastArriver = a
 		b.recent[b.recentN%4] = a
 		b.recentN++
@@ -179,7 +184,11 @@ func (s *SM) applyUpdate(now sim.Cycle, op *syncsOp) error {
 		ph.TxBytes += uint64(u.Tx)
 	}
 	if res.Completed {
-		s.completePhase(now, b, res, op.slot)
+		completer := op.slot
+		if op.target != nil {
+			completer = -1 // a warp of another SM: no waiter here is the arriving warp
+		}
+		s.completePhase(now, b, res, completer)
 	}
 	s.progress(now)
 	return nil

@@ -24,6 +24,16 @@ type syncsOp struct {
 	last   bool // last group of its instruction
 	groups uint8
 	at     sim.Cycle
+	target *cta // the CTA of another SM whose barrier a remote operation updates (nil: the warp's own)
+	landed bool // a bulk copy into target's shared memory: complete its tx bytes on the barrier
+}
+
+// cta is the CTA whose barrier the operation reaches.
+func (op *syncsOp) cta() *cta {
+	if op.target != nil {
+		return op.target
+	}
+	return op.wc.c
 }
 
 // syncsUnit is the barrier (SYNCS) unit: it applies the warps' mbarrier

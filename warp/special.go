@@ -65,13 +65,21 @@ func (w *Warp) special(sr isa.Special, s *Vec, now uint64) {
 		fill(s, uint64(e.DynSmem))
 	case isa.STotalSmemSize:
 		fill(s, uint64(e.TotSmem))
-	case isa.SClusterNCtaRank, isa.SClusterNCtaidX, isa.SClusterNCtaidY, isa.SClusterNCtaidZ:
-		fill(s, 1) // one CTA per cluster: the SM runs CTAs without cluster peers
+	case isa.SClusterCtaRank:
+		fill(s, uint64(e.Cluster.Rank))
+	case isa.SClusterNCtaRank:
+		fill(s, uint64(e.Cluster.NRank))
+	case isa.SClusterNCtaidX, isa.SClusterNCtaidY, isa.SClusterNCtaidZ:
+		fill(s, uint64(e.Cluster.NCTAID[sr-isa.SClusterNCtaidX]))
+	case isa.SClusterCtaidX, isa.SClusterCtaidY, isa.SClusterCtaidZ:
+		fill(s, uint64(e.Cluster.CTAID[sr-isa.SClusterCtaidX]))
 	case isa.SNClusterIDX, isa.SNClusterIDY, isa.SNClusterIDZ:
-		fill(s, uint64(e.Nctaid[(sr-isa.SNClusterIDX)%3]))
+		fill(s, uint64(e.Cluster.NID[sr-isa.SNClusterIDX]))
 	case isa.SClusterIDX, isa.SClusterIDY, isa.SClusterIDZ:
-		fill(s, uint64(e.Ctaid[(sr-isa.SClusterIDX)%3]))
-	default: // cluster ctarank / cluster_ctaid, %envreg, %pm, %is_explicit_cluster
+		fill(s, uint64(e.Cluster.ID[sr-isa.SClusterIDX]))
+	case isa.SIsExplicitCluster:
+		fill(s, b2u(e.Cluster.Explicit))
+	default: // %envreg, %pm
 		fill(s, 0)
 	}
 }

@@ -31,9 +31,20 @@ type Env struct {
 	GridID   uint64
 	ClockHz  uint64 // SM clock, for %globaltimer (ns)
 	CTAIndex int    // index of the CTA on the SM
+	Cluster  ClusterEnv
 	// Banks are the constant banks a KConst operand reads (SASS), bank 0
 	// laid out for the launch (isa.BuildBank0); nil for other programs.
 	Banks [][]byte
+}
+
+// ClusterEnv is where a CTA sits in its thread-block cluster (PTX ISA,
+// special registers %cluster_*, %clusterid, %nclusterid). A launch without
+// a cluster size runs every CTA as a cluster of one (rank 0, Explicit false).
+type ClusterEnv struct {
+	Rank, NRank   uint32    // %cluster_ctarank, %cluster_nctarank
+	ID, NID       [3]uint32 // %clusterid, %nclusterid
+	CTAID, NCTAID [3]uint32 // %cluster_ctaid, %cluster_nctaid
+	Explicit      bool      // %is_explicit_cluster: the launch gave a cluster size
 }
 
 // Warp is the architectural state of one warp.

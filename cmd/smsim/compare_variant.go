@@ -107,6 +107,7 @@ func parseVariant(base sweep.Variant, spec string) (sweep.Variant, error) {
 		"grid": func() { f.Grid = own.Grid }, "smem": func() { f.Smem = own.Smem },
 		"launches": func() { f.Launches = own.Launches }, "config": func() { f.Config = own.Config },
 		"max-cycles": func() { f.MaxCycles = own.MaxCycles }, "lenient": func() { f.Lenient = own.Lenient },
+		"sms": func() { f.SMs = own.SMs }, "cluster": func() { f.Cluster = own.Cluster },
 	} {
 		if fs.Changed(flag) {
 			apply()

@@ -33,14 +33,15 @@ func TestEdge46_MulticastBeyondThisCTAIsRefusedClearly(t *testing.T) {
 `
 	p := writeFile(t, "mc.ptx", ptx)
 	code, _, errs := cli(t, "run", p, "-a", "buf:256")
-	if code != exitInput || !strings.Contains(errs, "mc.ptx:16:") || !strings.Contains(errs, "clusters of one") {
-		t.Errorf("got exit %d, stderr %q; want an input error at mc.ptx:16 about clusters", code, errs)
+	if code != exitMisuse || !strings.Contains(errs, "mc.ptx:16:") || !strings.Contains(errs, "the cluster has 1 CTAs") {
+		t.Errorf("got exit %d, stderr %q; want a misuse at mc.ptx:16 naming the cluster of one", code, errs)
 	}
 }
 
 // §4 B16: an arrive through a .shared::cluster address that mapa made for
 // this CTA's own rank decrements this CTA's barrier; an address of another
-// CTA of the cluster is refused clearly (one CTA per cluster here).
+// CTA of the cluster is refused clearly (a launch without clusters runs
+// each CTA as a cluster of one).
 func TestEdge16_RemoteArriveThroughMapa(t *testing.T) {
 	ptx := `.version 8.7
 .target sm_90a
@@ -72,14 +73,13 @@ func TestEdge16_RemoteArriveThroughMapa(t *testing.T) {
 		t.Errorf("own rank: the remote arrive did not complete the phase: %s", out)
 	}
 	code, _, errs = cli(t, "run", p, "-b", "1", "-a", "1", "-a", "buf:4")
-	if code != exitInput || !strings.Contains(errs, "remote.ptx:14:") || !strings.Contains(errs, "another CTA of the cluster") {
+	if code != exitMisuse || !strings.Contains(errs, "remote.ptx:14:") || !strings.Contains(errs, "mapa to CTA rank 1 of a cluster of 1 CTAs") {
 		t.Errorf("rank 1: got exit %d, %q; want the cluster diagnostic at the mapa", code, errs)
 	}
 }
 
 // §4 F47: a shared::cta -> shared::cluster bulk copy must target another CTA;
-// with one CTA per cluster there is none, and the PTX frontend says so at
-// the instruction rather than running it.
+// into the CTA's own shared memory it is misuse, reported at the instruction.
 func TestEdge47_SharedToSharedClusterCopyIsRefused(t *testing.T) {
 	ptx := `.version 8.7
 .target sm_90a

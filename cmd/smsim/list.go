@@ -145,8 +145,10 @@ func sharedVars(p *isa.Program) string {
 // runLine is a `smsim run` command line that launches kernel k: -k when the
 // file has several kernels (the short demangled name when it selects k,
 // else the mangled name), the block the PTX declares (.reqntid, .maxntid)
-// or run's default, --smem when k uses dynamic shared memory the source does
-// not size, and one --arg placeholder per parameter without a default. It
+// or run's default, a grid of one cluster when the kernel fixes its cluster
+// (.reqnctapercluster) or --cluster 1 when it must have one
+// (.explicitcluster), --smem when k uses dynamic shared memory the source
+// does not size, and one --arg placeholder per parameter without a default. It
 // returns "" and the reason when a parameter has no command-line spelling.
 func runLine(src *run.Source, k *run.Kernel, p *isa.Program) (string, string) {
 	parts := []string{"smsim", "run", shellQuote(src.File)}
@@ -154,6 +156,12 @@ func runLine(src *run.Source, k *run.Kernel, p *isa.Program) (string, string) {
 		parts = append(parts, "-k", shellQuote(src.Selector(k)))
 	}
 	parts = append(parts, "-b", blockHint(k.Block(p)))
+	switch {
+	case p.Cluster != [3]int{}:
+		parts = append(parts, "-g", blockHint(p.Cluster))
+	case p.ExplicitCluster:
+		parts = append(parts, "--cluster", "1")
+	}
 	if p.DynSmem == 0 {
 		for _, y := range p.Symbols {
 			if run.DynamicShared(p, y) {

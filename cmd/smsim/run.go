@@ -28,6 +28,8 @@ func (f *launchFlags) bind(c *cobra.Command) {
 	fs.StringArrayVar(&f.Sets, "set", nil, "override one configuration key: KEY=VALUE (repeatable; see 'smsim config show')")
 	fs.Uint64Var(&f.MaxCycles, "max-cycles", 100_000_000, "stop with an error and a state dump past N cycles (0: no limit)")
 	fs.BoolVar(&f.Lenient, "lenient", false, "continue with the hardware-faithful behaviour where the spec gives one, warning instead of stopping")
+	fs.IntVar(&f.SMs, "sms", 0, "SMs to simulate, sharing the L2's contents (default: 1, or gpu.sms for a cluster launch)")
+	fs.StringVar(&f.Cluster, "cluster", "", "CTAs per thread-block cluster X[,Y[,Z]] (default: the source's .reqnctapercluster, else none)")
 }
 
 type runOptions struct {

@@ -121,8 +121,12 @@ func (l *lowerer) fallsThrough() bool {
 	return n == 0 || !l.prog.Instrs[n-1].Op.Ends() || l.prog.Instrs[n-1].Guard.Kind != isa.KNone
 }
 
-// entryAttrs applies .reqntid (the block shape the kernel requires).
+// entryAttrs applies .reqntid (the block shape the kernel requires) and
+// .reqnctapercluster / .explicitcluster (its cluster shape).
 func (l *lowerer) entryAttrs(f *Func) error {
+	if err := l.clusterAttrs(f); err != nil {
+		return err
+	}
 	a := f.Attr("reqntid")
 	if a == nil {
 		return nil
@@ -235,4 +239,25 @@ func (l *lowerer) errf(format string, args ...any) error {
 // unsupported reports an instruction form the lowering does not implement.
 func (l *lowerer) unsupported(format string, args ...any) error {
 	return l.errf("unsupported instruction %s (%s)", l.cur.Opcode(), fmt.Sprintf(format, args...))
+}
+
+// clusterAttrs applies .reqnctapercluster (the cluster shape the kernel
+// requires) and .explicitcluster (it must be launched with one).
+func (l *lowerer) clusterAttrs(f *Func) error {
+	l.prog.ExplicitCluster = f.Attr("explicitcluster") != nil
+	a := f.Attr("reqnctapercluster")
+	if a == nil {
+		return nil
+	}
+	if len(a.Args) == 0 || len(a.Args) > 3 {
+		return errAt(a.Pos, ".reqnctapercluster takes 1 to 3 dimensions, found %d", len(a.Args))
+	}
+	l.prog.Cluster = [3]int{1, 1, 1}
+	for i, v := range a.Args {
+		if v < 1 || v > 16 {
+			return errAt(a.Pos, ".reqnctapercluster dimension %d is outside 1..16", v)
+		}
+		l.prog.Cluster[i] = int(v)
+	}
+	return nil
 }

@@ -53,9 +53,11 @@ func (l *lowerer) bulkCopy(in *Instr, m *mods) error {
 			return l.unsupported("missing .bulk_group")
 		}
 	case x.Space == isa.Cluster && x.Space2 == isa.Shared:
-		// The destination must be the shared memory of another CTA of the
-		// cluster (PTX ISA), and smsim's CTAs are clusters of one.
-		return l.unsupported("bulk copy from .shared::cta into another CTA's shared memory: smsim runs clusters of one CTA")
+		// Into the shared memory of another CTA of the cluster, completing
+		// bytes on a barrier there (PTX ISA, cp.async.bulk).
+		if !m.take("mbarrier::complete_tx::bytes") {
+			return l.unsupported("missing .mbarrier::complete_tx::bytes")
+		}
 	default:
 		return l.unsupported("bulk copy from .%s to .%s", x.Space2, x.Space)
 	}

@@ -195,9 +195,9 @@ func (l *lowerer) isspacep(in *Instr, m *mods) error {
 	return nil
 }
 
-// mapa lowers `mapa[.shared::cluster].type d, a, rank`. A CTA runs as a
-// cluster of one, so its own rank (0) maps an address to itself; any other
-// rank traps at run time.
+// mapa lowers `mapa[.shared::cluster].type d, a, rank`: the address of a's
+// shared variable in the CTA of that rank (isa.OpMapa; the SM knows the
+// cluster).
 func (l *lowerer) mapa(in *Instr, m *mods) error {
 	sp, _ := space(m)
 	if sp != isa.Generic && sp != isa.Cluster {
@@ -211,25 +211,14 @@ func (l *lowerer) mapa(in *Instr, m *mods) error {
 	if err != nil {
 		return err
 	}
-	d, a, rank := ops[0], ops[1], ops[2]
-	q, err := l.ptemp()
-	if err != nil {
-		return err
-	}
-	x := isa.Instr{Op: isa.OpSetp, Type: isa.U32, Cmp: isa.CmpNe, NDst: 1, Ops: []isa.Operand{isa.P(int(q)), rank, isa.Imm(0)}}
-	if l.guard.Kind != isa.KNone {
-		x.Bool = isa.BoolAnd
-		x.Ops = append(x.Ops, l.guard)
-	}
-	l.emitUnguarded(x)
-	l.emitUnguarded(isa.Instr{Op: isa.OpTrap, Mode: isa.TrapCluster, Guard: isa.P(int(q))})
-	l.emit(isa.Instr{Op: isa.OpMov, Type: t, NDst: 1, Ops: []isa.Operand{d, a}})
+	l.emit(isa.Instr{Op: isa.OpMapa, Type: t, Space: sp, NDst: 1, Ops: ops})
 	return nil
 }
 
-// getctarank lowers `getctarank.type d, a`: the CTA's own rank in its cluster of one.
+// getctarank lowers `getctarank[.shared::cluster].type d, a`: the rank of
+// the CTA whose shared memory a addresses (isa.OpMapa, Mode MapaRank).
 func (l *lowerer) getctarank(in *Instr, m *mods) error {
-	space(m)
+	sp, _ := space(m)
 	t, err := l.typ(m)
 	if err != nil {
 		return err
@@ -238,7 +227,6 @@ func (l *lowerer) getctarank(in *Instr, m *mods) error {
 	if err != nil {
 		return err
 	}
-	d := ops[0]
-	l.emit(isa.Instr{Op: isa.OpMov, Type: isa.U32, NDst: 1, Ops: []isa.Operand{d, isa.Spec(isa.SClusterCtaRank)}})
+	l.emit(isa.Instr{Op: isa.OpMapa, Mode: isa.MapaRank, Type: t, Space: sp, NDst: 1, Ops: []isa.Operand{ops[0], ops[1]}})
 	return nil
 }

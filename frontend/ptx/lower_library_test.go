@@ -213,6 +213,8 @@ func TestLowerLibrarySpellings(t *testing.T) {
 			`cp.async.mbarrier.arrive.b64 {space=shared noinc ndst=0} [%r1]`},
 
 		// cp_async_bulk.h, cp_async_bulk_multicast.h (CUTLASS SM90_BULK_COPY_G2S/S2G)
+		{`cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [%r2], %r3, [%r4];`,
+			`cp.async.bulk {space=shared::cluster space2=shared ndst=0} [%r1], [%r2], %r3, [%r4]`},
 		{`cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3];`,
 			`cp.async.bulk {space=shared::cluster space2=global ndst=0} [%r1], [%rd1], %r2, [%r3]`},
 		{`cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3];`,
@@ -361,25 +363,25 @@ func TestLowerLibrarySpellings(t *testing.T) {
 
 		// barrier_cluster.h, barrier_cluster_aligned.h (CUTLASS cluster_arrive/cluster_wait)
 		{`barrier.cluster.arrive;`,
-			`nop {ndst=0}`},
+			`barrier.cluster.arrive {sem=4 scope=2 ndst=0}`},
 		{`barrier.cluster.wait;`,
-			`bar.sync {ndst=0} 15`},
+			`barrier.cluster.wait {sem=3 scope=2 ndst=0}`},
 		{`barrier.cluster.arrive.release;`,
-			`nop {ndst=0}`},
+			`barrier.cluster.arrive {sem=4 scope=2 ndst=0}`},
 		{`barrier.cluster.arrive.relaxed;`,
-			`nop {ndst=0}`},
+			`barrier.cluster.arrive {sem=2 scope=2 ndst=0}`},
 		{`barrier.cluster.wait.acquire;`,
-			`bar.sync {ndst=0} 15`},
+			`barrier.cluster.wait {sem=3 scope=2 ndst=0}`},
 		{`barrier.cluster.arrive.aligned;`,
-			`nop {ndst=0}`},
+			`barrier.cluster.arrive {aligned sem=4 scope=2 ndst=0}`},
 		{`barrier.cluster.wait.aligned;`,
-			`bar.sync {ndst=0} 15`},
+			`barrier.cluster.wait {aligned sem=3 scope=2 ndst=0}`},
 		{`barrier.cluster.arrive.release.aligned;`,
-			`nop {ndst=0}`},
+			`barrier.cluster.arrive {aligned sem=4 scope=2 ndst=0}`},
 		{`barrier.cluster.arrive.relaxed.aligned;`,
-			`nop {ndst=0}`},
+			`barrier.cluster.arrive {aligned sem=2 scope=2 ndst=0}`},
 		{`barrier.cluster.wait.acquire.aligned;`,
-			`bar.sync {ndst=0} 15`},
+			`barrier.cluster.wait {aligned sem=3 scope=2 ndst=0}`},
 
 		// elect_sync.h, getctarank.h, mapa.h (CUTLASS elect_one_sync, ClusterBarrier remote arrive)
 		{`elect.sync _|%p1, %r1;`,
@@ -387,9 +389,9 @@ func TestLowerLibrarySpellings(t *testing.T) {
 		{`elect.sync %r2|%p1, -1;`,
 			`elect.sync.b32 {ndst=2} %r2, %p1, 0xffffffffffffffff`},
 		{`getctarank.shared::cluster.u32 %r2, %r1;`,
-			`mov.u32 %r2, %cluster_ctarank`},
+			`mapa.u32 {space=shared::cluster mode=1} %r2, %r1`},
 		{`mapa.shared::cluster.u32 %r2, %r1, %r3;`,
-			`setp.u32 {cmp=2} %ptmp0, %r3, 0; @%ptmp0 trap {mode=2 ndst=0}; mov.u32 %r2, %r1`},
+			`mapa.u32 {space=shared::cluster} %r2, %r1, %r3`},
 
 		// st_async.h
 		{`st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.b32 [%r1], %r2, [%r3];`,
@@ -505,10 +507,10 @@ func TestLowerLibrarySpellings(t *testing.T) {
 // message instead of lowering to something else.
 func TestLowerLibraryUnsupported(t *testing.T) {
 	tests := []struct{ src, want string }{
-		// The destination is another CTA's shared memory, and smsim's CTAs
-		// are clusters of one (cp_async_bulk.h).
-		{`cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [%r2], %r3, [%r4];`,
-			"unsupported instruction cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes (bulk copy from .shared::cta into another CTA's shared memory"},
+		// Into another CTA's shared memory the copy must complete on a barrier
+		// (cp_async_bulk.h).
+		{`cp.async.bulk.shared::cluster.shared::cta [%r1], [%r2], %r3, [%r4];`,
+			"(missing .mbarrier::complete_tx::bytes)"},
 		// Source bytes outside their allocation (PTX ISA 9.2, cp_async_bulk.h).
 		{`cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes.ignore_oob [%r1], [%rd1], %r2, %r4, %r5, [%r3];`,
 			"(source bytes out of bounds with .ignore_oob)"},

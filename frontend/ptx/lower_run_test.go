@@ -255,8 +255,9 @@ func TestRunAddressSpaces(t *testing.T) {
 	}
 }
 
-// TestRunMapaOtherRankTraps checks that mapa of another CTA's rank stops
-// the run at the mapa, as a cluster of one has no other CTA.
+// TestRunMapaOtherRankTraps checks that mapa of a rank outside the cluster
+// stops the run at the mapa: a launch without clusters runs each CTA as a
+// cluster of one.
 func TestRunMapaOtherRankTraps(t *testing.T) {
 	src := `
 .visible .entry k(.param .u64 k_out)
@@ -273,7 +274,7 @@ func TestRunMapaOtherRankTraps(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = runKernel(ps[0], 32, 4, 0)
-	if err == nil || !strings.Contains(err.Error(), "run.ptx:10:") || !strings.Contains(err.Error(), "another CTA of the cluster") {
+	if err == nil || !strings.Contains(err.Error(), "run.ptx:10:") || !strings.Contains(err.Error(), "mapa to CTA rank 1 of a cluster of 1 CTAs") {
 		t.Fatalf("got %v, want the cluster diagnostic at run.ptx:10", err)
 	}
 }

@@ -11,10 +11,6 @@ const (
 	matchAny, matchAll                    = 0, 1
 )
 
-// clusterBarrier is the CTA barrier that stands for barrier.cluster.wait:
-// a CTA runs as a cluster of one, so the cluster barrier is a CTA barrier.
-const clusterBarrier = 15
-
 // collective lowers vote, shfl, match, redux, activemask and elect.
 func (l *lowerer) collective(in *Instr, m *mods) error {
 	if in.Op == "activemask" {
@@ -296,19 +292,34 @@ func (l *lowerer) barSync(in *Instr, op isa.Op, aligned bool, min int) error {
 	return nil
 }
 
-// clusterBarrier lowers barrier.cluster.arrive (a nop: every thread of the
-// cluster of one reaches the wait) and barrier.cluster.wait (a CTA barrier).
+// clusterBarrier lowers barrier.cluster.arrive[.release|.relaxed] and
+// barrier.cluster.wait[.acquire] (both optionally .aligned): the cluster's
+// barrier, which the SMs of the cluster share.
 func (l *lowerer) clusterBarrier(in *Instr, m *mods) error {
-	m.takeAny("release", "relaxed", "acquire")
-	m.take("aligned")
+	sem := m.takeAny("release", "relaxed", "acquire")
+	x := isa.Instr{Sem: isa.SemRelease, Scope: isa.ScopeCluster}
+	if sem == "relaxed" {
+		x.Sem = isa.SemRelaxed
+	}
+	if m.take("aligned") {
+		x.Flags |= isa.FAligned
+	}
 	if err := l.nops(in, 0); err != nil {
 		return err
 	}
 	switch m.takeAny("arrive", "wait") {
 	case "arrive":
-		l.emit(isa.Instr{Op: isa.OpNop})
+		if sem == "acquire" {
+			return l.unsupported("barrier.cluster.arrive.acquire")
+		}
+		x.Op = isa.OpClusterArrive
+		l.emit(x)
 	case "wait":
-		l.emit(isa.Instr{Op: isa.OpBarSync, Ops: []isa.Operand{isa.Imm(clusterBarrier)}})
+		if sem != "" && sem != "acquire" {
+			return l.unsupported("barrier.cluster.wait.%s", sem)
+		}
+		x.Op, x.Sem = isa.OpClusterWait, isa.SemAcquire
+		l.emit(x)
 	default:
 		return l.unsupported("missing .arrive or .wait")
 	}

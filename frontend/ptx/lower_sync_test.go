@@ -17,9 +17,9 @@ func TestLowerBarriers(t *testing.T) {
 		{`bar.warp.sync -1;`,
 			`bar.warp.sync {ndst=0} 0xffffffffffffffff`},
 		{`barrier.cluster.arrive.release.aligned;`,
-			`nop {ndst=0}`},
+			`barrier.cluster.arrive {aligned sem=4 scope=2 ndst=0}`},
 		{`barrier.cluster.wait.acquire;`,
-			`bar.sync {ndst=0} 15`},
+			`barrier.cluster.wait {sem=3 scope=2 ndst=0}`},
 	})
 }
 

@@ -285,9 +285,9 @@ func TestLowerAddress(t *testing.T) {
 		{`isspacep.global %p1, %rd1;`,
 			`setp.u64 {cmp=7} %p1, %rd1, 0x20000000000; setp.u64 {cmp=10} %ptmp0, %rd1, 0x30000000000; setp.u64 {cmp=7 bool=1} %ptmp0, %rd1, 0x7d0000000000, %ptmp0; or.pred %p1, %p1, %ptmp0; setp.u64 {cmp=10 bool=2} %p1, %rd1, 0x800000000000, %p1`},
 		{`mapa.shared::cluster.u32 %r1, %r2, %r3;`,
-			`setp.u32 {cmp=2} %ptmp0, %r3, 0; @%ptmp0 trap {mode=2 ndst=0}; mov.u32 %r1, %r2`},
+			`mapa.u32 {space=shared::cluster} %r1, %r2, %r3`},
 		{`getctarank.shared::cluster.u32 %r1, %r2;`,
-			`mov.u32 %r1, %cluster_ctarank`},
+			`mapa.u32 {space=shared::cluster mode=1} %r1, %r2`},
 	})
 }
 

@@ -298,6 +298,10 @@ func (m *Module) resources(fn *Function, p *isa.Program) error {
 	for i, n := range cf.ReqNTID {
 		p.Block[i] = int(n)
 	}
+	for i, n := range cf.ClusterDims {
+		p.Cluster[i] = int(n)
+	}
+	p.ExplicitCluster = cf.ExplicitCluster
 	for _, b := range m.Cubin.Banks {
 		p.Banks = setBank(p.Banks, b)
 	}

@@ -1,0 +1,187 @@
+package gpu
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/smsim/smsim/memory"
+	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/sm"
+	"github.com/smsim/smsim/tma"
+)
+
+// GPU is N SMs of one configuration on one engine.
+type GPU struct {
+	cfg  sm.Config
+	eng  *sim.Engine
+	sms  []*sm.SM
+	gpcs [][]int // the SMs of each GPC
+	d    dispatcher
+}
+
+// Memory is what the SMs share: functional global memory (sm.GlobalMemory
+// and tma.GlobalMem) and the first SM's timing hierarchy, whose L2 and DRAM
+// the others' siblings share.
+type Memory interface {
+	sm.GlobalMemory
+	tma.GlobalMem
+}
+
+// New builds a GPU of n SMs of cfg over global memory gm; h is the first
+// SM's memory path (the others get h.Sibling()).
+func New(cfg sm.Config, n int, gm Memory, h *memory.Hierarchy) (*GPU, error) {
+	if n < 1 || n > cfg.GPU.SMs {
+		return nil, fmt.Errorf("gpu: %d SMs: want 1..%d (gpu.sms)", n, cfg.GPU.SMs)
+	}
+	g := &GPU{cfg: cfg, eng: sim.New()}
+	for i := 0; i < n; i++ {
+		path := h
+		if i > 0 {
+			path = h.Sibling()
+		}
+		s, err := sm.New(cfg, g.eng, gm, path)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.AttachTMA(gm, path); err != nil {
+			return nil, err
+		}
+		s.SetPlace(i, n, &g.d)
+		g.sms = append(g.sms, s)
+	}
+	g.gpcs = layout(cfg.GPU, n)
+	g.d.g = g
+	return g, nil
+}
+
+// layout groups SMs 0..n-1 into the GPCs of spec (gpu.gpc_sms), in SM order.
+func layout(spec sm.GPUSpec, n int) [][]int {
+	var gpcs [][]int
+	for i := 0; i < n; i++ {
+		k := spec.GPCOf(i)
+		for len(gpcs) <= k {
+			gpcs = append(gpcs, nil)
+		}
+		gpcs[k] = append(gpcs[k], i)
+	}
+	out := gpcs[:0]
+	for _, g := range gpcs {
+		if len(g) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// SMs returns the GPU's SMs, in SM order.
+func (g *GPU) SMs() []*sm.SM { return g.sms }
+
+// PerSM is an observer that can observe several SMs: ForSM(i) observes SM
+// i (report.Timeline gives each SM its own process).
+type PerSM interface {
+	ForSM(i int) sm.Observer
+}
+
+// SetObserver attaches an observer: to every SM through ForSM when it is
+// a PerSM, else to SM 0.
+func (g *GPU) SetObserver(o sm.Observer) {
+	p, ok := o.(PerSM)
+	if !ok {
+		g.sms[0].SetObserver(o)
+		return
+	}
+	for i, s := range g.sms {
+		s.SetObserver(p.ForSM(i))
+	}
+}
+
+// Result is a launch's outcome on the GPU: the merged report and each SM's.
+type Result struct {
+	*sm.Result
+	PerSM []*sm.Result
+}
+
+// Run executes one launch on the GPU's SMs and returns its report: the
+// kernel's cycles are the last SM's, the statistics their sums.
+func (g *GPU) Run(l *sm.Launch) (*Result, error) {
+	if err := g.d.begin(l); err != nil {
+		return nil, err
+	}
+	for _, s := range g.sms {
+		if err := s.Begin(l); err != nil {
+			return nil, err
+		}
+	}
+	start := g.eng.Now()
+	err := g.d.Refill(start)
+	if err == nil {
+		err = g.eng.Run(g.sms[0].Limit())
+	}
+	res := &Result{}
+	var first error
+	for _, s := range g.sms {
+		r, e := s.Finish(err)
+		res.PerSM = append(res.PerSM, r)
+		if e != nil && first == nil {
+			first = e
+		}
+	}
+	res.Result = merge(res.PerSM)
+	return res, first
+}
+
+// merge folds the SMs' reports into one: the longest SM's cycles, summed
+// statistics, every SM's warps, barriers and warnings.
+func merge(rs []*sm.Result) *sm.Result {
+	m := &sm.Result{}
+	seen := map[string]bool{}
+	for _, r := range rs {
+		if r == nil {
+			continue
+		}
+		m.Kernel = r.Kernel
+		m.Cycles = max(m.Cycles, r.Cycles)
+		m.Stats = addStats(m.Stats, r.Stats)
+		m.Copies = addCopies(m.Copies, r.Copies)
+		m.Warps = append(m.Warps, r.Warps...)
+		m.Barriers = append(m.Barriers, r.Barriers...)
+		for _, w := range r.Warnings {
+			if !seen[w] {
+				seen[w] = true
+				m.Warnings = append(m.Warnings, w)
+			}
+		}
+	}
+	m.Stats.Cycles = m.Cycles
+	sortReports(m)
+	return m
+}
+
+func addStats(a, b sm.Stats) sm.Stats {
+	return sm.Stats{
+		WarpInstructions: a.WarpInstructions + b.WarpInstructions, ThreadInstrs: a.ThreadInstrs + b.ThreadInstrs,
+		CTAs: a.CTAs + b.CTAs, WarpsLaunched: a.WarpsLaunched + b.WarpsLaunched, SyncsUpdates: a.SyncsUpdates + b.SyncsUpdates,
+		SyncsWaits: a.SyncsWaits + b.SyncsWaits, SmemWavefronts: a.SmemWavefronts + b.SmemWavefronts,
+		GlobalAccesses: a.GlobalAccesses + b.GlobalAccesses, Ticks: a.Ticks + b.Ticks,
+	}
+}
+
+func addCopies(a, b tma.Stats) tma.Stats {
+	return tma.Stats{Loads: a.Loads + b.Loads, TensorLoads: a.TensorLoads + b.TensorLoads, Stores: a.Stores + b.Stores,
+		TensorStores: a.TensorStores + b.TensorStores, Reductions: a.Reductions + b.Reductions, Prefetches: a.Prefetches + b.Prefetches,
+		BytesLoaded: a.BytesLoaded + b.BytesLoaded, BytesStored: a.BytesStored + b.BytesStored, OOBBytes: a.OOBBytes + b.OOBBytes,
+		DRAMBytes: a.DRAMBytes + b.DRAMBytes, BusyCycles: a.BusyCycles + b.BusyCycles, QueueFullIssues: a.QueueFullIssues + b.QueueFullIssues,
+		DescriptorMisses: a.DescriptorMisses + b.DescriptorMisses}
+}
+
+// sortReports orders the merged warps and barriers by CTA, as one SM's are.
+func sortReports(m *sm.Result) {
+	sort.SliceStable(m.Warps, func(i, j int) bool {
+		a, b := m.Warps[i], m.Warps[j]
+		if a.CTA != b.CTA {
+			return a.CTA < b.CTA
+		}
+		return a.InCTA < b.InCTA
+	})
+	sort.SliceStable(m.Barriers, func(i, j int) bool { return m.Barriers[i].CTA < m.Barriers[j].CTA })
+}
