@@ -155,7 +155,16 @@ func f32ToF16(x uint32, ftz, sat bool) uint64 {
 		return fmtF16.qnan
 	}
 	r := uint64(x>>16&0x8000) | 0x7c00 // ±Inf
-	if x&f32Exp != f32Exp {
+	switch {
+	case x>>23&0xff-(127-14) < 30:
+		// In f16's normal range: the exponent rebiased from 127 to 15, the
+		// 13 low bits of the significand rounded off to nearest even; a
+		// carry out of the significand moves to the next binade (past the
+		// largest, to infinity).
+		m := x & 0x7fffffff
+		m += 1<<12 - 1 + m>>13&1
+		r = uint64(x>>16&0x8000 | (m>>13 - (127-15)<<10))
+	case x&f32Exp != f32Exp:
 		r = fmtF16.roundNearest(float64(math.Float32frombits(x)), 0)
 	}
 	if sat {
