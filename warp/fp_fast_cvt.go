@@ -117,6 +117,15 @@ func newF32ToInt(dt isa.Type, r isa.Rounding, ftz bool) f32ToInt {
 
 // convert converts f32 bits x as ftoi does.
 func (c *f32ToInt) convert(x uint32) uint64 {
+	if c.rnd == isa.RZI && x&f32Exp < (127+31)<<23 {
+		// |x| < 2^31: the host's truncation fits every destination (a
+		// subnormal truncates to 0 with or without .ftz); a negative x
+		// saturates an unsigned one at 0.
+		if !c.signed && x&f32Sign != 0 {
+			return 0
+		}
+		return uint64(int64(math.Float32frombits(x))) & c.mask
+	}
 	if c.ftz {
 		x = f32Flush(x)
 	}
