@@ -77,7 +77,7 @@ type Engine struct {
 
 // New returns an engine at cycle 0 with an empty queue.
 func New() *Engine {
-	return &Engine{q: make([]event, 0, 64)}
+	return &Engine{q: make([]event, 0, 64), hs: make([]Handler, 0, 64), free: make([]int32, 0, 64)}
 }
 
 // Now is the cycle of the event being handled (or of the last one handled).

@@ -30,7 +30,9 @@ type scheduler struct {
 
 // newScheduler returns an idle scheduler of an SM with slots warp slots.
 func newScheduler(spec SchedSpec, slots int) scheduler {
-	return scheduler{policy: spec.Policy, slots: uint64(slots), wakeInterval: sim.Cycle(spec.WakeInterval), last: -1, yield: -1}
+	n := slots/max(spec.Count, 1) + 1 // the warps a scheduler holds, at most, where slots go round the schedulers
+	return scheduler{policy: spec.Policy, slots: uint64(slots), wakeInterval: sim.Cycle(spec.WakeInterval), last: -1, yield: -1,
+		warps: make([]*wctx, 0, n), look: make([]sim.Cycle, 0, n), ready: make([]readyPipes, 0, n), cands: make([]candidate, 0, n)}
 }
 
 // readyPipes is what the scheduler keeps of a warp whose operands were
