@@ -54,7 +54,9 @@ type wctx struct {
 	lastUpdate  sim.Cycle // when the warp's latest barrier update is applied
 	busyUntil   sim.Cycle // OpCompute repetition / OpDelay
 	hold        int32     // scoreboard entry of a suspending try_wait's predicate: the warp issues nothing until it is ready (-1: none)
-	si          int       // index in its scheduler's warps (and look, ready); -1 once removed
+	checkAt     sim.Cycle // the scheduler need not look at the warp before this cycle
+	readyDeps   bool      // operands ready when last looked at; only the pipe (of curPC's instruction) can hold it
+	curPC       int32
 	computeLeft int
 
 	// Issue by control bits (Scheduled programs, ctrl_issue.go).

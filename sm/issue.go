@@ -274,8 +274,7 @@ func (t timerHandler) Handle(now sim.Cycle, arg uint64) error {
 		if sp.State == warp.Blocked && sp.WaitArg == ticket {
 			s.account(wc, now)
 			wc.w.Unblock(sp, sp.WaitAddr == 1)
-			s.sched[wc.sp].lookAfresh(wc, now)
-			wc.depPC = -1
+			wc.checkAt, wc.depPC, wc.readyDeps = now, -1, false
 			s.wakeWarp(now)
 			return nil
 		}

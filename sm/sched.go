@@ -18,9 +18,6 @@ type scheduler struct {
 	wakeInterval sim.Cycle // sched.wake_interval: between two resumes through the port
 
 	warps    []*wctx             // resident warps of this sub-partition, oldest first
-	look     []sim.Cycle         // per warp of warps: it need not be looked at before this cycle (its state cannot have changed)
-	ready    []readyPipes        // per warp of warps: its current instruction's pipes, while its operands are ready
-	cands    []candidate         // per warp of warps: its slot and age, for the choice among the ready ones
 	last     int                 // slot of the warp issued last (-1: none)
 	yield    int                 // slot of a warp whose last instruction yielded (Ctrl.Yield): the next issue prefers another (-1: none)
 	pipeFree [numPipes]sim.Cycle // per pipe (pipes.go): next cycle it accepts a warp instruction
@@ -32,77 +29,30 @@ type scheduler struct {
 func newScheduler(spec SchedSpec, slots int) scheduler {
 	n := slots/max(spec.Count, 1) + 1 // the warps a scheduler holds, at most, where slots go round the schedulers
 	return scheduler{policy: spec.Policy, slots: uint64(slots), wakeInterval: sim.Cycle(spec.WakeInterval), last: -1, yield: -1,
-		warps: make([]*wctx, 0, n), look: make([]sim.Cycle, 0, n), ready: make([]readyPipes, 0, n), cands: make([]candidate, 0, n)}
-}
-
-// readyPipes is what the scheduler keeps of a warp whose operands were
-// ready when it was last looked at and which was not picked: only the pipes
-// of its instruction can hold it, and if they do it waits for throttle.
-// The scheduler's scan reads it from one packed array instead of the
-// warp's context (which the register traffic pushes out of the cache).
-type readyPipes struct {
-	pipes    pipePair
-	throttle Reason
-	ok       bool // the operands were ready (false: look at the warp in full)
+		warps: make([]*wctx, 0, n)}
 }
 
 // add makes wc one of the scheduler's warps (the youngest: warps stays in
 // launch order, oldest first, which GTO's choice relies on).
-func (sc *scheduler) add(wc *wctx) {
-	wc.si = len(sc.warps)
-	sc.warps = append(sc.warps, wc)
-	sc.look = append(sc.look, 0)
-	sc.ready = append(sc.ready, readyPipes{})
-	sc.cands = append(sc.cands, candidate{slot: wc.slot, age: wc.age})
-}
+func (sc *scheduler) add(wc *wctx) { sc.warps = append(sc.warps, wc) }
 
 // remove drops a warp that has exited; its slot may go to a warp of the next CTA.
 func (sc *scheduler) remove(wc *wctx) {
 	if sc.yield == wc.slot {
 		sc.yield = -1
 	}
-	i := wc.si
-	if i < 0 || i >= len(sc.warps) || sc.warps[i] != wc {
-		return
-	}
-	sc.warps = append(sc.warps[:i], sc.warps[i+1:]...)
-	sc.look = append(sc.look[:i], sc.look[i+1:]...)
-	sc.ready = append(sc.ready[:i], sc.ready[i+1:]...)
-	sc.cands = append(sc.cands[:i], sc.cands[i+1:]...)
-	for j := i; j < len(sc.warps); j++ {
-		sc.warps[j].si = j
-	}
-	wc.si = -1
-}
-
-// lookNoLaterThan makes the scheduler look at wc at cycle at at the latest
-// (something it waits for changes then).
-func (sc *scheduler) lookNoLaterThan(wc *wctx, at sim.Cycle) {
-	if wc.si >= 0 && sc.look[wc.si] > at {
-		sc.look[wc.si] = at
+	for i, x := range sc.warps {
+		if x == wc {
+			sc.warps = append(sc.warps[:i], sc.warps[i+1:]...)
+			break
+		}
 	}
 }
 
-// lookAfresh makes the scheduler look at wc in full at cycle at: its state
-// changed (a blocked split became runnable).
-func (sc *scheduler) lookAfresh(wc *wctx, at sim.Cycle) {
-	if wc.si >= 0 {
-		sc.look[wc.si], sc.ready[wc.si] = at, readyPipes{}
-	}
-}
-
-// candidate is what the choice among ready warps reads of one: its slot
-// and its launch order.
-type candidate struct {
-	slot int
-	age  uint64
-}
-
-// better returns the better of ready warp i and the pick so far (indices
-// into warps; -1: none).
-func (sc *scheduler) better(i, pick int) int {
-	if pick < 0 || sc.prefer(sc.cands[i], sc.cands[pick]) {
-		return i
+// better returns the better of a ready warp and the pick so far (nil: none).
+func (sc *scheduler) better(wc, pick *wctx) *wctx {
+	if pick == nil || sc.prefer(wc, pick) {
+		return wc
 	}
 	return pick
 }
@@ -110,7 +60,7 @@ func (sc *scheduler) better(i, pick int) int {
 // prefer reports whether candidate a beats b under the scheduler policy; a
 // warp that yielded loses to any other. GTO prefers the oldest; LRR the
 // first slot after the one issued last.
-func (sc *scheduler) prefer(a, b candidate) bool {
+func (sc *scheduler) prefer(a, b *wctx) bool {
 	if sc.yield >= 0 && (a.slot == sc.yield) != (b.slot == sc.yield) {
 		return b.slot == sc.yield
 	}
@@ -124,9 +74,9 @@ func (sc *scheduler) prefer(a, b candidate) bool {
 }
 
 // greedy applies GTO's greed to the pick: the warp issued last keeps the
-// issue while it is ready (lastReady, -1 if it is not) and did not yield.
-func (sc *scheduler) greedy(pick, lastReady int) int {
-	if sc.policy == GTO && lastReady >= 0 && sc.last != sc.yield {
+// issue while it is ready (lastReady, nil if it is not) and did not yield.
+func (sc *scheduler) greedy(pick, lastReady *wctx) *wctx {
+	if sc.policy == GTO && lastReady != nil && sc.last != sc.yield {
 		return lastReady
 	}
 	return pick
@@ -192,92 +142,80 @@ func (s *SM) Tick(now sim.Cycle) (sim.Cycle, error) {
 func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	sc := &s.sched[p]
 	next := sim.Never
-	pick, lastReady := -1, -1
-	look := sc.look
-	ready, cands := sc.ready[:len(look)], sc.cands[:len(look)]
-	for i, at := range look {
+	var pick, lastReady *wctx
+	for _, wc := range sc.warps {
 		// A warp whose state cannot have changed since it was last looked
 		// at keeps its reason (accounted lazily) and costs one comparison.
-		if at > now {
-			if at < next {
-				next = at
+		if wc.checkAt > now {
+			if wc.checkAt < next {
+				next = wc.checkAt
 			}
 			continue
 		}
-		if rp := ready[i]; rp.ok {
+		if wc.readyDeps {
 			// Ready since it was last looked at and not picked: only its
 			// pipe can have become busy. Its reason (not_selected) stands.
-			if pf := sc.pipeReady(rp.pipes); pf > now {
-				wc := sc.warps[i]
+			if pf := sc.pipeReady(s.pipes[wc.curPC]); pf > now {
 				s.account(wc, now)
-				wc.reason, look[i] = rp.throttle, pf
+				wc.reason, wc.checkAt = throttleReason(s.prog.Instrs[wc.curPC].Class), pf
 				if pf < next {
 					next = pf
 				}
 				continue
 			}
-		} else if !s.lookAt(now, sc, i) {
-			if look[i] < next {
-				next = look[i]
+			wc.checkAt = now + 1
+			if wc.slot == sc.last {
+				lastReady = wc
+			}
+			if pick == nil || sc.policy != GTO || sc.yield >= 0 {
+				pick = sc.better(wc, pick) // else GTO's oldest: the first in warps' order (add)
 			}
 			continue
 		}
-		look[i] = now + 1
-		if cands[i].slot == sc.last {
-			lastReady = i
+		s.account(wc, now)
+		sp := wc.w.Current()
+		if sp == nil {
+			wc.reason = s.blockedReason(wc)
+			wc.checkAt = sim.Never // an event (timer, wake-up) resets it
+			continue
 		}
-		switch {
-		case pick < 0:
-			pick = i
-		case sc.policy != GTO || sc.yield >= 0:
-			pick = sc.better(i, pick)
-			// GTO without a yield: the oldest, the first in warps' order (add).
+		r, why := s.readyAt(now, wc, sp)
+		if r > now {
+			wc.reason = why
+			wc.checkAt = r
+			if r < next {
+				next = r
+			}
+			continue
+		}
+		wc.checkAt = now + 1
+		wc.reason = ReasonNotSelected
+		if in := &s.prog.Instrs[sp.PC]; in.Class != isa.ClassSyncs {
+			wc.readyDeps, wc.curPC = true, sp.PC
+		}
+		if wc.slot == sc.last {
+			lastReady = wc
+		}
+		if pick == nil || sc.policy != GTO || sc.yield >= 0 {
+			pick = sc.better(wc, pick) // else GTO's oldest: the first in warps' order (add)
 		}
 	}
 	pick = sc.greedy(pick, lastReady)
-	if pick < 0 {
+	if pick == nil {
 		return next
 	}
-	wc := sc.warps[pick]
-	sc.last = wc.slot
-	s.account(wc, now)
-	wc.reason = ReasonSelected
-	look[pick] = now + 1
-	ready[pick].ok = false
-	s.issue(now, wc)
-	if len(wc.predDue) > 0 {
-		s.pushPredicates(now, wc)
+	sc.last = pick.slot
+	s.account(pick, now)
+	pick.reason = ReasonSelected
+	pick.checkAt = now + 1
+	pick.readyDeps = false
+	s.issue(now, pick)
+	if len(pick.predDue) > 0 {
+		s.pushPredicates(now, pick)
 	}
 	// The issue cycle is "selected"; the SM ticks again at now+1, where the
-	// warp is looked at again (look) and gets the reason of its next wait.
+	// warp is looked at again (checkAt) and gets the reason of its next wait.
 	return now + 1
-}
-
-// lookAt looks at warp i of scheduler sc in full at cycle now: it accounts
-// its cycles so far, finds when its current instruction can issue and why
-// it waits until then, and reports whether it can issue now. A warp that
-// can, other than at a barrier instruction, keeps its pipes in ready: until
-// it issues only they can hold it.
-func (s *SM) lookAt(now sim.Cycle, sc *scheduler, i int) bool {
-	wc := sc.warps[i]
-	s.account(wc, now)
-	sp := wc.w.Current()
-	if sp == nil {
-		wc.reason = s.blockedReason(wc)
-		sc.look[i] = sim.Never // an event (timer, wake-up) resets it
-		return false
-	}
-	r, why := s.readyAt(now, wc, sp)
-	if r > now {
-		wc.reason = why
-		sc.look[i] = r
-		return false
-	}
-	wc.reason = ReasonNotSelected
-	if in := &s.prog.Instrs[sp.PC]; in.Class != isa.ClassSyncs {
-		sc.ready[i] = readyPipes{pipes: s.pipes[sp.PC], throttle: throttleReason(in.Class), ok: true}
-	}
-	return true
 }
 
 // account adds the cycles since the warp's last accounting to its current

@@ -40,15 +40,15 @@ func TestSchedulerChoosesByPolicy(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := newScheduler(SchedSpec{Policy: tc.policy}, 64)
 			sc.last, sc.yield = tc.last, tc.yield
-			pick, lastReady := -1, -1
-			for i, r := range tc.ready {
-				sc.add(&wctx{slot: r.slot, age: r.age})
-				if r.slot == sc.last {
-					lastReady = i
+			var pick, lastReady *wctx
+			for _, r := range tc.ready {
+				wc := &wctx{slot: r.slot, age: r.age}
+				if wc.slot == sc.last {
+					lastReady = wc
 				}
-				pick = sc.better(i, pick)
+				pick = sc.better(wc, pick)
 			}
-			if got := sc.warps[sc.greedy(pick, lastReady)]; got.slot != tc.want {
+			if got := sc.greedy(pick, lastReady); got.slot != tc.want {
 				t.Errorf("picked warp %d, want %d", got.slot, tc.want)
 			}
 		})

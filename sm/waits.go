@@ -315,7 +315,9 @@ func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error
 func (s *SM) answer(wc *wctx, rec *tryRec, at sim.Cycle) {
 	s.setReady(wc, rec.in.Dst(0), at, ReasonMbarrier)
 	wc.depPC = -1
-	s.sched[wc.sp].lookNoLaterThan(wc, at)
+	if wc.checkAt > at {
+		wc.checkAt = at
+	}
 	s.wakeWarp(at)
 	wc.dropTry(rec.ticket)
 }
