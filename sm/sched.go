@@ -172,6 +172,29 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 			}
 			continue
 		}
+		if wc.awaitDeps && wc.depPC == wc.curPC {
+			// Its operands are ready now, as found when it was last looked
+			// at (whatever changes them resets depPC): only its pipe can
+			// hold it. The outcome is a full look's.
+			s.account(wc, now)
+			if pf := sc.pipeReady(s.pipes[wc.curPC]); pf > now {
+				wc.reason, wc.checkAt = throttleReason(s.prog.Instrs[wc.curPC].Class), pf
+				if pf < next {
+					next = pf
+				}
+				continue
+			}
+			wc.awaitDeps, wc.readyDeps = false, true
+			wc.reason, wc.checkAt = ReasonNotSelected, now+1
+			if wc.slot == sc.last {
+				lastReady = wc
+			}
+			if pick == nil || sc.policy != GTO || sc.yield >= 0 {
+				pick = sc.better(wc, pick)
+			}
+			continue
+		}
+		wc.awaitDeps = false
 		s.account(wc, now)
 		sp := wc.w.Current()
 		if sp == nil {
@@ -185,6 +208,10 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 			wc.checkAt = r
 			if r < next {
 				next = r
+			}
+			if in := &s.prog.Instrs[sp.PC]; !s.prog.Scheduled && in.Class != isa.ClassSyncs {
+				// At r its operands are ready and only its pipe can hold it.
+				wc.awaitDeps, wc.curPC = true, sp.PC
 			}
 			continue
 		}
