@@ -111,15 +111,27 @@ func f32Rand(seed, k uint64) float32 {
 }
 
 // generateWords fills b with the little-endian words word(k) of size bytes,
-// starting at byte offset off (which need not be word aligned).
+// starting at byte offset off (which need not be word aligned): the upper
+// bytes of a word first if off is inside one, then whole words, then the
+// lower bytes of the word b ends in.
 func generateWords(off uint64, b []byte, size uint64, word func(k uint64) uint64) {
 	var tmp [8]byte
-	for i := 0; i < len(b); {
-		pos := off + uint64(i)
-		k, within := pos/size, pos%size
+	i := 0
+	if within := off % size; within != 0 {
+		binary.LittleEndian.PutUint64(tmp[:], word(off/size))
+		i = copy(b, tmp[within:size])
+	}
+	k := (off + uint64(i)) / size
+	for ; uint64(len(b)-i) >= size; i, k = i+int(size), k+1 {
+		if size == 4 {
+			binary.LittleEndian.PutUint32(b[i:], uint32(word(k)))
+		} else {
+			binary.LittleEndian.PutUint64(b[i:], word(k))
+		}
+	}
+	if i < len(b) {
 		binary.LittleEndian.PutUint64(tmp[:], word(k))
-		n := copy(b[i:], tmp[within:size])
-		i += n
+		copy(b[i:], tmp[:size])
 	}
 }
 

@@ -141,3 +141,23 @@ func TestF32RandFill(t *testing.T) {
 		t.Errorf("unaligned generate: %x, want %x", part, b[10:16])
 	}
 }
+
+// generateWords writes, at every offset and length, byte pos%size of word
+// pos/size at stream position pos: partial words at either end included.
+func TestGenerateWordsAtAnyOffset(t *testing.T) {
+	word := func(k uint64) uint64 { return splitmix(7, k) }
+	for _, size := range []uint64{4, 8} {
+		for off := uint64(0); off < 3*size; off++ {
+			for n := 0; n <= 5*int(size); n++ {
+				got := make([]byte, n)
+				generateWords(off, got, size, word)
+				for j := range got {
+					pos := off + uint64(j)
+					if want := byte(word(pos/size) >> (8 * (pos % size))); got[j] != want {
+						t.Fatalf("size %d, offset %d, %d bytes: byte %d is %#02x, want %#02x", size, off, n, j, got[j], want)
+					}
+				}
+			}
+		}
+	}
+}

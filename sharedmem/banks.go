@@ -29,14 +29,20 @@ func (c Config) Wavefronts(addrs *[WarpSize]uint32, active uint32, width int) in
 	if c.conflictFree(addrs, active, width) {
 		return 1
 	}
-	whole := c.maxWordsPerBank(addrs, active, width)
+	// Not conflict-free: some bank holds two words, so the whole warp
+	// needs more than one wavefront and is split into passes if its lanes
+	// are wide. A pass that is conflict-free (the bitmap) costs one.
 	lanesPerPass := max(1, min(WarpSize, c.Banks/wordsPerLane(width, c.BankBytes)))
-	if whole <= 1 || lanesPerPass == WarpSize {
-		return whole
+	if lanesPerPass == WarpSize {
+		return c.maxWordsPerBank(addrs, active, width)
 	}
 	total := 0
 	for first := 0; first < WarpSize; first += lanesPerPass {
-		if mask := active & passMask(first, lanesPerPass); mask != 0 {
+		switch mask := active & passMask(first, lanesPerPass); {
+		case mask == 0:
+		case c.conflictFree(addrs, mask, width):
+			total++
+		default:
 			total += c.maxWordsPerBank(addrs, mask, width)
 		}
 	}

@@ -50,22 +50,18 @@ type HandlerFunc func(now Cycle, arg uint64) error
 // Handle calls f.
 func (f HandlerFunc) Handle(now Cycle, arg uint64) error { return f(now, arg) }
 
+// event is a queued event. It holds no pointer (its handler waits in
+// Engine.hs), so moving it through the heap is a plain copy.
 type event struct {
-	at  Cycle
-	ph  Phase
-	seq uint64
-	arg uint64
-	h   Handler
+	at   Cycle
+	key  uint64 // the phase (top 8 bits), then the order of scheduling (2^56 events are beyond any run): ties within a cycle
+	arg  uint64
+	slot int32 // its handler's index in Engine.hs
 }
 
+// before orders events by cycle, then phase, then scheduling order.
 func (a *event) before(b *event) bool {
-	if a.at != b.at {
-		return a.at < b.at
-	}
-	if a.ph != b.ph {
-		return a.ph < b.ph
-	}
-	return a.seq < b.seq
+	return a.at < b.at || a.at == b.at && a.key < b.key
 }
 
 // Engine is the event queue and the clock. The zero value is not usable; call New.
@@ -73,13 +69,15 @@ type Engine struct {
 	now     Cycle
 	seq     uint64
 	q       []event
+	hs      []Handler // handlers of queued events, by event.slot
+	free    []int32   // slots of hs not in use
 	handled uint64
 	limit   Cycle // Run's limit, which StepTo respects
 }
 
 // New returns an engine at cycle 0 with an empty queue.
 func New() *Engine {
-	return &Engine{q: make([]event, 0, 64)}
+	return &Engine{q: make([]event, 0, 64), hs: make([]Handler, 0, 64), free: make([]int32, 0, 64)}
 }
 
 // Now is the cycle of the event being handled (or of the last one handled).
@@ -99,8 +97,28 @@ func (e *Engine) Schedule(at Cycle, ph Phase, h Handler, arg uint64) {
 		panic(fmt.Sprintf("sim: event %T scheduled at cycle %d, before now (%d)", h, at, e.now))
 	}
 	e.seq++
-	e.q = append(e.q, event{at: at, ph: ph, seq: e.seq, arg: arg, h: h})
+	e.q = append(e.q, event{at: at, key: uint64(ph)<<56 | e.seq, arg: arg, slot: e.hold(h)})
 	e.up(len(e.q) - 1)
+}
+
+// hold keeps h for a queued event and returns its slot.
+func (e *Engine) hold(h Handler) int32 {
+	if n := len(e.free); n > 0 {
+		i := e.free[n-1]
+		e.free = e.free[:n-1]
+		e.hs[i] = h
+		return i
+	}
+	e.hs = append(e.hs, h)
+	return int32(len(e.hs) - 1)
+}
+
+// release returns the handler in slot i and frees the slot.
+func (e *Engine) release(i int32) Handler {
+	h := e.hs[i]
+	e.hs[i] = nil
+	e.free = append(e.free, i)
+	return h
 }
 
 // StepTo advances the clock to cycle at without an event, if no queued event
@@ -136,7 +154,7 @@ func (e *Engine) Run(until Cycle) error {
 		ev := e.pop()
 		e.now = ev.at
 		e.handled++
-		if err := ev.h.Handle(ev.at, ev.arg); err != nil {
+		if err := e.release(ev.slot).Handle(ev.at, ev.arg); err != nil {
 			return err
 		}
 	}
@@ -156,7 +174,6 @@ func (e *Engine) pop() event {
 	n := len(e.q) - 1
 	top := e.q[0]
 	e.q[0] = e.q[n]
-	e.q[n] = event{}
 	e.q = e.q[:n]
 	if n > 0 {
 		e.down(0)
@@ -164,32 +181,38 @@ func (e *Engine) pop() event {
 	return top
 }
 
+// up and down move one event along its path through the heap, shifting the
+// events it passes by one place each rather than swapping it with them.
 func (e *Engine) up(i int) {
+	x := e.q[i]
 	for i > 0 {
 		p := (i - 1) / 2
-		if !e.q[i].before(&e.q[p]) {
-			return
+		if !x.before(&e.q[p]) {
+			break
 		}
-		e.q[i], e.q[p] = e.q[p], e.q[i]
+		e.q[i] = e.q[p]
 		i = p
 	}
+	e.q[i] = x
 }
 
 func (e *Engine) down(i int) {
 	n := len(e.q)
+	x := e.q[i]
 	for {
 		l := 2*i + 1
 		if l >= n {
-			return
+			break
 		}
 		m := l
 		if r := l + 1; r < n && e.q[r].before(&e.q[l]) {
 			m = r
 		}
-		if !e.q[m].before(&e.q[i]) {
-			return
+		if !e.q[m].before(&x) {
+			break
 		}
-		e.q[i], e.q[m] = e.q[m], e.q[i]
+		e.q[i] = e.q[m]
 		i = m
 	}
+	e.q[i] = x
 }

@@ -148,6 +148,6 @@ func BenchmarkScheduleDispatch(b *testing.B) {
 	for c.n < b.N {
 		ev := e.pop()
 		e.now = ev.at
-		_ = ev.h.Handle(ev.at, ev.arg)
+		_ = e.release(ev.slot).Handle(ev.at, ev.arg)
 	}
 }

@@ -63,6 +63,7 @@ type wctx struct {
 	hold        int32     // scoreboard entry of a suspending try_wait's predicate: the warp issues nothing until it is ready (-1: none)
 	checkAt     sim.Cycle // the scheduler need not look at the warp before this cycle
 	readyDeps   bool      // operands ready when last looked at; only the pipe (of curPC's instruction) can hold it
+	awaitDeps   bool      // operands of curPC's instruction ready at checkAt, unless depPC was reset since
 	curPC       int32
 	computeLeft int
 

@@ -27,10 +27,13 @@ type scheduler struct {
 
 // newScheduler returns an idle scheduler of an SM with slots warp slots.
 func newScheduler(spec SchedSpec, slots int) scheduler {
-	return scheduler{policy: spec.Policy, slots: uint64(slots), wakeInterval: sim.Cycle(spec.WakeInterval), last: -1, yield: -1}
+	n := slots/max(spec.Count, 1) + 1 // the warps a scheduler holds, at most, where slots go round the schedulers
+	return scheduler{policy: spec.Policy, slots: uint64(slots), wakeInterval: sim.Cycle(spec.WakeInterval), last: -1, yield: -1,
+		warps: make([]*wctx, 0, n)}
 }
 
-// add makes wc one of the scheduler's warps (the youngest).
+// add makes wc one of the scheduler's warps (the youngest: warps stays in
+// launch order, oldest first, which GTO's choice relies on).
 func (sc *scheduler) add(wc *wctx) { sc.warps = append(sc.warps, wc) }
 
 // remove drops a warp that has exited; its slot may go to a warp of the next CTA.
@@ -164,9 +167,34 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 			if wc.slot == sc.last {
 				lastReady = wc
 			}
-			pick = sc.better(wc, pick)
+			if pick == nil || sc.policy != GTO || sc.yield >= 0 {
+				pick = sc.better(wc, pick) // else GTO's oldest: the first in warps' order (add)
+			}
 			continue
 		}
+		if wc.awaitDeps && wc.depPC == wc.curPC {
+			// Its operands are ready now, as found when it was last looked
+			// at (whatever changes them resets depPC): only its pipe can
+			// hold it. The outcome is a full look's.
+			s.account(wc, now)
+			if pf := sc.pipeReady(s.pipes[wc.curPC]); pf > now {
+				wc.reason, wc.checkAt = throttleReason(s.prog.Instrs[wc.curPC].Class), pf
+				if pf < next {
+					next = pf
+				}
+				continue
+			}
+			wc.awaitDeps, wc.readyDeps = false, true
+			wc.reason, wc.checkAt = ReasonNotSelected, now+1
+			if wc.slot == sc.last {
+				lastReady = wc
+			}
+			if pick == nil || sc.policy != GTO || sc.yield >= 0 {
+				pick = sc.better(wc, pick)
+			}
+			continue
+		}
+		wc.awaitDeps = false
 		s.account(wc, now)
 		sp := wc.w.Current()
 		if sp == nil {
@@ -181,6 +209,10 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 			if r < next {
 				next = r
 			}
+			if in := &s.prog.Instrs[sp.PC]; !s.prog.Scheduled && in.Class != isa.ClassSyncs {
+				// At r its operands are ready and only its pipe can hold it.
+				wc.awaitDeps, wc.curPC = true, sp.PC
+			}
 			continue
 		}
 		wc.checkAt = now + 1
@@ -191,7 +223,9 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 		if wc.slot == sc.last {
 			lastReady = wc
 		}
-		pick = sc.better(wc, pick)
+		if pick == nil || sc.policy != GTO || sc.yield >= 0 {
+			pick = sc.better(wc, pick) // else GTO's oldest: the first in warps' order (add)
+		}
 	}
 	pick = sc.greedy(pick, lastReady)
 	if pick == nil {

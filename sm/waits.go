@@ -210,11 +210,15 @@ func (s *SM) evalLanes(check, answer, issued sim.Cycle, wc *wctx, in *isa.Instr,
 	var lastB *barrier
 	var lastV uint64
 	var lastDone bool
+	var b *barrier
+	var bAddr uint32
 	for l := 0; l < warp.Lanes; l++ {
 		if mask>>l&1 == 0 {
 			continue
 		}
-		b := wc.c.bars[addr(l)]
+		if a := addr(l); b == nil || a != bAddr { // converged lanes name one barrier: one lookup
+			b, bAddr = wc.c.bars[a], a
+		}
 		if b == nil || !b.mb.Valid() {
 			return 0, nil, s.diag(wc, in, DiagMisuse, "uninitialized-barrier", 1<<l,
 				fmt.Sprintf("%s on %s, which is not an initialised mbarrier [UB #1]", in.Op, s.barrierName(addr(l))))

@@ -117,14 +117,9 @@ func (w *Warp) bitOps(in *isa.Instr, mask uint32, now uint64, r *Vec) error {
 			r[l] = prmt(uint32(a[l]), uint32(b[l]), uint32(c[l]), in.Mode)
 		}
 	case isa.OpLop3:
-		lut := in.Src(3).Imm & 0xff
+		lut := uint8(in.Src(3).Imm)
 		for l := range r {
-			var v uint64
-			for k := 0; k < 64; k++ {
-				idx := (a[l]>>k&1)<<2 | (b[l]>>k&1)<<1 | c[l]>>k&1
-				v |= (lut >> idx & 1) << k
-			}
-			r[l] = v
+			r[l] = lut64(lut, a[l], b[l], c[l])
 		}
 	case isa.OpShf:
 		for l := range r {

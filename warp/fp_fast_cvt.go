@@ -117,6 +117,15 @@ func newF32ToInt(dt isa.Type, r isa.Rounding, ftz bool) f32ToInt {
 
 // convert converts f32 bits x as ftoi does.
 func (c *f32ToInt) convert(x uint32) uint64 {
+	if c.rnd == isa.RZI && x&f32Exp < (127+31)<<23 {
+		// |x| < 2^31: the host's truncation fits every destination (a
+		// subnormal truncates to 0 with or without .ftz); a negative x
+		// saturates an unsigned one at 0.
+		if !c.signed && x&f32Sign != 0 {
+			return 0
+		}
+		return uint64(int64(math.Float32frombits(x))) & c.mask
+	}
 	if c.ftz {
 		x = f32Flush(x)
 	}
@@ -155,7 +164,16 @@ func f32ToF16(x uint32, ftz, sat bool) uint64 {
 		return fmtF16.qnan
 	}
 	r := uint64(x>>16&0x8000) | 0x7c00 // ±Inf
-	if x&f32Exp != f32Exp {
+	switch {
+	case x>>23&0xff-(127-14) < 30:
+		// In f16's normal range: the exponent rebiased from 127 to 15, the
+		// 13 low bits of the significand rounded off to nearest even; a
+		// carry out of the significand moves to the next binade (past the
+		// largest, to infinity).
+		m := x & 0x7fffffff
+		m += 1<<12 - 1 + m>>13&1
+		r = uint64(x>>16&0x8000 | (m>>13 - (127-15)<<10))
+	case x&f32Exp != f32Exp:
 		r = fmtF16.roundNearest(float64(math.Float32frombits(x)), 0)
 	}
 	if sat {

@@ -16,13 +16,38 @@ type halfOp struct {
 	expMask  uint64 // the format's exponent field
 	tieMask  uint64 // float64 bits below any midpoint of the format: one of them set, no midpoint
 	one      uint64 // the bits of 1.0
+	// Rounding of a float64 in the format's normal range (round): its
+	// stored bits are the float64's shifted right by shift, less rebias.
+	shift  uint   // float64 significand bits the format drops
+	eLo    uint64 // the float64 exponent field of the format's smallest normal
+	span   uint64 // the format's normal exponents
+	rebias uint64 // the float64 exponent bias less the format's, at the format's exponent field
 }
 
 func newHalfOp(in *isa.Instr) halfOp {
 	f := formatOf(in.Type)
 	return halfOp{o: fop{op: in.Op, rnd: in.Rnd, flags: in.Flags, mode: in.Mode}, f: f, bf16: f.t == isa.BF16,
 		ftz: in.Flags.Has(isa.FFtz), sat: in.Flags.Has(isa.FSat),
-		expMask: f.infBits(), tieMask: 1<<uint(51-f.mant) - 1, one: f.roundNearest(1, 0)}
+		expMask: f.infBits(), tieMask: 1<<uint(51-f.mant) - 1, one: f.roundNearest(1, 0),
+		shift: uint(52 - f.mant), eLo: uint64(1023 + f.emin), span: 1<<uint(f.width-1-f.mant) - 2,
+		rebias: uint64(1023+f.emin-1) << uint(f.mant)}
+}
+
+// round rounds s + err (s the float64 nearest to the exact value, err the
+// rest) to nearest even in the format. Where s is in the format's normal
+// range and not a midpoint with a rest, the dropped bits round the
+// significand up past their half, or at it to even, and a carry moves to
+// the next binade (past the largest, to infinity); anything else is
+// roundNearest's.
+func (h *halfOp) round(s, err float64) uint64 {
+	b := math.Float64bits(s)
+	mag := b &^ (1 << 63)
+	half := uint64(1) << (h.shift - 1)
+	if mag>>52-h.eLo < h.span && (err == 0 || mag&(2*half-1) != half) {
+		mag += half - 1 + mag>>h.shift&1
+		return b>>63<<15 | (mag>>h.shift - h.rebias)
+	}
+	return h.f.roundNearest(s, err)
 }
 
 // value decodes 16-bit bits exactly, flushing a subnormal with .ftz. The
@@ -62,7 +87,7 @@ func (h *halfOp) eval(a, b, c uint64) uint64 {
 	var p, z float64
 	switch h.o.op {
 	case isa.OpMul:
-		return h.finish(h.f.roundNearest(x*y, 0))
+		return h.finish(h.round(x*y, 0))
 	case isa.OpAdd:
 		p, z = x, y
 	case isa.OpSub:
@@ -75,7 +100,7 @@ func (h *halfOp) eval(a, b, c uint64) uint64 {
 	if math.Float64bits(s)&h.tieMask == 0 { // perhaps on a midpoint: the rest of the sum decides
 		_, err = twoSum(p, z)
 	}
-	return h.finish(h.f.roundNearest(s, err))
+	return h.finish(h.round(s, err))
 }
 
 // finish applies .ftz and .sat to rounded result bits r.

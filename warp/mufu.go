@@ -83,16 +83,32 @@ func decodeMufu(name string) ([]uint32, error) {
 	}
 	v := make([]uint32, n)
 	v[0] = cur
-	for k := uint32(1); k < n; k++ {
-		s := uint32(steps[(k-1)/4]>>(2*((k-1)%4))) & 3
-		if falling {
-			cur -= s
-		} else {
-			cur += s
-		}
+	stepSums(v[1:], cur, steps, falling)
+	return v, nil
+}
+
+// stepSums writes to v the running sum from cur of the 2-bit steps (four a
+// byte, the lowest first), each added, or subtracted if falling: a whole
+// byte of steps at a time, then the steps of a last partial byte.
+func stepSums(v []uint32, cur uint32, steps []byte, falling bool) {
+	sign := uint32(1)
+	if falling {
+		sign = ^uint32(0) // -1: cur + sign*s is cur - s
+	}
+	whole := len(v) / 4
+	for i, b := range steps[:whole] {
+		q := v[4*i : 4*i+4 : 4*i+4]
+		s := uint32(b)
+		q[0] = cur + sign*(s&3)
+		q[1] = q[0] + sign*(s>>2&3)
+		q[2] = q[1] + sign*(s>>4&3)
+		q[3] = q[2] + sign*(s>>6)
+		cur = q[3]
+	}
+	for k := 4 * whole; k < len(v); k++ {
+		cur += sign * (uint32(steps[k/4]>>(2*(k%4))) & 3)
 		v[k] = cur
 	}
-	return v, nil
 }
 
 const (

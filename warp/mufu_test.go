@@ -3,6 +3,7 @@ package warp
 import (
 	"encoding/binary"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -114,6 +115,34 @@ func TestMufuTablesDecode(t *testing.T) {
 		}{{v[0], tc.first}, {v[len(v)-1], tc.last}} {
 			if d := float64(math.Float32frombits(end.got)) - end.want; math.Abs(d) > 2*math.Abs(end.want)*0x1p-23 {
 				t.Errorf("%s: end value %g, want %g", tc.name, math.Float32frombits(end.got), end.want)
+			}
+		}
+	}
+}
+
+// stepSums, the tables' decoder, gives the running sum of the steps taken one
+// at a time, rising and falling, for lengths that end inside a byte.
+func TestMufuStepSums(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	steps := make([]byte, 64)
+	for i := range steps {
+		steps[i] = byte(rng.Uint32())
+	}
+	for _, falling := range []bool{false, true} {
+		for n := 0; n <= 4*len(steps); n++ {
+			got := make([]uint32, n)
+			stepSums(got, 1000, steps, falling)
+			cur := uint32(1000)
+			for k := 0; k < n; k++ {
+				s := uint32(steps[k/4]>>(2*(k%4))) & 3
+				if falling {
+					cur -= s
+				} else {
+					cur += s
+				}
+				if got[k] != cur {
+					t.Fatalf("falling %v, %d steps: entry %d is %d, want %d", falling, n, k, got[k], cur)
+				}
 			}
 		}
 	}

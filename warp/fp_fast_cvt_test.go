@@ -1,0 +1,62 @@
+package warp
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/smsim/smsim/isa"
+)
+
+// f32ToF16 (cvt.rn.f16.f32 on the fast lanes) gives the exact path's bits
+// for every exponent and sign, every pattern of the 13 significand bits
+// that rounding drops (midpoints and their neighbours among them) under
+// several upper significands, with and without .ftz and .sat.
+func TestF32ToF16MatchesTheExactPath(t *testing.T) {
+	highs := []uint32{0, 1, 0x155, 0x3ff}
+	if testing.Short() {
+		highs = highs[:2]
+	}
+	for _, flags := range []isa.Flags{0, isa.FFtz, isa.FSat, isa.FFtz | isa.FSat} {
+		in := isa.Instr{Op: isa.OpCvt, Type: isa.F16, Type2: isa.F32, Rnd: isa.RN, Flags: flags}
+		ftz, sat := flags.Has(isa.FFtz), flags.Has(isa.FSat)
+		t.Run(fmt.Sprintf("flags %#x", flags), func(t *testing.T) {
+			bad := 0
+			for se := uint32(0); se < 512; se++ {
+				for _, hi := range highs {
+					for lo := uint32(0); lo < 1<<13; lo++ {
+						x := se<<23 | hi<<13 | lo
+						got, want := f32ToF16(x, ftz, sat), floatToFloat(&in, uint64(x))
+						if got != want && bad < 10 {
+							bad++
+							t.Errorf("cvt.rn.f16.f32 of %#08x: %#04x, the exact path %#04x", x, got, want)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// f32ToInt (cvt.rzi and the other integer roundings to s32, u32, s64, u64
+// on the fast lanes) gives the exact path's bits for every exponent and
+// sign, with the significand's low and high bits in several patterns (at
+// the destination's width: the bits above it are not the result's).
+func TestF32ToIntMatchesTheExactPath(t *testing.T) {
+	mants := []uint32{0, 1, 0x3fffff, 0x400000, 0x400001, 0x7fffff, 0x2aaaaa, 0x555555}
+	for _, dt := range []isa.Type{isa.S32, isa.U32, isa.S64, isa.U64} {
+		for _, rnd := range []isa.Rounding{isa.RZI, isa.RNI, isa.RMI, isa.RPI} {
+			for _, flags := range []isa.Flags{0, isa.FFtz} {
+				in := isa.Instr{Op: isa.OpCvt, Type: dt, Type2: isa.F32, Rnd: rnd, Flags: flags}
+				c := newF32ToInt(dt, rnd, flags.Has(isa.FFtz))
+				for se := uint32(0); se < 512; se++ {
+					for _, m := range mants {
+						x := se<<23 | m
+						if got, want := c.convert(x), floatToInt(&in, uint64(x))&widthMask(dt); got != want {
+							t.Fatalf("cvt (rounding %d).%s.f32 (flags %#x) of %#08x: %#x, the exact path %#x", rnd, dt, flags, x, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
