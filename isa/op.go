@@ -187,6 +187,12 @@ const (
 	OpUTma      // uniform tensor copy: [dst shared, mbar, coordinates...] (first register), [tensor map] (pair); Dim
 	OpUTmaFlush // commit the warp's bulk group (UTMACMDFLUSH)
 
+	// Warpgroup matrix operations (isa/mma.go, docs/wgmma.md).
+	OpWgmma       // wgmma.mma_async: D = A*B + D over the warp's 16 rows of the warpgroup's 64 (operands: WgmmaARegs)
+	OpWgmmaFence  // wgmma.fence: orders register accesses before the next wgmma.mma_async
+	OpWgmmaCommit // wgmma.commit_group: closes the warp's open wgmma group
+	OpWgmmaWait   // wgmma.wait_group a: waits until at most a of the warp's wgmma groups are pending
+
 	numOps
 )
 
@@ -221,6 +227,8 @@ var opNames = [...]string{
 	OpFchk: "fchk", OpMufu: "mufu", OpSHAdd2F32: "hadd2.f32", OpFSin: "mufu.sin", OpVAbsDiff4: "vabsdiff4", OpBssy: "bssy", OpBsync: "bsync",
 	OpBreak: "break", OpBmov: "bmov", OpJmx: "jmx", OpDepbar: "depbar", OpUBlkCp: "ublkcp", OpUTma: "utma",
 	OpUTmaFlush: "utmacmdflush",
+	OpWgmma:     "wgmma.mma_async", OpWgmmaFence: "wgmma.fence", OpWgmmaCommit: "wgmma.commit_group",
+	OpWgmmaWait: "wgmma.wait_group",
 }
 
 // Sub-modes of the SASS operations (Instr.Mode).

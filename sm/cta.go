@@ -76,6 +76,7 @@ type wctx struct {
 	seenPhase uint64
 	tries     []tryRec  // try_waits in flight, one per blocked split
 	cp        cpThreads // cp.async groups per lane
+	mma       mmaGroups // wgmma groups (wgmma.go)
 	done      bool
 	doneAt    sim.Cycle
 }

@@ -87,6 +87,9 @@ type SM struct {
 	mapUse     []mapUse             // tensor maps read from global memory: rewritten since?
 	laneBuf    [maxAccessBytes]byte // one lane's bytes of the memory access in progress (laneAccess)
 	cpFree     []*cpLanding         // landed cp.async events, for reuse
+	tensor     []tensorPipe         // the sub-partitions' tensor pipes (wgmma)
+	mma        *warp.Wgmma          // the wgmma being executed (reused)
+	mmaModel   warp.MMAModel        // the tensor cores' arithmetic
 }
 
 // ShareArray records that the TMA unit will take cycles of the shared-memory

@@ -1,0 +1,119 @@
+package sm
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/sharedmem"
+	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/warp"
+)
+
+// Warpgroup MMA (docs/wgmma.md). Each warp of a warpgroup executes its own
+// wgmma.mma_async: its share, the 16 rows of D its rank names, is computed
+// when it issues (its operands are read then: the ISA leaves a program that
+// changes them before the wgmma completes undefined) and occupies its
+// sub-partition's tensor pipe; its accumulators are complete
+// tensor.latency cycles after the pipe is done with it. The warp's wgmma
+// groups (commit_group) complete with their last share, and
+// wgmma.wait_group N holds the warp until at most N of its groups are
+// pending.
+
+// waitMMA is the wait kind of a split held by wgmma.wait_group.
+const waitMMA = 5
+
+// ctaShared reads a CTA's shared memory for the descriptors of a wgmma.
+type ctaShared struct{ m *sharedmem.Memory }
+
+func (r ctaShared) LoadShared(addr uint32, n int) (uint64, error) {
+	switch n {
+	case 1:
+		v, err := r.m.Load8(addr)
+		return uint64(v), err
+	case 2:
+		v, err := r.m.Load16(addr)
+		return uint64(v), err
+	}
+	v, err := r.m.Load32(addr)
+	return uint64(v), err
+}
+
+func (s *SM) execWgmma(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
+	w := wc.w
+	switch in.Op {
+	case isa.OpWgmma:
+		if err := s.wgmma(now, wc, in, mask); err != nil {
+			return err
+		}
+	case isa.OpWgmmaCommit:
+		wc.mma.committed = append(wc.mma.committed, wc.mma.open)
+		wc.mma.open = 0
+	case isa.OpWgmmaWait:
+		if ready := wc.mma.waitFor(int(in.Src(0).Imm)); ready > now {
+			s.blockUntil(now, wc, waitCode(waitMMA, ReasonMathPipeThrottle), ready, true)
+			return nil
+		}
+	}
+	wc.busyUntil = now + sim.Cycle(s.cfg.Pipes.Latency[isa.ClassMMA])
+	w.Advance()
+	return nil
+}
+
+// waitFor returns when at most n of the warp's committed groups are
+// pending, and forgets the groups it waits for.
+func (g *mmaGroups) waitFor(n int) sim.Cycle {
+	var ready sim.Cycle
+	if k := len(g.committed) - n; k > 0 {
+		for _, c := range g.committed[:k] {
+			ready = max(ready, c)
+		}
+		g.committed = append(g.committed[:0], g.committed[k:]...)
+	}
+	return ready
+}
+
+// wgmma executes the warp's share of a wgmma.mma_async and books it on the
+// sub-partition's tensor pipe.
+func (s *SM) wgmma(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
+	w := wc.w
+	if mask != warp.FullMask {
+		return s.diag(wc, in, DiagMisuse, "wgmma-partial-warp", mask,
+			fmt.Sprintf("wgmma.mma_async is .sync.aligned: all 32 threads of the warp must execute it (active %#08x)", mask))
+	}
+	if first := w.InCTA &^ 3; (first+4)*warp.Lanes > wc.c.threads {
+		return s.diag(wc, in, DiagMisuse, "wgmma-partial-warpgroup", mask,
+			fmt.Sprintf("wgmma.mma_async needs a whole warpgroup: warps %d-%d of the CTA, whose %d threads leave it short", first, first+3, wc.c.threads))
+	}
+	if s.mma == nil {
+		s.mma = &warp.Wgmma{}
+		s.mmaModel = warp.H200MMAModel()
+	}
+	g := s.mma
+	if err := w.DecodeWgmma(in, mask, uint64(now-s.start), g); err != nil {
+		code := "wgmma-operand"
+		if !errors.Is(err, warp.ErrWgmmaOperand) {
+			code = "unsupported"
+		}
+		return s.diag(wc, in, DiagMisuse, code, mask, err.Error())
+	}
+	if err := g.Run(w.InCTA&3, ctaShared{wc.c.smem}, &s.mmaModel); err != nil {
+		return s.diag(wc, in, DiagMisuse, "shared-out-of-bounds", mask,
+			fmt.Sprintf("wgmma.mma_async reads a matrix outside the block's %d bytes of shared memory: %v", wc.c.smem.Size(), err))
+	}
+	w.WriteWgmma(in, g)
+	s.bookTensor(now, wc, g)
+	return nil
+}
+
+// bookTensor holds the warp's sub-partition's tensor pipe for its share and
+// adds the share's completion to the warp's open group.
+func (s *SM) bookTensor(now sim.Cycle, wc *wctx, g *warp.Wgmma) {
+	if len(s.tensor) != s.cfg.Sched.Count {
+		s.tensor = make([]tensorPipe, s.cfg.Sched.Count)
+	}
+	p := &s.tensor[wc.sp]
+	start := max(now, p.free)
+	p.free = start + s.cfg.Tensor.shareCycles(g.A, g.N, g.K, s.cfg.Sched.Count)
+	wc.mma.open = max(wc.mma.open, p.free+sim.Cycle(s.cfg.Tensor.Latency))
+}
