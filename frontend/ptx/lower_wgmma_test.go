@@ -73,3 +73,39 @@ func TestLowerWgmmaForms(t *testing.T) {
 		}
 	}
 }
+
+// ldmatrix and stmatrix of sm_90 (.m8n8 .b16), and setmaxnreg's count.
+func TestLowerMatrixForms(t *testing.T) {
+	const head = header + `.visible .entry k()
+{
+	.reg .b32 %r<8>;
+`
+	tests := []struct{ name, body, want string }{
+		{"ldmatrix x4", "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2, %r3, %r4}, [%r5];", ""},
+		{"ldmatrix x1 trans", "ldmatrix.sync.aligned.m8n8.x1.trans.shared::cta.b16 {%r1}, [%r5+16];", ""},
+		{"stmatrix x2", "stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%r5], {%r1, %r2};", ""},
+		{"ldmatrix count", "ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r1}, [%r5];", "ldmatrix.x2 moves 2 registers"},
+		{"ldmatrix sm_100 shape", "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1, %r2}, [%r5];", "ldmatrix.m16n16 is sm_100's"},
+		{"ldmatrix b8", "ldmatrix.sync.aligned.m8n8.x1.shared.b8 {%r1}, [%r5];", "needs .b16"},
+		{"ldmatrix global", "ldmatrix.sync.aligned.m8n8.x1.global.b16 {%r1}, [%r5];", "not .global"},
+		{"ldmatrix without x", "ldmatrix.sync.aligned.m8n8.shared.b16 {%r1}, [%r5];", "needs .x1, .x2 or .x4"},
+		{"setmaxnreg", "setmaxnreg.inc.sync.aligned.u32 240;", ""},
+		{"setmaxnreg count", "setmaxnreg.dec.sync.aligned.u32 20;", "from 24 to 256, a multiple of 8, found 20"},
+		{"setmaxnreg register", "setmaxnreg.dec.sync.aligned.u32 %r1;", "constant register count"},
+	}
+	line := strings.Count(head, "\n") + 1
+	for _, tt := range tests {
+		_, err := Compile("t.ptx", []byte(head+"\t"+tt.body+"\n\tret;\n}\n"))
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.want != "" && err == nil:
+			t.Errorf("%s: lowered, want an error containing %q", tt.name, tt.want)
+		case tt.want != "":
+			msg := err.Error()
+			if prefix := fmt.Sprintf("t.ptx:%d:", line); !strings.HasPrefix(msg, prefix) || !strings.Contains(msg, tt.want) || strings.Contains(msg, "\n") {
+				t.Errorf("%s:\n got %q\nwant %s... containing %q", tt.name, msg, prefix, tt.want)
+			}
+		}
+	}
+}
