@@ -28,11 +28,12 @@ type TraceEvent struct {
 	Args map[string]any `json:"args,omitempty"`
 }
 
-// Process ids of the timeline's three groups of tracks.
+// Process ids of the timeline's groups of tracks (the tensor pipes' only when a wgmma ran).
 const (
 	pidWarps    = 1
 	pidBarriers = 2
 	pidCopies   = 3
+	pidTensor   = 4
 )
 
 // span is a warp's current run of one state.
@@ -53,6 +54,7 @@ type Timeline struct {
 	spans    map[int]*span
 	barTrack map[string]int
 	dropped  int
+	tensor   bool // a wgmma group was added: the tensor pipes get a track name
 }
 
 // NewTimeline is an empty timeline of a run of p.
@@ -132,6 +134,15 @@ func (t *Timeline) Copy(id uint64, bytes int, issued, done uint64, barrier strin
 	t.add(TraceEvent{Name: name, Cat: "tma", Ph: "e", Ts: done, Pid: pidCopies, Tid: 0, ID: sid})
 }
 
+// MMAGroup adds a warp's wgmma group as a span on the warp's track of the
+// tensor pipes.
+func (t *Timeline) MMAGroup(warp, n int, issued, done uint64) {
+	d := done - issued
+	t.tensor = true
+	t.add(TraceEvent{Name: fmt.Sprintf("wgmma group (%d)", n), Cat: "wgmma", Ph: "X", Ts: issued, Dur: &d, Pid: pidTensor, Tid: warp,
+		Args: map[string]any{"wgmma": n}})
+}
+
 // Write closes open spans and writes the trace document to w. The bytes
 // depend on the run alone: open spans close in warp order and the track
 // names come in track order (never a map's order), and events are written
@@ -149,6 +160,9 @@ func (t *Timeline) Write(w io.Writer, r *sm.Result) error {
 		{Name: "process_name", Ph: "M", Pid: pidWarps, Args: map[string]any{"name": "warps of " + t.prog.Title()}},
 		{Name: "process_name", Ph: "M", Pid: pidBarriers, Args: map[string]any{"name": "mbarrier phases"}},
 		{Name: "process_name", Ph: "M", Pid: pidCopies, Args: map[string]any{"name": "TMA copies"}},
+	}
+	if t.tensor {
+		meta = append(meta, TraceEvent{Name: "process_name", Ph: "M", Pid: pidTensor, Args: map[string]any{"name": "wgmma groups (tensor pipes)"}})
 	}
 	if r != nil {
 		for _, w := range r.Warps {

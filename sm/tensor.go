@@ -45,6 +45,8 @@ type tensorPipe struct {
 // group, oldest first.
 type mmaGroups struct {
 	open      sim.Cycle
+	openFrom  sim.Cycle // the open group's first wgmma's issue
+	openN     int       // wgmma.mma_async in the open group
 	committed []sim.Cycle
 }
 

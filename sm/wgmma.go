@@ -47,8 +47,12 @@ func (s *SM) execWgmma(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) erro
 			return err
 		}
 	case isa.OpWgmmaCommit:
-		wc.mma.committed = append(wc.mma.committed, wc.mma.open)
-		wc.mma.open = 0
+		g := &wc.mma
+		if s.obs != nil && g.openN > 0 {
+			s.obs.MMAGroup(wc.slot, g.openN, uint64(g.openFrom-s.start), uint64(g.open-s.start))
+		}
+		g.committed = append(g.committed, g.open)
+		g.open, g.openN = 0, 0
 	case isa.OpWgmmaWait:
 		if ready := wc.mma.waitFor(int(in.Src(0).Imm)); ready > now {
 			s.blockUntil(now, wc, waitCode(waitMMA, ReasonMathPipeThrottle), ready, true)
@@ -115,5 +119,9 @@ func (s *SM) bookTensor(now sim.Cycle, wc *wctx, g *warp.Wgmma) {
 	p := &s.tensor[wc.sp]
 	start := max(now, p.free)
 	p.free = start + s.cfg.Tensor.shareCycles(g.A, g.N, g.K, s.cfg.Sched.Count)
+	if wc.mma.openN == 0 {
+		wc.mma.openFrom = now
+	}
+	wc.mma.openN++
 	wc.mma.open = max(wc.mma.open, p.free+sim.Cycle(s.cfg.Tensor.Latency))
 }
