@@ -137,12 +137,13 @@ func (m *MMAModel) dot(p *MMANumerics, emina, eminb int, a, b []float64, c float
 
 // expOf is the exponent of x as its format stores it: floor(log2|x|), or
 // emin for subnormals; math.MinInt32 for zeros and non-finite values.
+// Values of the input formats are normal float64s: the exponent field says.
 func expOf(x float64, emin int) int {
-	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+	f := int(math.Float64bits(x) >> 52 & 0x7ff)
+	if f == 0 || f == 0x7ff {
 		return math.MinInt32
 	}
-	_, e := math.Frexp(x)
-	return max(e-1, emin)
+	return max(f-1023, emin)
 }
 
 // Dot16 is Dot with an f16 accumulator (c its bits): the f32 result
@@ -201,13 +202,20 @@ func (p *MMANumerics) sum(terms []float64, exps []int, out *ffmt, r isa.Rounding
 // power of two or more becomes an infinity even toward zero, and one that
 // rounds to zero is +0 whatever its sign.
 func normalize(x float64, out *ffmt, r isa.Rounding) float64 {
-	if math.Abs(x) >= 2*math.Ldexp(1, int(math.Floor(math.Log2(out.max)))) {
+	if math.Abs(x) >= out.infinityAt() {
 		return math.Inf(int(math.Copysign(1, x)))
 	}
 	if v := out.round(x, r); v != 0 {
 		return v
 	}
 	return 0
+}
+
+// infinityAt is the least magnitude that is an infinity in the format: twice
+// its largest power of two.
+func (f *ffmt) infinityAt() float64 {
+	_, e := math.Frexp(f.max)
+	return math.Ldexp(1, e)
 }
 
 // alignTerm returns t / 2^q as an integer, its fraction dropped (toward
