@@ -71,6 +71,7 @@ func (s *SM) matrixLane(wc *wctx, in *isa.Instr, r *isa.Operand, rows *[sharedme
 			if err := mem.Store16(at, uint16(v>>(16*e))); err != nil {
 				return s.diag(wc, in, DiagMisuse, "shared-out-of-bounds", 1<<l, err.Error())
 			}
+			wc.c.markGeneric(uint64(at), 2) // an ordinary (generic-proxy) store
 			continue
 		}
 		h, err := mem.Load16(at)

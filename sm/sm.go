@@ -90,6 +90,7 @@ type SM struct {
 	tensor     []tensorPipe         // the sub-partitions' tensor pipes (wgmma)
 	mma        *warp.Wgmma          // the wgmma being executed (reused)
 	mmaModel   warp.MMAModel        // the tensor cores' arithmetic
+	mmaRead    mmaReader            // the wgmma's shared-memory reads
 }
 
 // ShareArray records that the TMA unit will take cycles of the shared-memory

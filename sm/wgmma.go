@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/smsim/smsim/isa"
-	"github.com/smsim/smsim/sharedmem"
 	"github.com/smsim/smsim/sim"
 	"github.com/smsim/smsim/warp"
 )
@@ -23,20 +22,49 @@ import (
 // waitMMA is the wait kind of a split held by wgmma.wait_group.
 const waitMMA = 5
 
-// ctaShared reads a CTA's shared memory for the descriptors of a wgmma.
-type ctaShared struct{ m *sharedmem.Memory }
+// mmaReader reads a CTA's shared memory for the descriptors of a wgmma,
+// which reads it through the async proxy: bytes ordinary stores wrote with
+// no fence.proxy.async since, or that a bulk copy is still writing, are a
+// misuse (mbarrier-semantics.md §2.6). The SM keeps one (no allocation).
+type mmaReader struct {
+	s  *SM
+	c  *cta
+	in *isa.Instr
+	wc *wctx
+}
 
-func (r ctaShared) LoadShared(addr uint32, n int) (uint64, error) {
+func (r *mmaReader) LoadShared(addr uint32, n int) (uint64, error) {
+	if err := r.hazard(addr, n); err != nil {
+		return 0, err
+	}
+	m := r.c.smem
 	switch n {
 	case 1:
-		v, err := r.m.Load8(addr)
+		v, err := m.Load8(addr)
 		return uint64(v), err
 	case 2:
-		v, err := r.m.Load16(addr)
+		v, err := m.Load16(addr)
 		return uint64(v), err
 	}
-	v, err := r.m.Load32(addr)
+	v, err := m.Load32(addr)
 	return uint64(v), err
+}
+
+// hazard reports an async-proxy read of n bytes at addr that the generic
+// proxy's writes or a bulk copy in flight make undefined.
+func (r *mmaReader) hazard(addr uint32, n int) error {
+	c := r.c
+	if g := uint64(addr) / 16; c.anyUnfenced && g/64 < uint64(len(c.unfenced)) && c.unfenced[g/64]>>(g%64)&1 != 0 {
+		return r.s.diag(r.wc, r.in, DiagMisuse, "wgmma-without-proxy-fence", warp.FullMask, fmt.Sprintf(
+			"wgmma.mma_async reads shared 0x%x, written by ordinary stores with no fence.proxy.async since: the tensor cores read through the async proxy", addr))
+	}
+	for _, ld := range r.s.landing {
+		if ld.cta == c.id && addr < ld.hi && addr+uint32(n) > ld.lo {
+			return r.s.diag(r.wc, r.in, DiagMisuse, "wgmma-during-copy", warp.FullMask, fmt.Sprintf(
+				"wgmma.mma_async reads shared 0x%x, which a bulk copy is still writing (shared [0x%x, 0x%x)): wait on its barrier first", addr, ld.lo, ld.hi))
+		}
+	}
+	return nil
 }
 
 func (s *SM) execWgmma(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
@@ -101,7 +129,12 @@ func (s *SM) wgmma(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
 		}
 		return s.diag(wc, in, DiagMisuse, code, mask, err.Error())
 	}
-	if err := g.Run(w.InCTA&3, ctaShared{wc.c.smem}, &s.mmaModel); err != nil {
+	s.mmaRead = mmaReader{s: s, c: wc.c, in: in, wc: wc}
+	if err := g.Run(w.InCTA&3, &s.mmaRead, &s.mmaModel); err != nil {
+		var d *Diag
+		if errors.As(err, &d) {
+			return d
+		}
 		return s.diag(wc, in, DiagMisuse, "shared-out-of-bounds", mask,
 			fmt.Sprintf("wgmma.mma_async reads a matrix outside the block's %d bytes of shared memory: %v", wc.c.smem.Size(), err))
 	}
