@@ -16,10 +16,10 @@ import (
 	"github.com/smsim/smsim/memory"
 )
 
-// The PTX nvcc wrote for wgmma_probe.cu, run as the H200 ran it: every
-// kernel with every CTA the H200 launched, the same inputs, and every
-// accumulator register compared bit for bit with the H200's
-// (testdata/cuda/wgmma/wgmma_func.*, docs/wgmma.md).
+// The PTX nvcc wrote for wgmma_probe.cu, and the SASS the H200 ran, run as
+// the H200 ran them: every kernel with every CTA the H200 launched, the
+// same inputs, and every accumulator register compared bit for bit with the
+// H200's (testdata/cuda/wgmma/wgmma_func.*, docs/wgmma.md).
 
 const wgmmaImage = 16384
 
@@ -73,6 +73,14 @@ func loadWgmmaProbe(t *testing.T) (map[string][]wgmmaCTA, []string, []byte) {
 }
 
 func TestWgmmaProbePTXMatchesH200(t *testing.T) {
+	testWgmmaProbe(t, "../testdata/cuda/wgmma/wgmma_probe.ptx")
+}
+
+func TestWgmmaProbeSASSMatchesH200(t *testing.T) {
+	testWgmmaProbe(t, "../testdata/cuda/wgmma/wgmma_probe.sass")
+}
+
+func testWgmmaProbe(t *testing.T, file string) {
 	by, order, bin := loadWgmmaProbe(t)
 	for _, name := range order {
 		cs := by[name]
@@ -83,9 +91,12 @@ func TestWgmmaProbePTXMatchesH200(t *testing.T) {
 				Launches: 1, Config: "h200", Args: []string{
 					fmt.Sprintf("buf:%d", n*wgmmaImage), fmt.Sprintf("buf:%d", n*2048), fmt.Sprintf("buf:%d", n*regBytes),
 					fmt.Sprintf("buf:%d", n*regBytes), fmt.Sprintf("buf:%d", n*16), fmt.Sprintf("buf:%d", n*4),
-					fmt.Sprintf("buf:%d", n*4)}}.Job("../testdata/cuda/wgmma/wgmma_probe.ptx")
+					fmt.Sprintf("buf:%d", n*4)}}.Job(file)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if strings.HasSuffix(file, ".sass") != j.Prog.Scheduled {
+				t.Fatalf("%s: loaded as a scheduled (SASS) program: %v", file, j.Prog.Scheduled)
 			}
 			j.Prep = func(gm *memory.Global, ps *Params) error {
 				for i, c := range cs {

@@ -42,10 +42,10 @@ func loadWgmmaTimings(t *testing.T) []wgmmaTiming {
 
 // simWgmmaTiming runs a timing kernel as the H200 ran it and returns its
 // clock64 span.
-func simWgmmaTiming(t *testing.T, r wgmmaTiming, sets []string) float64 {
+func simWgmmaTiming(t *testing.T, file string, r wgmmaTiming) float64 {
 	t.Helper()
 	j, err := Spec{Kernel: r.kernel, Block: strconv.Itoa(128 * r.wgs), Grid: "1", Smem: "41984", Launches: 1,
-		Config: "h200", Sets: sets, Args: []string{"buf:192", strconv.Itoa(r.iters), strconv.Itoa(r.mode)}}.Job("../testdata/cuda/wgmma/wgmma_probe.ptx")
+		Config: "h200", Args: []string{"buf:192", strconv.Itoa(r.iters), strconv.Itoa(r.mode)}}.Job(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,27 +72,26 @@ func simWgmmaTiming(t *testing.T, r wgmmaTiming, sets []string) float64 {
 	return float64(hi - lo)
 }
 
-// The tensor pipes' timing against the H200's: every chain of wgmma,
-// commit_group and wait_group 0 (mode 1), of one warpgroup and of two
-// sharing the pipes. ptxas serialised every wgmma of these kernels
-// (WARPGROUP.DEPBAR after each HGMMA in wgmma_probe.sass), which the
-// back-to-back PTX (mode 0) does not say: those rows are not compared
-// (docs/wgmma.md).
+// The tensor pipes' timing against the H200's, on the SASS it ran
+// (wgmma_probe.sass): chains of wgmma of every shape and type, back to
+// back (ptxas serialised them: WARPGROUP.DEPBAR after each HGMMA), with
+// commit and wait_group 0, and with wait_group 1, of one warpgroup and of
+// two sharing the pipes.
 func TestWgmmaTimingMatchesH200(t *testing.T) {
-	n, sum := 0, 0.0
+	n, sum, worst := 0, 0.0, 0.0
 	for _, r := range loadWgmmaTimings(t) {
-		if r.mode != 1 || r.iters != 32 {
+		if r.iters != 32 && r.iters != 64 {
 			continue
 		}
-		s := simWgmmaTiming(t, r, nil)
+		s := simWgmmaTiming(t, "../testdata/cuda/wgmma/wgmma_probe.sass", r)
 		e := (s - r.cycles) / r.cycles
-		n, sum = n+1, sum+math.Abs(e)
-		if math.Abs(e) > 0.06 {
-			t.Errorf("%s, %d warpgroups, %d chained wgmma: %.0f cycles, the H200 %.0f (%+.1f %%)", r.kernel, r.wgs, r.iters, s, r.cycles, 100*e)
+		n, sum, worst = n+1, sum+math.Abs(e), max(worst, math.Abs(e))
+		if math.Abs(e) > 0.09 {
+			t.Errorf("%s, %d warpgroups, mode %d, %d wgmma: %.0f cycles, the H200 %.0f (%+.1f %%)", r.kernel, r.wgs, r.mode, r.iters, s, r.cycles, 100*e)
 		}
 	}
-	if n != 28 {
-		t.Fatalf("compared %d rows, want the 28 chains of wgmma_timing.csv", n)
+	if n != 70 {
+		t.Fatalf("compared %d rows, want the 70 of wgmma_timing.csv with 32 or 64 wgmma", n)
 	}
-	t.Logf("%d rows, mean |error| %.2f %%", n, 100*sum/float64(n))
+	t.Logf("%d rows, mean |error| %.2f %%, worst %.2f %%", n, 100*sum/float64(n), 100*worst)
 }

@@ -74,13 +74,11 @@ func (s *SM) execWgmma(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) erro
 		if err := s.wgmma(now, wc, in, mask); err != nil {
 			return err
 		}
-	case isa.OpWgmmaCommit:
-		g := &wc.mma
-		if s.obs != nil && g.openN > 0 {
-			s.obs.MMAGroup(wc.slot, g.openN, uint64(g.openFrom-s.start), uint64(g.open-s.start))
+		if in.Flags.Has(isa.FCommitGroup) {
+			s.commitMMA(wc)
 		}
-		g.committed = append(g.committed, g.open)
-		g.open, g.openN = 0, 0
+	case isa.OpWgmmaCommit:
+		s.commitMMA(wc)
 	case isa.OpWgmmaWait:
 		if ready := wc.mma.waitFor(int(in.Src(0).Imm)); ready > now {
 			s.blockUntil(now, wc, waitCode(waitMMA, ReasonMathPipeThrottle), ready, true)
@@ -90,6 +88,16 @@ func (s *SM) execWgmma(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) erro
 	wc.busyUntil = now + sim.Cycle(s.cfg.Pipes.Latency[isa.ClassMMA])
 	w.Advance()
 	return nil
+}
+
+// commitMMA closes the warp's open wgmma group (commit_group).
+func (s *SM) commitMMA(wc *wctx) {
+	g := &wc.mma
+	if s.obs != nil && g.openN > 0 {
+		s.obs.MMAGroup(wc.slot, g.openN, uint64(g.openFrom-s.start), uint64(g.open-s.start))
+	}
+	g.committed = append(g.committed, g.open)
+	g.open, g.openN = 0, 0
 }
 
 // waitFor returns when at most n of the warp's committed groups are
@@ -128,6 +136,10 @@ func (s *SM) wgmma(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
 			code = "unsupported"
 		}
 		return s.diag(wc, in, DiagMisuse, code, mask, err.Error())
+	}
+	if g.NRegs == 0 { // SASS's group marker (xGMMA RZ, gdesc[URZ], RZ): no accumulators, nothing read
+		s.bookTensor(now, wc, g)
+		return nil
 	}
 	s.mmaRead = mmaReader{s: s, c: wc.c, in: in, wc: wc}
 	if err := g.Run(w.InCTA&3, &s.mmaRead, &s.mmaModel); err != nil {
