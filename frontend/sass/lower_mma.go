@@ -155,3 +155,52 @@ func imm(c bool, yes, no uint64) isa.Operand {
 	}
 	return isa.Imm(no)
 }
+
+// lowerMatrix: LDSM.16.M88{,.2,.4} Rd, [addr] and STSM.16.M88{,.2,.4} [addr], Rs
+// (MT88: transposed) are ldmatrix and stmatrix .m8n8 .b16 (sm/matrix.go):
+// registers Rd (Rs) to Rd+n-1, one a matrix.
+func lowerMatrix(l *lowerer) error {
+	mods := l.in.Mods
+	if len(mods) < 2 || mods[0] != "16" || mods[1] != "M88" && mods[1] != "MT88" || len(mods) > 3 {
+		return l.unsupported("%s.%s", l.in.Op, strings.Join(mods, "."))
+	}
+	n := 1
+	if len(mods) == 3 {
+		switch mods[2] {
+		case "2":
+			n = 2
+		case "4":
+			n = 4
+		default:
+			return l.unsupported("%s.%s", l.in.Op, strings.Join(mods, "."))
+		}
+	}
+	if err := l.nops(2); err != nil {
+		return err
+	}
+	op, r, at := isa.OpLdmatrix, l.op(0), l.op(1)
+	if l.in.Op == "STSM" {
+		op, r, at = isa.OpStmatrix, l.op(1), l.op(0)
+	}
+	if !r.IsReg(GPR) || r.Reg.IsZero() || int(r.Reg.Num)+n > RZ {
+		return l.bad("operand %s: want the first of %d registers", r.String(), n)
+	}
+	a, err := l.mem(at, false)
+	if err != nil {
+		return err
+	}
+	regs := make([]isa.Operand, n)
+	for i := range regs {
+		regs[i] = isa.R(regIndex(r.Reg) + i)
+	}
+	if op == isa.OpLdmatrix {
+		l.set(op, isa.B16, n, append(regs, a)...)
+	} else {
+		l.set(op, isa.B16, 0, append([]isa.Operand{a}, regs...)...)
+	}
+	l.out.Space = isa.Shared
+	if mods[1] == "MT88" {
+		l.out.Mode = 1
+	}
+	return nil
+}

@@ -124,6 +124,9 @@ func TestLoweringForms(t *testing.T) {
 		{"UTMALDG.2D [UR8], [UR16]", "utma.2d.b8 r264, r272.64"},
 		{"MUFU.SIN R0, R1", "mufu.sin.ftz.approx.f32 r0, r1"},
 		{"WARPGROUP.DEPBAR.LE gsb0, 0x1", "wgmma.wait_group 1"},
+		{"LDSM.16.M88.4 R4, [R2+UR4+0x10]", "ldmatrix.shared.b16 r4, r5, r6, r7, [r2+r260+16]"},
+		{"LDSM.16.MT88.2 R8, [R3]", "ldmatrix.shared.b16 r8, r9, [r3]"},
+		{"STSM.16.M88 [R2], R7", "stmatrix.shared.b16 [r2], r7"},
 		{"@!UP0 UIADD3 UR4, -UR4, 0x100000, URZ", "@!p8 iadd3.b32 r260, -r260, 1048576, 0"},
 	} {
 		p, err := lowerOne(t, c.sass, "EXIT")
@@ -213,4 +216,20 @@ func FuzzLowerSASS(f *testing.F) {
 			_, _ = m.Lower(fn)
 		}
 	})
+}
+
+// LDSM/STSM's MT88 is ldmatrix/stmatrix .trans (Mode bit 0).
+func TestMatrixTranspose(t *testing.T) {
+	for _, c := range []struct {
+		sass  string
+		trans bool
+	}{{"LDSM.16.M88.4 R4, [R2]", false}, {"LDSM.16.MT88.4 R4, [R2]", true}, {"STSM.16.MT88.2 [R2], R4", true}} {
+		p, err := lowerOne(t, c.sass, "EXIT")
+		if err != nil {
+			t.Fatalf("%s: %v", c.sass, err)
+		}
+		if got := p.Instrs[0].Mode&1 != 0; got != c.trans {
+			t.Errorf("%s: transposed %v, want %v", c.sass, got, c.trans)
+		}
+	}
 }
