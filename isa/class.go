@@ -131,6 +131,8 @@ func ClassOf(in *Instr) Class {
 		return ClassTMA
 	case OpWgmma, OpWgmmaFence, OpWgmmaCommit, OpWgmmaWait:
 		return ClassMMA
+	case OpMovmatrix:
+		return ClassWarpSync // a register exchange across the warp, like shfl
 	case OpCompute:
 		return ClassCompute
 	case OpDelay:

@@ -192,6 +192,7 @@ const (
 	OpWgmmaFence  // wgmma.fence: orders register accesses before the next wgmma.mma_async
 	OpWgmmaCommit // wgmma.commit_group: closes the warp's open wgmma group
 	OpWgmmaWait   // wgmma.wait_group a: waits until at most a of the warp's wgmma groups are pending
+	OpMovmatrix   // movmatrix.sync.aligned.m8n8.trans.b16 d, a: transposes an 8x8 .b16 matrix held across the warp
 
 	numOps
 )
@@ -228,7 +229,7 @@ var opNames = [...]string{
 	OpBreak: "break", OpBmov: "bmov", OpJmx: "jmx", OpDepbar: "depbar", OpUBlkCp: "ublkcp", OpUTma: "utma",
 	OpUTmaFlush: "utmacmdflush",
 	OpWgmma:     "wgmma.mma_async", OpWgmmaFence: "wgmma.fence", OpWgmmaCommit: "wgmma.commit_group",
-	OpWgmmaWait: "wgmma.wait_group",
+	OpWgmmaWait: "wgmma.wait_group", OpMovmatrix: "movmatrix",
 }
 
 // Sub-modes of the SASS operations (Instr.Mode).

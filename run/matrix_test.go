@@ -107,3 +107,45 @@ func TestLdmatrixStmatrix(t *testing.T) {
 		}
 	}
 }
+
+// movmatrixPTX: thread l holds elements 8(l/4)+2(l%4) and +1 (row l/4 of an
+// 8x8 matrix whose element (r, c) is 8r+c), transposes with movmatrix and
+// writes its register.
+const movmatrixPTX = `.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd1, %rd1;
+	mov.u32 %r1, %tid.x;
+	shl.b32 %r2, %r1, 1;
+	add.s32 %r3, %r2, 1;
+	shl.b32 %r3, %r3, 16;
+	or.b32 %r4, %r2, %r3;
+	movmatrix.sync.aligned.m8n8.trans.b16 %r5, %r4;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r5;
+	ret;
+}
+`
+
+func TestMovmatrix(t *testing.T) {
+	j, err := launch(t, writeFile(t, "m.ptx", movmatrixPTX), "-b", "32", "-a", "buf:128", "--dump", "0:u32:32")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := run.Execute(j)
+	if err != nil || out.Err != nil {
+		t.Fatal(err, out.Err)
+	}
+	for l, v := range out.Dumps[0].Values {
+		r, c := 2*(l%4), l/4 // lane l of the transpose: row l/4 of Mᵀ = column l/4 of M
+		if want := uint32(8*r+c) | uint32(8*(r+1)+c)<<16; v.(uint32) != want {
+			t.Errorf("lane %d: %#x, want %#x", l, v, want)
+		}
+	}
+}

@@ -173,6 +173,8 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 		return s.execWgmma(now, wc, in, mask)
 	case isa.OpLdmatrix, isa.OpStmatrix:
 		return s.execMatrix(now, wc, in, mask)
+	case isa.OpMovmatrix:
+		return s.execMovmatrix(now, wc, in, mask)
 	case isa.OpCall, isa.OpBrx:
 		return s.diag(wc, in, DiagInput, "unsupported", mask, fmt.Sprintf("instruction %s is not supported by the simulator", in.Op))
 	}

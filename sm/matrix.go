@@ -85,3 +85,27 @@ func (s *SM) matrixLane(wc *wctx, in *isa.Instr, r *isa.Operand, rows *[sharedme
 	}
 	return nil
 }
+
+// execMovmatrix transposes the 8x8 .b16 matrix the warp holds in a (thread
+// l: row l/4, columns 2(l%4) and 2(l%4)+1, low half first) into d, in the
+// same layout; timed as the warp-wide exchange it is (ClassWarpSync).
+func (s *SM) execMovmatrix(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
+	if mask != warp.FullMask {
+		return s.diag(wc, in, DiagMisuse, "matrix-partial-warp", mask,
+			fmt.Sprintf("movmatrix is .sync.aligned: all 32 threads of the warp must execute it (active %#08x)", mask))
+	}
+	a := wc.w.Operand(in.Src(0), 0, mask, uint64(now-s.start))
+	var m [8][8]uint16
+	for l := 0; l < warp.Lanes; l++ {
+		m[l/4][2*(l%4)], m[l/4][2*(l%4)+1] = uint16(a[l]), uint16(a[l]>>16)
+	}
+	if d := in.Dst(0); d.Kind == isa.KReg {
+		r := wc.w.Reg(d.Reg)
+		for l := 0; l < warp.Lanes; l++ {
+			r[l] = uint64(m[2*(l%4)][l/4]) | uint64(m[2*(l%4)+1][l/4])<<16
+		}
+	}
+	s.dstReady(wc, in, now+sim.Cycle(s.cfg.Pipes.Latency[isa.ClassWarpSync]), ReasonWait)
+	wc.w.Advance()
+	return nil
+}

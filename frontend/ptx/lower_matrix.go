@@ -81,3 +81,25 @@ func (l *lowerer) matrix(in *Instr, m *mods) error {
 	l.emit(x)
 	return nil
 }
+
+// movmatrix lowers movmatrix.sync.aligned.m8n8.trans.b16 d, a: the 8x8
+// matrix whose row l/4, columns 2(l%4) and 2(l%4)+1 thread l holds in a,
+// transposed, in the same layout in d.
+func (l *lowerer) movmatrix(in *Instr, m *mods) error {
+	if !m.take("sync") || !m.take("aligned") || !m.take("m8n8") || !m.take("trans") || !m.take("b16") {
+		return l.errf("movmatrix needs .sync.aligned.m8n8.trans.b16")
+	}
+	if err := l.nops(in, 2); err != nil {
+		return err
+	}
+	d, err := l.dst(in.Operands[0])
+	if err != nil {
+		return err
+	}
+	a, err := l.val(in.Operands[1], isa.B32)
+	if err != nil {
+		return err
+	}
+	l.emit(isa.Instr{Op: isa.OpMovmatrix, Type: isa.B16, NDst: 1, Ops: []isa.Operand{d, a}})
+	return nil
+}
