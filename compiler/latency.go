@@ -41,7 +41,7 @@ func PtxasLatencies() Latencies {
 		isa.ClassGlobal: PtxasLoadLatency, isa.ClassLocal: PtxasLoadLatency, isa.ClassConst: 4, isa.ClassParam: 4,
 		isa.ClassSyncs: 0, isa.ClassBar: 0, isa.ClassWarpSync: 1, isa.ClassFence: 8, isa.ClassTMA: 44,
 		isa.ClassSleep: 0, isa.ClassCompute: 4, isa.ClassDelay: 0, isa.ClassHalf2: 6, isa.ClassHalf2MMA: 10,
-		isa.ClassCvtFloat: 5,
+		isa.ClassCvtFloat: 5, isa.ClassMMA: 1,
 	} {
 		l.Class[c] = v
 	}

@@ -40,6 +40,7 @@ const (
 	ClassHalf2           // HFMA2, HADD2, HMUL2, HMNMX2 on f16x2/bf16x2: the FMA pipe
 	ClassHalf2MMA        // HFMA2.MMA: a packed-half FMA ptxas puts on the tensor pipe (compiler.Half2Pipes)
 	ClassCvtFloat        // F2FP, HADD2.F32: conversions among f32, f16 and bf16, on the FMA pipe
+	ClassMMA             // HGMMA/IGMMA/QGMMA/BGMMA: warpgroup MMA issue (its work is the tensor pipe's, docs/wgmma.md)
 	numClasses
 )
 
@@ -50,7 +51,7 @@ var classNames = [...]string{
 	ClassGlobal: "global", ClassLocal: "local", ClassConst: "const", ClassParam: "param", ClassSyncs: "syncs",
 	ClassBar: "bar", ClassWarpSync: "warpsync", ClassFence: "fence", ClassTMA: "tma", ClassSleep: "sleep",
 	ClassCompute: "compute", ClassDelay: "delay", ClassHalf2: "half2", ClassHalf2MMA: "half2_mma",
-	ClassCvtFloat: "cvt_float",
+	ClassCvtFloat: "cvt_float", ClassMMA: "mma",
 }
 
 // NumClasses is the number of timing classes (for per-class tables).
@@ -128,6 +129,10 @@ func ClassOf(in *Instr) Class {
 		return ClassShared
 	case OpBulkCopy, OpBulkTensor, OpBulkPrefetch, OpBulkReduce, OpBulkCommit, OpBulkWait, OpTensormapReplace:
 		return ClassTMA
+	case OpWgmma, OpWgmmaFence, OpWgmmaCommit, OpWgmmaWait:
+		return ClassMMA
+	case OpMovmatrix:
+		return ClassWarpSync // a register exchange across the warp, like shfl
 	case OpCompute:
 		return ClassCompute
 	case OpDelay:

@@ -30,7 +30,10 @@ func (in *Instr) Mem() MemAccess {
 		return MemAccess{} // a hint: no value read, nothing ordered
 	case OpFence, OpCall, OpBarSync, OpBarArrive, OpBarRed, OpClusterArrive, OpClusterWait,
 		OpCpAsync, OpCpAsyncCommit, OpCpAsyncWait, OpBulkCopy, OpBulkTensor, OpBulkPrefetch, OpBulkReduce,
-		OpBulkCommit, OpBulkWait, OpTensormapReplace, OpTensormapCopy:
+		OpBulkCommit, OpBulkWait, OpTensormapReplace, OpTensormapCopy,
+		OpWgmma, OpWgmmaFence, OpWgmmaCommit, OpWgmmaWait:
+		// wgmma reads shared memory asynchronously, through the async
+		// proxy: nothing moves across it or its fences and waits.
 		return MemAccess{Space: in.Space, Acquire: true, Release: true}
 	default:
 		if in.Op.IsMbarrier() {

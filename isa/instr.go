@@ -101,6 +101,7 @@ const (
 	FFullRange                        // .full (div.full.f32)
 	FBypassL1                         // ld.global.cg/.cv, cp.async.cg: cached in L2 only
 	FSyncs                            // NANOSLEEP.SYNCS: the sleep ends when the barrier unit answers the warp's try_wait
+	FCommitGroup                      // HGMMA ... gsb0: the wgmma closes the warp's group (commit_group after it)
 )
 
 // Has reports whether all of f's bits are set in x.

@@ -190,6 +190,12 @@ const (
 	// Thread-block clusters.
 	OpClusterArrive // barrier.cluster.arrive: the active threads arrive at the cluster barrier (Sem: release, or relaxed)
 	OpClusterWait   // barrier.cluster.wait: wait until every non-exited thread of the cluster has arrived
+	// Warpgroup matrix operations (isa/mma.go, docs/wgmma.md).
+	OpWgmma       // wgmma.mma_async: D = A*B + D over the warp's 16 rows of the warpgroup's 64 (operands: WgmmaARegs)
+	OpWgmmaFence  // wgmma.fence: orders register accesses before the next wgmma.mma_async
+	OpWgmmaCommit // wgmma.commit_group: closes the warp's open wgmma group
+	OpWgmmaWait   // wgmma.wait_group a: waits until at most a of the warp's wgmma groups are pending
+	OpMovmatrix   // movmatrix.sync.aligned.m8n8.trans.b16 d, a: transposes an 8x8 .b16 matrix held across the warp
 
 	numOps
 )
@@ -225,6 +231,8 @@ var opNames = [...]string{
 	OpFchk: "fchk", OpMufu: "mufu", OpSHAdd2F32: "hadd2.f32", OpFSin: "mufu.sin", OpVAbsDiff4: "vabsdiff4", OpBssy: "bssy", OpBsync: "bsync",
 	OpBreak: "break", OpBmov: "bmov", OpJmx: "jmx", OpDepbar: "depbar", OpUBlkCp: "ublkcp", OpUTma: "utma",
 	OpUTmaFlush: "utmacmdflush", OpClusterArrive: "barrier.cluster.arrive", OpClusterWait: "barrier.cluster.wait",
+	OpWgmma: "wgmma.mma_async", OpWgmmaFence: "wgmma.fence", OpWgmmaCommit: "wgmma.commit_group",
+	OpWgmmaWait: "wgmma.wait_group", OpMovmatrix: "movmatrix",
 }
 
 // Sub-modes of the SASS operations (Instr.Mode).

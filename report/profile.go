@@ -82,6 +82,9 @@ func (p *Profile) Phase(string, int, uint64, uint64, uint64) {}
 // Copy implements sm.Observer; the profile has no use for copies.
 func (p *Profile) Copy(uint64, int, uint64, uint64, string) {}
 
+// MMAGroup implements sm.Observer; the profile has no use for wgmma groups.
+func (p *Profile) MMAGroup(int, int, uint64, uint64) {}
+
 // Finish gives each warp's cycles after its last issue to that instruction.
 func (p *Profile) Finish() {
 	for w, pc := range p.last {

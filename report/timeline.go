@@ -28,11 +28,12 @@ type TraceEvent struct {
 	Args map[string]any `json:"args,omitempty"`
 }
 
-// Process ids of the timeline's three groups of tracks.
+// Process ids of the timeline's groups of tracks (the tensor pipes' only when a wgmma ran).
 const (
 	pidWarps    = 1
 	pidBarriers = 2
 	pidCopies   = 3
+	pidTensor   = 4
 )
 
 // span is a warp's current run of one state.
@@ -54,6 +55,7 @@ type Timeline struct {
 	barTrack map[string]int
 	dropped  int
 	multi    bool // observing several SMs (ForSM): one process of warp tracks per SM
+	tensor   bool // a wgmma group was added: the tensor pipes get a track name
 }
 
 // pidSM0 is the process id of SM 0's warps on a timeline of several SMs.
@@ -82,6 +84,9 @@ func (o smTimeline) Phase(barrier string, cta int, phase, opened, completed uint
 }
 func (o smTimeline) Copy(id uint64, bytes int, issued, done uint64, barrier string) {
 	o.t.Copy(uint64(o.sm)<<48|id, bytes, issued, done, barrier)
+}
+func (o smTimeline) MMAGroup(warp, n int, issued, done uint64) {
+	o.t.MMAGroup(o.sm<<16|warp, n, issued, done)
 }
 
 // track is the process and thread of warp key's track.
@@ -170,6 +175,15 @@ func (t *Timeline) Copy(id uint64, bytes int, issued, done uint64, barrier strin
 	t.add(TraceEvent{Name: name, Cat: "tma", Ph: "e", Ts: done, Pid: pidCopies, Tid: 0, ID: sid})
 }
 
+// MMAGroup adds a warp's wgmma group as a span on the warp's track of the
+// tensor pipes.
+func (t *Timeline) MMAGroup(warp, n int, issued, done uint64) {
+	d := done - issued
+	t.tensor = true
+	t.add(TraceEvent{Name: fmt.Sprintf("wgmma group (%d)", n), Cat: "wgmma", Ph: "X", Ts: issued, Dur: &d, Pid: pidTensor, Tid: warp,
+		Args: map[string]any{"wgmma": n}})
+}
+
 // Write closes open spans and writes the trace document to w. The bytes
 // depend on the run alone: open spans close in warp order and the track
 // names come in track order (never a map's order), and events are written
@@ -190,6 +204,9 @@ func (t *Timeline) Write(w io.Writer, r *sm.Result) error {
 	}
 	if t.multi {
 		meta = t.smProcesses(meta[1:], warps)
+	}
+	if t.tensor {
+		meta = append(meta, TraceEvent{Name: "process_name", Ph: "M", Pid: pidTensor, Args: map[string]any{"name": "wgmma groups (tensor pipes)"}})
 	}
 	if r != nil {
 		for _, w := range r.Warps {

@@ -13,7 +13,7 @@ import (
 // allocClasses are the kernels of testdata/alloc_classes.ptx, one class of
 // instruction each.
 var allocClasses = []string{"k_int", "k_f32", "k_f64", "k_half", "k_cvt", "k_mufu", "k_shared", "k_global", "k_local",
-	"k_mbar", "k_barsync", "k_shfl", "k_cpasync", "k_bulk"}
+	"k_mbar", "k_barsync", "k_shfl", "k_cpasync", "k_bulk", "k_wgmma"}
 
 // phaseRecordAllocs bounds the allocations of a run's report records: every
 // barrier phase is a record of the report, with a list of the warps that

@@ -34,6 +34,13 @@ func (o Observers) Phase(b string, cta int, phase, opened, completed uint64) {
 	}
 }
 
+// MMAGroup implements sm.Observer.
+func (o Observers) MMAGroup(warp, n int, issued, done uint64) {
+	for _, x := range o {
+		x.MMAGroup(warp, n, issued, done)
+	}
+}
+
 // Copy implements sm.Observer.
 func (o Observers) Copy(id uint64, bytes int, issued, done uint64, b string) {
 	for _, x := range o {

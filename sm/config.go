@@ -34,6 +34,7 @@ type Config struct {
 	Branch BranchSpec // the cost of branches
 	Syncs  SyncsSpec  // the barrier (SYNCS) unit
 	Bar    BarSpec    // the CTA barriers (bar.sync)
+	Tensor TensorSpec // the tensor pipes (wgmma)
 
 	Smem sharedmem.Config // shared memory: capacity, banks, wavefronts, the MIO queue
 	Mem  memory.Config    // the memory path: caches, TLB, DRAM (persists across launches)
@@ -195,6 +196,7 @@ func (c *Config) Validate() error {
 		{c.Limits.CTAs >= 1, "limit.ctas must be at least 1"},
 		{c.Limits.Threads >= 32, "limit.threads must be at least 32"},
 		{c.Syncs.Interval >= 1, "syncs.interval must be at least 1"},
+		{min(c.Tensor.F16Ops, c.Tensor.TF32Ops, c.Tensor.FP8Ops, c.Tensor.Int8Ops) >= 1, "tensor.*_ops must be at least 1"},
 		{c.ClockMHz > 0, "clock_mhz must be positive"},
 		{c.Watchdog.SpinCycles >= 1000, "watchdog.spin_cycles must be at least 1000"},
 		{c.GPU.SMs >= 1, "gpu.sms must be at least 1"},

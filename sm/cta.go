@@ -88,6 +88,7 @@ type wctx struct {
 	writeAck  sim.Cycle // when the L2 has acknowledged the warp's global writes so far
 	remoteAt  sim.Cycle // when the warp's latest operation on another CTA's barrier is applied
 	cbarGen   uint64    // the cluster barrier generation its wait waits for
+	mma       mmaGroups // wgmma groups (wgmma.go)
 	done      bool
 	doneAt    sim.Cycle
 }

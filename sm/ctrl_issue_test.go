@@ -72,6 +72,7 @@ func (o *ctrlObs) Issue(cycle uint64, w, pc int, _ uint32) {
 func (o *ctrlObs) Stall(int, uint64, uint64, Reason, string) {}
 func (o *ctrlObs) Phase(string, int, uint64, uint64, uint64) {}
 func (o *ctrlObs) Copy(uint64, int, uint64, uint64, string)  {}
+func (o *ctrlObs) MMAGroup(int, int, uint64, uint64)         {}
 func (o *ctrlObs) at(w, pc int) []uint64                     { return o.find(w, pc) }
 func (o *ctrlObs) first(w, pc int) uint64                    { return o.find(w, pc)[0] }
 func (o *ctrlObs) find(w, pc int) []uint64 {

@@ -175,8 +175,13 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 		return s.execCpAsync(now, wc, in, mask)
 	case isa.OpTensormapReplace, isa.OpTensormapCopy:
 		return s.execTensormap(now, wc, in, mask)
-	case isa.OpCall, isa.OpBrx, isa.OpLdmatrix,
-		isa.OpStmatrix:
+	case isa.OpWgmma, isa.OpWgmmaFence, isa.OpWgmmaCommit, isa.OpWgmmaWait:
+		return s.execWgmma(now, wc, in, mask)
+	case isa.OpLdmatrix, isa.OpStmatrix:
+		return s.execMatrix(now, wc, in, mask)
+	case isa.OpMovmatrix:
+		return s.execMovmatrix(now, wc, in, mask)
+	case isa.OpCall, isa.OpBrx:
 		return s.diag(wc, in, DiagInput, "unsupported", mask, fmt.Sprintf("instruction %s is not supported by the simulator", in.Op))
 	}
 	if err := w.ExecALU(in, mask, uint64(now-s.start)); err != nil {

@@ -22,6 +22,7 @@ import (
 // declarations lists every key.
 func declarations() []decl {
 	return slices.Concat(clockKeys(), schedKeys(), limitKeys(), pipeKeys(), branchKeys(), syncsKeys(), barKeys(),
+		tensorKeys(),
 		smemKeys(), memKeys(), tmaKeys(), gpuKeys(), sassKeys(), ptxasKeys(), choiceKeys(), toolKeys())
 }
 
@@ -146,6 +147,8 @@ func pipeKeys() []decl {
 			interval: 2, ivlSrc: ivl},
 		{class: isa.ClassCvtFloat, latency: 5, latSrc: Source{Derived, "read: pipeline.cu's SASS (calibration/h200/README.md): F2FP.F16.F32.PACK_AB and HADD2.F32 stall 5 cycles before the conversion that reads them; latency_chain f2f_f16_f32_pair (10.15 a pair) and convert.csv f2h_pair_chains1_warps1 (10.19)"},
 			interval: 2, ivlSrc: ivl},
+		{class: isa.ClassMMA, latency: 1, latSrc: assumedSrc("a warpgroup instruction holds its warp one cycle; a wgmma's results come from the tensor pipe (tensor.*), which wgmma.wait_group waits for"),
+			interval: 1, ivlSrc: ivl},
 	}
 	for _, t := range classes {
 		k, name := t.class, t.class.String()
@@ -195,6 +198,17 @@ func barKeys() []decl {
 	fit := fitSrc("probe.csv syncthreads_loop (14.87 + ~2 per warp)")
 	g.int("bar.latency", "cycles", 12, fit, "bar.sync last arrival to release", func(c *Config) *int { return &c.Bar.Latency })
 	g.int("bar.per_warp", "cycles", 2, fit, "bar.sync cycles per warp arrival", func(c *Config) *int { return &c.Bar.PerWarp })
+	return g.ds
+}
+
+func tensorKeys() []decl {
+	g := keyGroup{name: "tensor pipes", kind: Hardware}
+	rate := measuredSrc("wgmma_timing.csv: two warpgroups of m64n256k16 f16 wgmma chains share the SM's pipes at 129.9 cycles a wgmma (4036 of 4096 operations a cycle; the datasheet's 989.4 TFLOP/s at 1830 MHz over 132 SMs is 4096); m64n256k8 tf32 and m64n256k32 e4m3 take the same 129.9 (half and twice the operations), m64n224k32 s8 113.2")
+	g.int("tensor.f16_ops", "ops/cycle", 4096, rate, "dense .f16/.bf16 tensor operations (2 a multiply-add) per cycle of the SM, its four tensor pipes together", func(c *Config) *int { return &c.Tensor.F16Ops })
+	g.int("tensor.tf32_ops", "ops/cycle", 2048, rate, "dense .tf32 tensor operations per cycle of the SM", func(c *Config) *int { return &c.Tensor.TF32Ops })
+	g.int("tensor.fp8_ops", "ops/cycle", 8192, rate, "dense .e4m3/.e5m2 tensor operations per cycle of the SM", func(c *Config) *int { return &c.Tensor.FP8Ops })
+	g.int("tensor.int8_ops", "ops/cycle", 8192, rate, "dense .s8/.u8 tensor operations per cycle of the SM", func(c *Config) *int { return &c.Tensor.Int8Ops })
+	g.int("tensor.latency", "cycles", 56, fitSrc("wgmma_timing.csv on the SASS the H200 ran (wgmma_probe.sass: WARPGROUP.ARRIVE, HGMMA gsb0, WARPGROUP.DEPBAR a link): 64.1 cycles a link at m64n8k16 to 125.4 at m64n128k16, N/2 of them the pipe's; 56 puts those chains within 0.4 % and all 70 rows of one and two warpgroups within 8.1 % (mean 3.97 %; m64n256k16 -5.8 %)"), "a tensor pipe done with a warp's share of a wgmma to its accumulators complete", func(c *Config) *int { return &c.Tensor.Latency })
 	return g.ds
 }
 

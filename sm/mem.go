@@ -28,8 +28,10 @@ func (c *cta) barrierIn(off, n uint32) (uint32, bool) { return c.smem.IsBarrier(
 // space resolves a (possibly generic) address to its state space and offset.
 func space(sp isa.Space, v uint64) (isa.Space, uint64) {
 	if sp != isa.Generic {
-		if sp == isa.Cluster {
-			return isa.Shared, v
+		if sp == isa.Shared || sp == isa.Cluster {
+			// .shared addresses are 32 bits: [%r+imm] wraps (nvcc folds a
+			// negative 32-bit offset into a positive immediate)
+			return isa.Shared, uint64(uint32(v))
 		}
 		return sp, v
 	}

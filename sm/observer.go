@@ -16,4 +16,7 @@ type Observer interface {
 	Phase(barrier string, cta int, phase uint64, opened, completed uint64)
 	// Copy: a bulk copy of bytes was in flight over [issued, done] for barrier.
 	Copy(id uint64, bytes int, issued, done uint64, barrier string)
+	// MMAGroup: warp's wgmma group of n wgmma.mma_async was in flight over
+	// [issued, done] (from its first wgmma's issue to its completion).
+	MMAGroup(warp, n int, issued, done uint64)
 }

@@ -98,9 +98,13 @@ type SM struct {
 	source         CTASource
 	pendingCluster *Cluster // the cluster of the CTA StartCTA is starting
 	pendingRank    int
-	inbox          checkPool // remote barrier operations in flight to this SM's CTAs
-	dsmemFree      uint64    // when the SM's link to the SM-to-SM network is next free, in 1/256 cycle
-	peer           *cta      // the CTA whose shared memory the lane access in progress reaches (nil: the warp's own)
+	inbox          checkPool     // remote barrier operations in flight to this SM's CTAs
+	dsmemFree      uint64        // when the SM's link to the SM-to-SM network is next free, in 1/256 cycle
+	peer           *cta          // the CTA whose shared memory the lane access in progress reaches (nil: the warp's own)
+	tensor         []tensorPipe  // the sub-partitions' tensor pipes (wgmma)
+	mma            *warp.Wgmma   // the wgmma being executed (reused)
+	mmaModel       warp.MMAModel // the tensor cores' arithmetic
+	mmaRead        mmaReader     // the wgmma's shared-memory reads
 }
 
 // ShareArray records that the TMA unit will take cycles of the shared-memory

@@ -13,7 +13,7 @@ import (
 )
 
 // namesPTX holds a template kernel with a CUtensorMap and static shared
-// barrier arrays, an extern "C" kernel with dynamic shared memory, a wgmma
+// barrier arrays, an extern "C" kernel with dynamic shared memory, a Blackwell tcgen05
 // kernel smsim cannot run and a kernel taking a structure (see its head).
 var namesPTX = filepath.Join("testdata", "names.ptx")
 
@@ -39,9 +39,9 @@ func TestListNamesKernels(t *testing.T) {
 		t.Errorf("list differs from %s (go test ./cmd/smsim -run TestListNamesKernels -update rewrites it):\n%s", golden, out)
 	}
 	// -k lists the one kernel, also one smsim cannot run (exit 0: listing it worked).
-	code, out, errs = cli(t, "list", namesPTX, "-k", "k_wgmma")
-	if code != 0 || !strings.HasPrefix(out, "k_wgmma(float*)\n") || !strings.Contains(out, "cannot run: testdata/names.ptx:102:2: unsupported instruction wgmma.fence.sync.aligned") {
-		t.Errorf("list -k k_wgmma: exit %d, %s%s", code, out, errs)
+	code, out, errs = cli(t, "list", namesPTX, "-k", "k_tcgen05")
+	if code != 0 || !strings.HasPrefix(out, "k_tcgen05(float*)\n") || !strings.Contains(out, "cannot run: testdata/names.ptx:102:2: unsupported instruction tcgen05.fence::before_thread_sync") {
+		t.Errorf("list -k k_tcgen05: exit %d, %s%s", code, out, errs)
 	}
 }
 
@@ -61,7 +61,7 @@ func TestListRunLinesLaunch(t *testing.T) {
 		}
 	}
 	if n != 2 {
-		t.Errorf("%d run lines, want 2 (k_pipe<2> and pipe_c; k_wgmma cannot run, k_struct takes a structure):\n%s", n, out)
+		t.Errorf("%d run lines, want 2 (k_pipe<2> and pipe_c; k_tcgen05 cannot run, k_struct takes a structure):\n%s", n, out)
 	}
 }
 
@@ -166,12 +166,12 @@ func TestDiagnosticsUseSourceNames(t *testing.T) {
 	}
 }
 
-// A module runs every kernel it can: the kernel with a wgmma fence is an
+// A module runs every kernel it can: the kernel with a Blackwell tcgen05 fence is an
 // input error at the instruction's line, the others run.
 func TestModuleRunsEveryKernelItCan(t *testing.T) {
-	code, _, errs := cli(t, "run", namesPTX, "-k", "k_wgmma", "--arg", "buf:64")
-	if code != exitInput || !oneLineLoc.MatchString(errs) || !strings.Contains(errs, "names.ptx:102:2: unsupported instruction wgmma.fence.sync.aligned") {
-		t.Errorf("k_wgmma: exit %d, want %d with one located line:\n%s", code, exitInput, errs)
+	code, _, errs := cli(t, "run", namesPTX, "-k", "k_tcgen05", "--arg", "buf:64")
+	if code != exitInput || !oneLineLoc.MatchString(errs) || !strings.Contains(errs, "names.ptx:102:2: unsupported instruction tcgen05.fence::before_thread_sync") {
+		t.Errorf("k_tcgen05: exit %d, want %d with one located line:\n%s", code, exitInput, errs)
 	}
 	code, out, errs := cli(t, "run", namesPTX, "-k", "pipe_c", "-b", "64", "--smem", "1KiB", "--arg", "buf:512", "--arg", "0", "--dump", "0:i64:64", "-o", "json")
 	if code != 0 {

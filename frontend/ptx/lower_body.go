@@ -139,6 +139,12 @@ func handlerFor(op string) handler {
 		return (*lowerer).copyAsync
 	case "tensormap":
 		return (*lowerer).tensormap
+	case "wgmma":
+		return (*lowerer).wgmma
+	case "ldmatrix", "stmatrix":
+		return (*lowerer).matrix
+	case "movmatrix":
+		return (*lowerer).movmatrix
 	case "vadd2", "vsub2", "vabsdiff2", "vmin2", "vmax2", "vadd4", "vsub4", "vabsdiff4", "vmin4", "vmax4":
 		return (*lowerer).video
 	}

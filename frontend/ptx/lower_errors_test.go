@@ -16,7 +16,7 @@ func TestLowerErrors(t *testing.T) {
 		col  int
 		want string
 	}{
-		{"unknown opcode", "\twgmma.fence.sync.aligned;", 1, 2, "unsupported instruction wgmma.fence.sync.aligned (unknown opcode wgmma)"},
+		{"unknown opcode", "\ttcgen05.fence::before_thread_sync;", 1, 2, "unsupported instruction tcgen05.fence::before_thread_sync (unknown opcode tcgen05)"},
 		{"unknown modifier", "\tadd.xyz.s32 %r1, %r2, %r3;", 1, 2, "unsupported instruction add.xyz.s32 (modifier .xyz)"},
 		{"two unknown modifiers", "\tld.global.foo.bar.u32 %r1, [%rd1];", 1, 2, "(modifier .foo.bar)"},
 		{"bad operand count", "\tadd.s32 %r1, %r2;", 1, 2, "bad operand count: add.s32 takes 3 operands, found 2"},

@@ -37,6 +37,9 @@ func FuzzCompile(f *testing.F) {
 		"\tbar.red.popc.u32 %r1, 0, %p1;\n\tsetp.lt.and.f32 %p1|%p2, %f1, %f2, %p3;",
 		"\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [k_map, {%r2, %r3}], [%r4];",
 		"\tmbarrier.try_wait.parity.shared::cta.b64 %p1, [sbuf], %r1, 1000;\n\tcvt.rn.f16x2.f32 %r1, %f1, %f2;",
+		"\twgmma.fence.sync.aligned;\n\twgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, -1, 0, 1;\n\twgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 0;",
+		"\twgmma.mma_async.sync.aligned.m64n8k32.s32.s8.u8 {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, %rd2, 0;",
+		"\tldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r1, %r2}, [%r3];\n\tstmatrix.sync.aligned.m8n8.x1.shared.b16 [%r3], {%r1};",
 	} {
 		f.Add([]byte(snippetHead + body + "\n}\n"))
 	}

@@ -35,13 +35,20 @@ func (l *lowerer) misc(in *Instr, m *mods) error {
 		return l.nops(in, 0)
 	case "setmaxnreg":
 		// Register reallocation between warpgroups: no effect on a simulator
-		// whose registers are not a shared resource.
-		m.takeAny("inc", "dec")
-		m.take("sync")
-		m.take("aligned")
+		// whose registers are not a shared resource; the count is checked
+		// as the ISA constrains it (24 to 256, a multiple of 8).
+		if m.takeAny("inc", "dec") == "" || !m.take("sync") || !m.take("aligned") {
+			return l.errf("setmaxnreg needs .inc or .dec and .sync.aligned")
+		}
 		m.types()
+		if err := l.nops(in, 1); err != nil {
+			return err
+		}
+		if n, ok := in.Operands[0].(*Imm); !ok || n.Kind != ImmInt || n.Int < 24 || n.Int > 256 || n.Int%8 != 0 {
+			return l.errf("setmaxnreg takes a constant register count from 24 to 256, a multiple of 8, found %s", in.Operands[0])
+		}
 		l.emit(isa.Instr{Op: isa.OpNop})
-		return l.nops(in, 1)
+		return nil
 	}
 	// discard, applypriority, pmevent: cache and profiler hints.
 	for range m.list {

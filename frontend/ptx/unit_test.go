@@ -43,18 +43,18 @@ func TestLoadRejectsDuplicateDefinitions(t *testing.T) {
 }
 
 // mixedModule has a kernel smsim runs between two it cannot: one with a
-// wgmma fence and one that calls a function holding one.
+// Blackwell tcgen05 fence and one that calls a function holding one.
 const mixedModule = `.version 8.4
 .target sm_90a
 .address_size 64
-.func uses_wgmma()
+.func uses_tcgen05()
 {
-	wgmma.fence.sync.aligned;
+	tcgen05.fence::before_thread_sync;
 	ret;
 }
-.visible .entry k_wgmma()
+.visible .entry k_tcgen05()
 {
-	wgmma.fence.sync.aligned;
+	tcgen05.fence::before_thread_sync;
 	ret;
 }
 .visible .entry k_ok(.param .u64 out)
@@ -65,7 +65,7 @@ const mixedModule = `.version 8.4
 }
 .visible .entry k_calls()
 {
-	call uses_wgmma, ();
+	call uses_tcgen05, ();
 	ret;
 }
 `
@@ -79,9 +79,9 @@ func TestUnitLowersKernelsOneAtATime(t *testing.T) {
 		t.Fatalf("Load: %v", err)
 	}
 	want := map[string]string{
-		"k_wgmma": "m.ptx:11:2: unsupported instruction wgmma.fence.sync.aligned",
-		"k_ok":    "",
-		"k_calls": "m.ptx:6:2: unsupported instruction wgmma.fence.sync.aligned",
+		"k_tcgen05": "m.ptx:11:2: unsupported instruction tcgen05.fence::before_thread_sync",
+		"k_ok":      "",
+		"k_calls":   "m.ptx:6:2: unsupported instruction tcgen05.fence::before_thread_sync",
 	}
 	var names []string
 	for _, f := range u.Kernels() {
@@ -95,10 +95,10 @@ func TestUnitLowersKernelsOneAtATime(t *testing.T) {
 			t.Errorf("%s: got %v, want %q", f.Name, err, w)
 		}
 	}
-	if got := strings.Join(names, " "); got != "k_wgmma k_ok k_calls" {
+	if got := strings.Join(names, " "); got != "k_tcgen05 k_ok k_calls" {
 		t.Errorf("kernels %q, want them in source order", got)
 	}
-	if _, err := Compile("m.ptx", []byte(mixedModule)); err == nil || !strings.HasPrefix(err.Error(), want["k_wgmma"]) {
+	if _, err := Compile("m.ptx", []byte(mixedModule)); err == nil || !strings.HasPrefix(err.Error(), want["k_tcgen05"]) {
 		t.Errorf("Compile: got %v, want the first kernel's error", err)
 	}
 }

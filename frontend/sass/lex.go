@@ -72,6 +72,14 @@ func (p *parser) core(o *Operand, s []byte, i, col int) (int, error) {
 	case c == '[':
 		o.Kind = KindMem
 		return p.address(o, s, i, col, false)
+	case hasPrefix(s[i:], "gdesc["):
+		// a warpgroup MMA's descriptors: URn:URn+1 (A), URn+2:URn+3 (B), then .tnspA, .negB...
+		r, n, ok := parseReg(s[i+6:])
+		if !ok || r.File != UGPR || !hasPrefix(s[i+6+n:], "]") {
+			return i, p.err(col+i+6, "bad descriptor: want gdesc[URn]")
+		}
+		o.Kind, o.Desc, o.Name = KindMem, r, "gdesc"
+		return p.suffixes(o, s, i+6+n+1), nil
 	case hasPrefix(s[i:], "desc["):
 		o.Kind = KindMem
 		r, n, ok := parseReg(s[i+5:])

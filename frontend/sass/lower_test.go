@@ -123,6 +123,10 @@ func TestLoweringForms(t *testing.T) {
 		{"UBLKCP.S.G [UR4], [UR8], UR7", "ublkcp.b8 r260.64, r264.64, r263"},
 		{"UTMALDG.2D [UR8], [UR16]", "utma.2d.b8 r264, r272.64"},
 		{"MUFU.SIN R0, R1", "mufu.sin.ftz.approx.f32 r0, r1"},
+		{"WARPGROUP.DEPBAR.LE gsb0, 0x1", "wgmma.wait_group 1"},
+		{"LDSM.16.M88.4 R4, [R2+UR4+0x10]", "ldmatrix.shared.b16 r4, r5, r6, r7, [r2+r260+16]"},
+		{"LDSM.16.MT88.2 R8, [R3]", "ldmatrix.shared.b16 r8, r9, [r3]"},
+		{"STSM.16.M88 [R2], R7", "stmatrix.shared.b16 [r2], r7"},
 		{"@!UP0 UIADD3 UR4, -UR4, 0x100000, URZ", "@!p8 iadd3.b32 r260, -r260, 1048576, 0"},
 	} {
 		p, err := lowerOne(t, c.sass, "EXIT")
@@ -145,6 +149,10 @@ func TestUnsupportedFormsStopWithTheirAddress(t *testing.T) {
 		{"IADD3.FOO R0, R1, R2, R3", "modifier .FOO"},
 		{"UTMASTG.2D [UR4], [UR8]", "UTMASTG.2D at 0x10"},
 		{"SYNCS.ARRIVE.TRANS64.A1TR RZ, [UR4], R0", "SYNCS.ARRIVE.TRANS64.A1TR"},
+		{"HGMMA.64x64x32.F32 R24, gdesc[UR8], R24, UP0, gsb0", "HGMMA.64x64x32.F32"},
+		{"HGMMA.64x64x16.F64 R24, gdesc[UR8], R24, gsb0", "HGMMA.64x64x16.F64"},
+		{"QGMMA.64x64x32.F32.E4M3 R24, gdesc[UR8], R24, gsb0", "QGMMA.64x64x32.F32.E4M3"},
+		{"WARPGROUP.WAIT", "WARPGROUP.WAIT"},
 	} {
 		_, err := lowerOne(t, "NOP", c.sass, "EXIT")
 		var e *Error
@@ -193,6 +201,8 @@ func FuzzLowerSASS(f *testing.F) {
 		"\t\tFunction : _Z1kPi\n        /*0000*/                   UTMALDG.5D [UR60], [UR4] ;\n\t\t..........\n",
 		"\t\tFunction : _Z1kPi\n        /*0000*/                   LDS.128 R253, [R2] ;\n        /*0010*/                   BRA 0x10 ;\n\t\t..........\n",
 		"\t\tFunction : _Z1kPi\n        /*0000*/                   SYNCS.ARRIVE.TRANS64.RED.A0T1 RZ, [UR4], RZ ;\n\t\t..........\n",
+		"\t\tFunction : _Z1kPi\n        /*0000*/                   WARPGROUP.ARRIVE ;\n        /*0010*/                   HGMMA.64x256x16.F32 R24, R152, gdesc[UR8].tnspB, R24, UP0, gsb0 ;\n        /*0020*/                   WARPGROUP.DEPBAR.LE gsb0, 0x0 ;\n\t\t..........\n",
+		"\t\tFunction : _Z1kPi\n        /*0000*/                   HGMMA.64x8x16.F16 RZ, gdesc[URZ], RZ, !UPT, gsb0 ;\n        /*0010*/                   QGMMA.64x64x32.F32.E4M3.E4M3 R200, -R56, gdesc[UR4], R200, UP0, gsb0 ;\n\t\t..........\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -206,4 +216,20 @@ func FuzzLowerSASS(f *testing.F) {
 			_, _ = m.Lower(fn)
 		}
 	})
+}
+
+// LDSM/STSM's MT88 is ldmatrix/stmatrix .trans (Mode bit 0).
+func TestMatrixTranspose(t *testing.T) {
+	for _, c := range []struct {
+		sass  string
+		trans bool
+	}{{"LDSM.16.M88.4 R4, [R2]", false}, {"LDSM.16.MT88.4 R4, [R2]", true}, {"STSM.16.MT88.2 [R2], R4", true}} {
+		p, err := lowerOne(t, c.sass, "EXIT")
+		if err != nil {
+			t.Fatalf("%s: %v", c.sass, err)
+		}
+		if got := p.Instrs[0].Mode&1 != 0; got != c.trans {
+			t.Errorf("%s: transposed %v, want %v", c.sass, got, c.trans)
+		}
+	}
 }

@@ -149,6 +149,10 @@ func (o *Operand) writeConst(b *strings.Builder) {
 }
 
 func (o *Operand) writeMem(b *strings.Builder) {
+	if o.Name == "gdesc" {
+		b.WriteString("gdesc[" + o.Desc.String() + "]" + o.Suffix)
+		return
+	}
 	if o.Desc.Valid() {
 		b.WriteString("desc[" + o.Desc.String() + "]")
 	}

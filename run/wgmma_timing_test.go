@@ -1,0 +1,97 @@
+package run
+
+import (
+	"encoding/binary"
+	"encoding/csv"
+	"math"
+	"os"
+	"strconv"
+	"testing"
+)
+
+// wgmmaTiming is one row of testdata/cuda/wgmma/wgmma_timing.csv: the
+// cycles (clock64, first warp's start to last warp's end) of one launch
+// of a timing kernel of wgmma_probe.cu on the H200.
+type wgmmaTiming struct {
+	kernel           string
+	wgs, mode, iters int
+	cycles           float64
+}
+
+func loadWgmmaTimings(t *testing.T) []wgmmaTiming {
+	t.Helper()
+	f, err := os.Open("../testdata/cuda/wgmma/wgmma_timing.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []wgmmaTiming
+	for _, r := range rows[1:] {
+		wgs, _ := strconv.Atoi(r[3])
+		mode, _ := strconv.Atoi(r[4])
+		iters, _ := strconv.Atoi(r[5])
+		cyc, _ := strconv.ParseFloat(r[6], 64)
+		out = append(out, wgmmaTiming{"tm_" + r[0], wgs, mode, iters, cyc})
+	}
+	return out
+}
+
+// simWgmmaTiming runs a timing kernel as the H200 ran it and returns its
+// clock64 span.
+func simWgmmaTiming(t *testing.T, file string, r wgmmaTiming) float64 {
+	t.Helper()
+	j, err := Spec{Kernel: r.kernel, Block: strconv.Itoa(128 * r.wgs), Grid: "1", Smem: "41984", Launches: 1,
+		Config: "h200", Args: []string{"buf:192", strconv.Itoa(r.iters), strconv.Itoa(r.mode)}}.Job(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Execute(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Err != nil {
+		t.Fatal(out.Err)
+	}
+	b := make([]byte, 8*3*4*r.wgs)
+	if err := out.Global.Read(out.Params.Bufs["0"].Addr, b); err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := int64(-1), int64(0)
+	for w := 0; w < 4*r.wgs; w++ {
+		t0 := int64(binary.LittleEndian.Uint64(b[24*w:]))
+		t1 := int64(binary.LittleEndian.Uint64(b[24*w+8:]))
+		if lo < 0 || t0 < lo {
+			lo = t0
+		}
+		hi = max(hi, t1)
+	}
+	return float64(hi - lo)
+}
+
+// The tensor pipes' timing against the H200's, on the SASS it ran
+// (wgmma_probe.sass): chains of wgmma of every shape and type, back to
+// back (ptxas serialised them: WARPGROUP.DEPBAR after each HGMMA), with
+// commit and wait_group 0, and with wait_group 1, of one warpgroup and of
+// two sharing the pipes.
+func TestWgmmaTimingMatchesH200(t *testing.T) {
+	n, sum, worst := 0, 0.0, 0.0
+	for _, r := range loadWgmmaTimings(t) {
+		if r.iters != 32 && r.iters != 64 {
+			continue
+		}
+		s := simWgmmaTiming(t, "../testdata/cuda/wgmma/wgmma_probe.sass", r)
+		e := (s - r.cycles) / r.cycles
+		n, sum, worst = n+1, sum+math.Abs(e), max(worst, math.Abs(e))
+		if math.Abs(e) > 0.09 {
+			t.Errorf("%s, %d warpgroups, mode %d, %d wgmma: %.0f cycles, the H200 %.0f (%+.1f %%)", r.kernel, r.wgs, r.mode, r.iters, s, r.cycles, 100*e)
+		}
+	}
+	if n != 70 {
+		t.Fatalf("compared %d rows, want the 70 of wgmma_timing.csv with 32 or 64 wgmma", n)
+	}
+	t.Logf("%d rows, mean |error| %.2f %%, worst %.2f %%", n, 100*sum/float64(n), 100*worst)
+}
