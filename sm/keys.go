@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/smsim/smsim/isa"
-	"github.com/smsim/smsim/memory"
 )
 
 // The configuration keys, each declared once: its name, unit, h200 value,
@@ -128,7 +127,7 @@ func pipeKeys() []decl {
 		{class: isa.ClassGlobal, latency: 0, latSrc: lat,
 			interval: 4, ivlSrc: measuredSrc("ldg.csv ldg32 (L1-hit global loads from one sub-partition every 9.7 cycles with one warp's eight chains, 5.1-5.3 at 16-32 warps); lines beyond the first hold the pipe mem.per_line each, and every line takes a wavefront of the SM's data array (ldg128 16.00 at 8-32 warps)")},
 		{class: isa.ClassLocal, latency: 0, latSrc: lat, interval: 1, ivlSrc: ivl},
-		{class: isa.ClassConst, latency: 4, latSrc: lat, interval: 1, ivlSrc: ivl},
+		{class: isa.ClassConst, latency: 28, latSrc: measuredSrc("sassprobe.csv ldc_bank3: a chain of LDC R, c[0x3][R] through one SHF of stall count 6, 34.09 cycles a link"), interval: 1, ivlSrc: ivl},
 		{class: isa.ClassParam, latency: 4, latSrc: lat, interval: 1, ivlSrc: ivl},
 		{class: isa.ClassSyncs, latency: 0, latSrc: lat, interval: 1, ivlSrc: ivl},
 		{class: isa.ClassBar, latency: 0, latSrc: lat, interval: 1, ivlSrc: ivl},
@@ -217,16 +216,18 @@ func memKeys() []decl {
 	sizes := Source{Assumed, "assumed or from the H200's documentation (line and sector sizes, L1 carve-out)"}
 	l2fit := fitSrc("microbench.csv bulk_copy_latency and tensor2d_copy_latency l2hit rows")
 	tlb := assumedSrc("2 MiB pages (the CUDA allocator's), 32 entries; gmem.csv pagesP_l2 shows no translation step up to 8192 pages")
-	// An L2-hit load takes 362 cycles with the probe's address arithmetic
-	// taken out of its 374 (probe.csv global_load_chain 2 MiB): the L1 miss
-	// path is what the fitted SM-to-L2 round trip leaves of it.
-	const l2HitLoad, l2 = 362, 257
+	// An L1-missing load that hits L2 takes as long as one that bypasses L1
+	// (calibration/h200/sassprobe.csv: seq_ca 286.36 and seq_cg 285.94
+	// cycles a load, stream_ca 330.44 and stream_cg 330.29 a trip): the miss
+	// path adds to the SM-to-L2 round trip what a bypassing load's pipeline
+	// adds, mem.l1_hit.
+	const l1Hit, l2 = 32, 257
+	probe := measuredSrc("sassprobe.csv: random ld.global chases over 240 KiB miss L1 at 285 cycles a load and add nothing; over 2 MiB (gmem.csv footprint_2048KiB, 372.7) they add 87 where ld.global.cg chases and address-ordered ones add none (rnd_cg, seq_ca: 286); a 256 KiB reach, the least the 240 KiB row allows, misses 87.5 % of a 2 MiB chase: (372.68 - rnd_cg 286.61) / 0.875 = 98 cycles a miss, footprint_16384KiB (369.25 - 286.61) / 0.984 = 84: 91")
 	g.int("mem.line_bytes", "bytes", 128, sizes, "cache line", func(c *Config) *int { return &c.Mem.LineBytes })
 	g.int("mem.sector_bytes", "bytes", 32, sizes, "cache sector (fill granule)", func(c *Config) *int { return &c.Mem.SectorBytes })
-	g.int("mem.l1_bytes", "bytes", memory.L1BytesFor(228<<10), sizes, "L1 data cache", func(c *Config) *int { return &c.Mem.L1Bytes })
 	g.int("mem.l1_ways", "ways", 4, sizes, "L1 associativity", func(c *Config) *int { return &c.Mem.L1Ways })
-	g.int("mem.l1_hit", "cycles", 32, measuredSrc("latency_chain ldg_u64_chain_l1_hit (32.04)"), "L1 hit load-to-use", func(c *Config) *int { return &c.Mem.L1HitCycles })
-	g.int("mem.l1_miss", "cycles", l2HitLoad-l2, measuredSrc("probe.csv global_load_chain 2 MiB/16 MiB (370-374 with address arithmetic) minus mem.l2"), "load path added to the L2 round trip on an L1 miss", func(c *Config) *int { return &c.Mem.L1MissCycles })
+	g.int("mem.l1_hit", "cycles", l1Hit, measuredSrc("latency_chain ldg_u64_chain_l1_hit (32.04)"), "L1 hit load-to-use", func(c *Config) *int { return &c.Mem.L1HitCycles })
+	g.int("mem.l1_miss", "cycles", l1Hit, measuredSrc("sassprobe.csv: an L1-allocating load that misses takes as long as one that bypasses L1 (seq_ca 286.36 against seq_cg 285.94 cycles a load, stream_ca 330.44 against stream_cg 330.29 a trip); l1cap_dyn16_fp48-fp240 (283-286, every load an L1 miss) are 245 cycles over l1cap_dyn16_fp16 (39.7, every load a hit)"), "load path added to the L2 round trip on an L1 miss", func(c *Config) *int { return &c.Mem.L1MissCycles })
 	g.int("mem.l2", "cycles", l2, l2fit, "SM to L2 round trip on a hit", func(c *Config) *int { return &c.Mem.L2Cycles })
 	g.int("mem.l2_bytes", "bytes", 30<<20, l2fit, "L2 capacity one SM's lines use (one partition)", func(c *Config) *int { return &c.Mem.L2Bytes })
 	g.int("mem.l2_ways", "ways", 16, l2fit, "L2 associativity", func(c *Config) *int { return &c.Mem.L2Ways })
@@ -236,6 +237,9 @@ func memKeys() []decl {
 	g.int("mem.dram_bytes_per_cycle", "B/cycle", 86, Source{Fitted, "scan: microbench.csv copy rows with membw.csv's DRAM rows (mean error 9.18 % at 82, 9.30 at 86, 9.77 at 90; 86 is nearest the measured streaming peak of 89-91)"}, "DRAM bandwidth seen by the SM", func(c *Config) *int { return &c.Mem.DRAMBytesPerCycle })
 	g.int("mem.tlb_page_bytes", "bytes", 2<<20, tlb, "TLB page size", func(c *Config) *int { return &c.Mem.TLBPageBytes })
 	g.int("mem.tlb_entries", "entries", 32, tlb, "TLB entries", func(c *Config) *int { return &c.Mem.TLBEntries })
+	g.int("mem.l1_tlb_page_bytes", "bytes", 64<<10, probe, "granule of the L1 load path's translation cache", func(c *Config) *int { return &c.Mem.L1TLBPageBytes })
+	g.int("mem.l1_tlb_entries", "entries", 4, probe, "entries of the L1 load path's translation cache", func(c *Config) *int { return &c.Mem.L1TLBEntries })
+	g.int("mem.l1_tlb_miss", "cycles", 91, probe, "extra latency of a load through L1 whose granule misses the L1 path's translation cache", func(c *Config) *int { return &c.Mem.L1TLBMissCycles })
 	g.int("mem.tlb_miss", "cycles", 10, measuredSrc("gmem.csv dram_pages8192 - dram_pages8 (10.4 cycles: every load in a new page)"), "TLB miss penalty", func(c *Config) *int { return &c.Mem.TLBMissCycles })
 	g.name = "load/store unit"
 	g.int("mem.per_line", "cycles", 2, sizes, "extra cycles per extra line of one warp access", func(c *Config) *int { return &c.LSU.GlobalPerLine })

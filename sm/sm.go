@@ -196,6 +196,9 @@ func (s *SM) begin(l *Launch) error {
 	if err := s.checkLaunch(l); err != nil {
 		return err
 	}
+	threads := l.Block[0] * l.Block[1] * l.Block[2]
+	smem := s.prog.DynSmemBase() + l.DynSmem - s.prog.SharedReserved
+	s.lsu.newLaunch(memory.L1BytesFor(s.place.carveout((threads+warp.Lanes-1)/warp.Lanes, threads, smem)))
 	if err := s.fillCTAs(s.start); err != nil {
 		return err
 	}
