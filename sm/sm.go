@@ -178,7 +178,7 @@ func (s *SM) begin(l *Launch) error {
 	for i := range s.sched {
 		s.sched[i] = newScheduler(s.cfg.Sched, s.cfg.Limits.Warps)
 	}
-	s.syncs = newSyncsUnit(s.cfg.Syncs)
+	s.syncs = newSyncsUnit(s.syncsSpec(l.Prog))
 	s.stats = Stats{}
 	s.barList, s.barSeq, s.reports = nil, 0, reports{}
 	s.retired, s.warnings = nil, nil
@@ -204,6 +204,18 @@ func (s *SM) begin(l *Launch) error {
 	}
 	s.clk.WakeAt(s.start)
 	return nil
+}
+
+// syncsSpec is the barrier unit's spec for prog: a PTX program's answers
+// include what ptxas's schedule around barrier operations adds
+// (ptxas.syncs_latency, ptxas.syncs_acquire), which a SASS program's control
+// bits carry themselves.
+func (s *SM) syncsSpec(prog *isa.Program) SyncsSpec {
+	spec := s.cfg.Syncs
+	if !prog.Scheduled {
+		spec.Latency, spec.Acquire = s.cfg.Ptxas.SyncsLatency, s.cfg.Ptxas.SyncsAcquire
+	}
+	return spec
 }
 
 func (s *SM) checkLaunch(l *Launch) error {
