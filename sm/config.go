@@ -106,6 +106,7 @@ type SyncsSpec struct {
 	TryWaitWake        int // syncs.try_wait_wake
 	WakeCost           int // syncs.wake_cost
 	Acquire            int // syncs.acquire
+	GuardedOff         int // syncs.guarded_off
 }
 
 // BarSpec is the CTA barriers' (bar.sync) spec.

@@ -172,7 +172,7 @@ func TestBarrierUnitAnswerTimes(t *testing.T) {
 	}{
 		{"result syncs.result after the update", u.resultAt(100), 105},
 		{"acquire syncs.acquire after issue", u.acquiredAt(100), 136},
-		{"guarded-off wait passes the unit at max(check+result, acquire)", u.passedAt(100), 136},
+		{"guarded-off wait passes the unit syncs.guarded_off after issue", u.passedAt(100), 125},
 		{"un-hinted try_wait answers false syncs.try_wait_timeout after issue", u.deadline(100, false), 7880},
 		{"hinted try_wait answers false syncs.try_wait_hint_timeout after issue", u.deadline(100, true), 7938},
 		{"a completion reaches another warp's try_wait syncs.visibility later", u.visibleAt(100, false, true), 102},
@@ -185,9 +185,14 @@ func TestBarrierUnitAnswerTimes(t *testing.T) {
 			t.Errorf("%s: %d, want %d", c.name, c.got, c.want)
 		}
 	}
-	slow := unitWith(func(s *SyncsSpec) { s.Check, s.Result, s.Acquire = 30, 5, 27 })
-	if got := slow.passedAt(0); got != 35 {
-		t.Errorf("guarded-off wait with syncs.check 30: passes at %d, want 35 (check + result)", got)
+	sm, err := New(DefaultConfig(), sim.New(), &fakeMem{b: map[uint64]byte{}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sm.cfg.Syncs.Check = 30
+	ptx := newSyncsUnit(sm.syncsSpec(&isa.Program{}))
+	if got := ptx.passedAt(0); got != 35 {
+		t.Errorf("PTX: guarded-off wait with syncs.check 30: passes at %d, want 35 (check + result)", got)
 	}
 }
 
