@@ -72,7 +72,11 @@ func TestSASSHoldsItsLevel(t *testing.T) {
 		t.Skip("runs the calibration suite from SASS")
 	}
 	v := fullSASSValidation(t)
-	const allMAPE, microMAPE, microWorst = 10.4, 8.3, 25.0
+	// Held at the level of the memory path's and the barrier unit's measured
+	// timing (docs/model.md): all rows 6.79 %, microbench.csv 6.34 %. Its
+	// worst row, divergent2_warps16 (-27.9 %), is a partial-warp arrive's cost
+	// to the barrier unit, which the model lacks.
+	const allMAPE, microMAPE, microWorst = 7.0, 6.5, 28.0
 	if m := v.Overall["all"]; m.Rows != 1472 || m.MAPE > allMAPE {
 		t.Errorf("all files from SASS: %d rows, MAPE %.2f %% (held at %g %%)", m.Rows, m.MAPE, allMAPE)
 	}

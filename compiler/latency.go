@@ -28,7 +28,7 @@ type Latencies struct {
 
 // PtxasLoadLatency is the latency ptxas's scheduler assumes for a global
 // or local load, whose real latency the memory hierarchy decides (an L1 hit
-// 32 cycles on the H200, an L2 hit 362).
+// 32 cycles on the H200, an L2 hit 289).
 const PtxasLoadLatency = 300
 
 // PtxasLatencies returns the default scheduling model (see Latencies).
@@ -38,7 +38,7 @@ func PtxasLatencies() Latencies {
 		isa.ClassALU: 4, isa.ClassIMAD: 4, isa.ClassFMA: 4, isa.ClassFP64: 8, isa.ClassSFU: 17,
 		isa.ClassDiv: 45, isa.ClassDiv64: 112, isa.ClassIDiv: 129, isa.ClassIDivInv: 62,
 		isa.ClassIDiv64: 316, isa.ClassIDiv64Inv: 266, isa.ClassSpecial: 2, isa.ClassBranch: 5, isa.ClassShared: 23,
-		isa.ClassGlobal: PtxasLoadLatency, isa.ClassLocal: PtxasLoadLatency, isa.ClassConst: 4, isa.ClassParam: 4,
+		isa.ClassGlobal: PtxasLoadLatency, isa.ClassLocal: PtxasLoadLatency, isa.ClassConst: 28, isa.ClassParam: 4,
 		isa.ClassSyncs: 0, isa.ClassBar: 0, isa.ClassWarpSync: 1, isa.ClassFence: 8, isa.ClassTMA: 44,
 		isa.ClassSleep: 0, isa.ClassCompute: 4, isa.ClassDelay: 0, isa.ClassHalf2: 6, isa.ClassHalf2MMA: 10,
 		isa.ClassCvtFloat: 5, isa.ClassMMA: 1,

@@ -9,7 +9,7 @@ type Config struct {
 	LineBytes   int // cache line (128)
 	SectorBytes int // fill and transfer granule (32)
 
-	L1Bytes int // the SM's L1 data cache: 256 KiB minus the shared-memory carve-out (see L1BytesFor)
+	L1Bytes int // the SM's L1 data cache until a launch sets it (NewLaunch): 256 KiB minus the shared-memory carve-out (see L1BytesFor)
 	L1Ways  int
 	L2Bytes int // the whole chip's L2 (60 MiB on H200), shared with nobody in a one-SM model
 	L2Ways  int
@@ -20,7 +20,10 @@ type Config struct {
 	L1HitCycles int
 	// L1MissCycles is what the load path adds to L2Cycles on an L1 miss (tag
 	// check, miss queue, fill, return through L1). L1MissCycles + L2Cycles is
-	// the measured L2-hit load latency, 372 (2 MiB and 16 MiB chases).
+	// the L2-hit load latency: calibration/h200/sassprobe.csv's chases that
+	// miss L1 (random over 48-240 KiB with a 28 KiB L1, or in address order
+	// over 2 MiB) take 245 cycles more a load than the same chase hitting L1,
+	// and as long as ld.global.cg chases that bypass it (rnd_cg, seq_cg).
 	L1MissCycles int
 	// L2Cycles is the round trip from the SM's memory port to L2 and back on
 	// a hit, as a bulk copy sees it (it bypasses L1). Derived from the 16 B
@@ -46,6 +49,21 @@ type Config struct {
 	TLBEntries    int
 	TLBMissCycles int
 
+	// L1 translation: loads that look up L1 (not the L2-only ones, nor bulk
+	// copies) translate through a small fully associative LRU cache of
+	// L1TLBPageBytes granules, and wait L1TLBMissCycles when it misses.
+	// Measured: a random ld.global chase over 2 MiB or 16 MiB takes 372 and
+	// 369 cycles a load (gmem.csv footprint rows), the same lines chased with
+	// ld.global.cg or in address order 286 (sassprobe.csv rnd_cg, seq_ca),
+	// and a random ld.global chase over 240 KiB that misses L1 every load 285
+	// (l1cap_dyn16_fp240): so the reach is at least 240 KiB and far below
+	// 2 MiB. At a 256 KiB reach (the least the 240 KiB row allows) a random
+	// chase misses 87.5 % of its loads over 2 MiB, 98.4 % over 16 MiB, and
+	// the two rows' extra cycles give 98 and 84 a miss: 91.
+	L1TLBPageBytes  int
+	L1TLBEntries    int
+	L1TLBMissCycles int
+
 	// L2BytesPerCycle is the SM↔L2 link (per direction): the slope of bulk
 	// copy latency with size between 16 KiB and 128 KiB (≈100 B/cycle), and
 	// the 16 KiB-chunk L2 bandwidth row (98.9).
@@ -67,12 +85,15 @@ func DefaultConfig() Config {
 		L2Bytes:           60 << 20,
 		L2Ways:            16,
 		L1HitCycles:       39,
-		L1MissCycles:      172,
+		L1MissCycles:      86,
 		L2Cycles:          200,
 		DRAMCycles:        240,
 		TLBPageBytes:      2 << 20,
 		TLBEntries:        32,
 		TLBMissCycles:     100,
+		L1TLBPageBytes:    64 << 10,
+		L1TLBEntries:      4,
+		L1TLBMissCycles:   91,
 		L2BytesPerCycle:   100,
 		DRAMBytesPerCycle: 80,
 	}
@@ -80,9 +101,10 @@ func DefaultConfig() Config {
 
 // L1BytesFor returns the L1 size left when the shared-memory carve-out is
 // the smallest Hopper option that holds smemBytes (0, 8, 16, 32, 64, 100,
-// 132, 164, 196 or 228 KiB of the SM's 256 KiB). The assumption is that the
-// driver picks the smallest carve-out the kernel needs; the default Config
-// assumes the largest, as kernels built around TMA pipelines use.
+// 132, 164, 196 or 228 KiB of the SM's 256 KiB). The SM asks for the
+// carve-out the driver picks for a launch (the shared memory of as many of
+// its CTAs as the SM's other limits let reside); the default Config assumes
+// the largest, as kernels built around TMA pipelines use.
 func L1BytesFor(smemBytes int) int {
 	const unified = 256 << 10
 	for _, kib := range [...]int{0, 8, 16, 32, 64, 100, 132, 164, 196, 228} {
@@ -107,6 +129,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("memory: L2Bytes %d must be a positive multiple of LineBytes × L2Ways (%d)", c.L2Bytes, c.LineBytes*max(c.L2Ways, 1))
 	case !pow2(c.TLBPageBytes) || c.TLBEntries <= 0:
 		return fmt.Errorf("memory: TLBPageBytes %d must be a power of two and TLBEntries %d positive", c.TLBPageBytes, c.TLBEntries)
+	case !pow2(c.L1TLBPageBytes) || c.L1TLBEntries <= 0:
+		return fmt.Errorf("memory: L1TLBPageBytes %d must be a power of two and L1TLBEntries %d positive", c.L1TLBPageBytes, c.L1TLBEntries)
 	case c.L2BytesPerCycle <= 0:
 		return fmt.Errorf("memory: L2BytesPerCycle %d must be positive", c.L2BytesPerCycle)
 	case c.DRAMBytesPerCycle <= 0:
@@ -116,7 +140,8 @@ func (c Config) Validate() error {
 		name string
 		v    int
 	}{{"L1HitCycles", c.L1HitCycles}, {"L1MissCycles", c.L1MissCycles}, {"L2Cycles", c.L2Cycles},
-		{"DRAMCycles", c.DRAMCycles}, {"StreamDRAMCycles", c.StreamDRAMCycles}, {"TLBMissCycles", c.TLBMissCycles}} {
+		{"DRAMCycles", c.DRAMCycles}, {"StreamDRAMCycles", c.StreamDRAMCycles}, {"TLBMissCycles", c.TLBMissCycles},
+		{"L1TLBMissCycles", c.L1TLBMissCycles}} {
 		if f.v < 0 {
 			return fmt.Errorf("memory: %s %d must not be negative", f.name, f.v)
 		}

@@ -34,7 +34,7 @@ func chase(t testing.TB, h *Hierarchy, footprint uint64) float64 {
 	const warm, timed = 64, 2000
 	base := isa.HeapBase
 	h.Warm(base, footprint)
-	h.InvalidateL1()
+	h.NewLaunch(0)
 	lines := footprint / 128
 	rng := rand.New(rand.NewPCG(7, 7))
 	var next func(i int) uint64
@@ -94,7 +94,7 @@ func TestAccessLatencyByLevel(t *testing.T) {
 		lat   sim.Cycle
 		level Level
 	}{
-		{"cold load misses TLB, L1 and L2", a, false, dram + sim.Cycle(cfg.TLBMissCycles), DRAM},
+		{"cold load misses TLBs, L1 and L2", a, false, dram + sim.Cycle(cfg.TLBMissCycles+cfg.L1TLBMissCycles), DRAM},
 		{"same line again hits L1", a + 4, false, sim.Cycle(cfg.L1HitCycles), L1},
 		{"other sector of the line misses L1 and L2", a + 64, false, dram, DRAM},
 		{"store writes through to L2", a + 4096, true, l2, L2},
@@ -106,9 +106,9 @@ func TestAccessLatencyByLevel(t *testing.T) {
 			t.Errorf("%s: got %d cycles from %v, want %d from %v", s.name, lat, lvl, s.lat, s.level)
 		}
 	}
-	h.InvalidateL1()
+	h.NewLaunch(0)
 	if lat, lvl := h.Access(0, a, 4, false); lvl != L2 || lat != l2 {
-		t.Errorf("after InvalidateL1: got %d from %v, want %d from L2", lat, lvl, l2)
+		t.Errorf("after NewLaunch: got %d from %v, want %d from L2", lat, lvl, l2)
 	}
 }
 
@@ -125,7 +125,8 @@ func TestAccessL2BypassesL1(t *testing.T) {
 	if lat, lvl := h.AccessL2(0, a, 4); lvl != L2 || lat != bypass {
 		t.Errorf("again: %d cycles from %v, want %d from L2", lat, lvl, bypass)
 	}
-	l2 := sim.Cycle(cfg.L1MissCycles + cfg.L2Cycles)
+	// The first load through L1 also translates its granule for the L1 path.
+	l2 := sim.Cycle(cfg.L1MissCycles + cfg.L2Cycles + cfg.L1TLBMissCycles)
 	if lat, lvl := h.Access(0, a, 4, false); lvl != L2 || lat != l2 {
 		t.Errorf("ld.ca after ld.cg: %d cycles from %v, want %d from L2 (L1 was not filled)", lat, lvl, l2)
 	}
@@ -242,6 +243,66 @@ func TestStatsSubRemovesWarmup(t *testing.T) {
 	want := Stats{Loads: 1, L1Hits: 1, L2Misses: 2, Streams: 1, StreamBytes: 256, DRAMBytes: 256}
 	if d != want {
 		t.Errorf("got %+v, want %+v", d, want)
+	}
+}
+
+// A launch starts with an empty L1 of the size its carve-out leaves; L2
+// keeps its lines (sassprobe.csv relaunch_fp16, l1cap rows).
+func TestNewLaunchEmptiesAndSizesL1(t *testing.T) {
+	cfg := DefaultConfig()
+	h := newTestHierarchy(t, nil)
+	a := isa.HeapBase
+	l2 := sim.Cycle(cfg.L1MissCycles + cfg.L2Cycles)
+	fill := func(bytes uint64) {
+		for off := uint64(0); off < bytes; off += 128 {
+			h.Access(0, a+off, 4, false)
+		}
+	}
+	misses := func(bytes uint64) uint64 {
+		before := h.Stats()
+		fill(bytes)
+		return h.Stats().Sub(before).L1Misses
+	}
+	fill(16 << 10)
+	if n := misses(16 << 10); n != 0 {
+		t.Fatalf("16 KiB in a %d KiB L1: %d misses on the second pass, want 0", cfg.L1Bytes>>10, n)
+	}
+	h.NewLaunch(0)
+	if lat, lvl := h.Access(0, a, 4, false); lvl != L2 || lat != l2 {
+		t.Errorf("first load of a new launch: %d cycles from %v, want %d from L2", lat, lvl, l2)
+	}
+	tests := []struct {
+		name      string
+		l1        int
+		footprint uint64
+		misses    uint64 // on a second pass in address order
+	}{
+		{"64 KiB fit a 224 KiB L1", 224 << 10, 64 << 10, 0},
+		{"64 KiB do not fit a 28 KiB L1", 28 << 10, 64 << 10, 512},
+		{"20 KiB fit a 28 KiB L1", 28 << 10, 20 << 10, 0},
+	}
+	for _, tt := range tests {
+		h.NewLaunch(tt.l1)
+		fill(tt.footprint)
+		if n := misses(tt.footprint); n != tt.misses {
+			t.Errorf("%s: %d misses on the second pass, want %d", tt.name, n, tt.misses)
+		}
+	}
+}
+
+// Loads through L1 translate 64 KiB granules in a 4-entry cache: a random
+// chase over 256 KiB misses it only while it fills, one over 2 MiB mostly.
+func TestL1TranslationReach(t *testing.T) {
+	for _, tt := range []struct {
+		footprint uint64
+		lo, hi    float64 // share of loads that miss the L1 path's translation
+	}{{240 << 10, 0, 0.01}, {2 << 20, 0.8, 0.95}} {
+		h := newTestHierarchy(t, nil)
+		chase(t, h, tt.footprint)
+		share := float64(h.Stats().L1TLBMisses) / 2064
+		if share < tt.lo || share > tt.hi {
+			t.Errorf("%d KiB: %.3f of the loads missed, want %.2f-%.2f", tt.footprint>>10, share, tt.lo, tt.hi)
+		}
 	}
 }
 

@@ -109,6 +109,7 @@ type SyncsSpec struct {
 	TryWaitWake        int // syncs.try_wait_wake
 	WakeCost           int // syncs.wake_cost
 	Acquire            int // syncs.acquire
+	GuardedOff         int // syncs.guarded_off
 }
 
 // BarSpec is the CTA barriers' (bar.sync) spec.
@@ -142,6 +143,13 @@ type PtxasSpec struct {
 	WindowRead   int // latency.window_read
 	CopyR2UR     int // latency.copy_r2ur
 	CopyR2URLoop int // latency.copy_r2ur_loop
+	// SyncsLatency and SyncsAcquire stand for syncs.latency and
+	// syncs.acquire when a PTX program runs (ptxas.syncs_latency,
+	// ptxas.syncs_acquire): the barrier unit's answer with the stall counts
+	// ptxas puts around a barrier operation folded in, which the compiler
+	// model does not place (syncs.pad_answers overlap).
+	SyncsLatency int
+	SyncsAcquire int
 }
 
 // ModelChoices choose between models of one behaviour.

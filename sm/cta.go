@@ -142,6 +142,29 @@ type placement struct {
 	smem   int
 }
 
+// reservedSmem is the shared memory the CUDA runtime reserves per CTA on
+// sm_80 and later (1 KiB), beside what the kernel declares.
+const reservedSmem = 1 << 10
+
+// carveout returns the shared memory the driver sets aside for a launch
+// whose CTAs have threads threads in nw warps and smem bytes of shared
+// memory (without the reserved part): that of as many CTAs as the SM's
+// other limits let reside, at most smem.capacity. Measured
+// (calibration/h200/sassprobe.csv l1cap rows): a one-thread CTA with no
+// dynamic shared memory leaves an L1 of 208-224 KiB (32 CTAs of 1 KiB: a
+// 32 KiB carve-out), with 16, 100 or 200 KiB it leaves 24-28 KiB (the
+// largest carve-out).
+func (p placement) carveout(nw, threads, smem int) int {
+	ctas := p.limits.CTAs
+	if nw > 0 {
+		ctas = min(ctas, p.limits.Warps/nw)
+	}
+	if threads > 0 {
+		ctas = min(ctas, p.limits.Threads/threads)
+	}
+	return min(max(ctas, 1)*(smem+reservedSmem), p.smem)
+}
+
 // admits reports whether an SM whose resident CTAs hold used can start a
 // CTA that needs need.
 func (p placement) admits(used, need residency) bool {

@@ -425,11 +425,11 @@ func TestTakenBranchRedirect(t *testing.T) {
 }
 
 // A guarded-off barrier wait sets its scoreboard until it has passed the
-// barrier unit (probe.csv hint_ns0); other guarded-off instructions release
-// theirs the next cycle.
+// barrier unit, syncs.guarded_off after its issue (probe.csv hint_ns0);
+// other guarded-off instructions release theirs the next cycle.
 func TestGuardedOffWaitHoldsItsScoreboard(t *testing.T) {
 	cfg := DefaultConfig()
-	want := uint64(max(cfg.Syncs.Check+cfg.Syncs.Result, cfg.Syncs.Acquire))
+	want := uint64(cfg.Syncs.GuardedOff)
 	bar := isa.Addr(-1, 0)
 	a := newAsm(8, 2)
 	a.emit(with(mbar(isa.OpMbarInit, 0, 0, bar, isa.Imm(1)), ctl(1, wsb(1))))

@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/smsim/smsim/isa"
-	"github.com/smsim/smsim/memory"
 )
 
 // The configuration keys, each declared once: its name, unit, h200 value,
@@ -129,7 +128,7 @@ func pipeKeys() []decl {
 		{class: isa.ClassGlobal, latency: 0, latSrc: lat,
 			interval: 4, ivlSrc: measuredSrc("ldg.csv ldg32 (L1-hit global loads from one sub-partition every 9.7 cycles with one warp's eight chains, 5.1-5.3 at 16-32 warps); lines beyond the first hold the pipe mem.per_line each, and every line takes a wavefront of the SM's data array (ldg128 16.00 at 8-32 warps)")},
 		{class: isa.ClassLocal, latency: 0, latSrc: lat, interval: 1, ivlSrc: ivl},
-		{class: isa.ClassConst, latency: 4, latSrc: lat, interval: 1, ivlSrc: ivl},
+		{class: isa.ClassConst, latency: 28, latSrc: measuredSrc("sassprobe.csv ldc_bank3: a chain of LDC R, c[0x3][R] through one SHF of stall count 6, 34.09 cycles a link"), interval: 1, ivlSrc: ivl},
 		{class: isa.ClassParam, latency: 4, latSrc: lat, interval: 1, ivlSrc: ivl},
 		{class: isa.ClassSyncs, latency: 0, latSrc: lat, interval: 1, ivlSrc: ivl},
 		{class: isa.ClassBar, latency: 0, latSrc: lat, interval: 1, ivlSrc: ivl},
@@ -172,7 +171,8 @@ func syncsKeys() []decl {
 	g := keyGroup{name: "barrier unit", kind: Hardware}
 	fit := fitSrc("microbench.csv arrive_wait_loop, latency single_thread, wake_latency, with elect.csv, syncwarp.csv, waitdelay.csv and trywait.csv (docs/model.md)")
 	// The update path: issue, queue, apply, result.
-	g.int("syncs.latency", "cycles", 42, fit, "barrier op issue to update applied", func(c *Config) *int { return &c.Syncs.Latency })
+	latency3 := measuredSrc("latency3.csv and its SASS: one thread's arrive, then a try_wait on the phase it completes, answers 44 cycles after the arrive's issue (reg_sum_spin 47 clock to clock; the TRYWAIT issues 8 cycles after the ARRIVE and answers 36 after its own issue): 36 + syncs.visibility + syncs.result + 1; the PTX path uses ptxas.syncs_latency and ptxas.syncs_acquire")
+	g.int("syncs.latency", "cycles", 36, latency3, "barrier op issue to update applied", func(c *Config) *int { return &c.Syncs.Latency })
 	g.int("syncs.interval", "cycles", 2, measuredSrc("probe.csv arrive_throughput converged_warps16/32 (2.04 cycles per update, saturated)"), "barrier-unit cycles per update when saturated", func(c *Config) *int { return &c.Syncs.Interval })
 	g.int("syncs.count_interval", "cycles", 4, measuredSrc("elect.csv lane0_count32 - lane0 at 16 and 32 warps (2.0 and 1.9 cycles per update beyond syncs.interval); microbench.csv elected_arrive32 - elected_count1 at 32 warps (1.8)"), "barrier-unit cycles per arrive with an explicit count operand", func(c *Config) *int { return &c.Syncs.CountInterval })
 	g.int("syncs.warp_interval", "cycles", 5, measuredSrc("microbench.csv latency arrive_issue_interval_64_back_to_back (5.08)"), "cycles between barrier ops of one warp", func(c *Config) *int { return &c.Syncs.WarpInterval })
@@ -184,7 +184,8 @@ func syncsKeys() []decl {
 	g.int("syncs.test_wait", "cycles", 7, fitSrc("probe.csv test_wait_incomplete_phase (8) and latency arrive_to_complete_test_wait. An effective value: on the H200 a test_wait answers ~37 cycles after issue, true or false, through a scoreboard (spin.csv), and that row's 8 cycles are a write-after-read wait in its SASS (calibration/h200/README.md)"), "test_wait issue to predicate (the warp waits)", func(c *Config) *int { return &c.Syncs.TestWait })
 	g.int("syncs.visibility", "cycles", 2, fit, "a completion reaches other warps' try_wait this much later", func(c *Config) *int { return &c.Syncs.Visibility })
 	g.int("syncs.poll_visibility", "cycles", 35, fit, "a completion reaches other warps' test_wait polls this much later", func(c *Config) *int { return &c.Syncs.PollVisibility })
-	g.int("syncs.acquire", "cycles", 27, fitSrc("microbench.csv arrive_wait_loop and latency rows with the barrier parameters (27); steps.csv measures 47 cycles clock to clock from a try_wait on a completed phase to its branch. It also bounds a guarded-off hinted try_wait (its TRYWAIT's scoreboard, probe.csv hint_ns0)"), "least time from a try_wait's or test_wait's issue to a true answer", func(c *Config) *int { return &c.Syncs.Acquire })
+	g.int("syncs.acquire", "cycles", 36, latency3, "least time from a try_wait's or test_wait's issue to a true answer", func(c *Config) *int { return &c.Syncs.Acquire })
+	g.int("syncs.guarded_off", "cycles", 25, measuredSrc("probe.csv hint_ns0 and its SASS (33 cycles clock to clock: a guarded-off TRYWAIT 1 cycle after the first clock read, the NANOSLEEP.SYNCS that waits on its scoreboard, then 7 cycles of stall counts to the second); the PTX path bounds it by max(syncs.check + syncs.result, ptxas.syncs_acquire)"), "a guarded-off barrier wait's issue to the release of its scoreboard (it passes the barrier unit)", func(c *Config) *int { return &c.Syncs.GuardedOff })
 	// Suspended try_waits: time limits and wake-ups.
 	g.int("syncs.try_wait_timeout", "cycles", 7780, measuredSrc("trywait.csv try_wait_limit (an un-hinted try_wait loop on a phase that never completes answers false every 7785-7839 cycles, whatever else runs; probe.csv hint_ns0's 33 cycles are not a limit, calibration/h200/README.md)"), "try_wait (no hint) on an incomplete phase: time until false", func(c *Config) *int { return &c.Syncs.TryWaitTimeout })
 	g.int("syncs.try_wait_hint_timeout", "cycles", 7838, measuredSrc("probe.csv try_wait_incomplete_phase hint_ns* (7838 for every hint)"), "try_wait with suspend-time hint: time until false", func(c *Config) *int { return &c.Syncs.TryWaitHintTimeout })
@@ -231,16 +232,18 @@ func memKeys() []decl {
 	sizes := Source{Assumed, "assumed or from the H200's documentation (line and sector sizes, L1 carve-out)"}
 	l2fit := fitSrc("microbench.csv bulk_copy_latency and tensor2d_copy_latency l2hit rows")
 	tlb := assumedSrc("2 MiB pages (the CUDA allocator's), 32 entries; gmem.csv pagesP_l2 shows no translation step up to 8192 pages")
-	// An L2-hit load takes 362 cycles with the probe's address arithmetic
-	// taken out of its 374 (probe.csv global_load_chain 2 MiB): the L1 miss
-	// path is what the fitted SM-to-L2 round trip leaves of it.
-	const l2HitLoad, l2 = 362, 257
+	// An L1-missing load that hits L2 takes as long as one that bypasses L1
+	// (calibration/h200/sassprobe.csv: seq_ca 286.36 and seq_cg 285.94
+	// cycles a load, stream_ca 330.44 and stream_cg 330.29 a trip): the miss
+	// path adds to the SM-to-L2 round trip what a bypassing load's pipeline
+	// adds, mem.l1_hit.
+	const l1Hit, l2 = 32, 257
+	probe := measuredSrc("sassprobe.csv: random ld.global chases over 240 KiB miss L1 at 285 cycles a load and add nothing; over 2 MiB (gmem.csv footprint_2048KiB, 372.7) they add 87 where ld.global.cg chases and address-ordered ones add none (rnd_cg, seq_ca: 286); a 256 KiB reach, the least the 240 KiB row allows, misses 87.5 % of a 2 MiB chase: (372.68 - rnd_cg 286.61) / 0.875 = 98 cycles a miss, footprint_16384KiB (369.25 - 286.61) / 0.984 = 84: 91")
 	g.int("mem.line_bytes", "bytes", 128, sizes, "cache line", func(c *Config) *int { return &c.Mem.LineBytes })
 	g.int("mem.sector_bytes", "bytes", 32, sizes, "cache sector (fill granule)", func(c *Config) *int { return &c.Mem.SectorBytes })
-	g.int("mem.l1_bytes", "bytes", memory.L1BytesFor(228<<10), sizes, "L1 data cache", func(c *Config) *int { return &c.Mem.L1Bytes })
 	g.int("mem.l1_ways", "ways", 4, sizes, "L1 associativity", func(c *Config) *int { return &c.Mem.L1Ways })
-	g.int("mem.l1_hit", "cycles", 32, measuredSrc("latency_chain ldg_u64_chain_l1_hit (32.04)"), "L1 hit load-to-use", func(c *Config) *int { return &c.Mem.L1HitCycles })
-	g.int("mem.l1_miss", "cycles", l2HitLoad-l2, measuredSrc("probe.csv global_load_chain 2 MiB/16 MiB (370-374 with address arithmetic) minus mem.l2"), "load path added to the L2 round trip on an L1 miss", func(c *Config) *int { return &c.Mem.L1MissCycles })
+	g.int("mem.l1_hit", "cycles", l1Hit, measuredSrc("latency_chain ldg_u64_chain_l1_hit (32.04)"), "L1 hit load-to-use", func(c *Config) *int { return &c.Mem.L1HitCycles })
+	g.int("mem.l1_miss", "cycles", l1Hit, measuredSrc("sassprobe.csv: an L1-allocating load that misses takes as long as one that bypasses L1 (seq_ca 286.36 against seq_cg 285.94 cycles a load, stream_ca 330.44 against stream_cg 330.29 a trip); l1cap_dyn16_fp48-fp240 (283-286, every load an L1 miss) are 245 cycles over l1cap_dyn16_fp16 (39.7, every load a hit)"), "load path added to the L2 round trip on an L1 miss", func(c *Config) *int { return &c.Mem.L1MissCycles })
 	g.int("mem.l2", "cycles", l2, l2fit, "SM to L2 round trip on a hit", func(c *Config) *int { return &c.Mem.L2Cycles })
 	g.int("mem.l2_bytes", "bytes", 30<<20, l2fit, "L2 capacity one SM's lines use (one partition)", func(c *Config) *int { return &c.Mem.L2Bytes })
 	g.int("mem.l2_ways", "ways", 16, l2fit, "L2 associativity", func(c *Config) *int { return &c.Mem.L2Ways })
@@ -250,6 +253,9 @@ func memKeys() []decl {
 	g.int("mem.dram_bytes_per_cycle", "B/cycle", 86, Source{Fitted, "scan: microbench.csv copy rows with membw.csv's DRAM rows (mean error 9.18 % at 82, 9.30 at 86, 9.77 at 90; 86 is nearest the measured streaming peak of 89-91)"}, "DRAM bandwidth seen by the SM", func(c *Config) *int { return &c.Mem.DRAMBytesPerCycle })
 	g.int("mem.tlb_page_bytes", "bytes", 2<<20, tlb, "TLB page size", func(c *Config) *int { return &c.Mem.TLBPageBytes })
 	g.int("mem.tlb_entries", "entries", 32, tlb, "TLB entries", func(c *Config) *int { return &c.Mem.TLBEntries })
+	g.int("mem.l1_tlb_page_bytes", "bytes", 64<<10, probe, "granule of the L1 load path's translation cache", func(c *Config) *int { return &c.Mem.L1TLBPageBytes })
+	g.int("mem.l1_tlb_entries", "entries", 4, probe, "entries of the L1 load path's translation cache", func(c *Config) *int { return &c.Mem.L1TLBEntries })
+	g.int("mem.l1_tlb_miss", "cycles", 91, probe, "extra latency of a load through L1 whose granule misses the L1 path's translation cache", func(c *Config) *int { return &c.Mem.L1TLBMissCycles })
 	g.int("mem.tlb_miss", "cycles", 10, measuredSrc("gmem.csv dram_pages8192 - dram_pages8 (10.4 cycles: every load in a new page)"), "TLB miss penalty", func(c *Config) *int { return &c.Mem.TLBMissCycles })
 	g.name = "load/store unit"
 	g.int("mem.per_line", "cycles", 2, sizes, "extra cycles per extra line of one warp access", func(c *Config) *int { return &c.LSU.GlobalPerLine })
@@ -291,14 +297,17 @@ func ptxasKeys() []decl {
 	g.int("latency.window_reload", "cycles", 61, Source{Derived, "effective: prodonly.csv mask_call - mask = 184 cycles a trip (rem32_call - rem32 = 208), spread over the three S2UR SR_CgaCtaId of the trip's SASS: 61 each; the read alone is latency.window_read, so most of it is something else a loop with a call pays, not identified"}, "a barrier or copy operation in a loop with a call waits this long where ptxas reads the shared-memory window again (an effective cost: the read itself is latency.window_read)", func(c *Config) *int { return &c.Ptxas.WindowReload })
 	g.int("latency.window_read", "cycles", 4, measuredSrc("window.csv: libcu++'s wait_parity on a completed phase (126.0 / 119.1 cycles a link, one S2UR / S2R a link in its SASS) and loads through a re-read window address (50.6 / 51.3): 2-4 fit; 61 gave 181 and 110"), "reading the shared-memory window again (S2UR/S2R SR_CgaCtaId) for a shared variable's address in a loop that sleeps", func(c *Config) *int { return &c.Ptxas.WindowRead })
 	g.int("latency.copy_r2ur", "cycles", 38, measuredSrc("waterfall.csv (a 256 B or 4 KiB bulk load and its wait: 358.1 / 417.6 cycles with the operands in vector registers, 320.3 / 379.8 uniform: +38 both)"), "a bulk load or prefetch whose operands ptxas keeps in vector registers waits this long before it issues (ELECT, then R2UR moves to uniform registers)", func(c *Config) *int { return &c.Ptxas.CopyR2UR })
+	ptxSyncs := "the PTX path's barrier answer, ptxas's stall counts around the barrier operation folded in (syncs.pad_answers overlap): "
+	g.int("ptxas.syncs_latency", "cycles", 42, fitSrc(ptxSyncs+"microbench.csv arrive_wait_loop, latency single_thread, wake_latency, with elect.csv, syncwarp.csv, waitdelay.csv and trywait.csv (docs/model.md)"), "syncs.latency as a PTX program sees it", func(c *Config) *int { return &c.Ptxas.SyncsLatency })
+	g.int("ptxas.syncs_acquire", "cycles", 27, fitSrc(ptxSyncs+"microbench.csv arrive_wait_loop and latency rows with the barrier parameters (27); steps.csv measures 47 cycles clock to clock from a try_wait on a completed phase to its branch. It also bounds a guarded-off hinted try_wait (its TRYWAIT's scoreboard, probe.csv hint_ns0)"), "syncs.acquire as a PTX program sees it", func(c *Config) *int { return &c.Ptxas.SyncsAcquire })
 	g.int("latency.copy_r2ur_loop", "cycles", 58, measuredSrc("waterfall.csv (a bulk store holds its thread from before its operands' moves to after its commit 68 cycles with vector operands, 10 uniform: +58; a 256 B store and its wait_group.read 102.3 against 46.0 cycles)"), "a bulk store or reduction whose operands ptxas keeps in vector registers waits this long before it issues (R2UR.OR moves, each checking the value is the same in every active lane, chained)", func(c *Config) *int { return &c.Ptxas.CopyR2URLoop })
 	return g.ds
 }
 
 func choiceKeys() []decl {
 	g := keyGroup{name: "barrier unit", kind: ModelChoice}
-	g.add("syncs.pad_answers", "", Source{Derived, "SASS and measured: latency3.csv (reg_sum 57 against reg_sum_spin 47 cycles: the wait branch's stall of 10, its TRYWAIT answering 36 cycles after issue in both); 0 in h200, whose barrier answer microbench.csv's single-thread rows set (they include a register reuse after a store, latency5.csv): with 1, syncs.latency 36 and syncs.acquire 36 all rows 7.56 % (against 7.79 %), latency4.csv 0.3 % and elected_count1_warps16 -14.9 %, but microbench.csv 5.14 % (docs/model.md)"},
-		"when a warp pays the stall counts ptxas puts after a barrier wait (padding a fixed latency that spans it): overlap (0), during the wait, the default fit; after_answer (1), after the wait's answer, as in SASS; use after_answer with syncs.latency 36 and syncs.acquire 36",
+	g.add("syncs.pad_answers", "", Source{Derived, "SASS and measured: latency3.csv (reg_sum 57 against reg_sum_spin 47 cycles: the wait branch's stall of 10, its TRYWAIT answering 36 cycles after issue in both); 0 in h200, whose barrier answer microbench.csv's single-thread rows set (they include a register reuse after a store, latency5.csv): with 1, ptxas.syncs_latency 36 and ptxas.syncs_acquire 36 all rows 7.56 % (against 7.79 %), latency4.csv 0.3 % and elected_count1_warps16 -14.9 %, but microbench.csv 5.14 % (docs/model.md)"},
+		"when a warp pays the stall counts ptxas puts after a barrier wait (padding a fixed latency that spans it): overlap (0), during the wait, the default fit; after_answer (1), after the wait's answer, as in SASS; use after_answer with ptxas.syncs_latency 36 and ptxas.syncs_acquire 36",
 		choiceField[PadMode]{at: func(c *Config) *PadMode { return &c.Model.PadAnswers }, def: PadOverlap,
 			choices: []choice[PadMode]{{name: "overlap", v: PadOverlap, aliases: []string{"0"}}, {name: "after_answer", v: PadAfterAnswer, aliases: []string{"1"}}}})
 	g.add("syncs.try_wait_hold", "", measuredSrc("0 - a clock read right behind a try_wait on an open phase issues 1-2 cycles later (trywait.cu); 1 is the effective model of earlier fits (with syncs.try_wait_timeout 25: a quick re-check)"),

@@ -42,10 +42,27 @@ func newLSU(c *Config, path MemoryPath) lsu {
 	}}
 }
 
+// launchPath is a memory path with an L1 that a launch configures
+// (memory.Hierarchy is one).
+type launchPath interface {
+	// NewLaunch starts a launch with an empty L1 of l1Bytes.
+	NewLaunch(l1Bytes int)
+}
+
 // reset empties the data array's schedule for a new launch.
 func (u *lsu) reset() {
 	u.smemFree = 0
 	u.arrayUse = u.arrayUse[:0]
+}
+
+// newLaunch gives the memory path's L1 the l1Bytes the launch's carve-out
+// leaves, empty: the SM's L1 is not coherent with other SMs' writes, so a
+// kernel launch invalidates it and the launch's first loads of a line go to
+// L2 (L2 keeps its state, so a second launch still finds its inputs there).
+func (u *lsu) newLaunch(l1Bytes int) {
+	if p, ok := u.path.(launchPath); ok {
+		p.NewLaunch(l1Bytes)
+	}
 }
 
 // shared times a shared-memory access of sub-partition sc issued at now:

@@ -134,7 +134,8 @@ func TestBulkStoresTakeTheirShareOfTheArray(t *testing.T) {
 
 // A global access takes the memory path's latency for the level that
 // serves it (mem.l1_hit; mem.l1_miss + mem.l2 on an L2 hit; + mem.dram on a
-// miss; + mem.tlb_miss in a page not translated yet), the slowest of its
+// miss; + mem.tlb_miss in a page not translated yet, + mem.l1_tlb_miss for a
+// load through L1 in a granule the L1 path has not translated), the slowest of its
 // lines, and mem.per_line a line beyond the first, which also hold the LSU
 // pipe beyond interval.global.
 func TestMemoryPathLatencyByLevel(t *testing.T) {
@@ -158,12 +159,12 @@ func TestMemoryPathLatencyByLevel(t *testing.T) {
 		write    bool
 		want     sim.Cycle
 	}{
-		{"a cold line: TLB miss, DRAM", []uint64{0}, false, false, 10 + 105 + 257 + 303},
+		{"a cold line: TLB misses, DRAM", []uint64{0}, false, false, 10 + 91 + 32 + 257 + 303},
 		{"the same line again: an L1 hit", []uint64{0}, false, false, 32},
 		{"ld.global.cg of a line L2 holds", []uint64{0}, true, false, 32 + 257},
 		{"ld.global.cg of a line L2 lacks (page translated)", []uint64{128}, true, false, 32 + 257 + 303},
-		{"a load of that line: in L2, not in L1", []uint64{128}, false, false, 105 + 257},
-		{"a store: written through to L2", []uint64{256}, false, true, 105 + 257},
+		{"a load of that line: in L2, not in L1", []uint64{128}, false, false, 32 + 257},
+		{"a store: written through to L2", []uint64{256}, false, true, 32 + 257},
 		{"four L1-hit lines: mem.per_line each beyond the first", []uint64{0, 128, 4 * 128, 5 * 128}, false, false, 32 + 3*2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/smsim/smsim/memory"
 )
 
 // Kind says what a configuration key describes.
@@ -204,6 +206,9 @@ func DefaultConfig() Config {
 	// at issue, the H200's shared memory per SM (the CTA's own window is
 	// checked when the bytes land).
 	c.TMA.SmemBytes = 228 << 10
+	// Not a key: each launch sizes L1 by its shared-memory carve-out
+	// (memory.L1BytesFor, placement.carveout); this is L1 before the first.
+	c.Mem.L1Bytes = memory.L1BytesFor(228 << 10)
 	return c
 }
 

@@ -215,7 +215,7 @@ func (s *SM) begin(l *Launch) error {
 	for i := range s.sched {
 		s.sched[i] = newScheduler(s.cfg.Sched, s.cfg.Limits.Warps)
 	}
-	s.syncs = newSyncsUnit(s.cfg.Syncs)
+	s.syncs = newSyncsUnit(s.syncsSpec(l.Prog))
 	s.inbox, s.dsmemFree = checkPool{}, 0
 	s.stats = Stats{}
 	s.barList, s.barSeq, s.reports = nil, 0, reports{}
@@ -234,6 +234,9 @@ func (s *SM) begin(l *Launch) error {
 	if err := s.checkLaunch(l); err != nil {
 		return err
 	}
+	threads := l.Block[0] * l.Block[1] * l.Block[2]
+	smem := s.prog.DynSmemBase() + l.DynSmem - s.prog.SharedReserved
+	s.lsu.newLaunch(memory.L1BytesFor(s.place.carveout((threads+warp.Lanes-1)/warp.Lanes, threads, smem)))
 	if s.source == nil {
 		if err := s.fillCTAs(s.start); err != nil {
 			return err
@@ -241,6 +244,22 @@ func (s *SM) begin(l *Launch) error {
 	}
 	s.clk.WakeAt(s.start)
 	return nil
+}
+
+// syncsSpec is the barrier unit's spec for prog: a PTX program's answers
+// include what ptxas's schedule around barrier operations adds
+// (ptxas.syncs_latency, ptxas.syncs_acquire), which a SASS program's control
+// bits carry themselves; a SASS program's guarded-off waits pass the unit
+// at the measured syncs.guarded_off.
+func (s *SM) syncsSpec(prog *isa.Program) SyncsSpec {
+	spec := s.cfg.Syncs
+	if !prog.Scheduled {
+		spec.Latency, spec.Acquire = s.cfg.Ptxas.SyncsLatency, s.cfg.Ptxas.SyncsAcquire
+		// The compiler model bounds a guarded-off wait's pass by the
+		// unit's check and answer, as it bounds a true answer.
+		spec.GuardedOff = max(spec.Check+spec.Result, spec.Acquire)
+	}
+	return spec
 }
 
 func (s *SM) checkLaunch(l *Launch) error {

@@ -154,10 +154,10 @@ func (u *syncsUnit) deadline(issued sim.Cycle, hinted bool) sim.Cycle {
 }
 
 // passedAt is when a guarded-off barrier wait issued at now has passed
-// through the unit: its TRYWAIT's scoreboard, and the hinted form's
-// NANOSLEEP.SYNCS, wait for that (probe.csv hint_ns0).
+// through the unit (syncs.guarded_off): its TRYWAIT's scoreboard, and the
+// hinted form's NANOSLEEP.SYNCS, wait for that (probe.csv hint_ns0).
 func (u *syncsUnit) passedAt(now sim.Cycle) sim.Cycle {
-	return now + sim.Cycle(max(u.spec.Check+u.spec.Result, u.spec.Acquire))
+	return now + sim.Cycle(u.spec.GuardedOff)
 }
 
 // visibleAt is when a phase completed at done by another warp reaches a

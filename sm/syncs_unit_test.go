@@ -38,19 +38,19 @@ func TestBarrierUnitUpdateThroughput(t *testing.T) {
 		wantAt []sim.Cycle // when each is applied
 	}{
 		{name: "one update is applied syncs.latency after issue", in: arriveI,
-			issue: []sim.Cycle{100}, wantAt: []sim.Cycle{142}},
+			issue: []sim.Cycle{100}, wantAt: []sim.Cycle{136}},
 		{name: "saturated arrives apply syncs.interval apart", in: arriveI,
-			issue: []sim.Cycle{0, 0, 0, 0}, wantAt: []sim.Cycle{42, 44, 46, 48}},
+			issue: []sim.Cycle{0, 0, 0, 0}, wantAt: []sim.Cycle{36, 38, 40, 42}},
 		{name: "counted arrives apply syncs.count_interval apart", in: countedI,
-			issue: []sim.Cycle{0, 0, 0}, wantAt: []sim.Cycle{42, 46, 50}},
+			issue: []sim.Cycle{0, 0, 0}, wantAt: []sim.Cycle{36, 40, 44}},
 		{name: "updates one a cycle are bound by the unit, not the issue", in: arriveI,
-			issue: []sim.Cycle{0, 1, 2, 3}, wantAt: []sim.Cycle{42, 44, 46, 48}},
+			issue: []sim.Cycle{0, 1, 2, 3}, wantAt: []sim.Cycle{36, 38, 40, 42}},
 		{name: "an update issued after the unit drained waits only its latency", in: arriveI,
-			issue: []sim.Cycle{0, 0, 50}, wantAt: []sim.Cycle{42, 44, 92}},
+			issue: []sim.Cycle{0, 0, 50}, wantAt: []sim.Cycle{36, 38, 86}},
 		{name: "syncs.interval 3", in: arriveI, mod: func(s *SyncsSpec) { s.Interval = 3 },
-			issue: []sim.Cycle{0, 0, 0}, wantAt: []sim.Cycle{42, 45, 48}},
-		{name: "syncs.latency 36", in: arriveI, mod: func(s *SyncsSpec) { s.Latency = 36 },
-			issue: []sim.Cycle{0, 0}, wantAt: []sim.Cycle{36, 38}},
+			issue: []sim.Cycle{0, 0, 0}, wantAt: []sim.Cycle{36, 39, 42}},
+		{name: "syncs.latency 42", in: arriveI, mod: func(s *SyncsSpec) { s.Latency = 42 },
+			issue: []sim.Cycle{0, 0}, wantAt: []sim.Cycle{42, 44}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -137,7 +137,7 @@ func TestPhaseChecksShareTheUnit(t *testing.T) {
 		{name: "a check waits for the warp's latest update",
 			checks: []check{{op: isa.OpMbarTryWait, now: 10, after: 60, want: 60}}},
 		{name: "a check comes after every update issued before it and its cycles", updates: 2, // applied at 42 and 44, 2 cycles each
-			checks: []check{{op: isa.OpMbarTryWait, now: 1, want: 46}}},
+			checks: []check{{op: isa.OpMbarTryWait, now: 1, want: 40}}},
 		{name: "two new checks in one cycle take syncs.check_cost each",
 			checks: []check{{op: isa.OpMbarTryWait, now: 0, want: 7}, {op: isa.OpMbarTryWait, now: 0, want: 9}}},
 		{name: "a registered poll takes no slot",
@@ -171,8 +171,8 @@ func TestBarrierUnitAnswerTimes(t *testing.T) {
 		got, want sim.Cycle
 	}{
 		{"result syncs.result after the update", u.resultAt(100), 105},
-		{"acquire syncs.acquire after issue", u.acquiredAt(100), 127},
-		{"guarded-off wait passes the unit at max(check+result, acquire)", u.passedAt(100), 127},
+		{"acquire syncs.acquire after issue", u.acquiredAt(100), 136},
+		{"guarded-off wait passes the unit syncs.guarded_off after issue", u.passedAt(100), 125},
 		{"un-hinted try_wait answers false syncs.try_wait_timeout after issue", u.deadline(100, false), 7880},
 		{"hinted try_wait answers false syncs.try_wait_hint_timeout after issue", u.deadline(100, true), 7938},
 		{"a completion reaches another warp's try_wait syncs.visibility later", u.visibleAt(100, false, true), 102},
@@ -185,9 +185,14 @@ func TestBarrierUnitAnswerTimes(t *testing.T) {
 			t.Errorf("%s: %d, want %d", c.name, c.got, c.want)
 		}
 	}
-	slow := unitWith(func(s *SyncsSpec) { s.Check, s.Result, s.Acquire = 30, 5, 27 })
-	if got := slow.passedAt(0); got != 35 {
-		t.Errorf("guarded-off wait with syncs.check 30: passes at %d, want 35 (check + result)", got)
+	sm, err := New(DefaultConfig(), sim.New(), &fakeMem{b: map[uint64]byte{}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sm.cfg.Syncs.Check = 30
+	ptx := newSyncsUnit(sm.syncsSpec(&isa.Program{}))
+	if got := ptx.passedAt(0); got != 35 {
+		t.Errorf("PTX: guarded-off wait with syncs.check 30: passes at %d, want 35 (check + result)", got)
 	}
 }
 
@@ -214,7 +219,7 @@ func TestTryWaitAnswerLatency(t *testing.T) {
 			a.emit(isa.Instr{Op: isa.OpSelp, Type: isa.U32, NDst: 1, Ops: []isa.Operand{isa.R(1), isa.Imm(1), isa.Imm(2), isa.P(0)}})
 			a.emit(exit)
 			cfg := DefaultConfig()
-			cfg.Syncs.Check, cfg.Syncs.Result, cfg.Syncs.Acquire = tc.check, tc.result, tc.acquire
+			cfg.Syncs.Check, cfg.Syncs.Result, cfg.Ptxas.SyncsAcquire = tc.check, tc.result, tc.acquire
 			_, obs := runObserved(t, a.done(), 32, &cfg)
 			if got := obs.first(0, 4) - obs.first(0, 3); got != tc.want {
 				t.Errorf("the predicate's reader issued %d cycles after the try_wait, want %d", got, tc.want)
@@ -304,6 +309,26 @@ func TestSlotCalendarFillsGaps(t *testing.T) {
 	} {
 		if got := c.reserve(b.at, b.cost); got != b.wantStart {
 			t.Errorf("reserve(%d, %d) = %d, want %d", b.at, b.cost, got, b.wantStart)
+		}
+	}
+}
+
+// A SASS program's barrier operations are answered at the unit's measured
+// latencies (latency3.csv: syncs.latency, syncs.acquire 36); a PTX program's
+// at the compiler model's, which fold in ptxas's stall counts around them
+// (ptxas.syncs_latency 42, ptxas.syncs_acquire 27).
+func TestSyncsSpecByFrontend(t *testing.T) {
+	s, err := New(DefaultConfig(), sim.New(), &fakeMem{b: map[uint64]byte{}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		scheduled        bool
+		latency, acquire int
+	}{{true, 36, 36}, {false, 42, 27}} {
+		spec := s.syncsSpec(&isa.Program{Scheduled: tc.scheduled})
+		if spec.Latency != tc.latency || spec.Acquire != tc.acquire {
+			t.Errorf("Scheduled %v: syncs latency %d, acquire %d; want %d, %d", tc.scheduled, spec.Latency, spec.Acquire, tc.latency, tc.acquire)
 		}
 	}
 }
