@@ -274,7 +274,7 @@ $Lloop:
 
 // A true answer of try_wait or test_wait carries the wait's acquire: it
 // reaches the warp no sooner than the acquire after the wait's issue
-// (ptxas.syncs_acquire for a PTX program), however long ago the phase
+// (syncs.acquire less ptxas.syncs_acquire_overlap for a PTX program), however long ago the phase
 // completed (steps.csv: 47 cycles clock to clock for both). A false answer
 // does not wait for it.
 func TestTrueWaitAnswerCarriesTheAcquire(t *testing.T) {
@@ -297,27 +297,27 @@ $Lout:
 `, count, wait)
 	}
 	gap := func(src string, acquire int) int64 {
-		return outWord(t, runPTXCycles(t, "aq.ptx", src, "--dump", "out:i64:1", "--set", fmt.Sprintf("ptxas.syncs_acquire=%d", acquire),
+		return outWord(t, runPTXCycles(t, "aq.ptx", src, "--dump", "out:i64:1", "--set", fmt.Sprintf("syncs.acquire=%d", acquire), "--set", "ptxas.syncs_acquire_overlap=0",
 			"--set", "syncs.try_wait_timeout=40"))
 	}
 	for _, wait := range []string{"try_wait", "test_wait"} {
 		src := kernel(1, wait)
 		fast, slow := gap(src, 0), gap(src, 120)
 		if fast >= 60 {
-			t.Errorf("%s on a completed phase, ptxas.syncs_acquire 0: %d cycles clock to clock, want under 60", wait, fast)
+			t.Errorf("%s on a completed phase, syncs.acquire 0: %d cycles clock to clock, want under 60", wait, fast)
 		}
 		if slow < 120 || slow > 140 {
-			t.Errorf("%s on a completed phase, ptxas.syncs_acquire 120: %d cycles clock to clock, want 120 plus the branch", wait, slow)
+			t.Errorf("%s on a completed phase, syncs.acquire 120: %d cycles clock to clock, want 120 plus the branch", wait, slow)
 		}
 	}
 	// An open phase (count 2, one arrive): try_wait answers false at its
 	// time limit and the branch skips the store; the run's length must not
 	// grow by the acquire.
 	open := kernel(2, "try_wait")
-	r0 := runPTXCycles(t, "aq.ptx", open, "--set", "ptxas.syncs_acquire=0", "--set", "syncs.try_wait_timeout=40")
-	r1 := runPTXCycles(t, "aq.ptx", open, "--set", "ptxas.syncs_acquire=500", "--set", "syncs.try_wait_timeout=40")
+	r0 := runPTXCycles(t, "aq.ptx", open, "--set", "syncs.acquire=0", "--set", "ptxas.syncs_acquire_overlap=0", "--set", "syncs.try_wait_timeout=40")
+	r1 := runPTXCycles(t, "aq.ptx", open, "--set", "syncs.acquire=500", "--set", "ptxas.syncs_acquire_overlap=0", "--set", "syncs.try_wait_timeout=40")
 	if r1.Cycles != r0.Cycles {
-		t.Errorf("false answer: %d cycles with ptxas.syncs_acquire 500 against %d with 0, want the same", r1.Cycles, r0.Cycles)
+		t.Errorf("false answer: %d cycles with syncs.acquire 500 against %d with 0, want the same", r1.Cycles, r0.Cycles)
 	}
 }
 

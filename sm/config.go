@@ -143,13 +143,14 @@ type PtxasSpec struct {
 	WindowRead   int // latency.window_read
 	CopyR2UR     int // latency.copy_r2ur
 	CopyR2URLoop int // latency.copy_r2ur_loop
-	// SyncsLatency and SyncsAcquire stand for syncs.latency and
-	// syncs.acquire when a PTX program runs (ptxas.syncs_latency,
-	// ptxas.syncs_acquire): the barrier unit's answer with the stall counts
-	// ptxas puts around a barrier operation folded in, which the compiler
-	// model does not place (syncs.pad_answers overlap).
-	SyncsLatency int
-	SyncsAcquire int
+	// SyncsLatencyPad and SyncsAcquireOverlap turn syncs.latency and
+	// syncs.acquire into what a PTX program sees (ptxas.syncs_latency_pad,
+	// ptxas.syncs_acquire_overlap): the barrier unit's answer with the stall
+	// counts ptxas puts around a barrier operation folded in, which the
+	// compiler model does not place (syncs.pad_answers overlap). The unit's
+	// own latencies stay the one knob for every input form.
+	SyncsLatencyPad     int
+	SyncsAcquireOverlap int
 }
 
 // ModelChoices choose between models of one behaviour.

@@ -247,14 +247,15 @@ func (s *SM) begin(l *Launch) error {
 }
 
 // syncsSpec is the barrier unit's spec for prog: a PTX program's answers
-// include what ptxas's schedule around barrier operations adds
-// (ptxas.syncs_latency, ptxas.syncs_acquire), which a SASS program's control
+// include what ptxas's schedule around barrier operations adds or overlaps
+// (ptxas.syncs_latency_pad, ptxas.syncs_acquire_overlap), which a SASS program's control
 // bits carry themselves; a SASS program's guarded-off waits pass the unit
 // at the measured syncs.guarded_off.
 func (s *SM) syncsSpec(prog *isa.Program) SyncsSpec {
 	spec := s.cfg.Syncs
 	if !prog.Scheduled {
-		spec.Latency, spec.Acquire = s.cfg.Ptxas.SyncsLatency, s.cfg.Ptxas.SyncsAcquire
+		spec.Latency += s.cfg.Ptxas.SyncsLatencyPad
+		spec.Acquire = max(spec.Acquire-s.cfg.Ptxas.SyncsAcquireOverlap, 0)
 		// The compiler model bounds a guarded-off wait's pass by the
 		// unit's check and answer, as it bounds a true answer.
 		spec.GuardedOff = max(spec.Check+spec.Result, spec.Acquire)

@@ -219,7 +219,8 @@ func TestTryWaitAnswerLatency(t *testing.T) {
 			a.emit(isa.Instr{Op: isa.OpSelp, Type: isa.U32, NDst: 1, Ops: []isa.Operand{isa.R(1), isa.Imm(1), isa.Imm(2), isa.P(0)}})
 			a.emit(exit)
 			cfg := DefaultConfig()
-			cfg.Syncs.Check, cfg.Syncs.Result, cfg.Ptxas.SyncsAcquire = tc.check, tc.result, tc.acquire
+			cfg.Syncs.Check, cfg.Syncs.Result = tc.check, tc.result
+			cfg.Syncs.Acquire, cfg.Ptxas.SyncsAcquireOverlap = tc.acquire, 0
 			_, obs := runObserved(t, a.done(), 32, &cfg)
 			if got := obs.first(0, 4) - obs.first(0, 3); got != tc.want {
 				t.Errorf("the predicate's reader issued %d cycles after the try_wait, want %d", got, tc.want)
@@ -316,7 +317,7 @@ func TestSlotCalendarFillsGaps(t *testing.T) {
 // A SASS program's barrier operations are answered at the unit's measured
 // latencies (latency3.csv: syncs.latency, syncs.acquire 36); a PTX program's
 // at the compiler model's, which fold in ptxas's stall counts around them
-// (ptxas.syncs_latency 42, ptxas.syncs_acquire 27).
+// (syncs.latency + ptxas.syncs_latency_pad = 42, syncs.acquire - ptxas.syncs_acquire_overlap = 27).
 func TestSyncsSpecByFrontend(t *testing.T) {
 	s, err := New(DefaultConfig(), sim.New(), &fakeMem{b: map[uint64]byte{}}, nil)
 	if err != nil {

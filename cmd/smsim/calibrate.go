@@ -38,7 +38,7 @@ does. It prints the best values as a configuration file (load it with --config, 
 into the built-in configuration) and the error before and after.
 
 The fit is reproducible: the same suite, start configuration and flags give the same result.`,
-		Example: `  smsim calibrate --params ptxas.syncs_latency,syncs.result,syncs.try_wait_wake --only 'arrive_wait_loop|wake' --quick`,
+		Example: `  smsim calibrate --params syncs.latency,syncs.result,syncs.try_wait_wake --only 'arrive_wait_loop|wake' --quick`,
 		Args:    cobra.NoArgs,
 		RunE:    func(*cobra.Command, []string) error { return runCalibrate(o, stdout, stderr) },
 	}

@@ -58,7 +58,7 @@ shard has a record.
 ` + exitHelp,
 		Example: `  smsim sweep examples/entangle_half.sms --grid set:syncs.interval=1,2,4 --grid arg:ITERS=8,16 --out sweep.jsonl
   smsim sweep examples/tma_pipeline.sms --vary const:S=1,2,3,4 --arrays --out stages.csv --plot stages.svg
-  smsim sweep examples/entangle_half.sms --vary set:ptxas.syncs_latency=10,18,30 --shard 0/2 --out part0.jsonl`,
+  smsim sweep examples/entangle_half.sms --vary set:syncs.latency=10,18,30 --shard 0/2 --out part0.jsonl`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeFiles(run.Extensions()...),
 		RunE: func(cmd *cobra.Command, args []string) error {
