@@ -18,6 +18,7 @@ const (
 	FillSeq                     // seq: little-endian 32-bit words 0, 1, 2, … (word i at byte 4i)
 	FillRandom                  // random:SEED: the SplitMix64 sequence of SEED, one 64-bit word per 8 bytes
 	FillF32Rand                 // f32rand:SEED: float32 words uniform in [-1, 1), one per 4 bytes
+	FillF16Int                  // f16int:SEED: float16 half-words holding integers uniform in [-8, 8), one per 2 bytes
 )
 
 // Fill describes a buffer's initial contents. Every byte is a function of
@@ -27,11 +28,11 @@ const (
 type Fill struct {
 	Kind FillKind
 	Byte byte   // FillByte
-	Seed uint64 // FillRandom, FillF32Rand
+	Seed uint64 // FillRandom, FillF32Rand, FillF16Int
 }
 
-// ParseFill parses zero, byte:0xNN (or a decimal byte), seq, random:SEED or
-// f32rand:SEED.
+// ParseFill parses zero, byte:0xNN (or a decimal byte), seq, random:SEED,
+// f32rand:SEED or f16int:SEED.
 // file:PATH is not a Fill: the caller reads the file and writes its bytes.
 func ParseFill(s string) (Fill, error) {
 	name, arg, hasArg := strings.Cut(s, ":")
@@ -50,19 +51,22 @@ func ParseFill(s string) (Fill, error) {
 			return Fill{}, fmt.Errorf("fill %q: byte needs a value 0..255, as byte:0xNN", s)
 		}
 		return Fill{Kind: FillByte, Byte: byte(v)}, nil
-	case "random", "f32rand":
+	case "random", "f32rand", "f16int":
 		v, err := strconv.ParseUint(arg, 0, 64)
 		if err != nil || !hasArg {
 			return Fill{}, fmt.Errorf("fill %q: %s needs an unsigned 64-bit seed, as %s:42", s, name, name)
 		}
-		if name == "f32rand" {
+		switch name {
+		case "f32rand":
 			return Fill{Kind: FillF32Rand, Seed: v}, nil
+		case "f16int":
+			return Fill{Kind: FillF16Int, Seed: v}, nil
 		}
 		return Fill{Kind: FillRandom, Seed: v}, nil
 	case "file":
 		return Fill{}, fmt.Errorf("fill %q: file contents are loaded by the caller, not generated", s)
 	}
-	return Fill{}, fmt.Errorf("fill %q: want zero, byte:0xNN, seq, random:SEED or f32rand:SEED", s)
+	return Fill{}, fmt.Errorf("fill %q: want zero, byte:0xNN, seq, random:SEED, f32rand:SEED or f16int:SEED", s)
 }
 
 // String is the command-line spelling.
@@ -76,6 +80,8 @@ func (f Fill) String() string {
 		return fmt.Sprintf("random:%d", f.Seed)
 	case FillF32Rand:
 		return fmt.Sprintf("f32rand:%d", f.Seed)
+	case FillF16Int:
+		return fmt.Sprintf("f16int:%d", f.Seed)
 	}
 	return "zero"
 }
@@ -99,7 +105,35 @@ func (f Fill) Generate(off uint64, b []byte) {
 		generateWords(off, b, 8, func(k uint64) uint64 { return splitmix(f.Seed, k) })
 	case FillF32Rand:
 		generateWords(off, b, 4, func(k uint64) uint64 { return uint64(math.Float32bits(f32Rand(f.Seed, k))) })
+	case FillF16Int:
+		generateWords(off, b, 2, func(k uint64) uint64 { return uint64(F16Bits(F16Int(f.Seed, k))) })
 	}
+}
+
+// F16Int is half-word k of f16int:SEED: the top 4 bits of SplitMix64's
+// output k, less 8 — an integer in [-8, 8). Products of two are exact in
+// float16 arithmetic and sums of them exact in float32 up to 2^18 terms, so
+// a matrix product of such inputs has one right answer whatever the order
+// of its additions: a GEMM's output checks bit for bit.
+func F16Int(seed, k uint64) int {
+	return int(splitmix(seed, k)>>60) - 8
+}
+
+// F16Bits is the IEEE half-precision encoding of an integer of magnitude at
+// most 2048 (exact in float16).
+func F16Bits(v int) uint16 {
+	if v == 0 {
+		return 0
+	}
+	var sign uint16
+	if v < 0 {
+		sign, v = 0x8000, -v
+	}
+	e := 0
+	for 1<<(e+1) <= v {
+		e++
+	}
+	return sign | uint16(e+15)<<10 | uint16((v<<10>>e)&0x3ff)
 }
 
 // f32Rand is word k of f32rand:SEED: the top 24 bits of SplitMix64's output k,
@@ -123,9 +157,12 @@ func generateWords(off uint64, b []byte, size uint64, word func(k uint64) uint64
 	}
 	k := (off + uint64(i)) / size
 	for ; uint64(len(b)-i) >= size; i, k = i+int(size), k+1 {
-		if size == 4 {
+		switch size {
+		case 2:
+			binary.LittleEndian.PutUint16(b[i:], uint16(word(k)))
+		case 4:
 			binary.LittleEndian.PutUint32(b[i:], uint32(word(k)))
-		} else {
+		default:
 			binary.LittleEndian.PutUint64(b[i:], word(k))
 		}
 	}

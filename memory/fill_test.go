@@ -20,13 +20,15 @@ func TestParseFill(t *testing.T) {
 		{"byte:255", Fill{Kind: FillByte, Byte: 255}, ""},
 		{"random:42", Fill{Kind: FillRandom, Seed: 42}, ""},
 		{"f32rand:7", Fill{Kind: FillF32Rand, Seed: 7}, ""},
+		{"f16int:3", Fill{Kind: FillF16Int, Seed: 3}, ""},
 		{"f32rand", Fill{}, "f32rand needs"},
+		{"f16int:-1", Fill{}, "f16int needs"},
 		{"byte:256", Fill{}, "byte needs a value"},
 		{"byte", Fill{}, "byte needs a value"},
 		{"random:x", Fill{}, "random needs"},
 		{"seq:1", Fill{}, "takes no argument"},
 		{"file:/tmp/x", Fill{}, "loaded by the caller"},
-		{"ones", Fill{}, "want zero, byte:0xNN, seq, random:SEED or f32rand:SEED"},
+		{"ones", Fill{}, "want zero, byte:0xNN, seq, random:SEED, f32rand:SEED or f16int:SEED"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -142,11 +144,56 @@ func TestF32RandFill(t *testing.T) {
 	}
 }
 
+// f16Value decodes a normal or zero IEEE half-precision value.
+func f16Value(h uint16) float64 {
+	if h&0x7fff == 0 {
+		return 0
+	}
+	v := math.Ldexp(1+float64(h&0x3ff)/1024, int(h>>10&0x1f)-15)
+	if h&0x8000 != 0 {
+		v = -v
+	}
+	return v
+}
+
+// TestF16IntFill: f16int:SEED's half-word k is the float16 encoding of
+// SplitMix64 output k's top 4 bits less 8, and F16Bits encodes every integer
+// it may be asked for.
+func TestF16IntFill(t *testing.T) {
+	for v := -2048; v <= 2048; v++ {
+		if got := f16Value(F16Bits(v)); got != float64(v) {
+			t.Fatalf("F16Bits(%d) = %#04x, which is %v", v, F16Bits(v), got)
+		}
+	}
+	// SplitMix64(0) output 0 is 0xe220a8397b1dcdaf: top 4 bits 14, less 8.
+	if got := f16Value(binary.LittleEndian.Uint16(make8(Fill{Kind: FillF16Int}, 0))); got != 6 {
+		t.Errorf("f16int:0 half-word 0 = %v, want 6", got)
+	}
+	b := make([]byte, 4096)
+	Fill{Kind: FillF16Int, Seed: 9}.Generate(0, b)
+	seen := map[float64]bool{}
+	for i := 0; i < len(b); i += 2 {
+		v := f16Value(binary.LittleEndian.Uint16(b[i:]))
+		if v != float64(F16Int(9, uint64(i/2))) || v < -8 || v >= 8 {
+			t.Fatalf("half-word %d = %v, want F16Int(9, %d) = %d in [-8, 8)", i/2, v, i/2, F16Int(9, uint64(i/2)))
+		}
+		seen[v] = true
+	}
+	if len(seen) != 16 {
+		t.Errorf("4096 bytes hold %d distinct values, want all 16 of [-8, 8)", len(seen))
+	}
+	part := make([]byte, 5)
+	Fill{Kind: FillF16Int, Seed: 9}.Generate(11, part) // unaligned: bytes 11-15
+	if !bytes.Equal(part, b[11:16]) {
+		t.Errorf("unaligned generate: %x, want %x", part, b[11:16])
+	}
+}
+
 // generateWords writes, at every offset and length, byte pos%size of word
 // pos/size at stream position pos: partial words at either end included.
 func TestGenerateWordsAtAnyOffset(t *testing.T) {
 	word := func(k uint64) uint64 { return splitmix(7, k) }
-	for _, size := range []uint64{4, 8} {
+	for _, size := range []uint64{2, 4, 8} {
 		for off := uint64(0); off < 3*size; off++ {
 			for n := 0; n <= 5*int(size); n++ {
 				got := make([]byte, n)
