@@ -26,6 +26,9 @@ const (
 func (s *SM) execCollective(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
 	w := wc.w
 	t := uint64(now - s.start)
+	if s.awaitMembers(wc, in, mask, t) {
+		return nil
+	}
 	var r warp.Vec
 	switch in.Op {
 	case isa.OpActivemask:
@@ -90,6 +93,24 @@ func (s *SM) execCollective(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32)
 	s.dstReady(wc, in, now+sim.Cycle(s.cfg.Pipes.Latency[in.Class]), why)
 	w.Advance()
 	return nil
+}
+
+// awaitMembers parks a split at a PTX .sync collective whose membermask
+// (its last operand) names lanes that have not exited and run elsewhere:
+// they execute it together once those lanes reach it (warp.SyncGate). A
+// SASS program's collectives carry no membermask: ptxas converges the
+// lanes first (WARPSYNC, BSYNC).
+func (s *SM) awaitMembers(wc *wctx, in *isa.Instr, mask uint32, t uint64) bool {
+	if s.prog.Scheduled || in.Op == isa.OpActivemask || len(in.Ops) <= int(in.NDst) {
+		return false
+	}
+	w := wc.w
+	member := uint32(w.Scalar(&in.Ops[len(in.Ops)-1], mask, t))
+	if member&w.Live&^w.Exited&^mask == 0 {
+		return false
+	}
+	w.SyncGate(member)
+	return true
 }
 
 func b2u(b bool) uint64 {

@@ -45,6 +45,9 @@ type Split struct {
 	State SplitState
 	// SyncMask is the membermask of the bar.warp.sync the split is parked in.
 	SyncMask uint32
+	// Gate: the split is parked before a .sync collective (SyncGate), not
+	// in a bar.warp.sync; released, it runs that instruction.
+	Gate bool
 	// Bar is the convergence barrier a split parked AtBsync waits on.
 	Bar uint8
 	// Wait fields belong to the scheduler that blocked the split.
@@ -298,6 +301,20 @@ func (w *Warp) WarpSync(mask uint32) {
 	w.pick()
 }
 
+// SyncGate parks the current split before the .sync collective at its PC
+// until the other lanes of mask that have not exited reach one (PTX ISA,
+// shfl.sync, vote.sync, elect.sync...: "the executing thread waits until all
+// non-exited threads corresponding to membermask have executed" it);
+// released, the lanes run the instruction together.
+func (w *Warp) SyncGate(mask uint32) {
+	s := &w.splits[w.cur]
+	s.State = AtWarpSync
+	s.SyncMask = mask
+	s.Gate = true
+	w.releaseWarpSync()
+	w.pick()
+}
+
 func (w *Warp) releaseWarpSync() {
 	for k := range w.splits {
 		s := &w.splits[k]
@@ -322,7 +339,10 @@ func (w *Warp) releaseWarpSync() {
 			t := &w.splits[j]
 			if t.State == AtWarpSync && t.SyncMask&need != 0 && (!same || t.SyncMask == mask) {
 				t.State = Runnable
-				t.PC++
+				if !t.Gate {
+					t.PC++
+				}
+				t.Gate = false
 			}
 		}
 		w.mergeEqual()
