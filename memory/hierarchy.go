@@ -198,7 +198,12 @@ func (h *Hierarchy) Stream(now sim.Cycle, addr uint64, size int) (ready sim.Cycl
 		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
 		ready = max(ready, d+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles+h.cfg.StreamDRAMCycles))
 	}
-	ready += h.sharedRange(t, addr, size, missed > 0)
+	if l2, dram := h.sharedRange(t, addr, size, missed); l2 > 0 {
+		ready = max(ready, l2+sim.Cycle(h.cfg.L2Cycles))
+		if missed > 0 {
+			ready = max(ready, dram+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles+h.cfg.StreamDRAMCycles))
+		}
+	}
 	h.stats.Streams++
 	h.stats.StreamBytes += uint64(size)
 	h.stats.DRAMBytes += uint64(missed)
@@ -237,10 +242,10 @@ func (h *Hierarchy) StreamWrite(now sim.Cycle, addr uint64, size int) (done sim.
 		h.countL2(mask &^ h.l2.probe(line, mask))
 		h.l2.fill(line, mask)
 	})
-	t += h.sharedRange(t, addr, size, false)
+	l2, _ := h.sharedRange(t, addr, size, 0)
 	h.stats.StreamWrites++
 	h.stats.StreamWriteBytes += uint64(size)
-	return occupy(&h.writeFree, t, moved*h.cfg.SectorBytes, h.cfg.L2BytesPerCycle) + sim.Cycle(h.cfg.L2Cycles)
+	return max(occupy(&h.writeFree, t, moved*h.cfg.SectorBytes, h.cfg.L2BytesPerCycle), l2) + sim.Cycle(h.cfg.L2Cycles)
 }
 
 // StreamReduce models a bulk reduction of size bytes at addr sent at now
@@ -263,7 +268,12 @@ func (h *Hierarchy) StreamReduce(now sim.Cycle, addr uint64, size int) (done sim
 		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
 		done = max(done, d+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles))
 	}
-	done += h.sharedRange(t, addr, size, missed > 0)
+	if l2, dram := h.sharedRange(t, addr, size, missed); l2 > 0 {
+		done = max(done, l2+sim.Cycle(h.cfg.L2Cycles))
+		if missed > 0 {
+			done = max(done, dram+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles))
+		}
+	}
 	h.stats.StreamReduces++
 	h.stats.StreamReduceBytes += uint64(size)
 	h.stats.DRAMBytes += uint64(missed)
@@ -285,18 +295,23 @@ func (h *Hierarchy) shared(now sim.Cycle, line uint64, mask uint8, fromDRAM bool
 	return w
 }
 
-// sharedRange is the longest wait at the fabric of the lines of a bulk
-// transfer of size bytes at addr requested at t (see shared): its lines
-// queue at their partitions side by side.
-func (h *Hierarchy) sharedRange(t sim.Cycle, addr uint64, size int, fromDRAM bool) sim.Cycle {
+// sharedRange reserves the fabric for a bulk transfer of size bytes at addr
+// requested at t, of which dramBytes come from DRAM, and returns when its
+// last line has passed its L2 partition and when DRAM has served its
+// misses: the bulk path's counterparts of the link's and the SM's DRAM
+// share's ends (Stream). Zero for one SM alone.
+func (h *Hierarchy) sharedRange(t sim.Cycle, addr uint64, size, dramBytes int) (l2, dram sim.Cycle) {
 	if h.fab == nil {
-		return 0
+		return 0, 0
 	}
-	var w sim.Cycle
 	h.forLines(addr, size, func(line uint64, mask uint8) {
-		w = max(w, h.shared(t, line, mask, fromDRAM))
+		free := &h.fab.l2Free[h.fab.partition(line)]
+		l2 = max(l2, occupy(free, t, bits.OnesCount8(mask)*h.cfg.SectorBytes, h.fab.l2Rate))
 	})
-	return w
+	if dramBytes > 0 {
+		dram = occupy(&h.fab.dramFree, t, dramBytes, h.fab.dramRate)
+	}
+	return l2, dram
 }
 
 // occupy reserves a bandwidth resource for n bytes from cycle t (or from
