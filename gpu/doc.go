@@ -1,5 +1,6 @@
 // Package gpu models a GPU of several SMs: N sm.SM instances on one event
-// engine, each with its own L1, TLB and link to L2 and all sharing the L2
+// engine, each with its own L1, TLB and link to L2 and all sharing the L2's
+// contents and the L2 partitions' and DRAM's bandwidth
 // (memory.Hierarchy.Sibling), and the CTA dispatcher that places
 // the grid's CTAs on them by the hardware's rules: an SM takes a CTA while
 // its residency limits allow (limit.*, smem.capacity), CTAs spread over the
@@ -9,8 +10,4 @@
 //
 // The SMs run in lock step: every event of every SM is ordered by (cycle,
 // phase, sequence) on the one engine, so a run is deterministic.
-//
-// Left out: the L2's partitions and the L2's and DRAM's bandwidth under
-// load from many SMs (the SMs share the L2's contents; each SM's link to
-// L2 and share of DRAM bandwidth are its own).
 package gpu

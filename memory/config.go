@@ -73,6 +73,15 @@ type Config struct {
 	// (72 B/cycle) and the 64/128 KiB DRAM copy latencies (≈110 B/cycle
 	// slope), fitted by the replay in tma/calibration_test.go (docs/tma.md).
 	DRAMBytesPerCycle int
+
+	// What the SMs of one GPU share (a lone SM never reaches these limits:
+	// see fabric). L2Partitions is how many parts the L2's lines are spread
+	// over, each with GPUL2BytesPerCycle / L2Partitions; GPUL2BytesPerCycle
+	// is the L2's hit bandwidth to all SMs together and GPUDRAMBytesPerCycle
+	// DRAM's (calibration/h200/l2bw.csv).
+	L2Partitions         int
+	GPUL2BytesPerCycle   int
+	GPUDRAMBytesPerCycle int
 }
 
 // DefaultConfig returns the H200 model.
@@ -96,6 +105,10 @@ func DefaultConfig() Config {
 		L1TLBMissCycles:   91,
 		L2BytesPerCycle:   100,
 		DRAMBytesPerCycle: 80,
+
+		L2Partitions:         2,
+		GPUL2BytesPerCycle:   6040,
+		GPUDRAMBytesPerCycle: 2254,
 	}
 }
 
@@ -135,6 +148,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("memory: L2BytesPerCycle %d must be positive", c.L2BytesPerCycle)
 	case c.DRAMBytesPerCycle <= 0:
 		return fmt.Errorf("memory: DRAMBytesPerCycle %d must be positive", c.DRAMBytesPerCycle)
+	case c.L2Partitions <= 0 || c.L2Partitions > 64:
+		return fmt.Errorf("memory: L2Partitions %d must be 1 to 64", c.L2Partitions)
+	case c.GPUL2BytesPerCycle < c.L2Partitions:
+		return fmt.Errorf("memory: GPUL2BytesPerCycle %d must be at least one byte a cycle per partition (%d)", c.GPUL2BytesPerCycle, c.L2Partitions)
+	case c.GPUDRAMBytesPerCycle <= 0:
+		return fmt.Errorf("memory: GPUDRAMBytesPerCycle %d must be positive", c.GPUDRAMBytesPerCycle)
 	}
 	for _, f := range []struct {
 		name string

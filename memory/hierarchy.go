@@ -56,11 +56,12 @@ type Hierarchy struct {
 	l1        cache
 	l2        *cache // shared by the hierarchies of one GPU's SMs (Sibling)
 	tlb       tlb
-	l1tlb     tlb   // translation of the loads that look up L1
-	full      uint8 // sector mask of a whole line
-	linkFree  fixed // SM←L2 read direction
-	writeFree fixed // SM→L2 write direction
-	dramFree  fixed // the SM's share of DRAM bandwidth (mem.dram_bytes_per_cycle is what one SM sees)
+	l1tlb     tlb     // translation of the loads that look up L1
+	full      uint8   // sector mask of a whole line
+	linkFree  fixed   // SM←L2 read direction
+	writeFree fixed   // SM→L2 write direction
+	dramFree  fixed   // the SM's share of DRAM bandwidth (mem.dram_bytes_per_cycle is what one SM sees)
+	fab       *fabric // the L2 partitions and DRAM the GPU's SMs share; nil for one SM alone
 	stats     Stats
 }
 
@@ -82,15 +83,19 @@ func NewHierarchy(cfg Config) (*Hierarchy, error) {
 // Sibling returns the hierarchy of another SM of the same GPU: its own L1,
 // TLB, SM-L2 link and share of DRAM bandwidth (mem.dram_bytes_per_cycle is
 // the bandwidth one SM sees), cold, and this one's L2 contents, which all
-// the SMs share. The L2's and DRAM's own limits under the load of many
-// SMs are not modelled.
+// the SMs share, with the L2 partitions' and DRAM's bandwidth (fabric).
 func (h *Hierarchy) Sibling() *Hierarchy {
+	if h.fab == nil {
+		h.fab = newFabric(h.cfg)
+	}
 	return &Hierarchy{
-		cfg:  h.cfg,
-		l1:   newCache(h.cfg.L1Bytes, h.cfg.LineBytes, h.cfg.L1Ways),
-		l2:   h.l2,
-		tlb:  newTLB(h.cfg.TLBEntries),
-		full: h.full,
+		cfg:   h.cfg,
+		l1:    newCache(h.cfg.L1Bytes, h.cfg.LineBytes, h.cfg.L1Ways),
+		l2:    h.l2,
+		fab:   h.fab,
+		tlb:   newTLB(h.cfg.TLBEntries),
+		l1tlb: newTLB(h.cfg.L1TLBEntries),
+		full:  h.full,
 	}
 }
 
@@ -111,18 +116,23 @@ func (h *Hierarchy) Access(now sim.Cycle, addr uint64, size int, write bool) (si
 	lat := h.translate(addr, size)
 	if write {
 		h.stats.Stores++
+		var queued sim.Cycle
 		h.forLines(addr, size, func(line uint64, mask uint8) {
 			h.countL2(mask &^ h.l2.probe(line, mask))
 			h.l2.fill(line, mask)
 			h.l1.probe(line, mask)
+			queued = max(queued, h.shared(now, line, mask, false))
 		})
-		return lat + sim.Cycle(h.cfg.L1MissCycles+h.cfg.L2Cycles), L2
+		return lat + queued + sim.Cycle(h.cfg.L1MissCycles+h.cfg.L2Cycles), L2
 	}
 	h.stats.Loads++
 	lat += h.translateL1(addr, size)
 	worst, level := 0, L1
 	h.forLines(addr, size, func(line uint64, mask uint8) {
 		cost, lvl := h.loadLine(line, mask)
+		if lvl > L1 {
+			cost += int(h.shared(now, line, mask, lvl == DRAM))
+		}
 		worst, level = max(worst, cost), max(level, lvl)
 	})
 	return lat + sim.Cycle(worst), level
@@ -142,6 +152,7 @@ func (h *Hierarchy) AccessL2(now sim.Cycle, addr uint64, size int) (sim.Cycle, L
 	worst, level := 0, L2
 	h.forLines(addr, size, func(line uint64, mask uint8) {
 		extra, lvl := h.l2Line(line, mask)
+		extra += int(h.shared(now, line, mask, lvl == DRAM))
 		worst, level = max(worst, h.cfg.L1HitCycles+h.cfg.L2Cycles+extra), max(level, lvl)
 	})
 	return lat + sim.Cycle(worst), level
@@ -191,6 +202,12 @@ func (h *Hierarchy) Stream(now sim.Cycle, addr uint64, size int) (ready sim.Cycl
 		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
 		ready = max(ready, d+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles+h.cfg.StreamDRAMCycles))
 	}
+	if l2, dram := h.sharedRange(t, addr, size, missed); l2 > 0 {
+		ready = max(ready, l2+sim.Cycle(h.cfg.L2Cycles))
+		if missed > 0 {
+			ready = max(ready, dram+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles+h.cfg.StreamDRAMCycles))
+		}
+	}
 	h.stats.Streams++
 	h.stats.StreamBytes += uint64(size)
 	h.stats.DRAMBytes += uint64(missed)
@@ -229,9 +246,10 @@ func (h *Hierarchy) StreamWrite(now sim.Cycle, addr uint64, size int) (done sim.
 		h.countL2(mask &^ h.l2.probe(line, mask))
 		h.l2.fill(line, mask)
 	})
+	l2, _ := h.sharedRange(t, addr, size, 0)
 	h.stats.StreamWrites++
 	h.stats.StreamWriteBytes += uint64(size)
-	return occupy(&h.writeFree, t, moved*h.cfg.SectorBytes, h.cfg.L2BytesPerCycle) + sim.Cycle(h.cfg.L2Cycles)
+	return max(occupy(&h.writeFree, t, moved*h.cfg.SectorBytes, h.cfg.L2BytesPerCycle), l2) + sim.Cycle(h.cfg.L2Cycles)
 }
 
 // StreamReduce models a bulk reduction of size bytes at addr sent at now
@@ -254,10 +272,50 @@ func (h *Hierarchy) StreamReduce(now sim.Cycle, addr uint64, size int) (done sim
 		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
 		done = max(done, d+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles))
 	}
+	if l2, dram := h.sharedRange(t, addr, size, missed); l2 > 0 {
+		done = max(done, l2+sim.Cycle(h.cfg.L2Cycles))
+		if missed > 0 {
+			done = max(done, dram+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles))
+		}
+	}
 	h.stats.StreamReduces++
 	h.stats.StreamReduceBytes += uint64(size)
 	h.stats.DRAMBytes += uint64(missed)
 	return done, missed
+}
+
+// shared is the wait at the GPU's shared resources (fabric) of the sectors
+// mask of line requested at now: its turn at the line's L2 partition and,
+// if fromDRAM, then at DRAM. Zero for one SM alone.
+func (h *Hierarchy) shared(now sim.Cycle, line uint64, mask uint8, fromDRAM bool) sim.Cycle {
+	if h.fab == nil {
+		return 0
+	}
+	n := bits.OnesCount8(mask) * h.cfg.SectorBytes
+	w := h.fab.l2(now, line, n)
+	if fromDRAM {
+		w += h.fab.dram(now+w, n)
+	}
+	return w
+}
+
+// sharedRange reserves the fabric for a bulk transfer of size bytes at addr
+// requested at t, of which dramBytes come from DRAM, and returns when its
+// last line has passed its L2 partition and when DRAM has served its
+// misses: the bulk path's counterparts of the link's and the SM's DRAM
+// share's ends (Stream). Zero for one SM alone.
+func (h *Hierarchy) sharedRange(t sim.Cycle, addr uint64, size, dramBytes int) (l2, dram sim.Cycle) {
+	if h.fab == nil {
+		return 0, 0
+	}
+	h.forLines(addr, size, func(line uint64, mask uint8) {
+		free := &h.fab.l2Free[h.fab.partition(line)]
+		l2 = max(l2, occupy(free, t, bits.OnesCount8(mask)*h.cfg.SectorBytes, h.fab.l2Rate))
+	})
+	if dramBytes > 0 {
+		dram = occupy(&h.fab.dramFree, t, dramBytes, h.fab.dramRate)
+	}
+	return l2, dram
 }
 
 // occupy reserves a bandwidth resource for n bytes from cycle t (or from

@@ -333,6 +333,15 @@ func gpuKeys() []decl {
 	g.add("gpu.gpc_sms", "SMs", probe("cudaOccupancyMaxActiveClusters at one CTA per SM: 7 clusters of 16, 15 of 8, 30 of 4, 66 of 2 fit these GPCs of whole TPCs"),
 		"SMs of each GPC, in SM order: a cluster's CTAs run on distinct SMs of one GPC",
 		countsField{at: func(c *Config) *[maxGPCs]int { return &c.GPU.GPCs }, def: [maxGPCs]int{18, 18, 18, 18, 18, 16, 16, 10}})
+	l2bw := func(what string) Source {
+		return measuredSrc("l2bw.csv (the H200's output of l2bw.cu, 256 KiB a CTA of 256 threads), " + what)
+	}
+	g.int("gpu.l2_partitions", "partitions", 2, Source{Documented, "the H100/H200 L2 is two partitions (NVIDIA Hopper architecture whitepaper); lines spread over them by address"},
+		"parts of the L2 the SMs share, each serving its lines at gpu.l2_bytes_per_cycle / gpu.l2_partitions", func(c *Config) *int { return &c.Mem.L2Partitions })
+	g.int("gpu.l2_bytes_per_cycle", "B/cycle", 6040, l2bw("stream,l2,528: 528 CTAs re-read a 16 MiB L2-resident footprint, 132 MiB in 11.6 us at 1980 MHz (6040 B/cycle; 132 CTAs reach 3450)"),
+		"L2 hit bandwidth to all the SMs of the GPU together (one SM alone never reaches it)", func(c *Config) *int { return &c.Mem.GPUL2BytesPerCycle })
+	g.int("gpu.dram_bytes_per_cycle", "B/cycle", 2254, l2bw("stream,dram,528: 528 CTAs stream 132 MiB from DRAM in 31.0 us at 1980 MHz (4.46 TB/s, 2254 B/cycle, against 4.8 TB/s nominal; 264 CTAs reach 2117)"),
+		"DRAM bandwidth to all the SMs of the GPU together (one SM alone never reaches it; mem.dram_bytes_per_cycle is one SM's)", func(c *Config) *int { return &c.Mem.GPUDRAMBytesPerCycle })
 	g.int("cluster.max_ctas", "CTAs", 16, Source{Documented, "the CUDA programming guide (8 portable, 16 with cudaFuncAttributeNonPortableClusterSizeAllowed; 16 measured: cbar,c16)"},
 		"most CTAs a cluster may have", func(c *Config) *int { return &c.GPU.MaxClusterCTAs })
 	g.int("dsmem.latency", "cycles", 168, probe("dsmem: a dependent ld.shared::cluster chain in the peer CTA takes 190.7 cycles a hop, in the CTA's own shared memory through ld.shared 23.1"),
