@@ -35,11 +35,18 @@ func h200Probe(t *testing.T) map[string]string {
 // buf:8192:random:7 and every output poisoned with 0xff.
 func clusterFuncJob(t *testing.T, c int) *Job {
 	t.Helper()
+	return clusterFuncJobFrom(t, c, "../testdata/cuda/cluster_probe.ptx")
+}
+
+// clusterFuncJobFrom is clusterFuncJob from the given source (its PTX, or
+// its SASS with the cubin beside it).
+func clusterFuncJobFrom(t *testing.T, c int, path string) *Job {
+	t.Helper()
 	ctas := 2 * c
 	f := Spec{Kernel: fmt.Sprintf("k_cluster_func<%d>", c), Block: "128", Grid: strconv.Itoa(ctas), Launches: 1, Config: "h200",
 		Args: []string{"buf:8192:random:7", "buf:8192:byte:0xff", fmt.Sprintf("buf:%d:byte:0xff", ctas*128*4), "buf:8:byte:0xff",
 			"buf:8:byte:0xff", fmt.Sprintf("buf:%d:byte:0xff", ctas*8)}}
-	j, err := f.Job("../testdata/cuda/cluster_probe.ptx")
+	j, err := f.Job(path)
 	if err != nil {
 		t.Fatal(err)
 	}
