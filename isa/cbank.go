@@ -14,13 +14,14 @@ const (
 	// The cluster shape, as k_sreg of testdata/cluster reads it (its SASS
 	// against its PTX): ptxas computes %clusterid as the CTA index times the
 	// reciprocal, and %cluster_ctaid from it.
-	BankClusterNctaid = 0x144 // %cluster_nctaid.x, .y, .z (u32 each)
-	BankClusterRecip  = 0x150 // 1/%cluster_nctaid.x, .y, .z (f32 each)
-	BankNclusterid    = 0x15c // %nclusterid.x, .y, .z
-	BankClusterNrank  = 0x188 // %cluster_nctarank
-	BankParamAddr     = 0x198 // generic address of the parameter block (u64)
-	BankGlobalDesc    = 0x208 // the global-memory descriptor of desc[UR][...] (u64; its value does not matter here)
-	BankParams        = 0x210 // the first parameter byte
+	BankClusterExplicit = 0x140 // 1 in a launch with a cluster shape: %is_explicit_cluster is this word == 1
+	BankClusterNctaid   = 0x144 // %cluster_nctaid.x, .y, .z (u32 each)
+	BankClusterRecip    = 0x150 // 1/%cluster_nctaid.x, .y, .z (f32 each)
+	BankNclusterid      = 0x15c // %nclusterid.x, .y, .z
+	BankClusterNrank    = 0x188 // %cluster_nctarank
+	BankParamAddr       = 0x198 // generic address of the parameter block (u64)
+	BankGlobalDesc      = 0x208 // the global-memory descriptor of desc[UR][...] (u64; its value does not matter here)
+	BankParams          = 0x210 // the first parameter byte
 )
 
 // BuildBank0 lays out constant bank 0 of a launch: the block and grid
@@ -35,6 +36,9 @@ func BuildBank0(block, grid, cluster [3]int, local int, params []byte) []byte {
 	for i := 0; i < 3; i++ {
 		put32(BankNtid+4*i, uint32(block[i]))
 		put32(BankNctaid+4*i, uint32(grid[i]))
+	}
+	if cluster != [3]int{} {
+		put32(BankClusterExplicit, 1)
 	}
 	n := 1
 	for i := 0; i < 3; i++ {
