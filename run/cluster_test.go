@@ -221,7 +221,9 @@ func TestClusterProbesMatchH200(t *testing.T) {
 // measures a positive time. Their cycles are not yet held to the H200's:
 // the cluster figures (cluster.barrier_latency, dsmem.bytes_per_cycle)
 // were fitted on the PTX path, and from SASS a relaxed cluster barrier
-// takes 91 cycles (H200 75) and the peer bandwidth probe 537 (H200 1042).
+// takes 91 cycles (H200 75) and the peer bandwidth probe 537 (H200 1042),
+// whose SASS reads 16 KiB (ptxas keeps 8 of each thread's 32 loads, the
+// addresses repeating) where the fit assumed the PTX's 64 KiB.
 func TestClusterProbesRunFromSASS(t *testing.T) {
 	path := "../testdata/cluster/cluster_probe.sass"
 	// k_dsmem's word 3 sums three shared addresses its chains end on (the
