@@ -107,6 +107,12 @@ type Program struct {
 	// reconvergence point (Reconv is NoReconv) and push no frame when they
 	// split a warp.
 	ExplicitReconv bool
+	// RankedShared says the program's shared::cluster and generic shared
+	// addresses name their CTA as the hardware's do (SASS): the rank in bits
+	// 24 and up, so that zero there is rank 0 (calibration/h200/cluster.csv
+	// sreg). Without it (PTX) the CTA's own addresses are bare offsets and
+	// mapa marks rank 0 apart.
+	RankedShared bool
 	// UniformRegs and UniformPreds, when nonzero, are the first general and
 	// predicate registers that exist once per warp (SASS UR0-UR62 and
 	// UP0-UP6): a write of some lanes stores the first written lane's value

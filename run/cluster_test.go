@@ -35,11 +35,18 @@ func h200Probe(t *testing.T) map[string]string {
 // buf:8192:random:7 and every output poisoned with 0xff.
 func clusterFuncJob(t *testing.T, c int) *Job {
 	t.Helper()
+	return clusterFuncJobFrom(t, c, "../testdata/cuda/cluster_probe.ptx")
+}
+
+// clusterFuncJobFrom is clusterFuncJob from the given source (its PTX, or
+// its SASS with the cubin beside it).
+func clusterFuncJobFrom(t *testing.T, c int, path string) *Job {
+	t.Helper()
 	ctas := 2 * c
 	f := Spec{Kernel: fmt.Sprintf("k_cluster_func<%d>", c), Block: "128", Grid: strconv.Itoa(ctas), Launches: 1, Config: "h200",
 		Args: []string{"buf:8192:random:7", "buf:8192:byte:0xff", fmt.Sprintf("buf:%d:byte:0xff", ctas*128*4), "buf:8:byte:0xff",
 			"buf:8:byte:0xff", fmt.Sprintf("buf:%d:byte:0xff", ctas*8)}}
-	j, err := f.Job("../testdata/cuda/cluster_probe.ptx")
+	j, err := f.Job(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,11 +133,11 @@ func TestClusterFuncMatchesH200(t *testing.T) {
 
 // probeCycles runs one of cluster_probe.cu's timing kernels (out: long long
 // cycles) and returns its first n outputs.
-func probeCycles(t *testing.T, kernel string, grid, block, cluster, n int) []float64 {
+func probeCycles(t *testing.T, path, kernel string, grid, block, cluster, n int) []float64 {
 	t.Helper()
 	f := Spec{Kernel: kernel, Block: strconv.Itoa(block), Grid: strconv.Itoa(grid), Cluster: strconv.Itoa(cluster),
 		Launches: 1, Config: "h200", Args: []string{"buf:128"}}
-	j, err := f.Job("../testdata/cuda/cluster_probe.ptx")
+	j, err := f.Job(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,6 +181,7 @@ func h200Field(t *testing.T, h map[string]string, key, name string) float64 {
 // cluster (130.7 cycles for 1 CTA, 156.1 for 16) and smsim's do not
 // (137.0; docs/clusters.md).
 func TestClusterProbesMatchH200(t *testing.T) {
+	path := "../testdata/cuda/cluster_probe.ptx"
 	h := h200Probe(t)
 	type row struct {
 		name      string
@@ -181,16 +189,16 @@ func TestClusterProbesMatchH200(t *testing.T) {
 		tol       float64
 	}
 	var rows []row
-	d := probeCycles(t, "k_dsmem", 2, 128, 2, 5)
+	d := probeCycles(t, path, "k_dsmem", 2, 128, 2, 5)
 	for i, name := range []string{"own_ld_shared", "own_ld_cluster", "peer_ld_cluster"} {
 		rows = append(rows, row{"dsmem " + name, d[i] / 512, h200Field(t, h, "dsmem,rep2", name), 0.10})
 	}
 	rows = append(rows, row{"dsmem peer bandwidth", d[4], h200Field(t, h, "dsmem,rep2", "peer_v4_128thr_32it_cycles"), 0.10})
-	a := probeCycles(t, "k_arrive", 2, 32, 2, 1)
+	a := probeCycles(t, path, "k_arrive", 2, 32, 2, 1)
 	rows = append(rows, row{"remote arrive round trip", a[0] / 256, h200Field(t, h, "arrive,rep2", "round_trip"), 0.10})
 	for _, c := range []int{1, 2, 4, 8, 16} {
 		for _, th := range []int{32, 128, 1024} {
-			b := probeCycles(t, "k_cbar", c, th, c, 2)
+			b := probeCycles(t, path, "k_cbar", c, th, c, 2)
 			key := fmt.Sprintf("cbar,c%d_t%d", c, th)
 			relaxedTol := 0.10
 			if th == 1024 {
@@ -203,6 +211,37 @@ func TestClusterProbesMatchH200(t *testing.T) {
 	for _, r := range rows {
 		if e := (r.got - r.want) / r.want; e > r.tol || e < -r.tol {
 			t.Errorf("%s: %.1f cycles, H200 %.1f (%+.1f %%)", r.name, r.got, r.want, 100*e)
+		}
+	}
+}
+
+// TestClusterProbesRunFromSASS runs the timing probes from their SASS
+// (generic and .shared::cta loads through mapa's addresses, remote
+// arrivals, cluster barriers of 1 to 16 CTAs): each runs to its end and
+// measures a positive time. Their cycles are not yet held to the H200's:
+// the cluster figures (cluster.barrier_latency, dsmem.bytes_per_cycle)
+// were fitted on the PTX path, and from SASS a relaxed cluster barrier
+// takes 91 cycles (H200 75) and the peer bandwidth probe 537 (H200 1042),
+// whose SASS reads 16 KiB (ptxas keeps 8 of each thread's 32 loads, the
+// addresses repeating) where the fit assumed the PTX's 64 KiB.
+func TestClusterProbesRunFromSASS(t *testing.T) {
+	path := "../testdata/cluster/cluster_probe.sass"
+	// k_dsmem's word 3 sums three shared addresses its chains end on (the
+	// SASS's static shared memory starts at 0x400, the PTX path's at 0),
+	// word 5 what its bandwidth loop read: the PTX run's.
+	d := probeCycles(t, path, "k_dsmem", 2, 128, 2, 6)
+	p := probeCycles(t, "../testdata/cuda/cluster_probe.ptx", "k_dsmem", 2, 128, 2, 6)
+	if d[3] != p[3]+3*0x400 || d[5] != p[5] {
+		t.Errorf("k_dsmem's sums %g, %g; from PTX %g, %g", d[3], d[5], p[3], p[5])
+	}
+	got := d[:5]
+	got = append(got, probeCycles(t, path, "k_arrive", 2, 32, 2, 1)...)
+	for _, c := range []int{1, 2, 4, 8, 16} {
+		got = append(got, probeCycles(t, path, "k_cbar", c, 1024, c, 2)...)
+	}
+	for i, v := range got {
+		if i != 3 && v <= 0 { // word 3 of k_dsmem is not a time
+			t.Errorf("probe word %d: %g cycles", i, v)
 		}
 	}
 }

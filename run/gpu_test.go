@@ -133,12 +133,19 @@ func TestGPUClusterOnDistinctSMsOfOneGPC(t *testing.T) {
 // as the H200 does.
 func TestClusterSpecialRegistersMatchH200(t *testing.T) {
 	h := h200Probe(t)
-	for _, tc := range []struct{ grid, cluster, name string }{
-		{"4", "2", "g4x1_c2x1"}, {"8", "4", "g8x1_c4x1"}, {"4,2", "2,2", "g4x2_c2x2"},
+	for _, tc := range []struct{ grid, cluster, name, src string }{
+		{"4", "2", "g4x1_c2x1", "ptx"}, {"8", "4", "g8x1_c4x1", "ptx"}, {"4,2", "2,2", "g4x2_c2x2", "ptx"},
+		{"4", "2", "g4x1_c2x1", "sass"}, {"8", "4", "g8x1_c4x1", "sass"}, {"4,2", "2,2", "g4x2_c2x2", "sass"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(tc.name+"_"+tc.src, func(t *testing.T) {
 			f := Spec{Kernel: "k_sreg", Block: "32", Grid: tc.grid, Cluster: tc.cluster, Launches: 1, Config: "h200", Args: []string{"buf:1536"}}
-			j, err := f.Job("../testdata/cuda/cluster_probe.ptx")
+			path := "../testdata/cuda/cluster_probe.ptx"
+			if tc.src == "sass" {
+				// ptxas reads the cluster shape from constant bank 0
+				// (isa.BuildBank0) and builds mapa with UPRMT.
+				path = "../testdata/cluster/cluster_probe.sass"
+			}
+			j, err := f.Job(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -151,6 +158,11 @@ func TestClusterSpecialRegistersMatchH200(t *testing.T) {
 					if got != want[i] {
 						t.Errorf("CTA %d word %d: %s, H200 %s", b, i, got, want[i])
 					}
+				}
+				// From SASS, the CTA's own shared address is the H200's
+				// itself: rank<<24 | 0x400.
+				if got := fmt.Sprintf("0x%x", mustHex(t, v[24*b+12])); tc.src == "sass" && got != want[12] {
+					t.Errorf("CTA %d: own shared address %s, H200 %s", b, got, want[12])
 				}
 				if want[0] != "0x0" {
 					continue

@@ -148,10 +148,12 @@ func mapAddr(c *cta, off uint64, r int) uint64 {
 // peerOf resolves a shared address of CTA c to the CTA it names and the
 // offset there. ok is false for a rank outside the cluster; a CTA of a
 // launch without clusters names only itself (the offset then carries the
-// bits, which the bounds check refuses).
-func peerOf(c *cta, v uint64) (*cta, uint64, int, bool) {
+// bits, which the bounds check refuses). ranked: the address names rank 0
+// with zero rank bits, as the hardware's shared::cluster addresses do
+// (isa.Program.RankedShared); otherwise zero rank bits are the CTA's own.
+func peerOf(c *cta, v uint64, ranked bool) (*cta, uint64, int, bool) {
 	hi := v >> rankShift
-	if hi == 0 || c.cl.implicit {
+	if (hi == 0 && !ranked) || c.cl.implicit {
 		return c, v, c.rank, true
 	}
 	rank := int(hi & 0xf)
@@ -172,7 +174,10 @@ func peerOf(c *cta, v uint64) (*cta, uint64, int, bool) {
 // cluster, a CTA that has exited, .shared::cta naming another CTA) is a
 // located diagnostic.
 func (s *SM) remoteCTA(wc *wctx, in *isa.Instr, v uint64, lanes uint32, cta bool) (*cta, uint64, error) {
-	t, off, rank, ok := peerOf(wc.c, v)
+	// A .shared::cta access (LDS, STS) reaches the CTA's own memory without
+	// its rank bits too; a shared::cluster or generic one of a SASS program
+	// names rank 0 by zero rank bits.
+	t, off, rank, ok := peerOf(wc.c, v, s.prog.RankedShared && !cta)
 	if !ok && cta {
 		return wc.c, v, nil // a .shared::cta address past the window: the bounds check says so
 	}

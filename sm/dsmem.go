@@ -71,7 +71,7 @@ func (s *SM) execMapa(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 			v, base = v-isa.SharedWindow, isa.SharedWindow
 		}
 		if in.Mode == isa.MapaRank {
-			_, _, rank, ok := peerOf(wc.c, v)
+			_, _, rank, ok := peerOf(wc.c, v, s.prog.RankedShared)
 			if !ok {
 				return s.diag(wc, in, DiagMisuse, "cluster-rank", 1<<l,
 					fmt.Sprintf("getctarank of shared::cluster address 0x%x: rank %d is outside the cluster of %d CTAs", a[l], rank, n))

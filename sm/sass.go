@@ -155,11 +155,14 @@ func (s *SM) sassCopyRequest(wc *wctx, in *isa.Instr, l int, t uint64, r *CopyRe
 	var err error
 	if in.Op == isa.OpUBlkCp {
 		word := val(2) & 0xffffffff
-		if word>>16 != 0 {
+		if word>>16 != 0 && !in.Flags.Has(isa.FMulticast) {
 			return s.diag(wc, in, DiagInput, "unsupported", 1<<l,
-				fmt.Sprintf("bulk copy with size word 0x%x: the high half (multicast, cache hints) is not supported", word))
+				fmt.Sprintf("bulk copy with size word 0x%x: the high half (cache hints) is not supported", word))
 		}
-		r.Size = uint32(word) * 16
+		if r.Multicast, err = s.multicastMask(wc, in, l, word>>16); err != nil {
+			return err
+		}
+		r.Size = uint32(word&0xffff) * 16
 		d, src := val(0), val(1)
 		if in.Mode == 1 { // shared -> global
 			r.Kind, r.Global = CopyBulkStore, d
@@ -211,6 +214,6 @@ func sassToken(phase uint64) uint64 { return (phase & 1) << 63 }
 func launchBanks(l *Launch) [][]byte {
 	b := make([][]byte, max(len(l.Prog.Banks), 1))
 	copy(b, l.Prog.Banks)
-	b[0] = isa.BuildBank0(l.Block, l.Grid, l.Prog.LocalBytes, l.Params)
+	b[0] = isa.BuildBank0(l.Block, l.Grid, l.Cluster, l.Prog.LocalBytes, l.Params)
 	return b
 }

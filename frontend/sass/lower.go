@@ -240,7 +240,7 @@ func (m *Module) Lower(fn *Function) (*isa.Program, error) {
 	}
 	p := &isa.Program{Name: fn.Name, File: m.File.Name, Params: params, ParamBytes: psize,
 		NumRegs: numRegs, NumPreds: numPreds, UniformRegs: urBase, UniformPreds: upBase,
-		Scheduled: true, ExplicitReconv: true, AddrStep: instrLen}
+		Scheduled: true, ExplicitReconv: true, RankedShared: true, AddrStep: instrLen}
 	p.RegNames = regNames()
 	p.PredNames = predNames()
 	if err := m.resources(fn, p); err != nil {

@@ -36,6 +36,7 @@ func loweringTable() map[string]lowerFn {
 		"ATOMS": lowerAtom, "ATOM": lowerAtom, "ATOMG": lowerAtom, "REDG": lowerRed, "RED": lowerRed,
 		"QSPC": lowerQspc, "LDGSTS": lowerLdgsts, "LDGDEPBAR": lowerLdgdepbar, "ARRIVES": lowerArrives,
 		"DEPBAR": lowerDepbar, "MEMBAR": lowerFence, "FENCE": lowerFence, "CCTL": lowerFence, "ERRBAR": lowerFence,
+		"CGAERRBAR": lowerFence, "UCGABAR_ARV": lowerClusterBarrier, "UCGABAR_WAIT": lowerClusterBarrier,
 		"SYNCS": lowerSyncs, "UBLKCP": lowerUBlkCp, "UTMALDG": lowerUTma, "UTMACMDFLUSH": lowerUTmaFlush,
 		// warp collectives
 		"SHFL": lowerShfl, "VOTE": lowerVote, "VOTEU": lowerVote, "MATCH": lowerMatch, "REDUX": lowerRedux,

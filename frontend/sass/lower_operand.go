@@ -327,6 +327,12 @@ func (l *lowerer) mem(o *Operand, pair bool) (isa.Operand, error) {
 		}
 		if a.Reg < 0 {
 			a.Reg = int32(regIndex(r))
+			// [RZ.U32+URn] of a .E (64-bit) access: the uniform pair holds
+			// the whole address (the generic shared::cluster addresses of
+			// cluster_probe's k_cluster_func, URn+1 = SR_SWINHI).
+			if pair && o.Suffix == ".U32" && r.File == UGPR {
+				a.Mod |= isa.MPair
+			}
 		} else {
 			a.Index = int32(regIndex(r))
 			a.Mod |= isa.MIndex

@@ -125,6 +125,7 @@ func lowerFence(l *lowerer) error {
 //	SYNCS.ARRIVE.TRANS64.RED.A0TR RZ, [a], R    mbarrier.expect_tx
 //	SYNCS.ARRIVE.TRANS64.RED.A0TX RZ, [a], R    mbarrier.complete_tx
 //	SYNCS.ARRIVE.TRANS64.RED.A0T1 RZ, [a], RZ   the pending-count increment of cp.async.mbarrier.arrive
+//	SYNCS.ARRIVE.TRANS64.RED.A1T0 RZ, [a], RZ   mbarrier.arrive.shared::cluster (lower_cluster.go)
 //	SYNCS.PHASECHK.TRANS64[.TRYWAIT] p, [a], R  test_wait / try_wait.parity, the parity in R's bit 31
 //	SYNCS.CCTL.IV [a]                       mbarrier.inval
 func lowerSyncs(l *lowerer) error {
@@ -205,6 +206,8 @@ func lowerSyncs(l *lowerer) error {
 		l.set(op, isa.B64, 0, a, v)
 	case "ARRIVE.TRANS64.RED.A0T1":
 		return l.pendingIncrement()
+	case "ARRIVE.TRANS64.RED.A1T0":
+		return l.remoteArrive()
 	case "PHASECHK.TRANS64.TRYWAIT", "PHASECHK.TRANS64":
 		if err := l.nops(3); err != nil {
 			return err
@@ -260,11 +263,15 @@ func (l *lowerer) pendingIncrement() error {
 
 // lowerUBlkCp: UBLKCP.S.G [dst, mbar], [src], size and UBLKCP.G.S [dst],
 // [src], size: a bulk copy issued once for the warp (the uniform
-// datapath), the size word in units of 16 bytes.
+// datapath), the size word in units of 16 bytes. UBLKCP.S.G.MULTICAST is
+// .multicast::cluster, the CTA mask in the size word's high half (0xf0100:
+// 4 KiB to ranks 0-3, as cluster_probe's k_cluster_func<4> shows).
 func lowerUBlkCp(l *lowerer) error {
 	mode := uint8(0)
 	switch strings.Join(l.in.Mods, ".") {
 	case "S.G":
+	case "S.G.MULTICAST":
+		l.out.Flags |= isa.FMulticast
 	case "G.S":
 		mode = 1
 	default:

@@ -12,11 +12,11 @@ import (
 )
 
 // loweringCorpus lists the committed listings that run: calibration/h200,
-// testdata/cuda and apps/h200.
+// testdata/cuda, apps/h200 and the cluster probe (testdata/cluster).
 func loweringCorpus(t testing.TB) []string {
 	t.Helper()
 	var out []string
-	for _, d := range []string{"../../calibration/h200", "../../testdata/cuda", "../../apps/h200"} {
+	for _, d := range []string{"../../calibration/h200", "../../testdata/cuda", "../../apps/h200", "../../testdata/cluster"} {
 		m, err := filepath.Glob(filepath.Join(d, "*.sass"))
 		if err != nil {
 			t.Fatal(err)
@@ -68,8 +68,8 @@ func TestEveryCorpusKernelLowers(t *testing.T) {
 			}
 		}
 	}
-	if kernels < 380 {
-		t.Errorf("%d kernels lowered, want the corpus's 386", kernels)
+	if kernels < 394 {
+		t.Errorf("%d kernels lowered, want the corpus's 394", kernels)
 	}
 }
 
@@ -128,6 +128,14 @@ func TestLoweringForms(t *testing.T) {
 		{"LDSM.16.MT88.2 R8, [R3]", "ldmatrix.shared.b16 r8, r9, [r3]"},
 		{"STSM.16.M88 [R2], R7", "stmatrix.shared.b16 [r2], r7"},
 		{"@!UP0 UIADD3 UR4, -UR4, 0x100000, URZ", "@!p8 iadd3.b32 r260, -r260, 1048576, 0"},
+		{"UCGABAR_ARV", "barrier.cluster.arrive.aligned"},
+		{"UCGABAR_WAIT", "barrier.cluster.wait.aligned"},
+		{"CGAERRBAR", "fence"},
+		{"SYNCS.ARRIVE.TRANS64.RED.A1T0 RZ, [UR6], RZ", "mbarrier.arrive.remote.shared::cluster.b64 _, [r262]"},
+		{"UBLKCP.S.G.MULTICAST [UR8], [UR4], UR6", "ublkcp.multicast.b8 r264.64, r260.64, r262"},
+		{"ATOM.E.ADD.STRONG.GPU PT, RZ, [RZ.U32+UR4], R10", "atom.u32 _, _, [r260.64+0], r10"},
+		{"ST.E [RZ.U32+UR4], R6", "st.b32 [r260.64+0], r6"},
+		{"S2UR UR12, SR_CgaCtaId", "mov.u32 r268, %cluster_ctarank"},
 	} {
 		p, err := lowerOne(t, c.sass, "EXIT")
 		if err != nil {
@@ -153,6 +161,10 @@ func TestUnsupportedFormsStopWithTheirAddress(t *testing.T) {
 		{"HGMMA.64x64x16.F64 R24, gdesc[UR8], R24, gsb0", "HGMMA.64x64x16.F64"},
 		{"QGMMA.64x64x32.F32.E4M3 R24, gdesc[UR8], R24, gsb0", "QGMMA.64x64x32.F32.E4M3"},
 		{"WARPGROUP.WAIT", "WARPGROUP.WAIT"},
+		{"SYNCS.ARRIVE.TRANS64.RED.A1T0 R4, [UR6], RZ", "SYNCS.ARRIVE.TRANS64.RED.A1T0 that returns a state"},
+		{"SYNCS.ARRIVE.TRANS64.RED.A1T0 RZ, [UR6], R2", "SYNCS.ARRIVE.TRANS64.RED.A1T0 with a count"},
+		{"UBLKCP.G.S.MULTICAST [UR8], [UR4], UR6", "UBLKCP.G.S.MULTICAST"},
+		{"UCGABAR_ARV.FOO", "modifier .FOO"},
 	} {
 		_, err := lowerOne(t, "NOP", c.sass, "EXIT")
 		var e *Error
@@ -201,6 +213,7 @@ func FuzzLowerSASS(f *testing.F) {
 		"\t\tFunction : _Z1kPi\n        /*0000*/                   UTMALDG.5D [UR60], [UR4] ;\n\t\t..........\n",
 		"\t\tFunction : _Z1kPi\n        /*0000*/                   LDS.128 R253, [R2] ;\n        /*0010*/                   BRA 0x10 ;\n\t\t..........\n",
 		"\t\tFunction : _Z1kPi\n        /*0000*/                   SYNCS.ARRIVE.TRANS64.RED.A0T1 RZ, [UR4], RZ ;\n\t\t..........\n",
+		"\t\tFunction : _Z1kPi\n        /*0000*/                   MEMBAR.ALL.GPU ;\n        /*0010*/                   CGAERRBAR ;\n        /*0020*/                   UCGABAR_ARV ;\n        /*0030*/                   SYNCS.ARRIVE.TRANS64.RED.A1T0 RZ, [UR6], RZ ;\n\t\t..........\n",
 		"\t\tFunction : _Z1kPi\n        /*0000*/                   WARPGROUP.ARRIVE ;\n        /*0010*/                   HGMMA.64x256x16.F32 R24, R152, gdesc[UR8].tnspB, R24, UP0, gsb0 ;\n        /*0020*/                   WARPGROUP.DEPBAR.LE gsb0, 0x0 ;\n\t\t..........\n",
 		"\t\tFunction : _Z1kPi\n        /*0000*/                   HGMMA.64x8x16.F16 RZ, gdesc[URZ], RZ, !UPT, gsb0 ;\n        /*0010*/                   QGMMA.64x64x32.F32.E4M3.E4M3 R200, -R56, gdesc[UR4], R200, UP0, gsb0 ;\n\t\t..........\n",
 	} {
@@ -230,6 +243,33 @@ func TestMatrixTranspose(t *testing.T) {
 		}
 		if got := p.Instrs[0].Mode&1 != 0; got != c.trans {
 			t.Errorf("%s: transposed %v, want %v", c.sass, got, c.trans)
+		}
+	}
+}
+
+// TestClusterReleaseFromTheFenceGroup: ptxas writes a .release at cluster
+// scope (barrier.cluster.arrive's default, mbarrier.arrive.release.cluster)
+// as MEMBAR.ALL.GPU in the fence group before the operation; the operation
+// carries it, as its PTX twin does, and is relaxed without it.
+func TestClusterReleaseFromTheFenceGroup(t *testing.T) {
+	for _, c := range []struct {
+		lines []string
+		sem   isa.Sem
+	}{
+		{[]string{"MEMBAR.ALL.CTA", "MEMBAR.ALL.GPU", "ERRBAR", "CGAERRBAR", "UCGABAR_ARV"}, isa.SemRelease},
+		{[]string{"MEMBAR.ALL.GPU", "ERRBAR", "CGAERRBAR", "SYNCS.ARRIVE.TRANS64.RED.A1T0 RZ, [UR6], RZ"}, isa.SemRelease},
+		{[]string{"NOP", "NOP", "NOP", "NOP", "UCGABAR_ARV"}, isa.SemRelaxed},
+		{[]string{"MEMBAR.ALL.CTA", "CGAERRBAR", "UCGABAR_ARV"}, isa.SemRelaxed},
+		{[]string{"MEMBAR.ALL.GPU", "IADD3 R0, R0, 0x1, RZ", "UCGABAR_ARV"}, isa.SemRelaxed},
+		{[]string{"MEMBAR.ALL.GPU", "@P0 UCGABAR_ARV"}, isa.SemRelaxed},
+	} {
+		p, err := lowerOne(t, append(c.lines, "EXIT")...)
+		if err != nil {
+			t.Fatalf("%v: %v", c.lines, err)
+		}
+		in := &p.Instrs[len(c.lines)-1]
+		if in.Sem != c.sem || in.Scope != isa.ScopeCluster {
+			t.Errorf("%v: sem %v scope %v, want %v at cluster scope", c.lines, in.Sem, in.Scope, c.sem)
 		}
 	}
 }
