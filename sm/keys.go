@@ -348,7 +348,7 @@ func gpuKeys() []decl {
 		"what a load from another CTA's shared memory (distributed shared memory) adds to a shared-memory load", func(c *Config) *int { return &c.GPU.DSMEMLatency })
 	g.int("dsmem.self_latency", "cycles", 9, probe("dsmem: the own-CTA chain through ld.shared::cluster takes 32.1 cycles a hop, through ld.shared 23.1"),
 		"what a .shared::cluster load of the CTA's own shared memory adds to a shared-memory load", func(c *Config) *int { return &c.GPU.DSMEMSelf })
-	g.int("dsmem.bytes_per_cycle", "B/cycle", 93, fitSrc("cluster.csv dsmem: 128 threads load 64 KiB of the peer CTA's shared memory in 16-byte words in 1042 cycles (77 B/cycle past the first load's 191); the SM model's issue of k_dsmem makes 1070 of it at 93"),
+	g.int("dsmem.bytes_per_cycle", "B/cycle", 19, measuredSrc("cluster.csv dsmem: 128 threads load the peer CTA's shared memory in 16-byte words in 1042 cycles; the SASS the H200 ran keeps 8 of each thread's 32 loads (their addresses repeat), 16 KiB: 19 B/cycle past the first load's 191 cycles (docs/clusters.md)"),
 		"bytes an SM's loads from other CTAs' shared memory move per cycle", func(c *Config) *int { return &c.GPU.DSMEMBytesPerCycle })
 	g.int("cluster.arrive_latency", "cycles", 453, probe("arrive: a remote mbarrier.arrive.release.cluster ping-pong between two CTAs, 479 cycles one way, less the waiter's wake-up and the loop the SM model charges"),
 		"from the issue of an mbarrier operation on another CTA's barrier to its update there: a .release.cluster arrive's GPU membar (cluster.release, which also waits for the warp's global writes) and the SM-to-SM trip", func(c *Config) *int { return &c.GPU.ArriveLatency })
