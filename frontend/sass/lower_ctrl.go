@@ -319,24 +319,14 @@ func lowerBssy(l *lowerer) error {
 }
 
 // lowerBsync: BSYNC Bn.
-func lowerBsync(l *lowerer) error {
-	if err := l.mods(); err != nil {
-		return err
-	}
-	if err := l.nops(1); err != nil {
-		return err
-	}
-	b, err := l.barrierReg(l.op(0))
-	if err != nil {
-		return err
-	}
-	l.set(isa.OpBsync, isa.TNone, 0, b)
-	l.out.Class = isa.ClassBranch
-	return nil
-}
+func lowerBsync(l *lowerer) error { return lowerOnBarrier(l, isa.OpBsync) }
 
 // lowerBreak: BREAK Bn: the lanes leave Bn (a loop's early exit).
-func lowerBreak(l *lowerer) error {
+func lowerBreak(l *lowerer) error { return lowerOnBarrier(l, isa.OpBreak) }
+
+// lowerOnBarrier lowers an instruction whose one operand is a convergence
+// barrier Bn (BSYNC, BREAK) to op.
+func lowerOnBarrier(l *lowerer, op isa.Op) error {
 	if err := l.mods(); err != nil {
 		return err
 	}
@@ -347,7 +337,7 @@ func lowerBreak(l *lowerer) error {
 	if err != nil {
 		return err
 	}
-	l.set(isa.OpBreak, isa.TNone, 0, b)
+	l.set(op, isa.TNone, 0, b)
 	l.out.Class = isa.ClassBranch
 	return nil
 }
