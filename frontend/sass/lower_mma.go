@@ -112,8 +112,12 @@ func lowerGMMA(l *lowerer) error {
 	if sat {
 		x.Flags |= isa.FSat
 	}
-	if !d.IsReg(GPR) || !c.IsReg(GPR) || d.Reg.IsZero() != c.Reg.IsZero() || !d.Reg.IsZero() && (d.Reg.Num != c.Reg.Num || int(d.Reg.Num)+nd > RZ) {
+	if !d.IsReg(GPR) || !c.IsReg(GPR) || d.Reg.IsZero() && !c.Reg.IsZero() ||
+		!d.Reg.IsZero() && (!c.Reg.IsZero() && d.Reg.Num != c.Reg.Num || int(d.Reg.Num)+nd > RZ) {
 		return l.bad("accumulators %s, %s: want one range of %d registers", d.String(), c.String(), nd)
+	}
+	if c.Reg.IsZero() { // C = RZ: no accumulator input, D = A·B whatever the scale-d operand says
+		scaleD = isa.Imm(0)
 	}
 	x.Ops = x.Ops[:0]
 	if d.Reg.IsZero() { // a group marker: no accumulators

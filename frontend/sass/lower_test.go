@@ -124,6 +124,10 @@ func TestLoweringForms(t *testing.T) {
 		{"UTMALDG.2D [UR8], [UR16]", "utma.2d.b8 r264, r272.64"},
 		{"MUFU.SIN R0, R1", "mufu.sin.ftz.approx.f32 r0, r1"},
 		{"WARPGROUP.DEPBAR.LE gsb0, 0x1", "wgmma.wait_group 1"},
+		// C = RZ (the first wgmma of a chain, ptxas's spelling of scale-d 0): D = A·B, scale-d the constant 0.
+		{"HGMMA.64x8x16.F32 R24, gdesc[UR4], RZ, !UPT", "wgmma.mma_async.shared.f32 r24, r25, r26, r27, r24, r25, r26, r27, r260.64, r262.64, 0, 1, 1, 0, 0"},
+		{"HGMMA.64x8x16.F32 R24, gdesc[UR4], RZ, UP0", "wgmma.mma_async.shared.f32 r24, r25, r26, r27, r24, r25, r26, r27, r260.64, r262.64, 0, 1, 1, 0, 0"},
+		{"HGMMA.64x8x16.F32 R24, gdesc[UR4], R24, UP0", "wgmma.mma_async.shared.f32 r24, r25, r26, r27, r24, r25, r26, r27, r260.64, r262.64, p8, 1, 1, 0, 0"},
 		{"LDSM.16.M88.4 R4, [R2+UR4+0x10]", "ldmatrix.shared.b16 r4, r5, r6, r7, [r2+r260+16]"},
 		{"LDSM.16.MT88.2 R8, [R3]", "ldmatrix.shared.b16 r8, r9, [r3]"},
 		{"STSM.16.M88 [R2], R7", "stmatrix.shared.b16 [r2], r7"},
