@@ -14,15 +14,17 @@
 //  2. loops: HoistInvariantCompares, RecomputeCompares, HoistPastWaitLoops,
 //     HoistPastBulkWaits, UnrollCountedLoops;
 //  3. instructions that SASS does not have or merges: ElideMoves,
-//     FoldArriveCounts, DropDeadResults, FuseAdds, FoldSharedAddressAdds,
-//     Half2Pipes, ElideNarrowingCvts, NarrowConversionsOfLoads;
+//     FoldArriveCounts, DropDeadResults, FuseAdds, ContractMulAdds,
+//     FoldSharedAddressAdds, Half2Pipes, ElideNarrowingCvts,
+//     NarrowConversionsOfLoads;
 //  4. scheduling: HoistLoopCounters, ScheduleLoads, HoistClockReads,
 //     HoistDivisors;
 //  5. what only SASS shows, as annotations and inserted waits the SM
 //     charges: MarkDivergentWaits, MoveCopyOperandsToUniform,
 //     ReloadSharedWindowInCallLoops, ReloadSharedWindowInSleepLoops.
 //
-// Every pass keeps what each lane computes: only the order of
+// Every pass but ContractMulAdds keeps what each lane computes (that one
+// rounds a multiply-add once, as ptxas's FFMA does): only the order of
 // instructions, branches, the number of loop passes, timing classes and
 // the SASS annotations (isa.SchedHints) change. The passes share the
 // analyses of package isa (control-flow graph, loops, uses, dependences),

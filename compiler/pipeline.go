@@ -34,9 +34,10 @@ const (
 	PTX Input = iota
 	// SMS: a kernel of smsim's .sms language. It lowers to the instructions
 	// nvcc would emit, but its examples and tests were written and measured
-	// without the ptxas model, and nine passes change them (IfConvert,
+	// without the ptxas model, and ten passes change them (IfConvert,
 	// IfConvertDiamonds, HoistPastWaitLoops, ElideMoves, DropDeadResults,
-	// FuseAdds, HoistLoopCounters, ScheduleLoads, MarkDivergentWaits): until
+	// FuseAdds, ContractMulAdds, HoistLoopCounters, ScheduleLoads,
+	// MarkDivergentWaits): until
 	// their reports are re-derived with those passes (docs/model.md), a
 	// .sms kernel takes only the others.
 	SMS
@@ -67,6 +68,7 @@ func Pipeline() []Pass {
 		FoldArriveCounts,
 		DropDeadResults,
 		FuseAdds,
+		ContractMulAdds,
 		FoldSharedAddressAdds,
 		Half2Pipes,
 		ElideNarrowingCvts,
@@ -86,7 +88,7 @@ func Pipeline() []Pass {
 var smsDeferred = map[string]bool{
 	"IfConvert": true, "IfConvertDiamonds": true, "HoistPastWaitLoops": true, "ElideMoves": true,
 	"DropDeadResults": true, "FuseAdds": true, "HoistLoopCounters": true, "ScheduleLoads": true,
-	"MarkDivergentWaits": true,
+	"MarkDivergentWaits": true, "ContractMulAdds": true,
 }
 
 // Passes returns the passes of the pipeline that apply to a program from
