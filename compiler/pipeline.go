@@ -34,10 +34,9 @@ const (
 	PTX Input = iota
 	// SMS: a kernel of smsim's .sms language. It lowers to the instructions
 	// nvcc would emit, but its examples and tests were written and measured
-	// without the ptxas model, and ten passes change them (IfConvert,
+	// without the ptxas model, and nine passes change them (IfConvert,
 	// IfConvertDiamonds, HoistPastWaitLoops, ElideMoves, DropDeadResults,
-	// FuseAdds, ContractMulAdds, HoistLoopCounters, ScheduleLoads,
-	// MarkDivergentWaits): until
+	// FuseAdds, HoistLoopCounters, ScheduleLoads, MarkDivergentWaits): until
 	// their reports are re-derived with those passes (docs/model.md), a
 	// .sms kernel takes only the others.
 	SMS
@@ -88,7 +87,7 @@ func Pipeline() []Pass {
 var smsDeferred = map[string]bool{
 	"IfConvert": true, "IfConvertDiamonds": true, "HoistPastWaitLoops": true, "ElideMoves": true,
 	"DropDeadResults": true, "FuseAdds": true, "HoistLoopCounters": true, "ScheduleLoads": true,
-	"MarkDivergentWaits": true, "ContractMulAdds": true,
+	"MarkDivergentWaits": true,
 }
 
 // Passes returns the passes of the pipeline that apply to a program from
