@@ -109,7 +109,8 @@ func copyTree(t *testing.T, src, dst string) {
 
 // TestGuideCommands runs every step of docs/guide.md (its ```sh blocks and
 // "<!-- output: COMMAND -->" lines), in order, in one bash session in a
-// scratch copy of examples/, scripts/ and the PTX of calibration/h200/ptxpipe.cu,
+// scratch copy of examples/, scripts/ and the PTX of calibration/h200/ptxpipe.cu
+// and apps/h200/fa3_fwd.cu,
 // with bin/smsim standing for the binary the guide builds (this test binary,
 // re-entered through TestGuideHelperProcess). Where the guide shows a step's
 // output (the ```text block after it), the output must be what the step
@@ -133,15 +134,20 @@ func TestGuideCommands(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, "../../examples", filepath.Join(dir, "examples"))
 	copyTree(t, "../../scripts", filepath.Join(dir, "scripts"))
-	ptxpipe, err := os.ReadFile("../../calibration/h200/ptxpipe.ptx") // section 5's PTX
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "calibration", "h200"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "calibration", "h200", "ptxpipe.ptx"), ptxpipe, 0o644); err != nil {
-		t.Fatal(err)
+	for _, f := range []string{
+		"calibration/h200/ptxpipe.ptx", // section 5's PTX
+		"apps/h200/fa3_fwd.ptx",        // section 6's attention kernel
+	} {
+		src, err := os.ReadFile(filepath.Join("..", "..", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	self, err := os.Executable()
 	if err != nil {
