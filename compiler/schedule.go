@@ -13,11 +13,10 @@ var ScheduleLoads = Pass{
 	Doc: "ptxas list-schedules straight-line code so that a load issues as soon as its address is computed, " +
 		"ahead of arithmetic that waits on earlier loads, and the loads overlap: libpipe.cu's consumer issues " +
 		"an LDS.128, the loop counter, the next address and the next LDS.128 before the adds that consume the " +
-		"first (SASS: calibration/h200/libpipe.sass; pipeline.cu's shared-memory loop likewise). In a run " +
-		"of arithmetic alone it interleaves independent chains (SASS: calibration/h200/convert.sass, eight " +
-		"chains' F2FP.PACK_AB and HADD2.F32 interleaved where the PTX has each chain's two conversions back " +
-		"to back; apps/h200/fa3_fwd.sass, the softmax's 64 FFMA and MUFU.EX2 issued ahead of the FADDs that " +
-		"sum them, where the PTX has each element's fma, ex2 and add in turn).",
+		"first (SASS: calibration/h200/libpipe.sass; pipeline.cu's shared-memory loop likewise). In a loop " +
+		"trip of arithmetic alone it interleaves independent chains (SASS: calibration/h200/convert.sass, " +
+		"eight chains' F2FP.PACK_AB and HADD2.F32 interleaved where the PTX has each chain's two conversions " +
+		"back to back).",
 	Run: scheduleLoads,
 }
 
@@ -33,8 +32,9 @@ var ScheduleLoads = Pass{
 // the region's end (o.Latencies), ties in program order. Each instruction
 // computes what it did before; only the order of independent ones changes.
 //
-// A region with no load is reordered as an in-order issue slot is filled
-// (fillStalls): code without stalls keeps its order. Programs with indirect
+// A region with no load is reordered only when it is the whole trip of a
+// loop (the instruction after it is the back edge to its first), and then
+// as an in-order issue slot is filled (fillStalls). Programs with indirect
 // branches are left as they are.
 //
 // Regions end at every store, though isa.Dependences orders memory by state
@@ -59,7 +59,7 @@ func scheduleLoads(p *isa.Program, o *Options) {
 		if n := j - i; n > 2 && n <= maxScheduleRegion {
 			if hasLoad(p.Instrs[i:j]) {
 				scheduleRegion(p.Instrs[i:j], &o.Latencies)
-			} else {
+			} else if computeLoopBody(p, i, j) {
 				fillStalls(p.Instrs[i:j], &o.Latencies)
 			}
 		}
@@ -76,6 +76,16 @@ func schedulable(in *isa.Instr) bool {
 		return true
 	}
 	return memoryClass(in.Class) && in.Op == isa.OpLd && !in.Flags.Has(isa.FVolatile)
+}
+
+// computeLoopBody reports whether region [i, j) is the whole body of a loop
+// that does nothing but arithmetic: instruction j is its back edge, to i.
+func computeLoopBody(p *isa.Program, i, j int) bool {
+	if j >= len(p.Instrs) {
+		return false
+	}
+	br := &p.Instrs[j]
+	return br.Op == isa.OpBra && int(br.Target) == i
 }
 
 // hasLoad reports whether r holds a load from shared, global or local memory.
