@@ -59,8 +59,8 @@ func TestApplicationSetRunsFromPTX(t *testing.T) {
 // and reproducing its outputs (but for inexactApps).
 func checkApps(t *testing.T, v *AppValidation) {
 	t.Helper()
-	if len(v.Results) < 54 {
-		t.Fatalf("%d cases, want the manifest's 54", len(v.Results))
+	if len(v.Results) < 72 {
+		t.Fatalf("%d cases, want the manifest's 72", len(v.Results))
 	}
 	for _, r := range v.Results {
 		if r.Err != "" {

@@ -73,6 +73,7 @@ func TestWgmmaRateMatchesH200(t *testing.T) {
 			s := simWgmmaRate(t, "../testdata/cuda/wgmma/wgmma_rate."+input, r[0], wgs, lag, groups)
 			e := (s - cycles) / cycles
 			n, sum = n+1, sum+math.Abs(e)
+			t.Logf("%s: %s, %d warpgroups, wait_group %d: %.1f cycles a wgmma, the H200 %.1f", input, r[0], wgs, lag, s/float64(4*groups), cycles/float64(4*groups))
 			if math.Abs(e) > tolerance[input] {
 				t.Errorf("%s: %s, %d warpgroups, wait_group %d, %d groups: %.0f cycles, the H200 %.0f (%+.1f %%)", input, r[0], wgs, lag, groups, s, cycles, 100*e)
 			}
