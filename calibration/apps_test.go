@@ -59,8 +59,8 @@ func TestApplicationSetRunsFromPTX(t *testing.T) {
 // and reproducing its outputs (but for inexactApps).
 func checkApps(t *testing.T, v *AppValidation) {
 	t.Helper()
-	if len(v.Results) < 64 {
-		t.Fatalf("%d cases, want the manifest's 64", len(v.Results))
+	if len(v.Results) < 82 {
+		t.Fatalf("%d cases, want the manifest's 82", len(v.Results))
 	}
 	for _, r := range v.Results {
 		if r.Err != "" {

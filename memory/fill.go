@@ -19,6 +19,7 @@ const (
 	FillRandom                  // random:SEED: the SplitMix64 sequence of SEED, one 64-bit word per 8 bytes
 	FillF32Rand                 // f32rand:SEED: float32 words uniform in [-1, 1), one per 4 bytes
 	FillF16Int                  // f16int:SEED: float16 half-words holding integers uniform in [-8, 8), one per 2 bytes
+	FillE4M3Int                 // e4m3int:SEED: e4m3 bytes holding integers uniform in [-8, 8), one per byte
 )
 
 // Fill describes a buffer's initial contents. Every byte is a function of
@@ -28,11 +29,11 @@ const (
 type Fill struct {
 	Kind FillKind
 	Byte byte   // FillByte
-	Seed uint64 // FillRandom, FillF32Rand, FillF16Int
+	Seed uint64 // FillRandom, FillF32Rand, FillF16Int, FillE4M3Int
 }
 
 // ParseFill parses zero, byte:0xNN (or a decimal byte), seq, random:SEED,
-// f32rand:SEED or f16int:SEED.
+// f32rand:SEED, f16int:SEED or e4m3int:SEED.
 // file:PATH is not a Fill: the caller reads the file and writes its bytes.
 func ParseFill(s string) (Fill, error) {
 	name, arg, hasArg := strings.Cut(s, ":")
@@ -51,7 +52,7 @@ func ParseFill(s string) (Fill, error) {
 			return Fill{}, fmt.Errorf("fill %q: byte needs a value 0..255, as byte:0xNN", s)
 		}
 		return Fill{Kind: FillByte, Byte: byte(v)}, nil
-	case "random", "f32rand", "f16int":
+	case "random", "f32rand", "f16int", "e4m3int":
 		v, err := strconv.ParseUint(arg, 0, 64)
 		if err != nil || !hasArg {
 			return Fill{}, fmt.Errorf("fill %q: %s needs an unsigned 64-bit seed, as %s:42", s, name, name)
@@ -61,12 +62,14 @@ func ParseFill(s string) (Fill, error) {
 			return Fill{Kind: FillF32Rand, Seed: v}, nil
 		case "f16int":
 			return Fill{Kind: FillF16Int, Seed: v}, nil
+		case "e4m3int":
+			return Fill{Kind: FillE4M3Int, Seed: v}, nil
 		}
 		return Fill{Kind: FillRandom, Seed: v}, nil
 	case "file":
 		return Fill{}, fmt.Errorf("fill %q: file contents are loaded by the caller, not generated", s)
 	}
-	return Fill{}, fmt.Errorf("fill %q: want zero, byte:0xNN, seq, random:SEED, f32rand:SEED or f16int:SEED", s)
+	return Fill{}, fmt.Errorf("fill %q: want zero, byte:0xNN, seq, random:SEED, f32rand:SEED, f16int:SEED or e4m3int:SEED", s)
 }
 
 // String is the command-line spelling.
@@ -82,6 +85,8 @@ func (f Fill) String() string {
 		return fmt.Sprintf("f32rand:%d", f.Seed)
 	case FillF16Int:
 		return fmt.Sprintf("f16int:%d", f.Seed)
+	case FillE4M3Int:
+		return fmt.Sprintf("e4m3int:%d", f.Seed)
 	}
 	return "zero"
 }
@@ -107,6 +112,10 @@ func (f Fill) Generate(off uint64, b []byte) {
 		generateWords(off, b, 4, func(k uint64) uint64 { return uint64(math.Float32bits(f32Rand(f.Seed, k))) })
 	case FillF16Int:
 		generateWords(off, b, 2, func(k uint64) uint64 { return uint64(F16Bits(F16Int(f.Seed, k))) })
+	case FillE4M3Int:
+		for i := range b {
+			b[i] = E4M3Bits(F16Int(f.Seed, off+uint64(i)))
+		}
 	}
 }
 
@@ -134,6 +143,26 @@ func F16Bits(v int) uint16 {
 		e++
 	}
 	return sign | uint16(e+15)<<10 | uint16((v<<10>>e)&0x3ff)
+}
+
+// E4M3Bits is the e4m3 encoding (sign, four exponent bits biased by 7,
+// three mantissa bits) of an integer of magnitude at most 16 (exact in
+// e4m3). e4m3int:SEED's byte k is E4M3Bits(F16Int(SEED, k)): the same
+// integers as f16int, one a byte, so an 8-bit GEMM's output checks bit for
+// bit too (products up to 64, sums exact in float32).
+func E4M3Bits(v int) byte {
+	if v == 0 {
+		return 0
+	}
+	var sign byte
+	if v < 0 {
+		sign, v = 0x80, -v
+	}
+	e := 0
+	for 1<<(e+1) <= v {
+		e++
+	}
+	return sign | byte(e+7)<<3 | byte((v<<3>>e)&7)
 }
 
 // f32Rand is word k of f32rand:SEED: the top 24 bits of SplitMix64's output k,

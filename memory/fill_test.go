@@ -21,6 +21,8 @@ func TestParseFill(t *testing.T) {
 		{"random:42", Fill{Kind: FillRandom, Seed: 42}, ""},
 		{"f32rand:7", Fill{Kind: FillF32Rand, Seed: 7}, ""},
 		{"f16int:3", Fill{Kind: FillF16Int, Seed: 3}, ""},
+		{"e4m3int:4", Fill{Kind: FillE4M3Int, Seed: 4}, ""},
+		{"e4m3int", Fill{}, "e4m3int needs"},
 		{"f32rand", Fill{}, "f32rand needs"},
 		{"f16int:-1", Fill{}, "f16int needs"},
 		{"byte:256", Fill{}, "byte needs a value"},
@@ -28,7 +30,7 @@ func TestParseFill(t *testing.T) {
 		{"random:x", Fill{}, "random needs"},
 		{"seq:1", Fill{}, "takes no argument"},
 		{"file:/tmp/x", Fill{}, "loaded by the caller"},
-		{"ones", Fill{}, "want zero, byte:0xNN, seq, random:SEED, f32rand:SEED or f16int:SEED"},
+		{"ones", Fill{}, "want zero, byte:0xNN, seq, random:SEED, f32rand:SEED, f16int:SEED or e4m3int:SEED"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -186,6 +188,50 @@ func TestF16IntFill(t *testing.T) {
 	Fill{Kind: FillF16Int, Seed: 9}.Generate(11, part) // unaligned: bytes 11-15
 	if !bytes.Equal(part, b[11:16]) {
 		t.Errorf("unaligned generate: %x, want %x", part, b[11:16])
+	}
+}
+
+// e4m3Value decodes an e4m3 byte (finite encodings only).
+func e4m3Value(b byte) float64 {
+	e, m := int(b>>3&15), float64(b&7)
+	v := math.Ldexp(1+m/8, e-7)
+	if e == 0 {
+		v = math.Ldexp(m/8, -6)
+	}
+	if b&0x80 != 0 {
+		return -v
+	}
+	return v
+}
+
+// TestE4M3IntFill: e4m3int:SEED's byte k is the e4m3 encoding of the
+// integer f16int:SEED puts in half-word k, and E4M3Bits encodes every
+// integer of magnitude up to 16 exactly.
+func TestE4M3IntFill(t *testing.T) {
+	for v := -16; v <= 16; v++ {
+		if got := e4m3Value(E4M3Bits(v)); got != float64(v) {
+			t.Fatalf("E4M3Bits(%d) = %#02x, which is %v", v, E4M3Bits(v), got)
+		}
+	}
+	if got := e4m3Value(make8(Fill{Kind: FillE4M3Int}, 0)[0]); got != 6 {
+		t.Errorf("e4m3int:0 byte 0 = %v, want 6", got)
+	}
+	b := make([]byte, 2048)
+	Fill{Kind: FillE4M3Int, Seed: 9}.Generate(0, b)
+	seen := map[float64]bool{}
+	for i, x := range b {
+		if v := e4m3Value(x); v != float64(F16Int(9, uint64(i))) || v < -8 || v >= 8 {
+			t.Fatalf("byte %d = %v, want F16Int(9, %d) = %d", i, v, i, F16Int(9, uint64(i)))
+		}
+		seen[e4m3Value(x)] = true
+	}
+	if len(seen) != 16 {
+		t.Errorf("2048 bytes hold %d distinct values, want all 16 of [-8, 8)", len(seen))
+	}
+	part := make([]byte, 5)
+	Fill{Kind: FillE4M3Int, Seed: 9}.Generate(11, part)
+	if !bytes.Equal(part, b[11:16]) {
+		t.Errorf("offset generate: %x, want %x", part, b[11:16])
 	}
 }
 

@@ -109,8 +109,11 @@ func (h *Hierarchy) Config() Config { return h.cfg }
 // latency and the farthest level that served it. Loads look up L1, then L2,
 // then DRAM, and fill the levels they missed. Stores write through to L2
 // (write-allocate there, no DRAM read) and report the L2 latency; an L1 copy
-// of the line stays valid. Bandwidth is not charged: warp-level throughput is
-// the SM's concern.
+// of the line stays valid. A load's bandwidth is not charged (warp-level
+// throughput is the SM's concern); a store's line is one request to L2,
+// whatever its sectors, and takes a line's turn at the SM's L2 port, which
+// the bulk reads (Stream) pass at L2BytesPerCycle: a warp's store to eight
+// rows costs eight lines of it, as much as a kilobyte of a tensor copy.
 func (h *Hierarchy) Access(now sim.Cycle, addr uint64, size int, write bool) (sim.Cycle, Level) {
 	size = max(size, 1)
 	lat := h.translate(addr, size)
@@ -121,7 +124,8 @@ func (h *Hierarchy) Access(now sim.Cycle, addr uint64, size int, write bool) (si
 			h.countL2(mask &^ h.l2.probe(line, mask))
 			h.l2.fill(line, mask)
 			h.l1.probe(line, mask)
-			queued = max(queued, h.shared(now, line, mask, false))
+			port := occupy(&h.linkFree, now, h.cfg.LineBytes, h.cfg.L2BytesPerCycle) - now
+			queued = max(queued, h.shared(now, line, mask, false), port-min(port, h.lineTurn()))
 		})
 		return lat + queued + sim.Cycle(h.cfg.L1MissCycles+h.cfg.L2Cycles), L2
 	}
@@ -226,6 +230,11 @@ func (h *Hierarchy) allocate(addr uint64, size int) (moved, missed int) {
 		h.l2.fill(line, mask)
 	})
 	return moved * h.cfg.SectorBytes, missed * h.cfg.SectorBytes
+}
+
+// lineTurn is the cycles one line takes at the SM's L2 port.
+func (h *Hierarchy) lineTurn() sim.Cycle {
+	return sim.Cycle((h.cfg.LineBytes + h.cfg.L2BytesPerCycle - 1) / h.cfg.L2BytesPerCycle)
 }
 
 // HitLatency is the round trip of a request L2 answers (L2Cycles): what an

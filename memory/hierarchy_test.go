@@ -378,3 +378,44 @@ func TestStreamReduceIsAWriteThatReadsMissesFromDRAM(t *testing.T) {
 		t.Errorf("stats %+v, want 2 reductions of 2048 bytes", s)
 	}
 }
+
+// A store's line is one request at the SM's L2 port whatever its sectors:
+// a warp's 8-byte stores to eight rows (eight lines, one sector each) hold
+// the port as long as eight whole lines of a bulk read, delay the reads
+// queued behind them by that much, and wait for the port themselves when
+// it is busy.
+func TestStoreLinesTakeTheL2Port(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		lines    int
+		stride   uint64
+		wantRead sim.Cycle // the 9600-byte read's ready, relative to cycle 0
+	}{
+		{"no stores", 0, 128, 200 + 96},
+		{"eight one-sector lines", 8, 4096, 200 + 107}, // (8·128 + 9600) / 100 B a cycle
+		{"32 lines of a row", 32, 128, 200 + 137},      // (32·128 + 9600) / 100
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newTestHierarchy(t, nil)
+			a := isa.HeapBase
+			h.Warm(a, 1<<20)
+			h.translate(a, 1<<20)
+			for i := 0; i < tt.lines; i++ {
+				h.Access(0, a+(1<<19)+uint64(i)*tt.stride, 8, true)
+			}
+			if r, _ := h.Stream(0, a, 9600); r != tt.wantRead {
+				t.Errorf("read ready at %d, want %d", r, tt.wantRead)
+			}
+		})
+	}
+	h := newTestHierarchy(t, nil)
+	a := isa.HeapBase
+	h.Warm(a, 1<<20)
+	h.translate(a, 1<<20)
+	idle, _ := h.Access(10000, a, 8, true)
+	h.Stream(20000, a, 100<<10) // the port busy for 1024 cycles
+	busy, _ := h.Access(20000, a+4096, 8, true)
+	if busy-idle < 1000 || busy-idle > 1030 {
+		t.Errorf("a store behind 100 KiB of reads takes %d cycles, alone %d: want it to wait ~1024 for the port", busy, idle)
+	}
+}

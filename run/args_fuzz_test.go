@@ -12,7 +12,7 @@ import (
 // argument parsers: they must never panic, and a rejected value is a clear
 // one-line error.
 func FuzzArgs(f *testing.F) {
-	for _, s := range []string{"buf:4096:seq", "buf:64KiB:random:7", "buf:3:f16int:9", "buf:1:byte:0x3f", "42", "-1", "0x10", "1.5e3",
+	for _, s := range []string{"buf:4096:seq", "buf:64KiB:random:7", "buf:3:f16int:9", "buf:5:e4m3int:2", "buf:1:byte:0x3f", "42", "-1", "0x10", "1.5e3",
 		"tensormap:f16,64x64,box=64x64", "tensormap:f16,512x128,box=64x128,swizzle=128B,fill=f16int:1", "tensormap:f32,100x3,box=8x3,stride=4096,oob=nan,fill=seq",
 		"tensormap:bf16,4096x8192,box=64x64,swizzle=128B,buf=p0", "buf:99999999999999", "buf:0", "buf:16:file:/nonexistent",
 		"N=3", "p0=buf:8", "out:i64:4", "x:hex", "32,4,1", "1,1,1,1", ""} {

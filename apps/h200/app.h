@@ -1,6 +1,7 @@
 // app.h: the host harness of the application-style kernels (apps/h200/*.cu), host code only.
 // Each case allocates its buffers exactly as smsim spells them (buf:SIZE[:FILL], FILL one of zero, seq,
-// random:SEED, byte:0xNN, f32rand:SEED, f16int:SEED), launches the kernel four times without touching memory in between
+// random:SEED, byte:0xNN, f32rand:SEED,
+// f16int:SEED, e4m3int:SEED), launches the kernel four times without touching memory in between
 // (the kernels' outputs are pure functions of their inputs, so every launch writes the same bytes; launches
 // 2-4 find their inputs in L2 as `smsim run --launches 2` does), and prints one JSON line (a manifest case):
 // the launch as smsim spells it, the cycles the kernel measured itself (its last parameter, clk[0]: thread 0's
@@ -50,19 +51,24 @@ static std::vector<uint8_t> fill_bytes(const std::string& spec) {
       const float f = (float)((int64_t)(splitmix(seed, i / 4) >> 40) - (1 << 23)) * (1.0f / 8388608.0f);
       memcpy(b.data() + i, &f, 4);
     }
-  } else if (fill.rfind("f16int:", 0) == 0) {
-    // f16int:SEED: half-word k is the float16 of the integer (splitmix(SEED, k) >> 60) - 8, in [-8, 8).
-    const uint64_t seed = strtoull(fill.c_str() + 7, nullptr, 0);
-    for (size_t i = 0; i + 2 <= size; i += 2) {
-      const int v = (int)(splitmix(seed, i / 2) >> 60) - 8;
-      uint16_t h = 0;
+  } else if (fill.rfind("f16int:", 0) == 0 || fill.rfind("e4m3int:", 0) == 0) {
+    // f16int:SEED: half-word k holds the integer (splitmix(SEED, k) >> 60) - 8 in float16; e4m3int:SEED: byte k
+    // holds the same integer of output k in e4m3 (sign, 4 exponent bits biased by 7, 3 mantissa bits).
+    const bool f16 = fill[0] == 'f';
+    const uint64_t seed = strtoull(fill.c_str() + (f16 ? 7 : 8), nullptr, 0);
+    const size_t es = f16 ? 2 : 1;
+    for (size_t i = 0; i + es <= size; i += es) {
+      int v = (int)(splitmix(seed, i / es) >> 60) - 8;
+      uint32_t bits = 0;
       if (v != 0) {
-        const int a = v < 0 ? -v : v;
+        const uint32_t sign = v < 0 ? 1u : 0u;
+        if (v < 0) v = -v;
         int e = 0;
-        while ((1 << (e + 1)) <= a) e++;
-        h = (uint16_t)((v < 0 ? 0x8000 : 0) | (e + 15) << 10 | ((a << 10 >> e) & 0x3ff));
+        while ((1 << (e + 1)) <= v) e++;
+        bits = f16 ? (sign << 15) | ((uint32_t)(e + 15) << 10) | ((uint32_t)(v << 10 >> e) & 0x3ff)
+                   : (sign << 7) | ((uint32_t)(e + 7) << 3) | ((uint32_t)(v << 3 >> e) & 7);
       }
-      memcpy(b.data() + i, &h, 2);
+      for (size_t j = 0; j < es; j++) b[i + j] = (uint8_t)(bits >> (8 * j));
     }
   } else if (fill.rfind("byte:", 0) == 0) {
     memset(b.data(), (int)strtoul(fill.c_str() + 5, nullptr, 0), size);

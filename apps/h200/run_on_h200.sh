@@ -11,7 +11,7 @@ OUT=${OUT:-$PWD/.h200-apps}
 W=$(mktemp -d /tmp/apps.XXXXXX)
 mkdir -p "$OUT" "$W/apps/h200" "$W/bin" "$W/logs"
 A=apps/h200
-names="pc_guide reduce_plain softmax_row cpasync_pipe gemm_tma fa3_fwd"
+names="pc_guide reduce_plain softmax_row cpasync_pipe gemm_tma fa3_fwd gemm_wgmma"
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
   nvcc --version | tail -2

@@ -42,7 +42,8 @@ func loweringTable() map[string]lowerFn {
 		"SHFL": lowerShfl, "VOTE": lowerVote, "VOTEU": lowerVote, "MATCH": lowerMatch, "REDUX": lowerRedux,
 		"ELECT": lowerElect,
 		"HGMMA": lowerGMMA, "QGMMA": lowerGMMA, "IGMMA": lowerGMMA, "WARPGROUP": lowerWarpgroup,
-		"LDSM": lowerMatrix, "STSM": lowerMatrix,
+		"USETMAXREG": lowerSetMaxReg,
+		"LDSM":       lowerMatrix, "STSM": lowerMatrix,
 		// control
 		"BRA": lowerBra, "CALL": lowerCall, "RET": lowerJmx, "BRX": lowerJmx, "EXIT": lowerExit,
 		"BSSY": lowerBssy, "BSYNC": lowerBsync, "BREAK": lowerBreak, "BMOV": lowerBmov, "WARPSYNC": lowerWarpsync,

@@ -39,6 +39,42 @@ func lowerWarpgroup(l *lowerer) error {
 	return nil
 }
 
+// lowerSetMaxReg: USETMAXREG.TRY_ALLOC.CTAPOOL UPn, count and
+// USETMAXREG.DEALLOC.CTAPOOL count, setmaxnreg.inc and .dec: a warpgroup
+// takes registers from or gives them back to its CTA's pool, TRY_ALLOC
+// setting UPn when the pool had them (ptxas loops on it until it does).
+// smsim's register file is no shared resource (as for the PTX form), so an
+// allocation always succeeds; the count is checked as the ISA constrains
+// it (24 to 256, a multiple of 8).
+func lowerSetMaxReg(l *lowerer) error {
+	mode := strings.Join(l.in.Mods, ".")
+	if mode != "TRY_ALLOC.CTAPOOL" && mode != "DEALLOC.CTAPOOL" {
+		return l.unsupported("USETMAXREG.%s", mode)
+	}
+	alloc := mode == "TRY_ALLOC.CTAPOOL"
+	n := 1
+	if alloc {
+		n = 2
+	}
+	if err := l.nops(n); err != nil {
+		return err
+	}
+	if c := l.op(n - 1); c.Kind != KindInt || c.Int < 24 || c.Int > 256 || c.Int%8 != 0 {
+		return l.unsupported("USETMAXREG with the register count %s (24 to 256, a multiple of 8)", c.String())
+	}
+	l.out.Class = isa.ClassALU
+	if !alloc {
+		l.set(isa.OpNop, isa.TNone, 0)
+		return nil
+	}
+	p, err := l.predDst(l.op(0))
+	if err != nil {
+		return err
+	}
+	l.set(isa.OpPLop3, isa.Pred, 2, p, isa.Sink(), isa.Imm(1), isa.Imm(1), isa.Imm(1), isa.Imm(0xff), isa.Imm(0))
+	return nil
+}
+
 // gmmaTypes reads the shape and the types of an xGMMA from its modifiers.
 func (l *lowerer) gmmaTypes() (n, k int, acc isa.Type, a, b isa.MMAType, sat bool, err error) {
 	mods := l.in.Mods
