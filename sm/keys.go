@@ -354,8 +354,8 @@ func gpuKeys() []decl {
 		"from the issue of an mbarrier operation on another CTA's barrier to its update there: a .release.cluster arrive's GPU membar (cluster.release, which also waits for the warp's global writes) and the SM-to-SM trip", func(c *Config) *int { return &c.GPU.ArriveLatency })
 	g.int("cluster.barrier_latency", "cycles", 75, probe("cbar: barrier.cluster.arrive.relaxed + wait of one warp, 75.5 cycles a round (cluster of 1) to 82.6 (16)"),
 		"from the last thread's arrival at a cluster barrier to the release of its waiters", func(c *Config) *int { return &c.GPU.BarrierLatency })
-	g.int("cluster.release", "cycles", 261, probe("cbar: barrier.cluster.arrive (.release) costs 336.5 cycles a round against 75.5 for .relaxed (cluster of 1, 32 threads)"),
-		"what a .release arrival at cluster scope (barrier.cluster.arrive) waits for the CTA's memory operations to be visible to the cluster", func(c *Config) *int { return &c.GPU.Release })
+	g.int("cluster.release", "cycles", 261, probe("cbar: barrier.cluster.arrive (.release) costs 336.5 cycles a round against 75.5 for .relaxed (cluster of 1, 32 threads); fencecost.csv: fence.acq_rel.gpu holds the warp 307 cycles clock to clock, 536 after a st.global a thread, a remote release arrive 270 and 512 (the store's acknowledgement, then the membar)"),
+		"a GPU-scope membar's round trip (MEMBAR.ALL.GPU: fence.acq_rel/.sc at .cluster, .gpu or .sys scope, and every .release at cluster scope), which holds the warp once L2 has acknowledged its global writes", func(c *Config) *int { return &c.GPU.Release })
 	g.int("cluster.arrive_interval", "cycles", 2, probe("cbar: a relaxed round of 32 warps a CTA takes 148.1 cycles against 74.1 for one warp (cluster of 2): 2.4 cycles a further warp"),
 		"cycles between two warps' arrivals at the cluster barrier from one CTA", func(c *Config) *int { return &c.GPU.ArriveInterval })
 	g.int("cluster.release_interval", "cycles", 9, probe("cbar: a .release round of 32 warps a CTA takes 623.3 cycles against 337.5 for one warp (cluster of 2): 9.2 cycles a further warp"),
