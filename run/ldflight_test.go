@@ -77,8 +77,8 @@ func ldFlight(t *testing.T, place string, v, k, w int) float64 {
 // registers), and no limit on a warp's or an SM's outstanding misses is
 // missing. 32 warps of 128-byte loads (-13 to +10 %) are logged: how many
 // one-line requests the SM turns around a cycle was not measured apart.
-// From DRAM smsim is 12-38 % fast (a streamed line's DRAM latency and the
-// per-line turn of one warp's burst are not modelled, docs/clusters.md):
+// From DRAM smsim is 9-37 % fast (the per-line turn of one warp's burst at
+// DRAM is not modelled, docs/clusters.md):
 // those rows must not come out slower than the H200 by more than 10 %.
 func TestPlainLoadsInFlightMatchH200(t *testing.T) {
 	if testing.Short() {
