@@ -94,11 +94,14 @@ func TestAccessLatencyByLevel(t *testing.T) {
 		lat   sim.Cycle
 		level Level
 	}{
-		{"cold load misses TLBs, L1 and L2", a, false, dram + sim.Cycle(cfg.TLBMissCycles+cfg.L1TLBMissCycles), DRAM},
+		// DRAM hides the L1 path's translation miss (gmem.csv dram_pages8).
+		{"cold load misses TLBs, L1 and L2", a, false, dram + sim.Cycle(cfg.TLBMissCycles), DRAM},
 		{"same line again hits L1", a + 4, false, sim.Cycle(cfg.L1HitCycles), L1},
 		{"other sector of the line misses L1 and L2", a + 64, false, dram, DRAM},
 		{"store writes through to L2", a + 4096, true, l2, L2},
 		{"load after the store hits L2", a + 4096, false, l2, L2},
+		{"store in another 64 KiB granule", a + 1<<20, true, l2, L2},
+		{"an L2 hit there waits for the L1 path's translation miss", a + 1<<20, false, l2 + sim.Cycle(cfg.L1TLBMissCycles), L2},
 	}
 	for _, s := range steps {
 		lat, lvl := h.Access(100, s.addr, 4, s.write)

@@ -27,7 +27,9 @@ func (s *SM) execClusterArrive(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint
 		c.releaseFree = at + sim.Cycle(spec.ReleaseInterval)
 		// The release also orders the warp's operations on other CTAs'
 		// barriers: they are applied before its arrival counts.
-		at = max(s.releasedAt(wc, at), wc.remoteAt)
+		rel := s.releasedAt(wc, at)
+		wc.heldUntil = max(wc.heldUntil, rel)
+		at = max(rel, wc.remoteAt)
 	}
 	at = max(at, c.arriveFree)
 	c.arriveFree = at + sim.Cycle(spec.ArriveInterval)
@@ -95,13 +97,4 @@ func clusterWaitWhat(c *cta) string {
 	cb := &c.cl.cbar
 	return fmt.Sprintf("waiting in barrier.cluster.wait (%d of the cluster's %d non-exited threads arrived, cluster of %d CTAs)",
 		cb.arrived, c.cl.live, len(c.cl.ctas))
-}
-
-// releasedAt is when a .release at cluster scope issued at cycle at has
-// made the warp's earlier writes visible to the cluster: ptxas compiles it
-// to MEMBAR.ALL.GPU (cluster_probe.sass: before UCGABAR_ARV and before a
-// remote SYNCS.ARRIVE), which takes cluster.release on its own and waits
-// for the L2 to acknowledge the warp's global writes.
-func (s *SM) releasedAt(wc *wctx, at sim.Cycle) sim.Cycle {
-	return max(at+sim.Cycle(s.cfg.GPU.Release), wc.writeAck)
 }

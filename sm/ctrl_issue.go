@@ -128,6 +128,9 @@ func (s *SM) ctrlReadyAt(now sim.Cycle, wc *wctx, sp *warp.Split, in *isa.Instr)
 	if wc.acceptAt > r {
 		r, why = wc.acceptAt, throttleReason(isa.ClassTMA)
 	}
+	if wc.heldUntil > r {
+		r, why = wc.heldUntil, ReasonMembar
+	}
 	for k := 0; k < isa.NumSB; k++ {
 		if in.Ctrl.Wait>>k&1 == 0 || len(wc.sb[k]) == 0 {
 			continue

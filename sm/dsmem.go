@@ -157,6 +157,7 @@ func (s *SM) execRemoteMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, gs *[war
 	at := max(now, wc.lastUpdate)
 	if in.Scope >= isa.ScopeCluster && (in.Sem == isa.SemNone || in.Sem == isa.SemRelease || in.Sem == isa.SemAcqRel) {
 		at = s.releasedAt(wc, at)
+		wc.heldUntil = max(wc.heldUntil, at)
 	} else {
 		at += sim.Cycle(s.cfg.GPU.Release)
 	}

@@ -167,6 +167,9 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 			s.tensormapFenced()
 		}
 		wc.busyUntil = now + lat
+		if gpuMembar(in) {
+			wc.heldUntil = max(wc.heldUntil, s.membar(wc, now))
+		}
 		w.Advance()
 		return nil
 	case isa.OpBulkCopy, isa.OpBulkTensor, isa.OpBulkPrefetch, isa.OpBulkReduce, isa.OpBulkCommit, isa.OpBulkWait:

@@ -248,8 +248,8 @@ func memKeys() []decl {
 	g.int("mem.l2_bytes", "bytes", 30<<20, l2fit, "L2 capacity one SM's lines use (one partition)", func(c *Config) *int { return &c.Mem.L2Bytes })
 	g.int("mem.l2_ways", "ways", 16, l2fit, "L2 associativity", func(c *Config) *int { return &c.Mem.L2Ways })
 	g.int("mem.l2_bytes_per_cycle", "B/cycle", 108, l2fit, "SM to L2 link bandwidth", func(c *Config) *int { return &c.Mem.L2BytesPerCycle })
-	g.int("mem.dram", "cycles", 303, measuredSrc("gmem.csv dram_pages8 (664.7 cycles a load, every load an L2 miss) minus the 362-cycle L2 hit"), "extra latency of an L2 miss (a load)", func(c *Config) *int { return &c.Mem.DRAMCycles })
-	g.int("mem.stream_dram", "cycles", 126, fitSrc("microbench.csv bulk_copy_latency dram rows (a 16 B copy from DRAM waits 385 cycles more than from L2, a load 303)"), "what a bulk read from DRAM waits beyond mem.dram", func(c *Config) *int { return &c.Mem.StreamDRAMCycles })
+	g.int("mem.dram", "cycles", 375, measuredSrc("fencecost.csv burst: one warp's dependent rounds of one line take 680.5 cycles from DRAM (median of three launches) against 305.4 from L2; l2bw.csv's chase beside a lone CTA's stream 691 against 295; gmem.csv dram_pages8 664.7"), "extra latency of an L2 miss (a load)", func(c *Config) *int { return &c.Mem.DRAMCycles })
+	g.int("mem.stream_dram", "cycles", 54, fitSrc("microbench.csv bulk_copy_latency dram rows: a bulk read from DRAM waits 429 cycles past the L2 path (fitted with mem.dram 303 as 126), less mem.dram"), "what a bulk read from DRAM waits beyond mem.dram", func(c *Config) *int { return &c.Mem.StreamDRAMCycles })
 	g.int("mem.dram_bytes_per_cycle", "B/cycle", 86, Source{Fitted, "scan: microbench.csv copy rows with membw.csv's DRAM rows (mean error 9.18 % at 82, 9.30 at 86, 9.77 at 90; 86 is nearest the measured streaming peak of 89-91)"}, "DRAM bandwidth seen by the SM", func(c *Config) *int { return &c.Mem.DRAMBytesPerCycle })
 	g.int("mem.tlb_page_bytes", "bytes", 2<<20, tlb, "TLB page size", func(c *Config) *int { return &c.Mem.TLBPageBytes })
 	g.int("mem.tlb_entries", "entries", 32, tlb, "TLB entries", func(c *Config) *int { return &c.Mem.TLBEntries })
@@ -354,8 +354,8 @@ func gpuKeys() []decl {
 		"from the issue of an mbarrier operation on another CTA's barrier to its update there: a .release.cluster arrive's GPU membar (cluster.release, which also waits for the warp's global writes) and the SM-to-SM trip", func(c *Config) *int { return &c.GPU.ArriveLatency })
 	g.int("cluster.barrier_latency", "cycles", 75, probe("cbar: barrier.cluster.arrive.relaxed + wait of one warp, 75.5 cycles a round (cluster of 1) to 82.6 (16)"),
 		"from the last thread's arrival at a cluster barrier to the release of its waiters", func(c *Config) *int { return &c.GPU.BarrierLatency })
-	g.int("cluster.release", "cycles", 261, probe("cbar: barrier.cluster.arrive (.release) costs 336.5 cycles a round against 75.5 for .relaxed (cluster of 1, 32 threads)"),
-		"what a .release arrival at cluster scope (barrier.cluster.arrive) waits for the CTA's memory operations to be visible to the cluster", func(c *Config) *int { return &c.GPU.Release })
+	g.int("cluster.release", "cycles", 261, probe("cbar: barrier.cluster.arrive (.release) costs 336.5 cycles a round against 75.5 for .relaxed (cluster of 1, 32 threads); fencecost.csv: fence.acq_rel.gpu holds the warp 307 cycles clock to clock, 536 after a st.global a thread, a remote release arrive 270 and 512 (the store's acknowledgement, then the membar)"),
+		"a GPU-scope membar's round trip (MEMBAR.ALL.GPU: fence.acq_rel/.sc at .cluster, .gpu or .sys scope, and every .release at cluster scope), which holds the warp once L2 has acknowledged its global writes", func(c *Config) *int { return &c.GPU.Release })
 	g.int("cluster.arrive_interval", "cycles", 2, probe("cbar: a relaxed round of 32 warps a CTA takes 148.1 cycles against 74.1 for one warp (cluster of 2): 2.4 cycles a further warp"),
 		"cycles between two warps' arrivals at the cluster barrier from one CTA", func(c *Config) *int { return &c.GPU.ArriveInterval })
 	g.int("cluster.release_interval", "cycles", 9, probe("cbar: a .release round of 32 warps a CTA takes 623.3 cycles against 337.5 for one warp (cluster of 2): 9.2 cycles a further warp"),

@@ -159,10 +159,11 @@ func TestMemoryPathLatencyByLevel(t *testing.T) {
 		write    bool
 		want     sim.Cycle
 	}{
-		{"a cold line: TLB misses, DRAM", []uint64{0}, false, false, 10 + 91 + 32 + 257 + 303},
+		// DRAM hides the L1 path's translation miss (memory.Hierarchy.Access).
+		{"a cold line: TLB misses, DRAM", []uint64{0}, false, false, 10 + 32 + 257 + 375},
 		{"the same line again: an L1 hit", []uint64{0}, false, false, 32},
 		{"ld.global.cg of a line L2 holds", []uint64{0}, true, false, 32 + 257},
-		{"ld.global.cg of a line L2 lacks (page translated)", []uint64{128}, true, false, 32 + 257 + 303},
+		{"ld.global.cg of a line L2 lacks (page translated)", []uint64{128}, true, false, 32 + 257 + 375},
 		{"a load of that line: in L2, not in L1", []uint64{128}, false, false, 32 + 257},
 		{"a store: written through to L2", []uint64{256}, false, true, 32 + 257},
 		{"four L1-hit lines: mem.per_line each beyond the first", []uint64{0, 128, 4 * 128, 5 * 128}, false, false, 32 + 3*2},

@@ -120,6 +120,7 @@ func (s *SM) execMemory(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) err
 		lat += s.dsmemLatency(now, in, remote, popcount(mask)*size)
 	case first == isa.Global && in.Op != isa.OpLd:
 		wc.writeAck = max(wc.writeAck, now+lat) // what a GPU-scope membar waits for
+		wc.fenced = false
 	}
 	s.dstReady(wc, in, now+lat, why)
 	wc.w.Advance()

@@ -285,6 +285,9 @@ func (s *SM) readyAt(now sim.Cycle, wc *wctx, sp *warp.Split) (sim.Cycle, Reason
 	if wc.busyUntil > r {
 		r, why = wc.busyUntil, ReasonWait
 	}
+	if wc.heldUntil > r {
+		r, why = wc.heldUntil, ReasonMembar
+	}
 	if wc.hold >= 0 && wc.regReady[wc.hold] > r {
 		r, why = wc.regReady[wc.hold], ReasonMbarrier
 	}

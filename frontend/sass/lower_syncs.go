@@ -108,6 +108,9 @@ func lowerFence(l *lowerer) error {
 	if l.in.Op == "FENCE" && l.has("VIEW") && l.has("ASYNC") {
 		l.out.Flags |= isa.FProxyAsync
 	}
+	if l.in.Op == "MEMBAR" && (l.has("GPU") || l.has("SYS")) {
+		l.out.Scope = isa.ScopeGPU // fence.acq_rel/.sc at .cluster, .gpu or .sys scope: the SM holds the warp (sm/membar.go)
+	}
 	if len(l.in.Operands) != 0 {
 		return l.unsupported("%s with operands", l.in.Op)
 	}
