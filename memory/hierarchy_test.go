@@ -103,8 +103,10 @@ func TestAccessLatencyByLevel(t *testing.T) {
 		{"store in another 64 KiB granule", a + 1<<20, true, l2, L2},
 		{"an L2 hit there waits for the L1 path's translation miss", a + 1<<20, false, l2 + sim.Cycle(cfg.L1TLBMissCycles), L2},
 	}
-	for _, s := range steps {
-		lat, lvl := h.Access(100, s.addr, 4, s.write)
+	// Each step a thousand cycles after the last: a store's line takes its
+	// turn at the L2 port, and steps issued together would queue there.
+	for i, s := range steps {
+		lat, lvl := h.Access(sim.Cycle(100+1000*i), s.addr, 4, s.write)
 		if lat != s.lat || lvl != s.level {
 			t.Errorf("%s: got %d cycles from %v, want %d from %v", s.name, lat, lvl, s.lat, s.level)
 		}
