@@ -65,6 +65,7 @@ type wctx struct {
 	readyDeps   bool      // operands ready when last looked at; only the pipe (of curPC's instruction) can hold it
 	awaitDeps   bool      // operands of curPC's instruction ready at checkAt, unless depPC was reset since
 	curPC       int32
+	cur         *uop // curPC's uop, for readyDeps and awaitDeps
 	computeLeft int
 
 	// Issue by control bits (Scheduled programs, ctrl_issue.go).

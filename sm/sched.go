@@ -143,88 +143,54 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	sc := &s.sched[p]
 	next := sim.Never
 	var pick, lastReady *wctx
+	// GTO with no yield pending picks the oldest ready warp: the first
+	// ready one in warps' order (add), compared with no other.
+	oldestFirst := sc.policy == GTO && sc.yield < 0
+	last := sc.last
 	for _, wc := range sc.warps {
 		// A warp whose state cannot have changed since it was last looked
 		// at keeps its reason (accounted lazily) and costs one comparison.
 		if wc.checkAt > now {
-			if wc.checkAt < next {
-				next = wc.checkAt
-			}
+			next = min(next, wc.checkAt)
 			continue
 		}
-		if wc.readyDeps {
+		switch {
+		case wc.readyDeps:
 			// Ready since it was last looked at and not picked: only its
 			// pipe can have become busy. Its reason (not_selected) stands.
-			if pf := sc.pipeReady(s.pipes[wc.curPC]); pf > now {
+			if pf := sc.pipeReady(wc.cur.pipes); pf > now {
 				s.account(wc, now)
-				wc.reason, wc.checkAt = throttleReason(s.prog.Instrs[wc.curPC].Class), pf
-				if pf < next {
-					next = pf
-				}
+				wc.reason, wc.checkAt = wc.cur.throttle, pf
+				next = min(next, pf)
 				continue
 			}
 			wc.checkAt = now + 1
-			if wc.slot == sc.last {
-				lastReady = wc
-			}
-			if pick == nil || sc.policy != GTO || sc.yield >= 0 {
-				pick = sc.better(wc, pick) // else GTO's oldest: the first in warps' order (add)
-			}
-			continue
-		}
-		if wc.awaitDeps && wc.depPC == wc.curPC {
+		case wc.awaitDeps && wc.depPC == wc.curPC:
 			// Its operands are ready now, as found when it was last looked
 			// at (whatever changes them resets depPC): only its pipe can
 			// hold it. The outcome is a full look's.
 			s.account(wc, now)
-			if pf := sc.pipeReady(s.pipes[wc.curPC]); pf > now {
-				wc.reason, wc.checkAt = throttleReason(s.prog.Instrs[wc.curPC].Class), pf
-				if pf < next {
-					next = pf
-				}
+			if pf := sc.pipeReady(wc.cur.pipes); pf > now {
+				wc.reason, wc.checkAt = wc.cur.throttle, pf
+				next = min(next, pf)
 				continue
 			}
 			wc.awaitDeps, wc.readyDeps = false, true
 			wc.reason, wc.checkAt = ReasonNotSelected, now+1
-			if wc.slot == sc.last {
-				lastReady = wc
+		default:
+			if r := s.look(now, wc); r > now {
+				next = min(next, r)
+				continue
 			}
-			if pick == nil || sc.policy != GTO || sc.yield >= 0 {
-				pick = sc.better(wc, pick)
-			}
-			continue
 		}
-		wc.awaitDeps = false
-		s.account(wc, now)
-		sp := wc.w.Current()
-		if sp == nil {
-			wc.reason = s.blockedReason(wc)
-			wc.checkAt = sim.Never // an event (timer, wake-up) resets it
-			continue
-		}
-		r, why := s.readyAt(now, wc, sp)
-		if r > now {
-			wc.reason = why
-			wc.checkAt = r
-			if r < next {
-				next = r
-			}
-			if in := &s.prog.Instrs[sp.PC]; !s.prog.Scheduled && in.Class != isa.ClassSyncs {
-				// At r its operands are ready and only its pipe can hold it.
-				wc.awaitDeps, wc.curPC = true, sp.PC
-			}
-			continue
-		}
-		wc.checkAt = now + 1
-		wc.reason = ReasonNotSelected
-		if in := &s.prog.Instrs[sp.PC]; in.Class != isa.ClassSyncs {
-			wc.readyDeps, wc.curPC = true, sp.PC
-		}
-		if wc.slot == sc.last {
+		if wc.slot == last {
 			lastReady = wc
 		}
-		if pick == nil || sc.policy != GTO || sc.yield >= 0 {
-			pick = sc.better(wc, pick) // else GTO's oldest: the first in warps' order (add)
+		switch {
+		case pick == nil:
+			pick = wc
+		case !oldestFirst:
+			pick = sc.better(wc, pick)
 		}
 	}
 	pick = sc.greedy(pick, lastReady)
@@ -245,9 +211,49 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	return now + 1
 }
 
+// look is a full look at a warp: when its current instruction can issue
+// (now if it is ready, sim.Never if no split can run) and the reason it
+// waits until then. It notes what a later look may skip: a ready warp's
+// pipes (readyDeps), or that at the returned cycle only its pipes can hold
+// it (awaitDeps).
+func (s *SM) look(now sim.Cycle, wc *wctx) sim.Cycle {
+	wc.awaitDeps = false
+	s.account(wc, now)
+	sp := wc.w.Current()
+	if sp == nil {
+		wc.reason = s.blockedReason(wc)
+		wc.checkAt = sim.Never // an event (timer, wake-up) resets it
+		return sim.Never
+	}
+	r, why := s.readyAt(now, wc, sp)
+	u := &s.uops[sp.PC]
+	if r > now {
+		wc.reason, wc.checkAt = why, r
+		if !s.prog.Scheduled && !u.syncs {
+			// At r its operands are ready and only its pipe can hold it.
+			wc.awaitDeps, wc.curPC, wc.cur = true, sp.PC, u
+		}
+		return r
+	}
+	wc.checkAt = now + 1
+	wc.reason = ReasonNotSelected
+	if !u.syncs {
+		wc.readyDeps, wc.curPC, wc.cur = true, sp.PC, u
+	}
+	return now
+}
+
 // account adds the cycles since the warp's last accounting to its current
-// reason, and tells the observer.
+// reason, and tells the observer (none, the common case, costs one
+// comparison inlined).
 func (s *SM) account(wc *wctx, now sim.Cycle) {
+	if now > wc.acctAt {
+		s.accountSince(wc, now)
+	}
+}
+
+// accountSince is account of a warp with cycles to account.
+func (s *SM) accountSince(wc *wctx, now sim.Cycle) {
 	if from, ok := wc.charge(now); ok && s.obs != nil {
 		what := ""
 		if wc.reason == ReasonMbarrier && len(wc.openWaits) > 0 {
@@ -285,8 +291,8 @@ func (s *SM) readyAt(now sim.Cycle, wc *wctx, sp *warp.Split) (sim.Cycle, Reason
 	if wc.busyUntil > r {
 		r, why = wc.busyUntil, ReasonWait
 	}
-	if wc.hold >= 0 && wc.regReady[wc.hold] > r {
-		r, why = wc.regReady[wc.hold], ReasonMbarrier
+	if wc.hold >= 0 && wc.ent[wc.hold].at > r {
+		r, why = wc.ent[wc.hold].at, ReasonMbarrier
 	}
 	return s.unitsReady(wc, sp, in, r, why)
 }
@@ -294,8 +300,9 @@ func (s *SM) readyAt(now sim.Cycle, wc *wctx, sp *warp.Split) (sim.Cycle, Reason
 // unitsReady returns when the pipes and queues the instruction needs take
 // it, if later than r (with its reason why).
 func (s *SM) unitsReady(wc *wctx, sp *warp.Split, in *isa.Instr, r sim.Cycle, why Reason) (sim.Cycle, Reason) {
-	if pf := s.sched[wc.sp].pipeReady(s.pipes[sp.PC]); pf > r {
-		r, why = pf, throttleReason(in.Class)
+	u := &s.uops[sp.PC]
+	if pf := s.sched[wc.sp].pipeReady(u.pipes); pf > r {
+		r, why = pf, u.throttle
 	}
 	if in.Class == isa.ClassSyncs {
 		if wc.syncsFree > r {
