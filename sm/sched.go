@@ -14,6 +14,7 @@ import (
 // resuming warps whose waits answered, and its shared-memory pipe's queue.
 type scheduler struct {
 	policy       Policy
+	gto          bool      // policy is GTO (compared once, not at every scan: Policy is a string)
 	slots        uint64    // warp slots of the SM (LRR's order goes round them)
 	wakeInterval sim.Cycle // sched.wake_interval: between two resumes through the port
 
@@ -28,7 +29,7 @@ type scheduler struct {
 // newScheduler returns an idle scheduler of an SM with slots warp slots.
 func newScheduler(spec SchedSpec, slots int) scheduler {
 	n := slots/max(spec.Count, 1) + 1 // the warps a scheduler holds, at most, where slots go round the schedulers
-	return scheduler{policy: spec.Policy, slots: uint64(slots), wakeInterval: sim.Cycle(spec.WakeInterval), last: -1, yield: -1,
+	return scheduler{policy: spec.Policy, gto: spec.Policy == GTO, slots: uint64(slots), wakeInterval: sim.Cycle(spec.WakeInterval), last: -1, yield: -1,
 		warps: make([]*wctx, 0, n)}
 }
 
@@ -76,7 +77,7 @@ func (sc *scheduler) prefer(a, b *wctx) bool {
 // greedy applies GTO's greed to the pick: the warp issued last keeps the
 // issue while it is ready (lastReady, nil if it is not) and did not yield.
 func (sc *scheduler) greedy(pick, lastReady *wctx) *wctx {
-	if sc.policy == GTO && lastReady != nil && sc.last != sc.yield {
+	if sc.gto && lastReady != nil && sc.last != sc.yield {
 		return lastReady
 	}
 	return pick
@@ -145,7 +146,7 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	var pick, lastReady *wctx
 	// GTO with no yield pending picks the oldest ready warp: the first
 	// ready one in warps' order (add), compared with no other.
-	oldestFirst := sc.policy == GTO && sc.yield < 0
+	oldestFirst := sc.gto && sc.yield < 0
 	last := sc.last
 	for _, wc := range sc.warps {
 		// A warp whose state cannot have changed since it was last looked
