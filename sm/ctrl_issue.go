@@ -136,7 +136,7 @@ func (s *SM) ctrlReadyAt(now sim.Cycle, wc *wctx, sp *warp.Split, in *isa.Instr)
 			r, why = t, w
 		}
 	}
-	return s.unitsReady(wc, sp, in, r, why)
+	return s.unitsReady(wc, sp.PC, &s.uops[sp.PC], r, why)
 }
 
 // ctrlIssue resets what ctrlIssued reads of the instruction's execution.

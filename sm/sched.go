@@ -226,8 +226,8 @@ func (s *SM) look(now sim.Cycle, wc *wctx) sim.Cycle {
 		wc.checkAt = sim.Never // an event (timer, wake-up) resets it
 		return sim.Never
 	}
-	r, why := s.readyAt(now, wc, sp)
 	u := &s.uops[sp.PC]
+	r, why := s.readyAt(now, wc, sp, u)
 	if r > now {
 		wc.reason, wc.checkAt = why, r
 		if !s.prog.Scheduled && !u.syncs {
@@ -279,14 +279,14 @@ func (wc *wctx) charge(now sim.Cycle) (sim.Cycle, bool) {
 	return from, true
 }
 
-// readyAt returns when the warp's current instruction can issue, and what it waits for.
-func (s *SM) readyAt(now sim.Cycle, wc *wctx, sp *warp.Split) (sim.Cycle, Reason) {
-	in := &s.prog.Instrs[sp.PC]
+// readyAt returns when the warp's current instruction (split sp's, whose
+// uop is u) can issue, and what it waits for.
+func (s *SM) readyAt(now sim.Cycle, wc *wctx, sp *warp.Split, u *uop) (sim.Cycle, Reason) {
 	if s.prog.Scheduled {
-		return s.ctrlReadyAt(now, wc, sp, in)
+		return s.ctrlReadyAt(now, wc, sp, &s.prog.Instrs[sp.PC])
 	}
 	if wc.depPC != sp.PC || wc.depSplit != wc.w.CurrentIndex() {
-		s.computeDeps(wc, sp, in)
+		s.computeDeps(wc, sp, u)
 	}
 	r, why := wc.depReady, wc.depReason
 	if wc.busyUntil > r {
@@ -295,17 +295,17 @@ func (s *SM) readyAt(now sim.Cycle, wc *wctx, sp *warp.Split) (sim.Cycle, Reason
 	if wc.hold >= 0 && wc.ent[wc.hold].at > r {
 		r, why = wc.ent[wc.hold].at, ReasonMbarrier
 	}
-	return s.unitsReady(wc, sp, in, r, why)
+	return s.unitsReady(wc, sp.PC, u, r, why)
 }
 
-// unitsReady returns when the pipes and queues the instruction needs take
-// it, if later than r (with its reason why).
-func (s *SM) unitsReady(wc *wctx, sp *warp.Split, in *isa.Instr, r sim.Cycle, why Reason) (sim.Cycle, Reason) {
-	u := &s.uops[sp.PC]
+// unitsReady returns when the pipes and queues instruction pc (whose uop
+// is u) needs take it, if later than r (with its reason why).
+func (s *SM) unitsReady(wc *wctx, pc int32, u *uop, r sim.Cycle, why Reason) (sim.Cycle, Reason) {
 	if pf := s.sched[wc.sp].pipeReady(u.pipes); pf > r {
 		r, why = pf, u.throttle
 	}
-	if in.Class == isa.ClassSyncs {
+	if u.syncs {
+		in := &s.prog.Instrs[pc]
 		if wc.syncsFree > r {
 			r, why = wc.syncsFree, ReasonMIOThrottle
 		}

@@ -100,9 +100,8 @@ func (b *regBoard) readyAt(entries []int32, path uint8, forward sim.Cycle) (sim.
 // computeDeps finds when the registers the warp's current instruction
 // reads (and writes) are ready, and caches it for the instruction's pc
 // and split.
-func (s *SM) computeDeps(wc *wctx, sp *warp.Split, in *isa.Instr) {
+func (s *SM) computeDeps(wc *wctx, sp *warp.Split, u *uop) {
 	wc.depPC, wc.depSplit = sp.PC, wc.w.CurrentIndex()
-	u := &s.uops[sp.PC]
 	wc.depReady, wc.depReason = wc.readyAt(u.deps, u.path, sim.Cycle(s.cfg.Pipes.MUFUForward))
 }
 
