@@ -159,9 +159,9 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 		case wc.readyDeps:
 			// Ready since it was last looked at and not picked: only its
 			// pipe can have become busy. Its reason (not_selected) stands.
-			if pf := sc.pipeReady(wc.cur.pipes); pf > now {
+			if pf := sc.pipeReady(wc.curPipes); pf > now {
 				s.account(wc, now)
-				wc.reason, wc.checkAt = wc.cur.throttle, pf
+				wc.reason, wc.checkAt = wc.curThrottle, pf
 				next = min(next, pf)
 				continue
 			}
@@ -171,8 +171,8 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 			// at (whatever changes them resets depPC): only its pipe can
 			// hold it. The outcome is a full look's.
 			s.account(wc, now)
-			if pf := sc.pipeReady(wc.cur.pipes); pf > now {
-				wc.reason, wc.checkAt = wc.cur.throttle, pf
+			if pf := sc.pipeReady(wc.curPipes); pf > now {
+				wc.reason, wc.checkAt = wc.curThrottle, pf
 				next = min(next, pf)
 				continue
 			}
@@ -232,14 +232,14 @@ func (s *SM) look(now sim.Cycle, wc *wctx) sim.Cycle {
 		wc.reason, wc.checkAt = why, r
 		if !s.prog.Scheduled && !u.syncs {
 			// At r its operands are ready and only its pipe can hold it.
-			wc.awaitDeps, wc.curPC, wc.cur = true, sp.PC, u
+			wc.awaitDeps, wc.curPC, wc.curPipes, wc.curThrottle = true, sp.PC, u.pipes, u.throttle
 		}
 		return r
 	}
 	wc.checkAt = now + 1
 	wc.reason = ReasonNotSelected
 	if !u.syncs {
-		wc.readyDeps, wc.curPC, wc.cur = true, sp.PC, u
+		wc.readyDeps, wc.curPC, wc.curPipes, wc.curThrottle = true, sp.PC, u.pipes, u.throttle
 	}
 	return now
 }
