@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/smsim/smsim/run"
@@ -152,14 +153,34 @@ func nvccBenchmarks(tb testing.TB) map[string]nvccLaunch {
 	}
 }
 
+// nvccNames are the benchmarks of nvccBenchmarks in the order they run.
+var nvccNames = []string{"FFMAChain", "FFMARate", "HalfMix", "ConvertF16", "ConvertI2F", "ConvertF2IEx2",
+	"ReducePlain", "Softmax", "ArriveWait", "PipeBench", "GemmTMA", "CpAsyncPipe", "LatencyChains"}
+
 // BenchmarkNvcc runs each kernel of nvccBenchmarks through the whole
-// pipeline (-bench 'Nvcc/FFMAChain' picks one).
+// pipeline from its PTX (-bench 'Nvcc/FFMAChain$' picks one).
 func BenchmarkNvcc(b *testing.B) {
 	ls := nvccBenchmarks(b)
-	for _, name := range []string{"FFMAChain", "FFMARate", "HalfMix", "ConvertF16", "ConvertI2F", "ConvertF2IEx2",
-		"ReducePlain", "Softmax", "ArriveWait", "PipeBench", "GemmTMA", "CpAsyncPipe", "LatencyChains"} {
+	for _, name := range nvccNames {
 		b.Run(name, func(b *testing.B) { benchLaunch(b, ls[name]) })
 	}
+}
+
+// BenchmarkNvccSASS runs the same kernels from the SASS the H200 ran (the
+// cuobjdump listing beside each PTX file, with its cubin), issued by their
+// control bits: the SASS frontend, its lowering and the control-bit issue
+// have hot spots of their own.
+func BenchmarkNvccSASS(b *testing.B) {
+	ls := nvccBenchmarks(b)
+	for _, name := range nvccNames {
+		b.Run(name, func(b *testing.B) { benchLaunch(b, ls[name].fromSASS()) })
+	}
+}
+
+// fromSASS is the launch l of the kernel's SASS listing instead of its PTX.
+func (l nvccLaunch) fromSASS() nvccLaunch {
+	l.file = strings.TrimSuffix(l.file, ".ptx") + ".sass"
+	return l
 }
 
 // TestNvccBenchmarksRun runs every benchmark kernel once, so that a kernel
@@ -170,11 +191,13 @@ func TestNvccBenchmarksRun(t *testing.T) {
 		t.Skip("runs every benchmark kernel once")
 	}
 	for name, l := range nvccBenchmarks(t) {
-		t.Run(name, func(t *testing.T) {
-			out := runJob(t, l.job(t, l.source(t)))
-			if out.WarpInstrs == 0 {
-				t.Errorf("%s: no warp instructions", name)
-			}
-		})
+		for _, l := range []nvccLaunch{l, l.fromSASS()} {
+			t.Run(name+"/"+filepath.Ext(l.file)[1:], func(t *testing.T) {
+				out := runJob(t, l.job(t, l.source(t)))
+				if out.WarpInstrs == 0 {
+					t.Errorf("%s: no warp instructions", l.file)
+				}
+			})
+		}
 	}
 }

@@ -65,6 +65,8 @@ type wctx struct {
 	readyDeps   bool      // operands ready when last looked at; only the pipe (of curPC's instruction) can hold it
 	awaitDeps   bool      // operands of curPC's instruction ready at checkAt, unless depPC was reset since
 	curPC       int32
+	curPipes    pipePair // curPC's pipes and throttle reason, for readyDeps and awaitDeps (values,
+	curThrottle Reason   // not a pointer to its uop: no write barrier while the collector runs)
 	computeLeft int
 
 	// Issue by control bits (Scheduled programs, ctrl_issue.go).

@@ -55,8 +55,8 @@ func (wc *wctx) release(x *sbItem) (sim.Cycle, Reason) {
 		if e < 0 {
 			break
 		}
-		if t := wc.regReady[e]; t > r {
-			r, why = t, variableReason(wc.regReason[e])
+		if t := wc.ent[e].at; t > r {
+			r, why = t, variableReason(wc.ent[e].why)
 		}
 	}
 	return r, why
@@ -139,7 +139,7 @@ func (s *SM) ctrlReadyAt(now sim.Cycle, wc *wctx, sp *warp.Split, in *isa.Instr)
 			r, why = t, w
 		}
 	}
-	return s.unitsReady(wc, sp, in, r, why)
+	return s.unitsReady(wc, sp.PC, &s.uops[sp.PC], r, why)
 }
 
 // ctrlIssue resets what ctrlIssued reads of the instruction's execution.
@@ -203,8 +203,8 @@ func (s *SM) writeItem(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) sbIt
 		if n < len(it.ents) {
 			it.ents[n] = e
 			n++
-		} else if t := wc.regReady[e]; t > it.at {
-			it.at, it.why = t, variableReason(wc.regReason[e])
+		} else if t := wc.ent[e].at; t > it.at {
+			it.at, it.why = t, variableReason(wc.ent[e].why)
 		}
 	}
 	if n == 0 && it.at == 0 {

@@ -36,7 +36,8 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	s.stats.WarpInstructions++
 	s.stats.ThreadInstrs += uint64(bits.OnesCount32(mask))
 	sc := &s.sched[wc.sp]
-	wc.issuePath = datapath(sc.occupy(now, s.pipes[pc], s.cfg.Pipes.Interval[in.Class]))
+	u := &s.uops[pc]
+	wc.issuePath = datapath(sc.occupy(now, u.pipes, u.interval))
 	wc.depPC = -1
 	if s.obs != nil {
 		s.obs.Issue(uint64(now-s.start), wc.slot, int(pc), mask)

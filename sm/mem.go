@@ -187,14 +187,20 @@ func (s *SM) gather(wc *wctx, in *isa.Instr, l int, b []byte) {
 func (s *SM) scatter(wc *wctx, in *isa.Instr, l int, b []byte) {
 	es := in.Type.Bytes()
 	n := max(int(in.Vec), 1)
+	signed := in.Type.Signed()
 	for i := 0; i < n; i++ {
 		d := &in.Ops[i]
 		if d.Kind != isa.KReg {
 			continue
 		}
-		v := getN(b[i*es:], es)
-		if in.Type.Signed() {
-			v = uint64(signExt(v, es*8))
+		var v uint64
+		switch {
+		case es == 4 && !signed: // the common load: a 32-bit word, or a vector of them
+			v = uint64(binary.LittleEndian.Uint32(b[i*4:]))
+		case signed:
+			v = uint64(signExt(getN(b[i*es:], es), es*8))
+		default:
+			v = getN(b[i*es:], es)
 		}
 		wc.w.Reg(d.Reg)[l] = v
 	}

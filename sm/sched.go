@@ -14,6 +14,7 @@ import (
 // resuming warps whose waits answered, and its shared-memory pipe's queue.
 type scheduler struct {
 	policy       Policy
+	gto          bool      // policy is GTO (compared once, not at every scan: Policy is a string)
 	slots        uint64    // warp slots of the SM (LRR's order goes round them)
 	wakeInterval sim.Cycle // sched.wake_interval: between two resumes through the port
 
@@ -28,7 +29,7 @@ type scheduler struct {
 // newScheduler returns an idle scheduler of an SM with slots warp slots.
 func newScheduler(spec SchedSpec, slots int) scheduler {
 	n := slots/max(spec.Count, 1) + 1 // the warps a scheduler holds, at most, where slots go round the schedulers
-	return scheduler{policy: spec.Policy, slots: uint64(slots), wakeInterval: sim.Cycle(spec.WakeInterval), last: -1, yield: -1,
+	return scheduler{policy: spec.Policy, gto: spec.Policy == GTO, slots: uint64(slots), wakeInterval: sim.Cycle(spec.WakeInterval), last: -1, yield: -1,
 		warps: make([]*wctx, 0, n)}
 }
 
@@ -76,7 +77,7 @@ func (sc *scheduler) prefer(a, b *wctx) bool {
 // greedy applies GTO's greed to the pick: the warp issued last keeps the
 // issue while it is ready (lastReady, nil if it is not) and did not yield.
 func (sc *scheduler) greedy(pick, lastReady *wctx) *wctx {
-	if sc.policy == GTO && lastReady != nil && sc.last != sc.yield {
+	if sc.gto && lastReady != nil && sc.last != sc.yield {
 		return lastReady
 	}
 	return pick
@@ -143,88 +144,54 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	sc := &s.sched[p]
 	next := sim.Never
 	var pick, lastReady *wctx
+	// GTO with no yield pending picks the oldest ready warp: the first
+	// ready one in warps' order (add), compared with no other.
+	oldestFirst := sc.gto && sc.yield < 0
+	last := sc.last
 	for _, wc := range sc.warps {
 		// A warp whose state cannot have changed since it was last looked
 		// at keeps its reason (accounted lazily) and costs one comparison.
 		if wc.checkAt > now {
-			if wc.checkAt < next {
-				next = wc.checkAt
-			}
+			next = min(next, wc.checkAt)
 			continue
 		}
-		if wc.readyDeps {
+		switch {
+		case wc.readyDeps:
 			// Ready since it was last looked at and not picked: only its
 			// pipe can have become busy. Its reason (not_selected) stands.
-			if pf := sc.pipeReady(s.pipes[wc.curPC]); pf > now {
+			if pf := sc.pipeReady(wc.curPipes); pf > now {
 				s.account(wc, now)
-				wc.reason, wc.checkAt = throttleReason(s.prog.Instrs[wc.curPC].Class), pf
-				if pf < next {
-					next = pf
-				}
+				wc.reason, wc.checkAt = wc.curThrottle, pf
+				next = min(next, pf)
 				continue
 			}
 			wc.checkAt = now + 1
-			if wc.slot == sc.last {
-				lastReady = wc
-			}
-			if pick == nil || sc.policy != GTO || sc.yield >= 0 {
-				pick = sc.better(wc, pick) // else GTO's oldest: the first in warps' order (add)
-			}
-			continue
-		}
-		if wc.awaitDeps && wc.depPC == wc.curPC {
+		case wc.awaitDeps && wc.depPC == wc.curPC:
 			// Its operands are ready now, as found when it was last looked
 			// at (whatever changes them resets depPC): only its pipe can
 			// hold it. The outcome is a full look's.
 			s.account(wc, now)
-			if pf := sc.pipeReady(s.pipes[wc.curPC]); pf > now {
-				wc.reason, wc.checkAt = throttleReason(s.prog.Instrs[wc.curPC].Class), pf
-				if pf < next {
-					next = pf
-				}
+			if pf := sc.pipeReady(wc.curPipes); pf > now {
+				wc.reason, wc.checkAt = wc.curThrottle, pf
+				next = min(next, pf)
 				continue
 			}
 			wc.awaitDeps, wc.readyDeps = false, true
 			wc.reason, wc.checkAt = ReasonNotSelected, now+1
-			if wc.slot == sc.last {
-				lastReady = wc
+		default:
+			if r := s.look(now, wc); r > now {
+				next = min(next, r)
+				continue
 			}
-			if pick == nil || sc.policy != GTO || sc.yield >= 0 {
-				pick = sc.better(wc, pick)
-			}
-			continue
 		}
-		wc.awaitDeps = false
-		s.account(wc, now)
-		sp := wc.w.Current()
-		if sp == nil {
-			wc.reason = s.blockedReason(wc)
-			wc.checkAt = sim.Never // an event (timer, wake-up) resets it
-			continue
-		}
-		r, why := s.readyAt(now, wc, sp)
-		if r > now {
-			wc.reason = why
-			wc.checkAt = r
-			if r < next {
-				next = r
-			}
-			if in := &s.prog.Instrs[sp.PC]; !s.prog.Scheduled && in.Class != isa.ClassSyncs {
-				// At r its operands are ready and only its pipe can hold it.
-				wc.awaitDeps, wc.curPC = true, sp.PC
-			}
-			continue
-		}
-		wc.checkAt = now + 1
-		wc.reason = ReasonNotSelected
-		if in := &s.prog.Instrs[sp.PC]; in.Class != isa.ClassSyncs {
-			wc.readyDeps, wc.curPC = true, sp.PC
-		}
-		if wc.slot == sc.last {
+		if wc.slot == last {
 			lastReady = wc
 		}
-		if pick == nil || sc.policy != GTO || sc.yield >= 0 {
-			pick = sc.better(wc, pick) // else GTO's oldest: the first in warps' order (add)
+		switch {
+		case pick == nil:
+			pick = wc
+		case !oldestFirst:
+			pick = sc.better(wc, pick)
 		}
 	}
 	pick = sc.greedy(pick, lastReady)
@@ -245,9 +212,49 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	return now + 1
 }
 
+// look is a full look at a warp: when its current instruction can issue
+// (now if it is ready, sim.Never if no split can run) and the reason it
+// waits until then. It notes what a later look may skip: a ready warp's
+// pipes (readyDeps), or that at the returned cycle only its pipes can hold
+// it (awaitDeps).
+func (s *SM) look(now sim.Cycle, wc *wctx) sim.Cycle {
+	wc.awaitDeps = false
+	s.account(wc, now)
+	sp := wc.w.Current()
+	if sp == nil {
+		wc.reason = s.blockedReason(wc)
+		wc.checkAt = sim.Never // an event (timer, wake-up) resets it
+		return sim.Never
+	}
+	u := &s.uops[sp.PC]
+	r, why := s.readyAt(now, wc, sp, u)
+	if r > now {
+		wc.reason, wc.checkAt = why, r
+		if !s.prog.Scheduled && !u.syncs {
+			// At r its operands are ready and only its pipe can hold it.
+			wc.awaitDeps, wc.curPC, wc.curPipes, wc.curThrottle = true, sp.PC, u.pipes, u.throttle
+		}
+		return r
+	}
+	wc.checkAt = now + 1
+	wc.reason = ReasonNotSelected
+	if !u.syncs {
+		wc.readyDeps, wc.curPC, wc.curPipes, wc.curThrottle = true, sp.PC, u.pipes, u.throttle
+	}
+	return now
+}
+
 // account adds the cycles since the warp's last accounting to its current
-// reason, and tells the observer.
+// reason, and tells the observer (none, the common case, costs one
+// comparison inlined).
 func (s *SM) account(wc *wctx, now sim.Cycle) {
+	if now > wc.acctAt {
+		s.accountSince(wc, now)
+	}
+}
+
+// accountSince is account of a warp with cycles to account.
+func (s *SM) accountSince(wc *wctx, now sim.Cycle) {
 	if from, ok := wc.charge(now); ok && s.obs != nil {
 		what := ""
 		if wc.reason == ReasonMbarrier && len(wc.openWaits) > 0 {
@@ -272,14 +279,14 @@ func (wc *wctx) charge(now sim.Cycle) (sim.Cycle, bool) {
 	return from, true
 }
 
-// readyAt returns when the warp's current instruction can issue, and what it waits for.
-func (s *SM) readyAt(now sim.Cycle, wc *wctx, sp *warp.Split) (sim.Cycle, Reason) {
-	in := &s.prog.Instrs[sp.PC]
+// readyAt returns when the warp's current instruction (split sp's, whose
+// uop is u) can issue, and what it waits for.
+func (s *SM) readyAt(now sim.Cycle, wc *wctx, sp *warp.Split, u *uop) (sim.Cycle, Reason) {
 	if s.prog.Scheduled {
-		return s.ctrlReadyAt(now, wc, sp, in)
+		return s.ctrlReadyAt(now, wc, sp, &s.prog.Instrs[sp.PC])
 	}
 	if wc.depPC != sp.PC || wc.depSplit != wc.w.CurrentIndex() {
-		s.computeDeps(wc, sp, in)
+		s.computeDeps(wc, sp, u)
 	}
 	r, why := wc.depReady, wc.depReason
 	if wc.busyUntil > r {
@@ -288,19 +295,20 @@ func (s *SM) readyAt(now sim.Cycle, wc *wctx, sp *warp.Split) (sim.Cycle, Reason
 	if wc.heldUntil > r {
 		r, why = wc.heldUntil, ReasonMembar
 	}
-	if wc.hold >= 0 && wc.regReady[wc.hold] > r {
-		r, why = wc.regReady[wc.hold], ReasonMbarrier
+	if wc.hold >= 0 && wc.ent[wc.hold].at > r {
+		r, why = wc.ent[wc.hold].at, ReasonMbarrier
 	}
-	return s.unitsReady(wc, sp, in, r, why)
+	return s.unitsReady(wc, sp.PC, u, r, why)
 }
 
-// unitsReady returns when the pipes and queues the instruction needs take
-// it, if later than r (with its reason why).
-func (s *SM) unitsReady(wc *wctx, sp *warp.Split, in *isa.Instr, r sim.Cycle, why Reason) (sim.Cycle, Reason) {
-	if pf := s.sched[wc.sp].pipeReady(s.pipes[sp.PC]); pf > r {
-		r, why = pf, throttleReason(in.Class)
+// unitsReady returns when the pipes and queues instruction pc (whose uop
+// is u) needs take it, if later than r (with its reason why).
+func (s *SM) unitsReady(wc *wctx, pc int32, u *uop, r sim.Cycle, why Reason) (sim.Cycle, Reason) {
+	if pf := s.sched[wc.sp].pipeReady(u.pipes); pf > r {
+		r, why = pf, u.throttle
 	}
-	if in.Class == isa.ClassSyncs {
+	if u.syncs {
+		in := &s.prog.Instrs[pc]
 		if wc.syncsFree > r {
 			r, why = wc.syncsFree, ReasonMIOThrottle
 		}

@@ -18,17 +18,22 @@ import (
 
 // regBoard is one warp's register scoreboard.
 type regBoard struct {
-	regReady  []sim.Cycle // per entry: when its value is ready
-	regReason []Reason    // per entry: what a warp waiting for it waits for
-	regPath   []uint8     // per entry: the datapath that produced it (pathNone: not forwarded)
-	npreg     int32       // the entry of predicate 0: after the general registers
+	ent   []sbEntry // per general register, then per predicate
+	npreg int32     // the entry of predicate 0: after the general registers
+}
+
+// sbEntry is one scoreboard entry: its fields side by side, so that the
+// readiness check of an operand reads one place.
+type sbEntry struct {
+	at   sim.Cycle // when its value is ready
+	why  Reason    // what a warp waiting for it waits for
+	path uint8     // the datapath that produced it (pathNone: not forwarded)
 }
 
 // newRegBoard returns the scoreboard of a program of regs general
 // registers and preds predicates, every entry ready.
 func newRegBoard(regs, preds int) regBoard {
-	n := regs + preds
-	return regBoard{regReady: make([]sim.Cycle, n), regReason: make([]Reason, n), regPath: make([]uint8, n), npreg: int32(regs)}
+	return regBoard{ent: make([]sbEntry, regs+preds), npreg: int32(regs)}
 }
 
 // predEntry is the entry of predicate register r.
@@ -40,13 +45,13 @@ func (b *regBoard) predEntry(r int32) int32 { return b.npreg + r }
 func (b *regBoard) set(d *isa.Operand, at sim.Cycle, why Reason) int32 {
 	switch d.Kind {
 	case isa.KReg:
-		b.regReady[d.Reg], b.regReason[d.Reg], b.regPath[d.Reg] = at, why, pathNone
+		b.ent[d.Reg] = sbEntry{at: at, why: why, path: pathNone}
 		if d.Mod.Has(isa.MPair) {
-			b.regReady[d.Reg+1], b.regReason[d.Reg+1], b.regPath[d.Reg+1] = at, why, pathNone
+			b.ent[d.Reg+1] = sbEntry{at: at, why: why, path: pathNone}
 		}
 	case isa.KPred:
 		i := b.predEntry(d.Reg)
-		b.regReady[i], b.regReason[i], b.regPath[i] = at, why, pathNone
+		b.ent[i] = sbEntry{at: at, why: why, path: pathNone}
 		return i
 	}
 	return -1
@@ -57,9 +62,9 @@ func (b *regBoard) setPaths(in *isa.Instr, p uint8) {
 	for i := 0; i < int(in.NDst); i++ {
 		switch d := in.Dst(i); d.Kind {
 		case isa.KReg:
-			b.regPath[d.Reg] = p
+			b.ent[d.Reg].path = p
 		case isa.KPred:
-			b.regPath[b.predEntry(d.Reg)] = p
+			b.ent[b.predEntry(d.Reg)].path = p
 		}
 	}
 }
@@ -70,13 +75,23 @@ func (b *regBoard) setPaths(in *isa.Instr, p uint8) {
 func (b *regBoard) readyAt(entries []int32, path uint8, forward sim.Cycle) (sim.Cycle, Reason) {
 	var r sim.Cycle
 	why := ReasonWait
+	if path == pathNone { // nothing is forwarded to it
+		for _, idx := range entries {
+			if e := &b.ent[idx]; e.at > r {
+				r, why = e.at, e.why
+			}
+		}
+		return r, why
+	}
+	other := pathArith + pathMUFU - path // the datapath whose results reach path late
 	for _, idx := range entries {
-		at := b.regReady[idx]
-		if p := b.regPath[idx]; p != pathNone && path != pathNone && p != path && at < sim.Never {
+		e := &b.ent[idx]
+		at := e.at
+		if e.path == other && at < sim.Never {
 			at += forward // into or out of the MUFU unit
 		}
 		if at > r {
-			r, why = at, b.regReason[idx]
+			r, why = at, e.why
 		}
 	}
 	return r, why
@@ -85,9 +100,9 @@ func (b *regBoard) readyAt(entries []int32, path uint8, forward sim.Cycle) (sim.
 // computeDeps finds when the registers the warp's current instruction
 // reads (and writes) are ready, and caches it for the instruction's pc
 // and split.
-func (s *SM) computeDeps(wc *wctx, sp *warp.Split, in *isa.Instr) {
+func (s *SM) computeDeps(wc *wctx, sp *warp.Split, u *uop) {
 	wc.depPC, wc.depSplit = sp.PC, wc.w.CurrentIndex()
-	wc.depReady, wc.depReason = wc.readyAt(s.deps[sp.PC], s.paths[sp.PC], sim.Cycle(s.cfg.Pipes.MUFUForward))
+	wc.depReady, wc.depReason = wc.readyAt(u.deps, u.path, sim.Cycle(s.cfg.Pipes.MUFUForward))
 }
 
 // setReady marks destination d ready at cycle at, produced for reason why.

@@ -44,7 +44,7 @@ func TestRegisterScoreboardHoldsUntilReady(t *testing.T) {
 				if why == ReasonSelected { // not set: a fixed latency's
 					why = ReasonWait
 				}
-				b.regReady[i], b.regReason[i], b.regPath[i] = tc.ready[i], why, tc.paths[i]
+				b.ent[i] = sbEntry{at: tc.ready[i], why: why, path: tc.paths[i]}
 			}
 			got, why := b.readyAt(tc.entries, tc.path, fwd)
 			if got != tc.want || why != tc.wantWhy {
@@ -59,11 +59,11 @@ func TestRegisterScoreboardHoldsUntilReady(t *testing.T) {
 		if p := b.set(&pair, 40, ReasonLongScoreboard); p != -1 {
 			t.Errorf("a register reported as predicate entry %d", p)
 		}
-		if b.regReady[2] != 40 || b.regReady[3] != 40 || b.regReady[1] != 0 {
-			t.Errorf("pair R2: ready %v, want R2 and R3 at 40", b.regReady)
+		if b.ent[2].at != 40 || b.ent[3].at != 40 || b.ent[1].at != 0 {
+			t.Errorf("pair R2: entries %v, want R2 and R3 ready at 40", b.ent)
 		}
-		if p := b.set(&isa.Operand{Kind: isa.KPred, Reg: 1}, 13, ReasonWait); p != 5 || b.regReady[5] != 13 {
-			t.Errorf("P1: entry %d ready at %d, want entry 5 at 13", p, b.regReady[5])
+		if p := b.set(&isa.Operand{Kind: isa.KPred, Reg: 1}, 13, ReasonWait); p != 5 || b.ent[5].at != 13 {
+			t.Errorf("P1: entry %d ready at %d, want entry 5 at 13", p, b.ent[5].at)
 		}
 	})
 }
@@ -75,7 +75,7 @@ func TestControlScoreboardsCountUntilRelease(t *testing.T) {
 	wc := &wctx{regBoard: newRegBoard(4, 1)}
 	wc.sb[1] = append(wc.sb[1], sbItem{at: 30, ents: noEnts, why: ReasonShortScoreboard})
 	it := sbItem{at: 10, ents: [4]int32{3, -1, -1, -1}, why: ReasonMbarrier}
-	wc.regReady[3], wc.regReason[3] = 50, ReasonMbarrier // the answer, known later than the item's own time
+	wc.ent[3].at, wc.ent[3].why = 50, ReasonMbarrier // the answer, known later than the item's own time
 	wc.sb[1] = append(wc.sb[1], it)
 	for _, c := range []struct {
 		now       sim.Cycle

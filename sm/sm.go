@@ -55,12 +55,10 @@ type SM struct {
 
 	launch     *Launch
 	prog       *isa.Program
-	banks      [][]byte   // constant banks of the launch (SASS c[N][...]): bank 0 laid out for it
-	deps       [][]int32  // per instruction: the scoreboard entries it reads or writes (computeDeps)
-	pipes      []pipePair // per instruction: the pipes it may issue to (pipesOf)
-	paths      []uint8    // per instruction: the datapath of its own pipe (for latency.mufu_forward)
-	ctas       []*cta     // resident CTAs
-	nextCTA    int        // next CTA of the grid to start
+	banks      [][]byte // constant banks of the launch (SASS c[N][...]): bank 0 laid out for it
+	uops       []uop    // per instruction: what the scheduler and issue read of it (uop.go)
+	ctas       []*cta   // resident CTAs
+	nextCTA    int      // next CTA of the grid to start
 	totalCTA   int
 	warps      []*wctx // resident warps by slot (nil when free)
 	sched      []scheduler
@@ -202,12 +200,7 @@ func (s *SM) begin(l *Launch) error {
 	if s.obs != nil {
 		s.obs.Launch()
 	}
-	s.deps = scoreboardEntries(l.Prog)
-	s.pipes = pipeTable(l.Prog)
-	s.paths = s.paths[:0]
-	for _, pp := range s.pipes {
-		s.paths = append(s.paths, datapath(int(pp[0])))
-	}
+	s.uops = decode(l.Prog, &s.cfg)
 	s.ctas, s.nextCTA, s.done, s.err = nil, 0, false, nil
 	s.totalCTA = l.Grid[0] * l.Grid[1] * l.Grid[2]
 	s.warps = make([]*wctx, s.cfg.Limits.Warps)

@@ -54,9 +54,9 @@ func (s *SM) advanceStatic(now sim.Cycle, wc *wctx, pc int32) {
 	}
 	earliest := wc.lastIssue + 1
 	var v sim.Cycle
-	for _, idx := range s.deps[pc] {
-		r := wc.regReady[idx]
-		if s.variable(wc.regReason[idx]) {
+	for _, idx := range s.uops[pc].deps {
+		r := wc.ent[idx].at
+		if s.variable(wc.ent[idx].why) {
 			v = max(v, r)
 		} else if r > earliest && !wc.isPredDue(idx) {
 			earliest = r
@@ -104,8 +104,8 @@ func (s *SM) pushPredicates(now sim.Cycle, wc *wctx) {
 		if p.due <= wc.staticClk {
 			continue
 		}
-		if at := now + (p.due - wc.staticClk); at > wc.regReady[p.idx] {
-			wc.regReady[p.idx] = at
+		if at := now + (p.due - wc.staticClk); at > wc.ent[p.idx].at {
+			wc.ent[p.idx].at = at
 		}
 		wc.predDue[k] = p
 		k++

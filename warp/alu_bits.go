@@ -117,9 +117,9 @@ func (w *Warp) bitOps(in *isa.Instr, mask uint32, now uint64, r *Vec) error {
 			r[l] = prmt(uint32(a[l]), uint32(b[l]), uint32(c[l]), in.Mode)
 		}
 	case isa.OpLop3:
-		lut := uint8(in.Src(3).Imm)
+		lut := lutOf(uint8(in.Src(3).Imm))
 		for l := range r {
-			r[l] = lut64(lut, a[l], b[l], c[l])
+			r[l] = lut.apply(a[l], b[l], c[l])
 		}
 	case isa.OpShf:
 		for l := range r {

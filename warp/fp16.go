@@ -47,6 +47,9 @@ func F16ToF32(h uint16) float32 {
 	sign := uint32(h&0x8000) << 16
 	exp := uint32(h >> 10 & 0x1f)
 	man := uint32(h & 0x3ff)
+	if exp-1 < 0x1e { // normal, the common case first: the exponent rebiased from 15 to 127
+		return math.Float32frombits(sign | (exp-15+127)<<23 | man<<13)
+	}
 	switch {
 	case exp == 0 && man == 0:
 		return math.Float32frombits(sign)

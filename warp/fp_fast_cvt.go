@@ -10,8 +10,11 @@ import (
 // (see fp_fast.go) and reports whether it did: integers of up to 32 bits to
 // f32 rounded to nearest (exact in float64, rounded once), f32 to integers
 // with integer rounding and saturation, f32 to f16 to nearest, f16 and bf16
-// to f32 (exact).
+// to f32 (exact), and two f32 to an f16 pair to nearest (fastPack).
 func (w *Warp) fastCvt(in *isa.Instr, mask uint32, now uint64) bool {
+	if in.Mode == 0 && in.NSrc() == 2 {
+		return w.fastPack(in, mask, now)
+	}
 	if in.Mode != 0 || in.NSrc() != 1 {
 		return false
 	}
@@ -54,6 +57,24 @@ func (w *Warp) fastCvt(in *isa.Instr, mask uint32, now uint64) bool {
 		}
 	default:
 		return false
+	}
+	return true
+}
+
+// fastPack is cvt.rn.f16x2.f32 d, a, b (SASS F2FP.F16.F32.PACK_AB): a
+// rounded to f16 in the high half, b in the low, each as cvt.rn.f16.f32.
+func (w *Warp) fastPack(in *isa.Instr, mask uint32, now uint64) bool {
+	if in.Type != isa.F16x2 || in.Type2 != isa.F32 || !rnLike(in.Rnd) {
+		return false
+	}
+	ftz, sat := in.Flags.Has(isa.FFtz), in.Flags.Has(isa.FSat)
+	d := &w.regs[in.Dst(0).Reg]
+	a := w.Operand(in.Src(0), 0, mask, now)
+	b := w.Operand(in.Src(1), 1, mask, now)
+	for l := 0; l < Lanes; l++ {
+		if mask>>l&1 != 0 {
+			d[l] = f32ToF16(uint32(a[l]), ftz, sat)<<16 | f32ToF16(uint32(b[l]), ftz, sat)
+		}
 	}
 	return true
 }

@@ -2,6 +2,7 @@ package warp
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/smsim/smsim/isa"
@@ -57,6 +58,49 @@ func TestF32ToIntMatchesTheExactPath(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// F16ToF32 is exact: every f16 pattern decodes to its value by the
+// format's definition (NaNs keep their payload in f32's upper mantissa).
+func TestF16ToF32IsTheExactValue(t *testing.T) {
+	for h := 0; h < 1<<16; h++ {
+		e, m := h>>10&0x1f, h&0x3ff
+		var want float64
+		switch e {
+		case 0:
+			want = math.Ldexp(float64(m), -24)
+		case 0x1f:
+			want = math.Inf(1)
+		default:
+			want = math.Ldexp(float64(m|0x400), e-25)
+		}
+		if h&0x8000 != 0 {
+			want = -want
+		}
+		bits := math.Float32bits(F16ToF32(uint16(h)))
+		if e == 0x1f && m != 0 {
+			if bits != uint32(h>>15)<<31|0x7f800000|uint32(m)<<13 {
+				t.Errorf("F16ToF32(%#04x) = %#08x, want the NaN of payload %#x", h, bits, m)
+			}
+			continue
+		}
+		if bits != math.Float32bits(float32(want)) {
+			t.Errorf("F16ToF32(%#04x) = %#08x, want %v", h, bits, want)
+		}
+	}
+}
+
+// f16WidenCommon (HADD2.F32's operands) is F16ToF32 for every zero and
+// normal f16 pattern, and leaves subnormals, infinities and NaNs to it.
+func TestF16WidenCommonIsF16ToF32(t *testing.T) {
+	for h := 0; h < 1<<16; h++ {
+		e := h >> 10 & 0x1f
+		common := e >= 1 && e <= 30 || h&0x7fff == 0
+		got, ok := f16WidenCommon(uint16(h))
+		if want := math.Float32bits(F16ToF32(uint16(h))); ok != common || ok && got != want {
+			t.Errorf("f16WidenCommon(%#04x) = %#08x, %v; want %#08x, %v", h, got, ok, want, common)
 		}
 	}
 }

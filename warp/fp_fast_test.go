@@ -78,9 +78,11 @@ func fastCases() []fastCase {
 			}
 			cs = append(cs, form(isa.OpFma, t, isa.RN, fl, g, g, g))
 		}
+		pack := cvtForm(isa.F16x2, isa.F32, isa.RN, fl, f32Gen)
+		pack.in.Ops, pack.gens = append(pack.in.Ops, isa.R(2)), append(pack.gens, f32Gen)
 		cs = append(cs,
 			cvtForm(isa.F16, isa.F32, isa.RN, fl, f32Gen),
-			cvtForm(isa.F32, isa.F16, isa.RNone, fl, f16Gen))
+			cvtForm(isa.F32, isa.F16, isa.RNone, fl, f16Gen), pack)
 		for _, dt := range []isa.Type{isa.S32, isa.U32, isa.S64, isa.U64} {
 			for _, rnd := range []isa.Rounding{isa.RNone, isa.RZI, isa.RNI, isa.RMI, isa.RPI} {
 				cs = append(cs, cvtForm(dt, isa.F32, rnd, fl&isa.FFtz, f32Gen))

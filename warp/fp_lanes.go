@@ -1,6 +1,9 @@
 package warp
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // Lane kernels of the commonest f32 instructions of a converged warp
 // without .ftz or .sat (what nvcc emits by default): the loop carries no
@@ -36,29 +39,47 @@ func f32MulV(a, b, d *Vec) {
 	}
 }
 
+// allGroups is every group of four lanes of a warp (f32FmaWide).
+const allGroups = 1<<(Lanes/4) - 1
+
 // f32FmaV is fma.rn.f32 (f32Fma without the flags); lanes with a NaN or
-// infinite operand are left to the caller. They are found from the sum:
-// with finite operands it is finite (an f32 product is far inside float64's
-// range), with any other it is infinite or a NaN.
+// infinite operand are left to the caller. The packed lanes (f32FmaWide)
+// compute the groups of four lanes whose sums need no second look; the
+// rest go through f32FmaLane.
 func f32FmaV(a, b, c, d *Vec) (left uint32) {
-	_, _, _, _ = a[0], b[0], c[0], d[0] // one nil check each, not one per lane
-	for l := range d {
-		fz := float64(math.Float32frombits(uint32(c[l])))
-		p := float64(float64(math.Float32frombits(uint32(a[l]))) * float64(math.Float32frombits(uint32(b[l]))))
-		s := p + fz
-		r := math.Float32bits(float32(s))
-		// Below the normal range, at infinity or NaN (the unsigned
-		// difference wraps for small exponents), or on an f32 midpoint.
-		if sb := math.Float64bits(s); sb>>52&0x7ff-(1023-126) >= 0x7ff-(1023-126) || sb&(1<<29-1) == 1<<28 {
-			if sb>>52&0x7ff == 0x7ff {
+	for rest := f32FmaWide(a, b, c, d); rest != 0; rest &= rest - 1 {
+		g := bits.TrailingZeros32(rest) * 4
+		for l := g; l < g+4; l++ {
+			r, ok := f32FmaLane(a[l], b[l], c[l])
+			if !ok {
 				left |= 1 << l
 				continue
 			}
-			if _, err := twoSum(p, fz); err != 0 {
-				r = uint32(fmtF32.roundNearest(s, err))
-			}
+			d[l] = r
 		}
-		d[l] = uint64(r)
 	}
 	return left
+}
+
+// f32FmaLane is one lane of f32FmaV: the result bits, or false for a NaN or
+// infinite operand. The product of two f32 is exact in float64 and the sum
+// is rounded once there; with finite operands the sum is finite (an f32
+// product is far inside float64's range), with any other it is infinite or
+// a NaN.
+func f32FmaLane(a, b, c uint64) (uint64, bool) {
+	fz := float64(math.Float32frombits(uint32(c)))
+	p := float64(float64(math.Float32frombits(uint32(a))) * float64(math.Float32frombits(uint32(b))))
+	s := p + fz
+	r := math.Float32bits(float32(s))
+	// Below the normal range, at infinity or NaN (the unsigned
+	// difference wraps for small exponents), or on an f32 midpoint.
+	if sb := math.Float64bits(s); sb>>52&0x7ff-(1023-126) >= 0x7ff-(1023-126) || sb&(1<<29-1) == 1<<28 {
+		if sb>>52&0x7ff == 0x7ff {
+			return 0, false
+		}
+		if _, err := twoSum(p, fz); err != 0 {
+			r = uint32(fmtF32.roundNearest(s, err))
+		}
+	}
+	return uint64(r), true
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// lut64 (lop3's truth table, the union of its minterms) gives, for every truth table, bit a_k<<2 | b_k<<1 | c_k of the table
+// lut64 (lop3's truth table as minterm masks) gives, for every truth table, bit a_k<<2 | b_k<<1 | c_k of the table
 // at every bit k (LOP3's definition, bit by bit).
 func TestLop3MatchesTheTruthTableBitByBit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))

@@ -8,10 +8,10 @@ import (
 
 // sassFloat runs FCHK, MUFU.RCP64H/RSQ64H, HADD2.F32 and MUFU.SIN/COS.
 func (w *Warp) sassFloat(in *isa.Instr, mask uint32, now uint64) {
-	a := *w.Operand(in.Src(0), 0, mask, now)
-	var b Vec
+	a := w.Operand(in.Src(0), 0, mask, now)
+	b := &w.scratch[1] // FCHK and HADD2.F32 have two sources, MUFU one
 	if in.NSrc() > 1 {
-		b = *w.Operand(in.Src(1), 1, mask, now)
+		b = w.Operand(in.Src(1), 1, mask, now)
 	}
 	if in.Op == isa.OpFchk {
 		var p uint32
@@ -24,6 +24,11 @@ func (w *Warp) sassFloat(in *isa.Instr, mask uint32, now uint64) {
 		return
 	}
 	var r Vec
+	if in.Op == isa.OpSHAdd2F32 {
+		hadd2F32(a, b, &r, mask)
+		w.Write(in.Dst(0), mask, &r, isa.B32)
+		return
+	}
 	for l := range r {
 		if mask>>l&1 == 0 {
 			continue
@@ -31,15 +36,40 @@ func (w *Warp) sassFloat(in *isa.Instr, mask uint32, now uint64) {
 		switch in.Op {
 		case isa.OpMufu:
 			r[l] = mufu64H(in.Mode, uint32(a[l]))
-		case isa.OpSHAdd2F32:
-			x := float64(F16ToF32(uint16(a[l])))
-			y := float64(F16ToF32(uint16(b[l])))
-			r[l] = uint64(math.Float32bits(float32(x + y))) // two halves add exactly in float64
 		case isa.OpFSin:
 			r[l] = sinTurns(in.Mode, uint32(a[l]))
 		}
 	}
 	w.Write(in.Dst(0), mask, &r, isa.B32)
+}
+
+// hadd2F32 is HADD2.F32 on the lanes of mask: the low halves of a and b
+// (f16) added and rounded once to f32 into r.
+func hadd2F32(a, b, r *Vec, mask uint32) {
+	for l := range r {
+		if mask>>l&1 != 0 {
+			x, ok := f16WidenCommon(uint16(a[l]))
+			if !ok {
+				x = math.Float32bits(F16ToF32(uint16(a[l])))
+			}
+			y, ok := f16WidenCommon(uint16(b[l]))
+			if !ok {
+				y = math.Float32bits(F16ToF32(uint16(b[l])))
+			}
+			s := float64(math.Float32frombits(x)) + float64(math.Float32frombits(y))
+			r[l] = uint64(math.Float32bits(float32(s))) // two halves add exactly in float64
+		}
+	}
+}
+
+// f16WidenCommon is F16ToF32's bits for a zero or a normal number (the
+// common case, without a call; false otherwise): a zero keeps its sign, a
+// normal number's exponent is rebiased from 15 to 127.
+func f16WidenCommon(h uint16) (uint32, bool) {
+	if e := uint32(h >> 10 & 0x1f); e-1 < 0x1e {
+		return uint32(h&0x8000)<<16 | (uint32(h&0x7fff)<<13 + (127-15)<<23), true
+	}
+	return uint32(h) << 16, h&0x7fff == 0
 }
 
 // divNeedsSlowPath is FCHK's test of a division a/b (f32 bits): whether the

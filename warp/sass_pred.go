@@ -9,27 +9,33 @@ import (
 // SASS operations on predicates and on the warp as a whole: truth tables,
 // chained comparisons, votes, elections, moves to the uniform file.
 
-// lut64 applies a three-input truth table (lop3) bitwise: table bit
+// lut3 is a three-input truth table (lop3) as eight masks, all ones where
+// its bit is set: minterm a<<2 | b<<1 | c is mask m[a<<2|b<<1|c].
+type lut3 [8]uint64
+
+// lutOf expands truth table t, once per instruction rather than per lane.
+func lutOf(t uint8) lut3 {
+	var m lut3
+	for i := range m {
+		m[i] = -(uint64(t) >> i & 1)
+	}
+	return m
+}
+
+// apply applies the table bitwise, without branches: the four minterms of
+// a and b, each under its table bits for c set and for c clear.
+func (m *lut3) apply(a, b, c uint64) uint64 {
+	ab, aNb, nAb, nAnB := a&b, a&^b, ^a&b, ^(a | b)
+	set := ab&m[7] | aNb&m[5] | nAb&m[3] | nAnB&m[1]
+	clear := ab&m[6] | aNb&m[4] | nAb&m[2] | nAnB&m[0]
+	return c&set | ^c&clear
+}
+
+// lut64 applies truth table t to a, b and c bitwise: table bit
 // a<<2 | b<<1 | c gives the result for those input bits.
 func lut64(t uint8, a, b, c uint64) uint64 {
-	var r uint64
-	for i := uint(0); i < 8; i++ {
-		if t>>i&1 == 0 {
-			continue
-		}
-		x, y, z := a, b, c
-		if i&4 == 0 {
-			x = ^a
-		}
-		if i&2 == 0 {
-			y = ^b
-		}
-		if i&1 == 0 {
-			z = ^c
-		}
-		r |= x & y & z
-	}
-	return r
+	m := lutOf(t)
+	return m.apply(a, b, c)
 }
 
 func lut32(t uint8, a, b, c uint32) uint32 {
@@ -41,11 +47,11 @@ func (w *Warp) lop3(in *isa.Instr, mask uint32, now uint64) {
 	a := w.Operand(in.Src(0), 0, mask, now)
 	b := w.Operand(in.Src(1), 1, mask, now)
 	c := w.Operand(in.Src(2), 2, mask, now)
-	t := uint8(in.Src(3).Imm)
+	t := lutOf(uint8(in.Src(3).Imm))
 	var r Vec
 	var nz uint32
 	for l := range r {
-		r[l] = lut64(t, a[l], b[l], c[l]) & m32
+		r[l] = t.apply(a[l], b[l], c[l]) & m32
 		if r[l] != 0 {
 			nz |= 1 << l
 		}

@@ -163,8 +163,17 @@ func (w *Warp) PredOperand(o *isa.Operand) uint32 {
 // Operand returns the per-lane values of operand o. Registers are returned
 // in place (no copy); immediates, specials and addresses are staged in one of
 // the warp's scratch vectors, slot (0..3), valid until the next call with the
-// same slot. now is the current cycle, for clock registers.
+// same slot. now is the current cycle, for clock registers. A plain
+// register, the common operand, is returned without a call.
 func (w *Warp) Operand(o *isa.Operand, slot int, mask uint32, now uint64) *Vec {
+	if o.Kind == isa.KReg && o.Mod == 0 {
+		return &w.regs[o.Reg]
+	}
+	return w.stagedOperand(o, slot, now)
+}
+
+// stagedOperand is Operand of anything but a plain register.
+func (w *Warp) stagedOperand(o *isa.Operand, slot int, now uint64) *Vec {
 	switch o.Kind {
 	case isa.KReg:
 		if o.Mod != 0 {

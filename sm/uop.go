@@ -1,0 +1,33 @@
+package sm
+
+import (
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/sim"
+)
+
+// uop is what the scheduler and the issue stage read of one instruction at
+// every look and every issue, decoded once per launch from the program and
+// the configuration: the readiness check and the issue then index one
+// record by pc instead of classifying the instruction again.
+type uop struct {
+	deps     []int32   // scoreboard entries of its guard and operands, read or written (scoreboardEntries)
+	pipes    pipePair  // the pipes it may issue to (pipesOf)
+	path     uint8     // the datapath of its own pipe (latency.mufu_forward)
+	throttle Reason    // what a warp waits for while its pipes are busy (throttleReason)
+	syncs    bool      // a barrier-unit instruction: its queue and the unit's can hold it too (unitsReady)
+	lat      sim.Cycle // its class's pipe latency
+	interval int       // cycles it holds its pipe
+}
+
+// decode builds the uops of program p under configuration cfg.
+func decode(p *isa.Program, cfg *Config) []uop {
+	deps := scoreboardEntries(p)
+	pipes := pipeTable(p)
+	us := make([]uop, len(p.Instrs))
+	for i := range p.Instrs {
+		c := p.Instrs[i].Class
+		us[i] = uop{deps: deps[i], pipes: pipes[i], path: datapath(int(pipes[i][0])), throttle: throttleReason(c),
+			syncs: c == isa.ClassSyncs, lat: sim.Cycle(cfg.Pipes.Latency[c]), interval: cfg.Pipes.Interval[c]}
+	}
+	return us
+}

@@ -1,0 +1,25 @@
+package warp
+
+import "golang.org/x/sys/cpu"
+
+// hasAVX2 reports whether f32FmaAVX2 may run on this host.
+var hasAVX2 = cpu.X86.HasAVX2
+
+// f32FmaAVX2 computes f32FmaV's lanes four at a time (fp_lanes_amd64.s) and
+// returns the groups of four lanes it left unwritten: those with a lane the
+// packed test sends to f32FmaV's per-lane path (a sum below f32's normal
+// range, infinite or NaN, or on an f32 midpoint). A group is written only
+// after all of its operands are read, so d may be a, b or c.
+//
+//go:noescape
+func f32FmaAVX2(a, b, c, d *Vec) (rest uint32)
+
+// f32FmaWide runs the packed FMA lanes where the host has them and returns
+// the groups of four lanes left to the per-lane loop (all of them without
+// AVX2).
+func f32FmaWide(a, b, c, d *Vec) uint32 {
+	if !hasAVX2 {
+		return allGroups
+	}
+	return f32FmaAVX2(a, b, c, d)
+}
