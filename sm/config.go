@@ -131,6 +131,11 @@ type SASSSpec struct {
 	// sources are read late) has read its source registers and releases
 	// it, counted from its issue (sass.read_scoreboard).
 	ReadScoreboard int
+	// SpecialRead is when an S2R / S2UR, a special-register read the
+	// compiler scoreboards (Ctrl.WriteSB), delivers its value, counted from
+	// its issue (sass.special_read). CS2R (the clock) is fixed-latency:
+	// latency.special.
+	SpecialRead int
 }
 
 // PtxasSpec is the compiler model's costs: what a PTX program pays for code

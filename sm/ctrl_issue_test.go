@@ -159,8 +159,9 @@ func TestStallCountsTimeAChain(t *testing.T) {
 
 // A scoreboard holds a consumer that waits on it until the producer's result
 // is written, at the latency the SM's models give: a global load's memory
-// latency, a shared load's wavefront, the MUFU class latency, a store's read
-// of its sources (sass.read_scoreboard). An instruction that does not wait
+// latency, a shared load's wavefront, the MUFU class latency, a special
+// register (sass.special_read), a store's read of its sources
+// (sass.read_scoreboard). An instruction that does not wait
 // issues on its stall count.
 func TestScoreboardsTimeVariableLatencies(t *testing.T) {
 	cfg := DefaultConfig()
@@ -176,6 +177,11 @@ func TestScoreboardsTimeVariableLatencies(t *testing.T) {
 	consumer := func(m uint8) isa.Instr {
 		return with(alu(isa.OpAdd, isa.U32, isa.R(4), isa.R(1), isa.Imm(1)), ctl(1, wait(m)))
 	}
+	special := func(sr isa.Special, c isa.Ctrl) isa.Instr { // S2R, or CS2R without a scoreboard
+		in := with(alu(isa.OpMov, isa.U32, isa.R(1), isa.Spec(sr)), c)
+		in.Class = isa.ClassSpecial
+		return in
+	}
 	cases := []struct {
 		name string
 		body []isa.Instr // the consumer is the last
@@ -187,6 +193,10 @@ func TestScoreboardsTimeVariableLatencies(t *testing.T) {
 			[]isa.Instr{ldI(isa.Shared, 1, 2, ctl(1, wsb(3))), consumer(1 << 3)}, shared},
 		{"a MUFU result is on a scoreboard",
 			[]isa.Instr{ex2(ctl(1, wsb(5))), consumer(1 << 5)}, sfu},
+		{"an S2R's value is on its scoreboard sass.special_read after issue",
+			[]isa.Instr{special(isa.STidX, ctl(1, wsb(0))), consumer(1 << 0)}, uint64(cfg.SASS.SpecialRead)},
+		{"a CS2R (no scoreboard) is fixed-latency: its stall count",
+			[]isa.Instr{special(isa.SClock, ctl(2)), consumer(1 << 0)}, 2},
 		{"a consumer that does not wait issues on its stall count",
 			[]isa.Instr{ldI(isa.Global, 1, 2, ctl(2, wsb(0))), consumer(0)}, 2},
 		{"a wait on another scoreboard does not hold it",

@@ -194,6 +194,9 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 	if in.Sched.Has(isa.SchedFoldedAddr) {
 		lat = 0 // SASS adds it in the access's address (compiler.FoldSharedAddressAdds)
 	}
+	if in.Class == isa.ClassSpecial && s.prog.Scheduled && in.Ctrl.WriteSB < isa.NumSB {
+		lat = sim.Cycle(s.cfg.SASS.SpecialRead) // S2R / S2UR: a variable-latency read (CS2R sets no scoreboard)
+	}
 	s.dstReady(wc, in, now+lat, ReasonWait)
 	if in.Op == isa.OpSetp { // predicates are ready sooner than general registers
 		for i := 0; i < int(in.NDst); i++ {

@@ -285,6 +285,7 @@ func tmaKeys() []decl {
 func sassKeys() []decl {
 	g := keyGroup{name: "SASS control bits", kind: Hardware}
 	g.int("sass.read_scoreboard", "cycles", 12, measuredSrc("latency5.csv (k_lat's parity SHF waits on the read scoreboard of the STG.E.64 before it, issued 3 cycles earlier: a global store reads its data registers ~12 cycles after it issues; calibration/h200/README.md); assumed the same for shared stores, barrier and copy operations"), "SASS programs: an instruction's issue to the release of its read scoreboard (it has read its source registers)", func(c *Config) *int { return &c.SASS.ReadScoreboard })
+	g.int("sass.special_read", "cycles", 33, measuredSrc("calibration/h200/sreg.csv and its SASS: a read of %smid or %warpid and the shared store whose address depends on it, clock to clock, less the stall counts between: S2R SR_VIRTUALSMID 33, S2R SR_VIRTID 31, S2UR SR_VIRTUALSMID 35"), "SASS programs: an S2R or S2UR's issue to its value written (the release of its write scoreboard)", func(c *Config) *int { return &c.SASS.SpecialRead })
 	return g.ds
 }
 
