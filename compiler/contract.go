@@ -40,35 +40,18 @@ func contractMulAdds(p *isa.Program, _ *Options) {
 			continue
 		}
 		d := mul.Ops[0].Reg
-		for j := i + 1; j < len(p.Instrs); j++ {
-			in := &p.Instrs[j]
-			if targeted[j] != 0 || del[j] {
-				break
+		j, ok := firstReader(p, i, d, targeted, del)
+		if !ok {
+			continue
+		}
+		in := &p.Instrs[j]
+		dead := in.Ops[0].Reg == d || reads[isa.RegLoc(d)] == 1
+		if dead && (contractible(in, isa.OpAdd) || contractible(in, isa.OpSub)) && in.Flags == mul.Flags {
+			if ops, ok := fusedOperands(mul, in, d); ok {
+				in.Op, in.Rnd, in.Ops = isa.OpFma, isa.RN, ops
+				in.Class = isa.ClassOf(in)
+				del[i] = true
 			}
-			readsD, writes := false, map[int32]bool{}
-			in.Uses(func(r isa.Loc, dst bool) {
-				if r.Kind == isa.KReg && r.N == d && !dst {
-					readsD = true
-				}
-				if r.Kind == isa.KReg && dst {
-					writes[r.N] = true
-				}
-			})
-			if !readsD {
-				if in.Op.IsBranch() || in.Op == isa.OpExit || in.Op == isa.OpRet || writes[d] || writesSource(mul, writes) {
-					break
-				}
-				continue
-			}
-			dead := in.Ops[0].Reg == d || reads[isa.RegLoc(d)] == 1
-			if dead && (contractible(in, isa.OpAdd) || contractible(in, isa.OpSub)) && in.Flags == mul.Flags {
-				if ops, ok := fusedOperands(mul, in, d); ok {
-					in.Op, in.Rnd, in.Ops = isa.OpFma, isa.RN, ops
-					in.Class = isa.ClassOf(in)
-					del[i] = true
-				}
-			}
-			break
 		}
 	}
 	dropMarked(p, del)

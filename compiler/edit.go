@@ -127,3 +127,33 @@ func renameRegs(in *isa.Instr, ren map[isa.Loc]isa.Operand) {
 		}
 	}
 }
+
+// firstReader returns the first instruction after i, within i's straight
+// run, that reads register d (instruction i's result), or false when the
+// run ends first: at a branch target or an instruction already marked for
+// deletion, at a branch, exit or return, or at an instruction that writes
+// d or one of i's source registers before anything reads d.
+func firstReader(p *isa.Program, i int, d int32, targeted []int, del []bool) (int, bool) {
+	for j := i + 1; j < len(p.Instrs); j++ {
+		in := &p.Instrs[j]
+		if targeted[j] != 0 || del[j] {
+			return 0, false
+		}
+		readsD, writes := false, map[int32]bool{}
+		in.Uses(func(r isa.Loc, dst bool) {
+			if r.Kind == isa.KReg && r.N == d && !dst {
+				readsD = true
+			}
+			if r.Kind == isa.KReg && dst {
+				writes[r.N] = true
+			}
+		})
+		if readsD {
+			return j, true
+		}
+		if in.Op.IsBranch() || in.Op == isa.OpExit || in.Op == isa.OpRet || writes[d] || writesSource(&p.Instrs[i], writes) {
+			return 0, false
+		}
+	}
+	return 0, false
+}

@@ -35,44 +35,25 @@ func fuseAdds(p *isa.Program, _ *Options) {
 			continue
 		}
 		d := first.Ops[0].Reg
-		for j := i + 1; j < len(p.Instrs); j++ {
-			in := &p.Instrs[j]
-			if targeted[j] != 0 || del[j] {
-				break
-			}
-			readsD, writes := false, map[int32]bool{}
-			in.Uses(func(r isa.Loc, dst bool) {
-				if r.Kind == isa.KReg && r.N == d && !dst {
-					readsD = true
-				}
-				if r.Kind == isa.KReg && dst {
-					writes[r.N] = true
-				}
-			})
-			if !readsD {
-				if in.Op.IsBranch() || in.Op == isa.OpExit || in.Op == isa.OpRet || writes[d] ||
-					writesSource(first, writes) {
-					break
-				}
-				continue
-			}
-			if fusableAdd(in) && in.Type == first.Type {
-				var c isa.Operand
-				switch {
-				case in.Ops[1].Kind == isa.KReg && in.Ops[1].Reg == d && !(in.Ops[2].Kind == isa.KReg && in.Ops[2].Reg == d):
-					c = in.Ops[2]
-				case in.Ops[2].Kind == isa.KReg && in.Ops[2].Reg == d && !(in.Ops[1].Kind == isa.KReg && in.Ops[1].Reg == d):
-					c = in.Ops[1]
-				default:
-					break
-				}
-				dead := in.Ops[0].Reg == d || reads[isa.RegLoc(d)] == 1
-				if c.Kind != isa.KNone && dead {
-					in.Ops = []isa.Operand{in.Ops[0], first.Ops[1], first.Ops[2], c}
-					del[i] = true
-				}
-			}
-			break
+		j, ok := firstReader(p, i, d, targeted, del)
+		if !ok {
+			continue
+		}
+		in := &p.Instrs[j]
+		if !fusableAdd(in) || in.Type != first.Type {
+			continue
+		}
+		var c isa.Operand
+		switch {
+		case in.Ops[1].Kind == isa.KReg && in.Ops[1].Reg == d && !(in.Ops[2].Kind == isa.KReg && in.Ops[2].Reg == d):
+			c = in.Ops[2]
+		case in.Ops[2].Kind == isa.KReg && in.Ops[2].Reg == d && !(in.Ops[1].Kind == isa.KReg && in.Ops[1].Reg == d):
+			c = in.Ops[1]
+		}
+		dead := in.Ops[0].Reg == d || reads[isa.RegLoc(d)] == 1
+		if c.Kind != isa.KNone && dead {
+			in.Ops = []isa.Operand{in.Ops[0], first.Ops[1], first.Ops[2], c}
+			del[i] = true
 		}
 	}
 	dropMarked(p, del)
