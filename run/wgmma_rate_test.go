@@ -19,22 +19,8 @@ func simWgmmaRate(t *testing.T, file, typ string, wgs, lag, groups int) float64 
 	if typ == "e4m3" {
 		fp8 = 1
 	}
-	j, err := Spec{Kernel: fmt.Sprintf("_Z4rateILb%dELi%dEEviPx", fp8, lag), Block: strconv.Itoa(128 * wgs), Grid: "1",
-		Smem: "25600", Launches: 1, Config: "h200", Args: []string{strconv.Itoa(groups), "buf:16"}}.Job(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := Execute(j)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.Err != nil {
-		t.Fatal(out.Err)
-	}
-	b := make([]byte, 16)
-	if err := out.Global.Read(out.Params.Bufs["1"].Addr, b); err != nil {
-		t.Fatal(err)
-	}
+	b := runBuffer(t, Spec{Kernel: fmt.Sprintf("_Z4rateILb%dELi%dEEviPx", fp8, lag), Block: strconv.Itoa(128 * wgs), Grid: "1",
+		Smem: "25600", Launches: 1, Config: "h200", Args: []string{strconv.Itoa(groups), "buf:16"}}, file, "1", 16)
 	c := int64(binary.LittleEndian.Uint64(b))
 	if wgs == 2 {
 		c = max(c, int64(binary.LittleEndian.Uint64(b[8:])))

@@ -34,22 +34,8 @@ func TestWgmmaAndBulkCopiesShareNoPort(t *testing.T) {
 	}
 	sim := map[int][2]float64{}
 	for _, mode := range []int{1, 2, 3} { // bit 2's shared-load loop was hoisted by ptxas: no rate
-		j, err := Spec{Kernel: "_Z5shareiPKhPxPj", Block: "256", Grid: "1", Smem: "107520", Launches: 2, Config: "h200",
-			Args: []string{strconv.Itoa(mode), "buf:1048576", "buf:32", "buf:8"}}.Job("../testdata/cuda/wgmma/wgmma_share.sass")
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := Execute(j)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out.Err != nil {
-			t.Fatal(out.Err)
-		}
-		b := make([]byte, 16)
-		if err := out.Global.Read(out.Params.Bufs["2"].Addr, b); err != nil {
-			t.Fatal(err)
-		}
+		b := runBuffer(t, Spec{Kernel: "_Z5shareiPKhPxPj", Block: "256", Grid: "1", Smem: "107520", Launches: 2, Config: "h200",
+			Args: []string{strconv.Itoa(mode), "buf:1048576", "buf:32", "buf:8"}}, "../testdata/cuda/wgmma/wgmma_share.sass", "2", 16)
 		sim[mode] = [2]float64{float64(int64(binary.LittleEndian.Uint64(b))), float64(int64(binary.LittleEndian.Uint64(b[8:])))}
 	}
 	// Each agent's pace together against alone (wgmma: mode 3 over 1; the

@@ -44,22 +44,8 @@ func loadWgmmaTimings(t *testing.T) []wgmmaTiming {
 // clock64 span.
 func simWgmmaTiming(t *testing.T, file string, r wgmmaTiming) float64 {
 	t.Helper()
-	j, err := Spec{Kernel: r.kernel, Block: strconv.Itoa(128 * r.wgs), Grid: "1", Smem: "41984", Launches: 1,
-		Config: "h200", Args: []string{"buf:192", strconv.Itoa(r.iters), strconv.Itoa(r.mode)}}.Job(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := Execute(j)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.Err != nil {
-		t.Fatal(out.Err)
-	}
-	b := make([]byte, 8*3*4*r.wgs)
-	if err := out.Global.Read(out.Params.Bufs["0"].Addr, b); err != nil {
-		t.Fatal(err)
-	}
+	b := runBuffer(t, Spec{Kernel: r.kernel, Block: strconv.Itoa(128 * r.wgs), Grid: "1", Smem: "41984", Launches: 1,
+		Config: "h200", Args: []string{"buf:192", strconv.Itoa(r.iters), strconv.Itoa(r.mode)}}, file, "0", 8*3*4*r.wgs)
 	lo, hi := int64(-1), int64(0)
 	for w := 0; w < 4*r.wgs; w++ {
 		t0 := int64(binary.LittleEndian.Uint64(b[24*w:]))
