@@ -25,7 +25,7 @@ func csvFiles() []string {
 		"branch.csv", "waitdelay.csv", "dsweep.csv", "throughput.csv", "convert.csv", "smem.csv", "ldg.csv", "syncwarp.csv",
 		"trywait.csv", "stamps.csv", "window.csv", "pingpong.csv", "store.csv", "waterfall.csv", "smemshare.csv", "reqcost.csv",
 		"bulkbw.csv", "sel.csv", "latency3.csv", "latency4.csv", "latency5.csv", "fence.csv", "libpipe.csv", "libcopy.csv",
-		"wspipe.csv", "ptxpipe.csv", "cpipe.csv", "epilogue.csv"}
+		"wspipe.csv", "ptxpipe.csv", "cpipe.csv", "epilogue.csv", "stgport.csv"}
 }
 
 // readCSV reads rows of either shape: bench,config,metric,median,min,max,runs

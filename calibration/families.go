@@ -38,6 +38,7 @@ func families() []family {
 		{"ldg.ptx", plain(ldgRecipes)},
 		{"trywait.ptx", plain(trywaitRecipes)},
 		{"wspipe.ptx", plain(wspipeRecipes)},
+		{"stgport.ptx", plain(stgportRecipes)},
 		{"ptxpipe.ptx", plain(ptxpipeRecipes)},
 		{"cpipe.ptx", plain(cpipeRecipes)},
 		{"window.ptx", plain(windowRecipes)},

@@ -74,6 +74,18 @@ type Config struct {
 	// slope), fitted by the replay in tma/calibration_test.go (docs/tma.md).
 	DRAMBytesPerCycle int
 
+	// UpPacketsPerCycle is the SM→L2 request path: every read request (one
+	// line a load misses L1 for, one line of a bulk read) and every 32-byte
+	// sector a store writes takes one packet of it (calibration/h200/
+	// stgport.csv: warp stores of whole lines, four lines or eight sectors in
+	// eight lines all leave one sector a cycle from 8-16 warps; bulk copies
+	// streaming 0.55 lines a cycle beside stores of 0.47 sectors a cycle
+	// fill it together). The sectors of a line a store writes only in part
+	// take PartialSectorPackets together (stgport spread: 32 four-byte
+	// stores to 32 lines a warp leave every 64 cycles).
+	UpPacketsPerCycle    int
+	PartialSectorPackets int
+
 	// What the SMs of one GPU share (a lone SM never reaches these limits:
 	// see fabric). L2Partitions is how many parts the L2's lines are spread
 	// over, each with GPUL2BytesPerCycle / L2Partitions; GPUL2BytesPerCycle
@@ -105,6 +117,9 @@ func DefaultConfig() Config {
 		L1TLBMissCycles:   91,
 		L2BytesPerCycle:   100,
 		DRAMBytesPerCycle: 80,
+		UpPacketsPerCycle: 1,
+
+		PartialSectorPackets: 2,
 
 		L2Partitions:         2,
 		GPUL2BytesPerCycle:   6040,

@@ -34,7 +34,7 @@ func ExampleHierarchy_Access() {
 	// Output:
 	// first load of a line       DRAM  626 cycles
 	// the same line again        L1     39 cycles
-	// a store                    L2    286 cycles
+	// a store                    L2    287 cycles
 	// a load of the stored line  L2    286 cycles
 }
 

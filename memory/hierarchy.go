@@ -52,17 +52,22 @@ func (f fixed) ceil() sim.Cycle { return sim.Cycle((f + fixedOne - 1) / fixedOne
 // its data is ready a fixed latency after that. Calls may come in any time
 // order; a request dated before a resource's free cycle waits for it.
 type Hierarchy struct {
-	cfg       Config
-	l1        cache
-	l2        *cache // shared by the hierarchies of one GPU's SMs (Sibling)
-	tlb       tlb
-	l1tlb     tlb     // translation of the loads that look up L1
-	full      uint8   // sector mask of a whole line
-	linkFree  fixed   // SM←L2 read direction
-	writeFree fixed   // SM→L2 write direction
-	dramFree  fixed   // the SM's share of DRAM bandwidth (mem.dram_bytes_per_cycle is what one SM sees)
-	fab       *fabric // the L2 partitions and DRAM the GPU's SMs share; nil for one SM alone
-	stats     Stats
+	cfg      Config
+	l1       cache
+	l2       *cache // shared by the hierarchies of one GPU's SMs (Sibling)
+	tlb      tlb
+	l1tlb    tlb   // translation of the loads that look up L1
+	full     uint8 // sector mask of a whole line
+	linkFree fixed // SM←L2 read direction
+	upFree   fixed // SM→L2 request path (uppath.go)
+	// the last read request (request): its cycle, line and wait
+	lastReqAt   sim.Cycle
+	lastReqLine uint64
+	lastReqWait sim.Cycle
+	lastReqSet  bool
+	dramFree    fixed   // the SM's share of DRAM bandwidth (mem.dram_bytes_per_cycle is what one SM sees)
+	fab         *fabric // the L2 partitions and DRAM the GPU's SMs share; nil for one SM alone
+	stats       Stats
 }
 
 // NewHierarchy returns a cold hierarchy (empty caches and TLB).
@@ -107,35 +112,31 @@ func (h *Hierarchy) Config() Config { return h.cfg }
 // Access models one load or store of size bytes at addr issued at now (one
 // thread's access, or one line of a coalesced warp access) and returns its
 // latency and the farthest level that served it. Loads look up L1, then L2,
-// then DRAM, and fill the levels they missed. Stores write through to L2
-// (write-allocate there, no DRAM read) and report the L2 latency; an L1 copy
-// of the line stays valid. A load's bandwidth is not charged (warp-level
-// throughput is the SM's concern); a store's line is one request to L2,
-// whatever its sectors, and takes a line's turn at the SM's L2 port, which
-// the bulk reads (Stream) pass at L2BytesPerCycle: a warp's store to eight
-// rows costs eight lines of it, as much as a kilobyte of a tensor copy.
+// then DRAM, and fill the levels they missed; a line L1 misses sends one
+// request up the SM→L2 path (uppath.go) and waits its turn there. Stores
+// write through to L2 (Store: their sectors' turn on the request path).
+// A load's bandwidth back to the SM is not charged (warp-level throughput
+// is the SM's concern).
 func (h *Hierarchy) Access(now sim.Cycle, addr uint64, size int, write bool) (sim.Cycle, Level) {
 	size = max(size, 1)
-	lat := h.translate(addr, size)
 	if write {
-		h.stats.Stores++
-		var queued sim.Cycle
-		h.forLines(addr, size, func(line uint64, mask uint8) {
-			h.countL2(mask &^ h.l2.probe(line, mask))
-			h.l2.fill(line, mask)
-			h.l1.probe(line, mask)
-			port := occupy(&h.linkFree, now, h.cfg.LineBytes, h.cfg.L2BytesPerCycle) - now
-			queued = max(queued, h.shared(now, line, mask, false), port-min(port, h.lineTurn()))
+		var worst sim.Cycle
+		h.forLines(addr, size, func(line uint64, _ uint8) {
+			ls := line * uint64(h.cfg.LineBytes)
+			lo := max(addr, ls)
+			mask, partial := h.sectorsOf(ls, lo, int(min(addr+uint64(size), ls+uint64(h.cfg.LineBytes))-lo))
+			worst = max(worst, h.Store(now, ls, mask, partial))
 		})
-		return lat + queued + sim.Cycle(h.cfg.L1MissCycles+h.cfg.L2Cycles), L2
+		return worst, L2
 	}
 	h.stats.Loads++
+	lat := h.translate(addr, size)
 	l1t := h.translateL1(addr, size)
 	worst, level := 0, L1
 	h.forLines(addr, size, func(line uint64, mask uint8) {
 		cost, lvl := h.loadLine(line, mask)
 		if lvl > L1 {
-			cost += int(h.shared(now, line, mask, lvl == DRAM))
+			cost += int(h.request(now, line)) + int(h.shared(now, line, mask, lvl == DRAM))
 		}
 		worst, level = max(worst, cost), max(level, lvl)
 	})
@@ -165,7 +166,7 @@ func (h *Hierarchy) AccessL2(now sim.Cycle, addr uint64, size int) (sim.Cycle, L
 	worst, level := 0, L2
 	h.forLines(addr, size, func(line uint64, mask uint8) {
 		extra, lvl := h.l2Line(line, mask)
-		extra += int(h.shared(now, line, mask, lvl == DRAM))
+		extra += int(h.request(now, line)) + int(h.shared(now, line, mask, lvl == DRAM))
 		worst, level = max(worst, h.cfg.L1HitCycles+h.cfg.L2Cycles+extra), max(level, lvl)
 	})
 	return lat + sim.Cycle(worst), level
@@ -211,6 +212,7 @@ func (h *Hierarchy) Stream(now sim.Cycle, addr uint64, size int) (ready sim.Cycl
 	t := now + h.translate(addr, size)
 	moved, missed := h.allocate(addr, size)
 	ready = occupy(&h.linkFree, t, moved, h.cfg.L2BytesPerCycle) + sim.Cycle(h.cfg.L2Cycles)
+	ready = max(ready, t+h.up(t, h.lines(addr, size))+sim.Cycle(h.cfg.L2Cycles))
 	if missed > 0 {
 		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
 		ready = max(ready, d+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles+h.cfg.StreamDRAMCycles))
@@ -241,11 +243,6 @@ func (h *Hierarchy) allocate(addr uint64, size int) (moved, missed int) {
 	return moved * h.cfg.SectorBytes, missed * h.cfg.SectorBytes
 }
 
-// lineTurn is the cycles one line takes at the SM's L2 port.
-func (h *Hierarchy) lineTurn() sim.Cycle {
-	return sim.Cycle((h.cfg.LineBytes + h.cfg.L2BytesPerCycle - 1) / h.cfg.L2BytesPerCycle)
-}
-
 // HitLatency is the round trip of a request L2 answers (L2Cycles): what an
 // out-of-bounds row of a tensor copy takes (package tma).
 func (h *Hierarchy) HitLatency() sim.Cycle { return sim.Cycle(h.cfg.L2Cycles) }
@@ -267,7 +264,7 @@ func (h *Hierarchy) StreamWrite(now sim.Cycle, addr uint64, size int) (done sim.
 	l2, _ := h.sharedRange(t, addr, size, 0)
 	h.stats.StreamWrites++
 	h.stats.StreamWriteBytes += uint64(size)
-	return max(occupy(&h.writeFree, t, moved*h.cfg.SectorBytes, h.cfg.L2BytesPerCycle), l2) + sim.Cycle(h.cfg.L2Cycles)
+	return max(t+h.up(t, moved), l2) + sim.Cycle(h.cfg.L2Cycles)
 }
 
 // StreamReduce models a bulk reduction of size bytes at addr sent at now
@@ -285,7 +282,7 @@ func (h *Hierarchy) StreamReduce(now sim.Cycle, addr uint64, size int) (done sim
 	}
 	t := now + h.translate(addr, size)
 	moved, missed := h.allocate(addr, size)
-	done = occupy(&h.writeFree, t, moved, h.cfg.L2BytesPerCycle) + sim.Cycle(h.cfg.L2Cycles)
+	done = t + h.up(t, moved/h.cfg.SectorBytes) + sim.Cycle(h.cfg.L2Cycles)
 	if missed > 0 {
 		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
 		done = max(done, d+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles))
@@ -377,6 +374,12 @@ func (h *Hierarchy) translateL1(addr uint64, size int) sim.Cycle {
 		return sim.Cycle(h.cfg.L1TLBMissCycles)
 	}
 	return 0
+}
+
+// lines is how many lines [addr, addr+size) touches.
+func (h *Hierarchy) lines(addr uint64, size int) int {
+	lb := uint64(h.cfg.LineBytes)
+	return int((addr+uint64(size)-1)/lb - addr/lb + 1)
 }
 
 // forLines calls fn for each line [addr, addr+size) touches, with the mask

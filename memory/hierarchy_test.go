@@ -98,13 +98,14 @@ func TestAccessLatencyByLevel(t *testing.T) {
 		{"cold load misses TLBs, L1 and L2", a, false, dram + sim.Cycle(cfg.TLBMissCycles), DRAM},
 		{"same line again hits L1", a + 4, false, sim.Cycle(cfg.L1HitCycles), L1},
 		{"other sector of the line misses L1 and L2", a + 64, false, dram, DRAM},
-		{"store writes through to L2", a + 4096, true, l2, L2},
+		// A 4-byte store writes part of a sector: two packets up (uppath.go).
+		{"store writes through to L2", a + 4096, true, l2 + 1, L2},
 		{"load after the store hits L2", a + 4096, false, l2, L2},
-		{"store in another 64 KiB granule", a + 1<<20, true, l2, L2},
+		{"store in another 64 KiB granule", a + 1<<20, true, l2 + 1, L2},
 		{"an L2 hit there waits for the L1 path's translation miss", a + 1<<20, false, l2 + sim.Cycle(cfg.L1TLBMissCycles), L2},
 	}
-	// Each step a thousand cycles after the last: a store's line takes its
-	// turn at the L2 port, and steps issued together would queue there.
+	// Each step a thousand cycles after the last: steps issued together
+	// would queue on the SM→L2 request path.
 	for i, s := range steps {
 		lat, lvl := h.Access(sim.Cycle(100+1000*i), s.addr, 4, s.write)
 		if lat != s.lat || lvl != s.level {
@@ -112,7 +113,7 @@ func TestAccessLatencyByLevel(t *testing.T) {
 		}
 	}
 	h.NewLaunch(0)
-	if lat, lvl := h.Access(0, a, 4, false); lvl != L2 || lat != l2 {
+	if lat, lvl := h.Access(sim.Cycle(100+1000*len(steps)), a, 4, false); lvl != L2 || lat != l2 {
 		t.Errorf("after NewLaunch: got %d from %v, want %d from L2", lat, lvl, l2)
 	}
 }
@@ -127,15 +128,15 @@ func TestAccessL2BypassesL1(t *testing.T) {
 	if lat, lvl := h.AccessL2(0, a, 4); lvl != DRAM || lat != bypass+sim.Cycle(cfg.DRAMCycles+cfg.TLBMissCycles) {
 		t.Errorf("cold: %d cycles from %v, want %d from DRAM", lat, lvl, bypass+sim.Cycle(cfg.DRAMCycles+cfg.TLBMissCycles))
 	}
-	if lat, lvl := h.AccessL2(0, a, 4); lvl != L2 || lat != bypass {
+	if lat, lvl := h.AccessL2(1000, a, 4); lvl != L2 || lat != bypass {
 		t.Errorf("again: %d cycles from %v, want %d from L2", lat, lvl, bypass)
 	}
 	// The first load through L1 also translates its granule for the L1 path.
 	l2 := sim.Cycle(cfg.L1MissCycles + cfg.L2Cycles + cfg.L1TLBMissCycles)
-	if lat, lvl := h.Access(0, a, 4, false); lvl != L2 || lat != l2 {
+	if lat, lvl := h.Access(2000, a, 4, false); lvl != L2 || lat != l2 {
 		t.Errorf("ld.ca after ld.cg: %d cycles from %v, want %d from L2 (L1 was not filled)", lat, lvl, l2)
 	}
-	if lat, _ := h.AccessL2(0, a, 4); lat != bypass {
+	if lat, _ := h.AccessL2(3000, a, 4); lat != bypass {
 		t.Errorf("ld.cg of a line in L1: %d cycles, want %d (L1 is not looked up)", lat, bypass)
 	}
 }
@@ -233,8 +234,8 @@ func TestBackToBackStreamsShareTheLink(t *testing.T) {
 	if r3 != 5000+200+2 {
 		t.Errorf("idle link: got %d, want %d", r3, 5000+202)
 	}
-	if w := h.StreamWrite(6000, a, 1024); w != 6000+200+11 {
-		t.Errorf("write: got %d, want %d", w, 6000+211)
+	if w := h.StreamWrite(6000, a, 1024); w != 6000+200+31 {
+		t.Errorf("write: got %d, want %d (32 sectors up the request path, one a cycle)", w, 6000+231)
 	}
 }
 
@@ -273,7 +274,7 @@ func TestNewLaunchEmptiesAndSizesL1(t *testing.T) {
 		t.Fatalf("16 KiB in a %d KiB L1: %d misses on the second pass, want 0", cfg.L1Bytes>>10, n)
 	}
 	h.NewLaunch(0)
-	if lat, lvl := h.Access(0, a, 4, false); lvl != L2 || lat != l2 {
+	if lat, lvl := h.Access(1<<20, a, 4, false); lvl != L2 || lat != l2 {
 		t.Errorf("first load of a new launch: %d cycles from %v, want %d from L2", lat, lvl, l2)
 	}
 	tests := []struct {
@@ -384,21 +385,24 @@ func TestStreamReduceIsAWriteThatReadsMissesFromDRAM(t *testing.T) {
 	}
 }
 
-// A store's line is one request at the SM's L2 port whatever its sectors:
-// a warp's 8-byte stores to eight rows (eight lines, one sector each) hold
-// the port as long as eight whole lines of a bulk read, delay the reads
-// queued behind them by that much, and wait for the port themselves when
-// it is busy.
-func TestStoreLinesTakeTheL2Port(t *testing.T) {
+// The SM→L2 request path takes a packet per read request (a line) and per
+// sector a store writes (two for a line's sectors written in part), one a cycle
+// (calibration/h200/stgport.csv): stores queued ahead of a bulk read delay
+// its requests, and so its last bytes, by their packets; a store queued
+// behind a bulk read's requests waits for them.
+func TestStoresAndReadsShareTheRequestPath(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		lines    int
 		stride   uint64
-		wantRead sim.Cycle // the 9600-byte read's ready, relative to cycle 0
+		size     int
+		wantRead sim.Cycle // the 38400-byte read's ready, relative to cycle 0
 	}{
-		{"no stores", 0, 128, 200 + 96},
-		{"eight one-sector lines", 8, 4096, 200 + 107}, // (8·128 + 9600) / 100 B a cycle
-		{"32 lines of a row", 32, 128, 200 + 137},      // (32·128 + 9600) / 100
+		{"no stores", 0, 128, 8, 200 + 384},                          // 38400 B / 100 B a cycle: the data link binds
+		{"300 one-sector lines", 300, 4096, 32, 200 + 300 + 300 - 1}, // 300 sectors, then 300 requests
+		{"300 partial sectors", 300, 4096, 8, 200 + 600 + 300 - 1},   // two packets each
+		{"100 whole lines", 100, 128, 128, 200 + 400 + 300 - 1},      // four sectors each
+		{"a few stores under the link", 20, 128, 128, 200 + 384 + 0}, // 80 packets + 300 requests < 384
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newTestHierarchy(t, nil)
@@ -406,9 +410,9 @@ func TestStoreLinesTakeTheL2Port(t *testing.T) {
 			h.Warm(a, 1<<20)
 			h.translate(a, 1<<20)
 			for i := 0; i < tt.lines; i++ {
-				h.Access(0, a+(1<<19)+uint64(i)*tt.stride, 8, true)
+				h.Access(0, a+(1<<19)+uint64(i)*tt.stride, tt.size, true)
 			}
-			if r, _ := h.Stream(0, a, 9600); r != tt.wantRead {
+			if r, _ := h.Stream(0, a, 38400); r != tt.wantRead {
 				t.Errorf("read ready at %d, want %d", r, tt.wantRead)
 			}
 		})
@@ -418,9 +422,12 @@ func TestStoreLinesTakeTheL2Port(t *testing.T) {
 	h.Warm(a, 1<<20)
 	h.translate(a, 1<<20)
 	idle, _ := h.Access(10000, a, 8, true)
-	h.Stream(20000, a, 100<<10) // the port busy for 1024 cycles
+	h.Stream(20000, a, 100<<10) // 800 line requests
 	busy, _ := h.Access(20000, a+4096, 8, true)
-	if busy-idle < 1000 || busy-idle > 1030 {
-		t.Errorf("a store behind 100 KiB of reads takes %d cycles, alone %d: want it to wait ~1024 for the port", busy, idle)
+	if busy-idle != 800 {
+		t.Errorf("a store behind 100 KiB of reads takes %d cycles, alone %d: want it to wait 800 for their requests", busy, idle)
+	}
+	if got := h.UpBooked(20000); got != 802 {
+		t.Errorf("path booked %d cycles ahead, want 802 (800 requests, a partial sector)", got)
 	}
 }

@@ -122,6 +122,7 @@ type BarSpec struct {
 // interval.shared) and the memory path's.
 type LSUSpec struct {
 	GlobalPerLine int // mem.per_line: extra cycles per extra line of one warp access
+	StoreBacklog  int // mem.store_backlog: cycles the SM→L2 path may be booked ahead before a store waits to issue
 }
 
 // SASSSpec is the spec of issue by control bits.

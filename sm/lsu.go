@@ -15,8 +15,9 @@ import (
 // (ShareArray). The memory path (caches, TLB, DRAM) times each line of a
 // global access. What an access reads and writes is the SM's (mem.go).
 type lsu struct {
-	spec lsuSpec
-	path MemoryPath // nil: every access is an L1 hit
+	spec  lsuSpec
+	path  MemoryPath // nil: every access is an L1 hit
+	store storePath  // path's store side, if it has one
 
 	smemFree sim.Cycle     // when the data array can serve the next wavefront
 	arrayUse []arrayWindow // bulk stores' reads of the data array, in the future
@@ -31,15 +32,32 @@ type lsuSpec struct {
 	lineBytes     int       // mem.line_bytes
 	l1Hit         sim.Cycle // mem.l1_hit: without a memory path
 	perLine       int       // mem.per_line
+	storeBacklog  sim.Cycle // mem.store_backlog
+}
+
+// storePath is a memory path that times a warp store's lines by the sectors
+// they write and books them on the SM→L2 request path (memory.Hierarchy is
+// one).
+type storePath interface {
+	// Store returns the latency of one line of a warp store issued at now
+	// writing the sectors of mask, those of partial only in part.
+	Store(now sim.Cycle, addr uint64, mask, partial uint8) sim.Cycle
+	// UpBooked is how far past now the request path is booked.
+	UpBooked(now sim.Cycle) sim.Cycle
 }
 
 // newLSU returns an idle unit with c's spec, timing global accesses by path.
 func newLSU(c *Config, path MemoryPath) lsu {
-	return lsu{path: path, spec: lsuSpec{
+	u := lsu{path: path, spec: lsuSpec{
 		smem: c.Smem, sharedLatency: sim.Cycle(c.Pipes.Latency[isa.ClassShared]),
 		sharedIvl: c.Pipes.Interval[isa.ClassShared], globalIvl: c.Pipes.Interval[isa.ClassGlobal],
 		lineBytes: c.Mem.LineBytes, l1Hit: sim.Cycle(c.Mem.L1HitCycles), perLine: c.LSU.GlobalPerLine,
+		storeBacklog: sim.Cycle(c.LSU.StoreBacklog),
 	}}
+	if sp, ok := path.(storePath); ok && c.Mem.LineBytes == 128 && c.Mem.SectorBytes == 32 {
+		u.store = sp
+	}
+	return u
 }
 
 // launchPath is a memory path with an L1 that a launch configures
@@ -108,10 +126,14 @@ func (u *lsu) shared(now sim.Cycle, sc *scheduler, words *[sharedmem.WarpSize]ui
 // lines pass the data array that shared memory uses, one 128-byte
 // wavefront a cycle for the SM (ldg.csv: 128-bit L1 hits from every
 // sub-partition, 16.00 cycles a warp instruction, as smem.csv's).
-func (u *lsu) global(now sim.Cycle, sc *scheduler, lines *[warp.Lanes]uint64, nlines int, bypassL1, write bool) sim.Cycle {
+func (u *lsu) global(now sim.Cycle, sc *scheduler, lines *[warp.Lanes]uint64, written *[warp.Lanes][2]uint64, nlines int, bypassL1 bool) sim.Cycle {
 	var worst sim.Cycle
-	for k := 0; k < nlines; k++ {
-		worst = max(worst, u.access(now, lines[k]*uint64(u.spec.lineBytes), u.spec.lineBytes, bypassL1, write))
+	if written != nil && u.store != nil {
+		worst = u.storeLines(now, sc, lines, written, nlines)
+	} else {
+		for k := 0; k < nlines; k++ {
+			worst = max(worst, u.access(now, lines[k]*uint64(u.spec.lineBytes), u.spec.lineBytes, bypassL1, written != nil))
+		}
 	}
 	if nlines > 1 {
 		worst += sim.Cycle((nlines - 1) * u.spec.perLine)
@@ -119,12 +141,54 @@ func (u *lsu) global(now sim.Cycle, sc *scheduler, lines *[warp.Lanes]uint64, nl
 	if hold := nlines*u.spec.perLine - u.spec.globalIvl; hold > 0 {
 		sc.pipeFree[isa.ClassGlobal] += sim.Cycle(hold)
 	}
+	if written != nil && u.store != nil {
+		u.holdForStoreQueue(now, sc)
+	}
 	if per := sim.Cycle(u.spec.smem.WavefrontCycles); per > 0 && nlines > 0 {
 		at := max(now, u.smemFree)
 		worst += at - now
 		u.smemFree = at + u.arrayCycles(now, at, per*sim.Cycle(nlines))
 	}
 	return worst
+}
+
+// storeLines books a warp store's lines, each by the sectors its lanes
+// write (written: a byte mask a line), on the memory path and returns the
+// slowest line's latency. The next access waits to leave the LSU while the
+// SM→L2 request path is booked more than mem.store_backlog ahead (the store
+// queue full; holdForStoreQueue): calibration/h200/stgport.csv, where 8-16
+// warps storing issue at the path's rate, one sector a cycle.
+func (u *lsu) storeLines(now sim.Cycle, sc *scheduler, lines *[warp.Lanes]uint64, written *[warp.Lanes][2]uint64, nlines int) sim.Cycle {
+	var worst sim.Cycle
+	for k := 0; k < nlines; k++ {
+		mask, partial := sectorMasks(&written[k])
+		worst = max(worst, u.store.Store(now, lines[k]*uint64(u.spec.lineBytes), mask, partial))
+	}
+	return worst
+}
+
+// holdForStoreQueue keeps the sub-partition's LSU pipe from taking another
+// access while the request path is booked more than mem.store_backlog past
+// now.
+func (u *lsu) holdForStoreQueue(now sim.Cycle, sc *scheduler) {
+	if b := u.store.UpBooked(now); b > u.spec.storeBacklog {
+		sc.pipeFree[isa.ClassGlobal] = max(sc.pipeFree[isa.ClassGlobal], now+b-u.spec.storeBacklog)
+	}
+}
+
+// sectorMasks returns the 32-byte sectors of a line a byte mask touches and
+// those of them it covers only in part.
+func sectorMasks(m *[2]uint64) (mask, partial uint8) {
+	for s := 0; s < 4; s++ {
+		v := uint32(m[s>>1] >> (32 * (s & 1)))
+		if v != 0 {
+			mask |= 1 << s
+			if v != ^uint32(0) {
+				partial |= 1 << s
+			}
+		}
+	}
+	return mask, partial
 }
 
 // access is the memory path's load-to-use latency of size bytes at addr

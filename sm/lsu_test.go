@@ -98,7 +98,7 @@ func TestDataArrayServesOneWavefrontACycle(t *testing.T) {
 	}
 	var lines [warp.Lanes]uint64
 	lines[0], lines[1] = 10, 11
-	if lat := u.global(0, &b, &lines, 2, false, false); lat != 32+2+5 {
+	if lat := u.global(0, &b, &lines, nil, 2, false); lat != 32+2+5 {
 		t.Errorf("a global access of 2 L1 lines after 5 wavefronts: latency %d, want %d", lat, 32+2+5)
 	}
 	if u.smemFree != 7 {
@@ -165,17 +165,17 @@ func TestMemoryPathLatencyByLevel(t *testing.T) {
 		{"ld.global.cg of a line L2 holds", []uint64{0}, true, false, 32 + 257},
 		{"ld.global.cg of a line L2 lacks (page translated)", []uint64{128}, true, false, 32 + 257 + 375},
 		{"a load of that line: in L2, not in L1", []uint64{128}, false, false, 32 + 257},
-		{"a store: written through to L2", []uint64{256}, false, true, 32 + 257},
+		{"a store of a whole line: its four sectors up to L2, one a cycle", []uint64{256}, false, true, 32 + 257 + 3},
 		{"four L1-hit lines: mem.per_line each beyond the first", []uint64{0, 128, 4 * 128, 5 * 128}, false, false, 32 + 3*2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ls, n := line(tc.addrs...)
 			if n == 4 { // warm the two lines not yet in L1, then time the four
-				u.global(now, sc, ls, n, false, false)
+				u.global(now, sc, ls, nil, n, false)
 				now += 1000
 			}
 			before := sc.pipeFree[isa.ClassGlobal]
-			if got := u.global(now, sc, ls, n, tc.bypassL1, tc.write); got != tc.want {
+			if got := u.global(now, sc, ls, wholeLines(tc.write), n, tc.bypassL1); got != tc.want {
 				t.Errorf("latency %d, want %d", got, tc.want)
 			}
 			if hold := sc.pipeFree[isa.ClassGlobal] - before; n == 4 && hold != 4 {
@@ -183,5 +183,72 @@ func TestMemoryPathLatencyByLevel(t *testing.T) {
 			}
 			now += 1000 // the data array is free again
 		})
+	}
+}
+
+// wholeLines is the byte masks of a store that writes every byte of each
+// line it touches (nil for a load).
+func wholeLines(write bool) *[warp.Lanes][2]uint64 {
+	if !write {
+		return nil
+	}
+	var m [warp.Lanes][2]uint64
+	for i := range m {
+		m[i] = [2]uint64{^uint64(0), ^uint64(0)}
+	}
+	return &m
+}
+
+func TestSectorMasks(t *testing.T) {
+	for _, tt := range []struct {
+		name          string
+		off, size     int
+		mask, partial uint8
+	}{
+		{"a whole line", 0, 128, 0xf, 0},
+		{"one whole sector", 32, 32, 0x2, 0},
+		{"eight bytes", 8, 8, 0x1, 0x1},
+		{"across two sectors, neither whole", 16, 32, 0x3, 0x3},
+		{"the last sector and part of the one before", 80, 48, 0xc, 0x4},
+	} {
+		var m [2]uint64
+		markBytes(&m, tt.off, tt.size)
+		if mask, partial := sectorMasks(&m); mask != tt.mask || partial != tt.partial {
+			t.Errorf("%s: sectors %04b, partial %04b; want %04b, %04b", tt.name, mask, partial, tt.mask, tt.partial)
+		}
+	}
+}
+
+// A warp store books its sectors on the SM→L2 request path; once the path
+// is booked more than mem.store_backlog ahead, the next store waits to
+// leave the LSU: the sub-partition's global pipe is held until the backlog
+// is back to mem.store_backlog (stgport.csv: stores from many warps issue
+// at the path's rate).
+func TestStoresWaitForTheStoreQueue(t *testing.T) {
+	h, err := memory.NewHierarchy(DefaultConfig().Mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, sc := newTestLSU(h)
+	backlog := sim.Cycle(DefaultConfig().LSU.StoreBacklog)
+	var ls [warp.Lanes]uint64
+	for i := range ls {
+		ls[i] = uint64(1<<20+i) * 4 // 32 lines, four whole sectors each: 128 packets a store
+	}
+	h.Warm(ls[0]*128, 1<<20)
+	const now = 1000
+	for k := 1; k <= 8; k++ {
+		u.global(now, sc, &ls, wholeLines(true), warp.Lanes, false)
+		booked := sim.Cycle(k * 128)
+		want := sim.Cycle(0)
+		if booked > backlog {
+			want = now + booked - backlog
+		}
+		if got := sc.pipeFree[isa.ClassGlobal]; booked > backlog && got != want {
+			t.Errorf("after %d stores (%d packets booked): LSU pipe free at %d, want %d", k, booked, got, want)
+		}
+		if booked <= backlog && sc.pipeFree[isa.ClassGlobal] > now+sim.Cycle(warp.Lanes*2) {
+			t.Errorf("after %d stores (%d packets, within the queue): LSU pipe held to %d", k, booked, sc.pipeFree[isa.ClassGlobal])
+		}
 	}
 }

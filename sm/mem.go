@@ -108,7 +108,11 @@ func (s *SM) execMemory(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) err
 			}
 			if k == nlines {
 				lineSet[nlines] = line
+				s.storeBytes[nlines] = [2]uint64{}
 				nlines++
+			}
+			if in.Op != isa.OpLd {
+				markBytes(&s.storeBytes[k], int(off%uint64(s.cfg.Mem.LineBytes)), size)
 			}
 		case isa.Shared:
 			words[l] = uint32(off)
@@ -143,7 +147,19 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 	}
 	s.stats.GlobalAccesses++
 	write := in.Op == isa.OpSt || in.Op == isa.OpRed
-	return s.lsu.global(now, &s.sched[wc.sp], lines, nlines, in.Flags.Has(isa.FBypassL1), write), ReasonLongScoreboard
+	var written *[warp.Lanes][2]uint64
+	if write {
+		written = &s.storeBytes
+	}
+	return s.lsu.global(now, &s.sched[wc.sp], lines, written, nlines, in.Flags.Has(isa.FBypassL1)), ReasonLongScoreboard
+}
+
+// markBytes sets the bits of bytes [off, off+size) of a 128-byte line's
+// mask (a lane's access never crosses a line: it is aligned to its size).
+func markBytes(m *[2]uint64, off, size int) {
+	for b := off; b < off+size && b < 128; b++ {
+		m[b>>6] |= 1 << (b & 63)
+	}
 }
 
 // maxAccessBytes is the most one thread's access moves on sm_90: a .v4 of

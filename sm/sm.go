@@ -62,9 +62,10 @@ type SM struct {
 	totalCTA   int
 	warps      []*wctx // resident warps by slot (nil when free)
 	sched      []scheduler
-	syncs      syncsUnit // the barrier (SYNCS) unit
-	lsu        lsu       // the load/store unit's timing
-	place      placement // where CTAs may start
+	syncs      syncsUnit             // the barrier (SYNCS) unit
+	lsu        lsu                   // the load/store unit's timing
+	storeBytes [warp.Lanes][2]uint64 // a global store's bytes, a mask per line it touches (mem.go)
+	place      placement             // where CTAs may start
 	start      sim.Cycle
 	lastRetire sim.Cycle // when the SM's latest CTA retired
 	err        error

@@ -1,0 +1,101 @@
+package memory
+
+import (
+	"math/bits"
+
+	"github.com/smsim/smsim/sim"
+)
+
+// The SM→L2 request path carries, in packets, every read request (one a
+// line) and every store's data (one a 32-byte sector, PartialSectorPackets
+// for a sector written in part): calibration/h200/stgport.csv, where warp
+// stores of any shape leave one sector a cycle, and bulk copies and warp
+// stores streaming together slow each other until their line requests and
+// sectors add up to one a cycle. The sectors of a line a store writes only
+// in part go as one byte-masked write, PartialSectorPackets. It is booked like the other links: a packet
+// sent at now waits until the path is free, and the path stays booked for
+// the packets of every earlier request.
+
+// up books n packets on the request path from t and returns how much later
+// than alone on an idle path the last one leaves: the queueing and the
+// packets after the first (an idle path's one packet is part of the
+// measured L2 round trip). A path of no rate (UpPacketsPerCycle 0) costs
+// nothing.
+func (h *Hierarchy) up(t sim.Cycle, n int) sim.Cycle {
+	if h.cfg.UpPacketsPerCycle <= 0 || n <= 0 {
+		return 0
+	}
+	end := occupy(&h.upFree, t, n, h.cfg.UpPacketsPerCycle)
+	return end - min(end, t+1)
+}
+
+// request books a read request for line at now and returns its wait. A
+// warp's lanes that a caller times one by one (cp.async) send one request a
+// line: a request for the line the previous one asked for, at the same
+// cycle, is the same request.
+func (h *Hierarchy) request(now sim.Cycle, line uint64) sim.Cycle {
+	if now == h.lastReqAt && line == h.lastReqLine && h.lastReqSet {
+		return h.lastReqWait
+	}
+	h.lastReqAt, h.lastReqLine, h.lastReqSet = now, line, true
+	h.lastReqWait = h.up(now, 1)
+	return h.lastReqWait
+}
+
+// UpBooked is how far past now the request path is booked: the backlog a
+// store issued at now would queue behind.
+func (h *Hierarchy) UpBooked(now sim.Cycle) sim.Cycle {
+	end := h.upFree.ceil()
+	if end <= now {
+		return 0
+	}
+	return end - now
+}
+
+// storePackets is the packets of one line of a store that writes the
+// sectors of mask, partial of them in part: a packet a whole sector, and
+// PartialSectorPackets for the line's byte-masked rest, however many
+// sectors that covers (stgport.csv spread, one four-byte word in each of 32
+// lines, 64 cycles a warp store; apps/h200 gemm_tma's epilogue, four words
+// in each of 32 sectors of 8 lines, far less than 64).
+func (h *Hierarchy) storePackets(mask, partial uint8) int {
+	n := bits.OnesCount8(mask &^ partial)
+	if partial&mask != 0 {
+		n += max(h.cfg.PartialSectorPackets, 1)
+	}
+	return n
+}
+
+// sectorsOf returns the sectors of the line at lineStart that [addr,
+// addr+size) touches and those of them it covers only in part.
+func (h *Hierarchy) sectorsOf(lineStart, addr uint64, size int) (mask, partial uint8) {
+	sb := uint64(h.cfg.SectorBytes)
+	end := addr + uint64(size)
+	for s := uint64(0); s < uint64(h.cfg.LineBytes)/sb; s++ {
+		lo, hi := lineStart+s*sb, lineStart+(s+1)*sb
+		if end <= lo || addr >= hi {
+			continue
+		}
+		mask |= 1 << s
+		if addr > lo || end < hi {
+			partial |= 1 << s
+		}
+	}
+	return mask, partial
+}
+
+// Store models one line of a warp store issued at now that writes the
+// sectors of mask (those of partial only in part) and returns its latency
+// to L2's acknowledgement: the sectors' turn on the request path, then the
+// L2 round trip. L2 allocates the sectors (no DRAM read); an L1 copy stays
+// valid.
+func (h *Hierarchy) Store(now sim.Cycle, addr uint64, mask, partial uint8) sim.Cycle {
+	h.stats.Stores++
+	line := addr / uint64(h.cfg.LineBytes)
+	lat := h.translate(addr, h.cfg.LineBytes)
+	h.countL2(mask &^ h.l2.probe(line, mask))
+	h.l2.fill(line, mask)
+	h.l1.probe(line, mask)
+	queued := max(h.up(now, h.storePackets(mask, partial)), h.shared(now, line, mask, false))
+	return lat + queued + sim.Cycle(h.cfg.L1MissCycles+h.cfg.L2Cycles)
+}

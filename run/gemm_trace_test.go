@@ -1,0 +1,73 @@
+package run
+
+import (
+	"encoding/binary"
+	"encoding/csv"
+	"math"
+	"os"
+	"strconv"
+	"testing"
+)
+
+// h200GemmTrace reads testdata/cuda/wgmma/gemm_trace.csv's consumer stamps
+// of one case: stamp[tile][event], cycles from the kernel's first clock.
+func h200GemmTrace(t *testing.T, name string, tiles int) [][5]int64 {
+	t.Helper()
+	f, err := os.Open("../testdata/cuda/wgmma/gemm_trace.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([][5]int64, tiles)
+	n := 0
+	for _, r := range rows[1:] {
+		if r[0] != name || (r[1] != "c0" && r[1] != "c1") {
+			continue
+		}
+		tile, _ := strconv.Atoi(r[2])
+		ev, _ := strconv.Atoi(r[3])
+		v, _ := strconv.ParseInt(r[4], 10, 64)
+		out[tile][ev] = v
+		n++
+	}
+	if n != 5*tiles {
+		t.Fatalf("%s: %d consumer stamps in gemm_trace.csv, want %d", name, n, 5*tiles)
+	}
+	return out
+}
+
+// The GEMM's epilogue against the H200's, tile by tile (gemm_trace.cu:
+// gemm_wgmma's kernel with clock64 stamps, from its SASS): each consumer's
+// 1024 one-sector store lines a tile leave at the SM→L2 path's rate while
+// the next tiles' tensor copies stream in, so a tile's stores take the
+// H200 1200-2150 cycles (mean 1660), not the ~830 their issue alone would.
+func TestGemmEpilogueTakesTheRequestPath(t *testing.T) {
+	const tiles = 8
+	b := runBuffer(t, Spec{Kernel: "_Z10gemm_traceILb1ELi4EEv14CUtensorMap_stS0_PKvS2_PfiiiPxS4_", Block: "384", Grid: "1",
+		Smem: "99328", Launches: 2, Config: "h200", Args: []string{
+			"tensormap:u8,256x256,box=128x64,swizzle=128B,buf=2", "tensormap:u8,256x256,box=128x128,swizzle=128B,buf=3",
+			"buf:65536:e4m3int:1", "buf:65536:e4m3int:2", "buf:262144", "256", "256", "256", "buf:13376", "buf:8"}},
+		"../testdata/cuda/wgmma/gemm_trace.sass", "8", 8*1672)
+	h := h200GemmTrace(t, "e4m3_256x256x256_stages4", tiles)
+	var simEpi, h200Epi float64
+	for tile := 0; tile < tiles; tile++ {
+		var s [5]int64
+		for e := range s {
+			s[e] = int64(binary.LittleEndian.Uint64(b[8*(8+((tile%2)*64+tile/2)*5+e):]))
+			if e > 0 && s[e] < s[e-1] {
+				t.Fatalf("tile %d: stamp %d at %d, before stamp %d at %d", tile, e, s[e], e-1, s[e-1])
+			}
+		}
+		simEpi += float64(s[4] - s[3])
+		h200Epi += float64(h[tile][4] - h[tile][3])
+	}
+	simEpi, h200Epi = simEpi/tiles, h200Epi/tiles
+	if e := (simEpi - h200Epi) / h200Epi; math.Abs(e) > 0.2 {
+		t.Errorf("an epilogue takes %.0f cycles on average, the H200 %.0f (%+.1f %%): want within 20 %%", simEpi, h200Epi, 100*e)
+	}
+	t.Logf("epilogue: %.0f cycles a tile, the H200 %.0f", simEpi, h200Epi)
+}
