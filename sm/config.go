@@ -36,10 +36,11 @@ type Config struct {
 	Bar    BarSpec    // the CTA barriers (bar.sync)
 	Tensor TensorSpec // the tensor pipes (wgmma)
 
-	Smem sharedmem.Config // shared memory: capacity, banks, wavefronts, the MIO queue
-	Mem  memory.Config    // the memory path: caches, TLB, DRAM (persists across launches)
-	LSU  LSUSpec          // the load/store unit's share of a global access
-	TMA  tma.Config       // the copy engine
+	Smem  sharedmem.Config // shared memory: capacity, banks, wavefronts, the MIO queue
+	Mem   memory.Config    // the memory path: caches, TLB, DRAM (persists across launches)
+	LSU   LSUSpec          // the load/store unit's share of a global access
+	Const ConstSpec        // the constant caches: what a read past the immediate constant cache costs
+	TMA   tma.Config       // the copy engine
 
 	SASS  SASSSpec     // issue by control bits (Scheduled programs)
 	Ptxas PtxasSpec    // the compiler model: what ptxas's code costs a PTX program
@@ -116,6 +117,12 @@ type SyncsSpec struct {
 type BarSpec struct {
 	Latency int // bar.latency: last arrival to release
 	PerWarp int // bar.per_warp: the unit's cycles per warp arrival
+}
+
+// ConstSpec is the constant caches' spec (constcache.go).
+type ConstSpec struct {
+	L15Cycles int // const.l1_5: a read's line from the constant cache, past the immediate constant cache
+	L2Cycles  int // const.l2: a read's line from L2
 }
 
 // LSUSpec is the load/store unit's spec beyond the pipes' (interval.global,

@@ -69,6 +69,10 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	if s.prog.Scheduled {
 		wc.ctrlIssue()
 	}
+	s.constExtra = 0
+	if u.consts {
+		s.constExtra = s.constReads(wc, in, mask)
+	}
 	if err := s.execute(now, wc, in, mask); err != nil {
 		s.fail(err)
 		return
@@ -194,6 +198,7 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 	if in.Sched.Has(isa.SchedFoldedAddr) {
 		lat = 0 // SASS adds it in the access's address (compiler.FoldSharedAddressAdds)
 	}
+	lat += s.constExtra // its constant operands' lines missing the immediate constant cache
 	if in.Class == isa.ClassSpecial && s.prog.Scheduled && in.Ctrl.WriteSB < isa.NumSB {
 		lat = sim.Cycle(s.cfg.SASS.SpecialRead) // S2R / S2UR: a variable-latency read (CS2R sets no scoreboard)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/memory"
@@ -114,7 +115,7 @@ func (s *SM) execMemory(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) err
 			if in.Op != isa.OpLd {
 				markBytes(&s.storeBytes[k], int(off%uint64(s.cfg.Mem.LineBytes)), size)
 			}
-		case isa.Shared:
+		case isa.Shared, isa.ParamSpace, isa.Const:
 			words[l] = uint32(off)
 		}
 	}
@@ -139,9 +140,13 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 		s.stats.SmemWavefronts += uint64(wf)
 		return lat, ReasonShortScoreboard
 	case isa.ParamSpace:
-		return sim.Cycle(s.cfg.Pipes.Latency[isa.ClassParam]), ReasonWait
+		// ld.param: the parameters sit in constant bank 0 from c[0x0][0x210]
+		// on sm_90, where the SASS reads them (constcache.go)
+		off := paramBankBase + uint64(words[bits.TrailingZeros32(mask)])
+		return sim.Cycle(s.cfg.Pipes.Latency[isa.ClassParam]) + s.consts.read(0, off), ReasonWait
 	case isa.Const:
-		return sim.Cycle(s.cfg.Pipes.Latency[isa.ClassConst]), ReasonWait
+		off := uint64(words[bits.TrailingZeros32(mask)])
+		return sim.Cycle(s.cfg.Pipes.Latency[isa.ClassConst]) + s.consts.read(ptxConstBank, off), ReasonWait
 	case isa.Local:
 		return sim.Cycle(s.cfg.Mem.L1HitCycles), ReasonLongScoreboard
 	}
@@ -161,6 +166,14 @@ func markBytes(m *[2]uint64, off, size int) {
 		m[b>>6] |= 1 << (b & 63)
 	}
 }
+
+// Where PTX's state spaces sit in the constant banks on sm_90: .param at
+// c[0x0][0x210] (frontend/sass.ParamBaseSM90), .const in bank 3 (ptxas's
+// bank for __constant__ data).
+const (
+	paramBankBase = 0x210
+	ptxConstBank  = 3
+)
 
 // maxAccessBytes is the most one thread's access moves on sm_90: a .v4 of
 // 32-bit or .v2 of 64-bit elements, or a .b128 (PTX ISA §5.4.2: vectors of

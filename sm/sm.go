@@ -65,6 +65,8 @@ type SM struct {
 	syncs      syncsUnit             // the barrier (SYNCS) unit
 	lsu        lsu                   // the load/store unit's timing
 	storeBytes [warp.Lanes][2]uint64 // a global store's bytes, a mask per line it touches (mem.go)
+	consts     constCache            // the constant caches (constcache.go)
+	constExtra sim.Cycle             // what the issuing instruction's constant reads add (constReads)
 	place      placement             // where CTAs may start
 	start      sim.Cycle
 	lastRetire sim.Cycle // when the SM's latest CTA retired
@@ -118,7 +120,7 @@ func New(cfg Config, eng *sim.Engine, gmem GlobalMemory, path MemoryPath) (*SM, 
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &SM{cfg: cfg, eng: eng, gmem: gmem, lsu: newLSU(&cfg, path), place: placement{limits: cfg.Limits, smem: cfg.Smem.Capacity},
+	s := &SM{cfg: cfg, eng: eng, gmem: gmem, lsu: newLSU(&cfg, path), consts: newConstCache(&cfg), place: placement{limits: cfg.Limits, smem: cfg.Smem.Capacity},
 		limits: defaultReportLimits()}
 	s.clk = sim.NewClocked(eng, s)
 	return s, nil
@@ -224,6 +226,7 @@ func (s *SM) begin(l *Launch) error {
 	s.copyStats0 = s.copyStats()
 	s.start = s.eng.Now()
 	s.lsu.reset()
+	s.consts.reset()
 	s.watch = watchdog{spin: sim.Cycle(s.cfg.Watchdog.SpinCycles), lastProg: s.start}
 	if err := s.checkLaunch(l); err != nil {
 		return err

@@ -17,6 +17,7 @@ type uop struct {
 	syncs    bool      // a barrier-unit instruction: its queue and the unit's can hold it too (unitsReady)
 	lat      sim.Cycle // its class's pipe latency
 	interval int       // cycles it holds its pipe
+	consts   bool      // reads a constant bank (SASS c[][] operands: constcache.go)
 }
 
 // decode builds the uops of program p under configuration cfg.
@@ -27,7 +28,18 @@ func decode(p *isa.Program, cfg *Config) []uop {
 	for i := range p.Instrs {
 		c := p.Instrs[i].Class
 		us[i] = uop{deps: deps[i], pipes: pipes[i], path: datapath(int(pipes[i][0])), throttle: throttleReason(c),
-			syncs: c == isa.ClassSyncs, lat: sim.Cycle(cfg.Pipes.Latency[c]), interval: cfg.Pipes.Interval[c]}
+			syncs: c == isa.ClassSyncs, lat: sim.Cycle(cfg.Pipes.Latency[c]), interval: cfg.Pipes.Interval[c],
+			consts: readsConst(&p.Instrs[i])}
 	}
 	return us
+}
+
+// readsConst says whether in reads a constant-bank operand.
+func readsConst(in *isa.Instr) bool {
+	for i := int(in.NDst); i < len(in.Ops); i++ {
+		if in.Ops[i].Kind == isa.KConst {
+			return true
+		}
+	}
+	return false
 }

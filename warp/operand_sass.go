@@ -228,3 +228,16 @@ func (w *Warp) SetLane(d *isa.Operand, l int, v uint64) {
 	}
 	w.regs[d.Reg][l] = v
 }
+
+// ConstOffset is the byte offset in its bank that KConst operand o reads
+// for lane l (its register and index parts as they are now).
+func (w *Warp) ConstOffset(o *isa.Operand, l int) uint64 {
+	off := o.Imm
+	if o.Reg >= 0 {
+		off += w.regs[o.Reg][l] & 0xffffffff
+	}
+	if o.Mod.Has(isa.MIndex) {
+		off += w.regs[o.Index][l] & 0xffffffff
+	}
+	return off
+}
