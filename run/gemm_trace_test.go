@@ -3,6 +3,7 @@ package run
 import (
 	"encoding/binary"
 	"encoding/csv"
+	"fmt"
 	"math"
 	"os"
 	"strconv"
@@ -70,4 +71,67 @@ func TestGemmEpilogueTakesTheRequestPath(t *testing.T) {
 		t.Errorf("an epilogue takes %.0f cycles on average, the H200 %.0f (%+.1f %%): want within 20 %%", simEpi, h200Epi, 100*e)
 	}
 	t.Logf("epilogue: %.0f cycles a tile, the H200 %.0f", simEpi, h200Epi)
+}
+
+// h200PartsEnd is the last consumer stamp of one case of
+// testdata/cuda/wgmma/gemm_parts.csv.
+func h200PartsEnd(t *testing.T, name string) int64 {
+	t.Helper()
+	f, err := os.Open("../testdata/cuda/wgmma/gemm_parts.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var end int64
+	for _, r := range rows[1:] {
+		if r[0] == name && (r[1] == "c0" || r[1] == "c1") {
+			v, _ := strconv.ParseInt(r[4], 10, 64)
+			end = max(end, v)
+		}
+	}
+	if end == 0 {
+		t.Fatalf("%s: no consumer stamps in gemm_parts.csv", name)
+	}
+	return end
+}
+
+// The GEMM's copy ring alone, and with the epilogue's stores, against the
+// H200 (gemm_parts.cu modes 3 and 2: the consumers wait on full[] and free
+// the stage before, with no wgmma): the tensor copies' rate into one SM
+// and what the stores take from it. The modes with wgmma are not compared:
+// ptxas serialised those wgmmas for the mode switch (gemm_parts.ptxas).
+func TestGemmCopyRingMatchesH200(t *testing.T) {
+	for _, c := range []struct {
+		fp8     int
+		m, n, k int
+		mode    int
+	}{{0, 512, 512, 1024, 3}, {0, 512, 512, 1024, 2}, {1, 512, 512, 512, 3}, {1, 512, 512, 512, 2}} {
+		ty, bk, es, fill, name := "f16", 64, 2, "f16int", "f16"
+		if c.fp8 == 1 {
+			ty, bk, es, fill, name = "u8", 128, 1, "e4m3int", "e4m3"
+		}
+		name = fmt.Sprintf("%s_%dx%dx%d_stages4_mode%d", name, c.m, c.n, c.k, c.mode)
+		b := runBuffer(t, Spec{Kernel: fmt.Sprintf("_Z10gemm_partsILb%dELi4EEv14CUtensorMap_stS0_PKvS2_PfiiiiPxS4_", c.fp8),
+			Block: "384", Grid: "1", Smem: "99328", Launches: 2, Config: "h200", Args: []string{
+				fmt.Sprintf("tensormap:%s,%dx%d,box=%dx64,swizzle=128B,buf=2", ty, c.k, c.m, bk),
+				fmt.Sprintf("tensormap:%s,%dx%d,box=%dx128,swizzle=128B,buf=3", ty, c.k, c.n, bk),
+				fmt.Sprintf("buf:%d:%s:1", c.m*c.k*es, fill), fmt.Sprintf("buf:%d:%s:2", c.n*c.k*es, fill),
+				fmt.Sprintf("buf:%d", c.m*c.n*4), strconv.Itoa(c.m), strconv.Itoa(c.n), strconv.Itoa(c.k), strconv.Itoa(c.mode),
+				"buf:13376", "buf:8"}},
+			"../testdata/cuda/wgmma/gemm_parts.sass", "9", 8*1672)
+		var end int64
+		for i := 8; i < 648; i++ {
+			end = max(end, int64(binary.LittleEndian.Uint64(b[8*i:])))
+		}
+		h := h200PartsEnd(t, name)
+		e := float64(end-h) / float64(h)
+		if math.Abs(e) > 0.12 {
+			t.Errorf("%s: last tile done at %d, the H200 %d (%+.1f %%): want within 12 %%", name, end, h, 100*e)
+		}
+		t.Logf("%s: %d cycles, the H200 %d (%+.1f %%)", name, end, h, 100*e)
+	}
 }

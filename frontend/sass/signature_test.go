@@ -46,7 +46,9 @@ func TestParamTypes(t *testing.T) {
 }
 
 // TestLayoutParamsMatchCubin lays out the parameters of every mangled kernel of the committed
-// cubins from its name alone and wants the layout the cubin records.
+// cubins from its name alone and wants the layout the cubin records. A kernel taking a struct of
+// its own (constcache.cu's k_param) cannot be laid out from its name and is left out; the cubin
+// gives its layout.
 func TestLayoutParamsMatchCubin(t *testing.T) {
 	n := 0
 	for _, rc := range corpusCubins(t) {
@@ -58,6 +60,9 @@ func TestLayoutParamsMatchCubin(t *testing.T) {
 			}
 			if err != nil {
 				t.Errorf("%s: %v", f.Name, err)
+				continue
+			}
+			if hasUnsized(ts) {
 				continue
 			}
 			ps, err := LayoutParams(ts)
@@ -75,6 +80,16 @@ func TestLayoutParamsMatchCubin(t *testing.T) {
 	if n < 300 {
 		t.Errorf("compared %d kernels", n)
 	}
+}
+
+// hasUnsized says whether a parameter's size is not known from the name (a struct of the program's own).
+func hasUnsized(ts []CType) bool {
+	for _, t := range ts {
+		if t.Size == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func layoutString(ps []Param) string {
