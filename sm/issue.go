@@ -69,7 +69,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	if s.prog.Scheduled {
 		wc.ctrlIssue()
 	}
-	if err := s.execute(now, wc, in, mask); err != nil {
+	if err := s.execute(now, wc, in, &s.kernels[pc], mask); err != nil {
 		s.fail(err)
 		return
 	}
@@ -84,8 +84,14 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	}
 }
 
-func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
+// execute executes instruction in, whose lane kernel is k, for the lanes of
+// mask. An ALU operation with a kernel goes to its lanes at once.
+func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, k *warp.Kernel, mask uint32) error {
 	w := wc.w
+	if k.Resolved() && w.Exec(k, mask) {
+		s.aluIssued(now, wc, in)
+		return nil
+	}
 	lat := sim.Cycle(s.cfg.Pipes.Latency[in.Class])
 	switch {
 	case in.Op.IsMbarrier():
@@ -191,6 +197,14 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 	if err := w.ExecALU(in, mask, uint64(now-s.start)); err != nil {
 		return s.diag(wc, in, DiagInput, "unsupported", mask, err.Error())
 	}
+	s.aluIssued(now, wc, in)
+	return nil
+}
+
+// aluIssued books the results of an ALU operation the warp executed at
+// cycle now on the scoreboard and moves the warp past it.
+func (s *SM) aluIssued(now sim.Cycle, wc *wctx, in *isa.Instr) {
+	lat := sim.Cycle(s.cfg.Pipes.Latency[in.Class])
 	if in.Sched.Has(isa.SchedFoldedAddr) {
 		lat = 0 // SASS adds it in the access's address (compiler.FoldSharedAddressAdds)
 	}
@@ -207,8 +221,7 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 		}
 	}
 	wc.setPaths(in, wc.issuePath)
-	w.Advance()
-	return nil
+	wc.w.Advance()
 }
 
 // execCompute issues one slot of a compute pseudo-op; the warp stays on it

@@ -3,6 +3,7 @@ package sm
 import (
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/warp"
 )
 
 // uop is what the scheduler and the issue stage read of one instruction at
@@ -30,4 +31,15 @@ func decode(p *isa.Program, cfg *Config) []uop {
 			syncs: c == isa.ClassSyncs, lat: sim.Cycle(cfg.Pipes.Latency[c]), interval: cfg.Pipes.Interval[c]}
 	}
 	return us
+}
+
+// decodeKernels resolves the lane kernel of each instruction of p that has
+// one (warp.DecodeKernel): those are ALU operations that execute hands to
+// the warp first, before its dispatch by opcode.
+func decodeKernels(p *isa.Program) []warp.Kernel {
+	ks := make([]warp.Kernel, len(p.Instrs))
+	for i := range p.Instrs {
+		ks[i] = warp.DecodeKernel(p, &p.Instrs[i])
+	}
+	return ks
 }
