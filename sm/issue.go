@@ -69,7 +69,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	if s.prog.Scheduled {
 		wc.ctrlIssue()
 	}
-	if err := s.execute(now, wc, in, &s.kernels[pc], mask); err != nil {
+	if err := s.execute(now, wc, in, pc, mask); err != nil {
 		s.fail(err)
 		return
 	}
@@ -84,12 +84,12 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	}
 }
 
-// execute executes instruction in, whose lane kernel is k, for the lanes of
-// mask. An ALU operation with a kernel goes to its lanes at once.
-func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, k *warp.Kernel, mask uint32) error {
+// execute executes instruction in, at pc, for the lanes of mask. An ALU
+// operation with a lane kernel goes to its lanes at once.
+func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, pc int32, mask uint32) error {
 	w := wc.w
-	if k.Resolved() && w.Exec(k, mask) {
-		s.aluIssued(now, wc, in)
+	if k := &s.kernels[pc]; k.Resolved() && w.Exec(k, mask) {
+		s.kernelIssued(now, wc, in.Ops[0].Reg, s.uops[pc].aluLat)
 		return nil
 	}
 	lat := sim.Cycle(s.cfg.Pipes.Latency[in.Class])
@@ -204,14 +204,7 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, k *warp.Kernel, mas
 // aluIssued books the results of an ALU operation the warp executed at
 // cycle now on the scoreboard and moves the warp past it.
 func (s *SM) aluIssued(now sim.Cycle, wc *wctx, in *isa.Instr) {
-	lat := sim.Cycle(s.cfg.Pipes.Latency[in.Class])
-	if in.Sched.Has(isa.SchedFoldedAddr) {
-		lat = 0 // SASS adds it in the access's address (compiler.FoldSharedAddressAdds)
-	}
-	if in.Class == isa.ClassSpecial && s.prog.Scheduled && in.Ctrl.WriteSB < isa.NumSB {
-		lat = sim.Cycle(s.cfg.SASS.SpecialRead) // S2R / S2UR: a variable-latency read (CS2R sets no scoreboard)
-	}
-	s.dstReady(wc, in, now+lat, ReasonWait)
+	s.dstReady(wc, in, now+aluLatency(in, &s.cfg, s.prog.Scheduled), ReasonWait)
 	if in.Op == isa.OpSetp { // predicates are ready sooner than general registers
 		for i := 0; i < int(in.NDst); i++ {
 			s.setReady(wc, in.Dst(i), now+sim.Cycle(s.cfg.Ptxas.PredLatency), ReasonWait)
@@ -327,4 +320,30 @@ func (s *SM) diag(wc *wctx, in *isa.Instr, kind DiagKind, code string, lanes uin
 		d.Lanes = lanes
 	}
 	return d
+}
+
+// aluLatency is the latency of the results of ALU operation in, of a
+// program Scheduled by its control bits or not, under configuration cfg.
+func aluLatency(in *isa.Instr, cfg *Config, scheduled bool) sim.Cycle {
+	if in.Sched.Has(isa.SchedFoldedAddr) {
+		return 0 // SASS adds it in the access's address (compiler.FoldSharedAddressAdds)
+	}
+	if in.Class == isa.ClassSpecial && scheduled && in.Ctrl.WriteSB < isa.NumSB {
+		return sim.Cycle(cfg.SASS.SpecialRead) // S2R / S2UR: a variable-latency read (CS2R sets no scoreboard)
+	}
+	return sim.Cycle(cfg.Pipes.Latency[in.Class])
+}
+
+// kernelIssued is aluIssued of an instruction executed by its kernel,
+// whose one destination is the plain register d (warp.DecodeKernel) and
+// whose results are ready lat cycles after now: dstReady and setPaths of
+// that one entry.
+func (s *SM) kernelIssued(now sim.Cycle, wc *wctx, d int32, lat sim.Cycle) {
+	at := now + lat
+	wc.ent[d] = sbEntry{at: at, why: ReasonWait, path: wc.issuePath}
+	wc.depPC = -1
+	if at > wc.resultAt {
+		wc.resultAt, wc.resultWhy = at, ReasonWait
+	}
+	wc.w.Advance()
 }

@@ -18,6 +18,7 @@ type uop struct {
 	syncs    bool      // a barrier-unit instruction: its queue and the unit's can hold it too (unitsReady)
 	lat      sim.Cycle // its class's pipe latency
 	interval int       // cycles it holds its pipe
+	aluLat   sim.Cycle // the latency of its results as an ALU operation (aluLatency)
 }
 
 // decode builds the uops of program p under configuration cfg.
@@ -28,7 +29,8 @@ func decode(p *isa.Program, cfg *Config) []uop {
 	for i := range p.Instrs {
 		c := p.Instrs[i].Class
 		us[i] = uop{deps: deps[i], pipes: pipes[i], path: datapath(int(pipes[i][0])), throttle: throttleReason(c),
-			syncs: c == isa.ClassSyncs, lat: sim.Cycle(cfg.Pipes.Latency[c]), interval: cfg.Pipes.Interval[c]}
+			syncs: c == isa.ClassSyncs, lat: sim.Cycle(cfg.Pipes.Latency[c]), interval: cfg.Pipes.Interval[c],
+			aluLat: aluLatency(&p.Instrs[i], cfg, p.Scheduled)}
 	}
 	return us
 }
