@@ -1,6 +1,8 @@
 package sm
 
 import (
+	"slices"
+
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sim"
 	"github.com/smsim/smsim/warp"
@@ -125,7 +127,9 @@ func (s *SM) dstReady(wc *wctx, in *isa.Instr, at sim.Cycle, why Reason) {
 
 // scoreboardEntries lists, per instruction of p, the scoreboard entries
 // (general registers, then predicates after NumRegs) of its guard and
-// operands, sources and destinations alike, in operand order.
+// operands, sources and destinations alike, in operand order, each once:
+// the readiness check takes the latest of them (the first on a tie), which
+// a repeated entry cannot change.
 func scoreboardEntries(p *isa.Program) [][]int32 {
 	deps := make([][]int32, len(p.Instrs))
 	var flat []int32
@@ -133,18 +137,23 @@ func scoreboardEntries(p *isa.Program) [][]int32 {
 	for i := range p.Instrs {
 		in := &p.Instrs[i]
 		starts[i] = len(flat)
+		put := func(e int32) {
+			if !slices.Contains(flat[starts[i]:], e) {
+				flat = append(flat, e)
+			}
+		}
 		add := func(o *isa.Operand) {
 			switch {
 			case o.Kind == isa.KReg, o.Kind == isa.KAddr && o.Reg >= 0, o.Kind == isa.KConst && o.Reg >= 0:
-				flat = append(flat, o.Reg)
+				put(o.Reg)
 				if o.Mod.Has(isa.MPair) && o.Kind != isa.KConst { // a SASS register pair
-					flat = append(flat, o.Reg+1)
+					put(o.Reg + 1)
 				}
 			case o.Kind == isa.KPred:
-				flat = append(flat, int32(p.NumRegs)+o.Reg)
+				put(int32(p.NumRegs) + o.Reg)
 			}
 			if o.Mod.Has(isa.MIndex) {
-				flat = append(flat, o.Index)
+				put(o.Index)
 			}
 		}
 		add(&in.Guard)
