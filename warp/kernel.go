@@ -41,6 +41,9 @@ func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 		k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg, b: in.Ops[2].Reg, run: kF32Binary}
 		if in.Op == isa.OpFma || in.Op == isa.OpMad {
 			k.c, k.run = in.Ops[3].Reg, kF32Fma
+			if in.Flags&(isa.FFtz|isa.FSat) == 0 {
+				k.run = kF32FmaRN
+			}
 		}
 		return k
 	}
@@ -193,5 +196,18 @@ func kF32Binary(w *Warp, k *Kernel, mask uint32) bool {
 
 func kF32Fma(w *Warp, k *Kernel, mask uint32) bool {
 	w.f32FmaOps(k.in, mask, &w.regs[k.a], &w.regs[k.b], &w.regs[k.c], &w.regs[k.d])
+	return true
+}
+
+// kF32FmaRN is kF32Fma without .ftz or .sat (f32FmaOps with its flag test
+// decided at decode).
+func kF32FmaRN(w *Warp, k *Kernel, mask uint32) bool {
+	a, b, c, d := &w.regs[k.a], &w.regs[k.b], &w.regs[k.c], &w.regs[k.d]
+	if mask == FullMask {
+		if mask = f32FmaV(a, b, c, d); mask == 0 {
+			return true
+		}
+	}
+	w.f32Fma(k.in, mask, a, b, c, d)
 	return true
 }
