@@ -200,14 +200,23 @@ func kF32Fma(w *Warp, k *Kernel, mask uint32) bool {
 }
 
 // kF32FmaRN is kF32Fma without .ftz or .sat (f32FmaOps with its flag test
-// decided at decode).
+// decided at decode): a full warp goes straight to the packed lanes.
 func kF32FmaRN(w *Warp, k *Kernel, mask uint32) bool {
-	a, b, c, d := &w.regs[k.a], &w.regs[k.b], &w.regs[k.c], &w.regs[k.d]
-	if mask == FullMask {
-		if mask = f32FmaV(a, b, c, d); mask == 0 {
-			return true
-		}
+	if mask != FullMask {
+		w.f32Fma(k.in, mask, &w.regs[k.a], &w.regs[k.b], &w.regs[k.c], &w.regs[k.d])
+		return true
 	}
-	w.f32Fma(k.in, mask, a, b, c, d)
+	if rest := f32FmaWide(&w.regs[k.a], &w.regs[k.b], &w.regs[k.c], &w.regs[k.d]); rest != 0 {
+		w.f32FmaRest(k, rest)
+	}
 	return true
+}
+
+// f32FmaRest finishes kF32FmaRN's groups of four lanes in rest, which the
+// packed lanes left: lane by lane, and the exact path for what those leave.
+func (w *Warp) f32FmaRest(k *Kernel, rest uint32) {
+	a, b, c, d := &w.regs[k.a], &w.regs[k.b], &w.regs[k.c], &w.regs[k.d]
+	if left := f32FmaGroups(a, b, c, d, rest); left != 0 {
+		w.f32Fma(k.in, left, a, b, c, d)
+	}
 }
