@@ -5,7 +5,6 @@ import (
 
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sim"
-	"github.com/smsim/smsim/warp"
 )
 
 // The issue stage's register scoreboard, for programs that carry no
@@ -97,14 +96,6 @@ func (b *regBoard) readyAt(entries []int32, path uint8, forward sim.Cycle) (sim.
 		}
 	}
 	return r, why
-}
-
-// computeDeps finds when the registers the warp's current instruction
-// reads (and writes) are ready, and caches it for the instruction's pc
-// and split.
-func (s *SM) computeDeps(wc *wctx, sp *warp.Split, u *uop) {
-	wc.depPC, wc.depSplit = sp.PC, wc.w.CurrentIndex()
-	wc.depReady, wc.depReason = wc.readyAt(u.deps, u.path, sim.Cycle(s.cfg.Pipes.MUFUForward))
 }
 
 // setReady marks destination d ready at cycle at, produced for reason why.
