@@ -69,7 +69,10 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	if s.prog.Scheduled {
 		wc.ctrlIssue()
 	}
-	if err := s.execute(now, wc, in, pc, mask); err != nil {
+	if k := &s.kernels[pc]; k.Resolved() && w.Exec(k, mask) {
+		// An ALU operation with a lane kernel goes to its lanes at once.
+		s.kernelIssued(now, wc, in.Ops[0].Reg, u.aluLat)
+	} else if err := s.execute(now, wc, in, mask); err != nil {
 		s.fail(err)
 		return
 	}
@@ -84,14 +87,9 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	}
 }
 
-// execute executes instruction in, at pc, for the lanes of mask. An ALU
-// operation with a lane kernel goes to its lanes at once.
-func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, pc int32, mask uint32) error {
+// execute executes instruction in for the lanes of mask.
+func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
 	w := wc.w
-	if k := &s.kernels[pc]; k.Resolved() && w.Exec(k, mask) {
-		s.kernelIssued(now, wc, in.Ops[0].Reg, s.uops[pc].aluLat)
-		return nil
-	}
 	lat := sim.Cycle(s.cfg.Pipes.Latency[in.Class])
 	switch {
 	case in.Op.IsMbarrier():
