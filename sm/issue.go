@@ -37,7 +37,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	s.stats.ThreadInstrs += uint64(bits.OnesCount32(mask))
 	sc := &s.sched[wc.sp]
 	u := &s.uops[pc]
-	wc.issuePath = datapath(sc.occupy(now, u.pipes, u.interval))
+	wc.issuePath = pipePaths[sc.occupy(now, u.pipes, u.interval)]
 	wc.depPC = -1
 	if s.obs != nil {
 		s.obs.Issue(uint64(now-s.start), wc.slot, int(pc), mask)
