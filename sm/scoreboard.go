@@ -76,9 +76,10 @@ func (b *regBoard) setPaths(in *isa.Instr, p uint8) {
 func (b *regBoard) readyAt(entries []int32, path uint8, forward sim.Cycle) (sim.Cycle, Reason) {
 	var r sim.Cycle
 	why := ReasonWait
+	ent := b.ent // loaded once, not at every entry
 	if path == pathNone { // nothing is forwarded to it
 		for _, idx := range entries {
-			if e := &b.ent[idx]; e.at > r {
+			if e := &ent[idx]; e.at > r {
 				r, why = e.at, e.why
 			}
 		}
@@ -86,7 +87,7 @@ func (b *regBoard) readyAt(entries []int32, path uint8, forward sim.Cycle) (sim.
 	}
 	other := pathArith + pathMUFU - path // the datapath whose results reach path late
 	for _, idx := range entries {
-		e := &b.ent[idx]
+		e := &ent[idx]
 		at := e.at
 		if e.path == other && at < sim.Never {
 			at += forward // into or out of the MUFU unit
