@@ -76,7 +76,7 @@ func (b *regBoard) setPaths(in *isa.Instr, p uint8) {
 func (b *regBoard) readyAt(entries []int32, path uint8, forward sim.Cycle) (sim.Cycle, Reason) {
 	var r sim.Cycle
 	why := ReasonWait
-	ent := b.ent // loaded once, not at every entry
+	ent := b.ent          // loaded once, not at every entry
 	if path == pathNone { // nothing is forwarded to it
 		for _, idx := range entries {
 			if e := &ent[idx]; e.at > r {
