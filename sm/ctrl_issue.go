@@ -1,6 +1,8 @@
 package sm
 
 import (
+	"math/bits"
+
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sim"
 	"github.com/smsim/smsim/warp"
@@ -131,8 +133,10 @@ func (s *SM) ctrlReadyAt(now sim.Cycle, wc *wctx, sp *warp.Split, in *isa.Instr)
 	if wc.heldUntil > r {
 		r, why = wc.heldUntil, ReasonMembar
 	}
-	for k := 0; k < isa.NumSB; k++ {
-		if in.Ctrl.Wait>>k&1 == 0 || len(wc.sb[k]) == 0 {
+	// The scoreboards it waits on, in order: only those of its wait mask.
+	for m := uint(in.Ctrl.Wait) & (1<<isa.NumSB - 1); m != 0; m &= m - 1 {
+		k := bits.TrailingZeros(m)
+		if len(wc.sb[k]) == 0 {
 			continue
 		}
 		if t, w := wc.sbReady(now, k); t > r {
