@@ -120,9 +120,10 @@ func readReason(c isa.Class) Reason {
 
 // ctrlReadyAt is readyAt for a Scheduled program: the stall count of the
 // warp's last issue, a taken branch's redirect, the copy engine's
-// acceptance, the scoreboards the instruction waits on, then the pipes and
-// queues as for any program (unitsReady). The latest decides the reason.
-func (s *SM) ctrlReadyAt(now sim.Cycle, wc *wctx, sp *warp.Split, in *isa.Instr) (sim.Cycle, Reason) {
+// acceptance, the scoreboards the instruction (whose uop is u) waits on,
+// then the pipes and queues as for any program (unitsReady, written out for
+// an instruction only a pipe can hold). The latest decides the reason.
+func (s *SM) ctrlReadyAt(now sim.Cycle, wc *wctx, sp *warp.Split, in *isa.Instr, u *uop) (sim.Cycle, Reason) {
 	r, why := wc.stallUntil, ReasonWait
 	if wc.branchUntil > r {
 		r, why = wc.branchUntil, ReasonBranchResolving
@@ -143,7 +144,13 @@ func (s *SM) ctrlReadyAt(now sim.Cycle, wc *wctx, sp *warp.Split, in *isa.Instr)
 			r, why = t, w
 		}
 	}
-	return s.unitsReady(wc, sp.PC, &s.uops[sp.PC], r, why)
+	if u.syncs {
+		return s.unitsReady(wc, sp.PC, u, r, why)
+	}
+	if pf := s.sched[wc.sp].pipeReady(u.pipes); pf > r {
+		r, why = pf, u.throttle
+	}
+	return r, why
 }
 
 // ctrlIssue resets what ctrlIssued reads of the instruction's execution.

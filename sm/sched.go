@@ -285,7 +285,7 @@ func (wc *wctx) charge(now sim.Cycle) (sim.Cycle, bool) {
 // instruction that only a pipe can hold).
 func (s *SM) readyAt(now sim.Cycle, wc *wctx, sp *warp.Split, u *uop) (sim.Cycle, Reason) {
 	if s.prog.Scheduled {
-		return s.ctrlReadyAt(now, wc, sp, &s.prog.Instrs[sp.PC])
+		return s.ctrlReadyAt(now, wc, sp, &s.prog.Instrs[sp.PC], u)
 	}
 	if wc.depPC != sp.PC || wc.depSplit != wc.w.CurrentIndex() {
 		// Its operands' readiness, kept for its pc and split until a
