@@ -1,6 +1,8 @@
 package sm
 
 import (
+	"math/bits"
+
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sim"
 	"github.com/smsim/smsim/warp"
@@ -118,9 +120,10 @@ func readReason(c isa.Class) Reason {
 
 // ctrlReadyAt is readyAt for a Scheduled program: the stall count of the
 // warp's last issue, a taken branch's redirect, the copy engine's
-// acceptance, the scoreboards the instruction waits on, then the pipes and
-// queues as for any program (unitsReady). The latest decides the reason.
-func (s *SM) ctrlReadyAt(now sim.Cycle, wc *wctx, sp *warp.Split, in *isa.Instr) (sim.Cycle, Reason) {
+// acceptance, the scoreboards the instruction (whose uop is u) waits on,
+// then the pipes and queues as for any program (unitsReady, written out for
+// an instruction only a pipe can hold). The latest decides the reason.
+func (s *SM) ctrlReadyAt(now sim.Cycle, wc *wctx, sp *warp.Split, in *isa.Instr, u *uop) (sim.Cycle, Reason) {
 	r, why := wc.stallUntil, ReasonWait
 	if wc.branchUntil > r {
 		r, why = wc.branchUntil, ReasonBranchResolving
@@ -131,15 +134,23 @@ func (s *SM) ctrlReadyAt(now sim.Cycle, wc *wctx, sp *warp.Split, in *isa.Instr)
 	if wc.heldUntil > r {
 		r, why = wc.heldUntil, ReasonMembar
 	}
-	for k := 0; k < isa.NumSB; k++ {
-		if in.Ctrl.Wait>>k&1 == 0 || len(wc.sb[k]) == 0 {
+	// The scoreboards it waits on, in order: only those of its wait mask.
+	for m := uint(in.Ctrl.Wait) & (1<<isa.NumSB - 1); m != 0; m &= m - 1 {
+		k := bits.TrailingZeros(m)
+		if len(wc.sb[k]) == 0 {
 			continue
 		}
 		if t, w := wc.sbReady(now, k); t > r {
 			r, why = t, w
 		}
 	}
-	return s.unitsReady(wc, sp.PC, &s.uops[sp.PC], r, why)
+	if u.syncs {
+		return s.unitsReady(wc, sp.PC, u, r, why)
+	}
+	if pf := s.sched[wc.sp].pipeReady(u.pipes); pf > r {
+		r, why = pf, u.throttle
+	}
+	return r, why
 }
 
 // ctrlIssue resets what ctrlIssued reads of the instruction's execution.

@@ -37,7 +37,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	s.stats.ThreadInstrs += uint64(bits.OnesCount32(mask))
 	sc := &s.sched[wc.sp]
 	u := &s.uops[pc]
-	wc.issuePath = datapath(sc.occupy(now, u.pipes, u.interval))
+	wc.issuePath = pipePaths[sc.occupy(now, u.pipes, u.interval)]
 	wc.depPC = -1
 	if s.obs != nil {
 		s.obs.Issue(uint64(now-s.start), wc.slot, int(pc), mask)
@@ -73,7 +73,10 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	if u.consts {
 		s.constExtra = s.constReads(wc, in, mask)
 	}
-	if err := s.execute(now, wc, in, mask); err != nil {
+	if k := &s.kernels[pc]; k.Resolved() && w.Exec(k, mask) {
+		// An ALU operation with a lane kernel goes to its lanes at once.
+		s.kernelIssued(now, wc, in.Ops[0].Reg, u.aluLat+s.constExtra)
+	} else if err := s.execute(now, wc, in, mask); err != nil {
 		s.fail(err)
 		return
 	}
@@ -88,6 +91,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	}
 }
 
+// execute executes instruction in for the lanes of mask.
 func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
 	w := wc.w
 	lat := sim.Cycle(s.cfg.Pipes.Latency[in.Class])
@@ -195,14 +199,16 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 	if err := w.ExecALU(in, mask, uint64(now-s.start)); err != nil {
 		return s.diag(wc, in, DiagInput, "unsupported", mask, err.Error())
 	}
-	if in.Sched.Has(isa.SchedFoldedAddr) {
-		lat = 0 // SASS adds it in the access's address (compiler.FoldSharedAddressAdds)
-	}
-	lat += s.constExtra // its constant operands' lines missing the immediate constant cache
-	if in.Class == isa.ClassSpecial && s.prog.Scheduled && in.Ctrl.WriteSB < isa.NumSB {
-		lat = sim.Cycle(s.cfg.SASS.SpecialRead) // S2R / S2UR: a variable-latency read (CS2R sets no scoreboard)
-	}
-	s.dstReady(wc, in, now+lat, ReasonWait)
+	s.aluIssued(now, wc, in)
+	return nil
+}
+
+// aluIssued books the results of an ALU operation the warp executed at
+// cycle now on the scoreboard and moves the warp past it; constant
+// operands whose lines missed the immediate constant cache (constExtra)
+// delay them.
+func (s *SM) aluIssued(now sim.Cycle, wc *wctx, in *isa.Instr) {
+	s.dstReady(wc, in, now+aluLatency(in, &s.cfg, s.prog.Scheduled)+s.constExtra, ReasonWait)
 	if in.Op == isa.OpSetp { // predicates are ready sooner than general registers
 		for i := 0; i < int(in.NDst); i++ {
 			s.setReady(wc, in.Dst(i), now+sim.Cycle(s.cfg.Ptxas.PredLatency), ReasonWait)
@@ -212,8 +218,7 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 		}
 	}
 	wc.setPaths(in, wc.issuePath)
-	w.Advance()
-	return nil
+	wc.w.Advance()
 }
 
 // execCompute issues one slot of a compute pseudo-op; the warp stays on it
@@ -319,4 +324,30 @@ func (s *SM) diag(wc *wctx, in *isa.Instr, kind DiagKind, code string, lanes uin
 		d.Lanes = lanes
 	}
 	return d
+}
+
+// aluLatency is the latency of the results of ALU operation in, of a
+// program Scheduled by its control bits or not, under configuration cfg.
+func aluLatency(in *isa.Instr, cfg *Config, scheduled bool) sim.Cycle {
+	if in.Sched.Has(isa.SchedFoldedAddr) {
+		return 0 // SASS adds it in the access's address (compiler.FoldSharedAddressAdds)
+	}
+	if in.Class == isa.ClassSpecial && scheduled && in.Ctrl.WriteSB < isa.NumSB {
+		return sim.Cycle(cfg.SASS.SpecialRead) // S2R / S2UR: a variable-latency read (CS2R sets no scoreboard)
+	}
+	return sim.Cycle(cfg.Pipes.Latency[in.Class])
+}
+
+// kernelIssued is aluIssued of an instruction executed by its kernel,
+// whose one destination is the plain register d (warp.DecodeKernel) and
+// whose results are ready lat cycles after now: dstReady and setPaths of
+// that one entry.
+func (s *SM) kernelIssued(now sim.Cycle, wc *wctx, d int32, lat sim.Cycle) {
+	at := now + lat
+	wc.ent[d] = sbEntry{at: at, why: ReasonWait, path: wc.issuePath}
+	wc.depPC = -1
+	if at > wc.resultAt {
+		wc.resultAt, wc.resultWhy = at, ReasonWait
+	}
+	wc.w.Advance()
 }

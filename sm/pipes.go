@@ -111,6 +111,14 @@ const (
 	pathMUFU               // the MUFU unit
 )
 
+// pipePaths is each pipe's datapath, for the issue stage's look-up.
+var pipePaths = func() (t [numPipes]uint8) {
+	for p := range t {
+		t[p] = datapath(p)
+	}
+	return t
+}()
+
 // datapath returns the datapath of a pipe.
 func datapath(p int) uint8 {
 	switch p {

@@ -280,13 +280,18 @@ func (wc *wctx) charge(now sim.Cycle) (sim.Cycle, bool) {
 }
 
 // readyAt returns when the warp's current instruction (split sp's, whose
-// uop is u) can issue, and what it waits for.
+// uop is u) can issue, and what it waits for: its operands and the warp's
+// own holds, then its units (unitsReady, written out here for the common
+// instruction that only a pipe can hold).
 func (s *SM) readyAt(now sim.Cycle, wc *wctx, sp *warp.Split, u *uop) (sim.Cycle, Reason) {
 	if s.prog.Scheduled {
-		return s.ctrlReadyAt(now, wc, sp, &s.prog.Instrs[sp.PC])
+		return s.ctrlReadyAt(now, wc, sp, &s.prog.Instrs[sp.PC], u)
 	}
 	if wc.depPC != sp.PC || wc.depSplit != wc.w.CurrentIndex() {
-		s.computeDeps(wc, sp, u)
+		// Its operands' readiness, kept for its pc and split until a
+		// result or an issue changes the scoreboard (depPC -1).
+		wc.depPC, wc.depSplit = sp.PC, wc.w.CurrentIndex()
+		wc.depReady, wc.depReason = wc.regBoard.readyAt(u.deps, u.path, sim.Cycle(s.cfg.Pipes.MUFUForward))
 	}
 	r, why := wc.depReady, wc.depReason
 	if wc.busyUntil > r {
@@ -298,7 +303,13 @@ func (s *SM) readyAt(now sim.Cycle, wc *wctx, sp *warp.Split, u *uop) (sim.Cycle
 	if wc.hold >= 0 && wc.ent[wc.hold].at > r {
 		r, why = wc.ent[wc.hold].at, ReasonMbarrier
 	}
-	return s.unitsReady(wc, sp.PC, u, r, why)
+	if u.syncs {
+		return s.unitsReady(wc, sp.PC, u, r, why)
+	}
+	if pf := s.sched[wc.sp].pipeReady(u.pipes); pf > r {
+		r, why = pf, u.throttle
+	}
+	return r, why
 }
 
 // unitsReady returns when the pipes and queues instruction pc (whose uop

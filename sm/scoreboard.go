@@ -1,9 +1,10 @@
 package sm
 
 import (
+	"slices"
+
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sim"
-	"github.com/smsim/smsim/warp"
 )
 
 // The issue stage's register scoreboard, for programs that carry no
@@ -75,9 +76,10 @@ func (b *regBoard) setPaths(in *isa.Instr, p uint8) {
 func (b *regBoard) readyAt(entries []int32, path uint8, forward sim.Cycle) (sim.Cycle, Reason) {
 	var r sim.Cycle
 	why := ReasonWait
+	ent := b.ent          // loaded once, not at every entry
 	if path == pathNone { // nothing is forwarded to it
 		for _, idx := range entries {
-			if e := &b.ent[idx]; e.at > r {
+			if e := &ent[idx]; e.at > r {
 				r, why = e.at, e.why
 			}
 		}
@@ -85,7 +87,7 @@ func (b *regBoard) readyAt(entries []int32, path uint8, forward sim.Cycle) (sim.
 	}
 	other := pathArith + pathMUFU - path // the datapath whose results reach path late
 	for _, idx := range entries {
-		e := &b.ent[idx]
+		e := &ent[idx]
 		at := e.at
 		if e.path == other && at < sim.Never {
 			at += forward // into or out of the MUFU unit
@@ -95,14 +97,6 @@ func (b *regBoard) readyAt(entries []int32, path uint8, forward sim.Cycle) (sim.
 		}
 	}
 	return r, why
-}
-
-// computeDeps finds when the registers the warp's current instruction
-// reads (and writes) are ready, and caches it for the instruction's pc
-// and split.
-func (s *SM) computeDeps(wc *wctx, sp *warp.Split, u *uop) {
-	wc.depPC, wc.depSplit = sp.PC, wc.w.CurrentIndex()
-	wc.depReady, wc.depReason = wc.readyAt(u.deps, u.path, sim.Cycle(s.cfg.Pipes.MUFUForward))
 }
 
 // setReady marks destination d ready at cycle at, produced for reason why.
@@ -125,7 +119,9 @@ func (s *SM) dstReady(wc *wctx, in *isa.Instr, at sim.Cycle, why Reason) {
 
 // scoreboardEntries lists, per instruction of p, the scoreboard entries
 // (general registers, then predicates after NumRegs) of its guard and
-// operands, sources and destinations alike, in operand order.
+// operands, sources and destinations alike, in operand order, each once:
+// the readiness check takes the latest of them (the first on a tie), which
+// a repeated entry cannot change.
 func scoreboardEntries(p *isa.Program) [][]int32 {
 	deps := make([][]int32, len(p.Instrs))
 	var flat []int32
@@ -133,18 +129,23 @@ func scoreboardEntries(p *isa.Program) [][]int32 {
 	for i := range p.Instrs {
 		in := &p.Instrs[i]
 		starts[i] = len(flat)
+		put := func(e int32) {
+			if !slices.Contains(flat[starts[i]:], e) {
+				flat = append(flat, e)
+			}
+		}
 		add := func(o *isa.Operand) {
 			switch {
 			case o.Kind == isa.KReg, o.Kind == isa.KAddr && o.Reg >= 0, o.Kind == isa.KConst && o.Reg >= 0:
-				flat = append(flat, o.Reg)
+				put(o.Reg)
 				if o.Mod.Has(isa.MPair) && o.Kind != isa.KConst { // a SASS register pair
-					flat = append(flat, o.Reg+1)
+					put(o.Reg + 1)
 				}
 			case o.Kind == isa.KPred:
-				flat = append(flat, int32(p.NumRegs)+o.Reg)
+				put(int32(p.NumRegs) + o.Reg)
 			}
 			if o.Mod.Has(isa.MIndex) {
-				flat = append(flat, o.Index)
+				put(o.Index)
 			}
 		}
 		add(&in.Guard)

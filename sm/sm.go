@@ -55,10 +55,11 @@ type SM struct {
 
 	launch     *Launch
 	prog       *isa.Program
-	banks      [][]byte // constant banks of the launch (SASS c[N][...]): bank 0 laid out for it
-	uops       []uop    // per instruction: what the scheduler and issue read of it (uop.go)
-	ctas       []*cta   // resident CTAs
-	nextCTA    int      // next CTA of the grid to start
+	banks      [][]byte      // constant banks of the launch (SASS c[N][...]): bank 0 laid out for it
+	uops       []uop         // per instruction: what the scheduler and issue read of it (uop.go)
+	kernels    []warp.Kernel // per instruction: its lane kernel where it has one (decodeKernels)
+	ctas       []*cta        // resident CTAs
+	nextCTA    int           // next CTA of the grid to start
 	totalCTA   int
 	warps      []*wctx // resident warps by slot (nil when free)
 	sched      []scheduler
@@ -203,7 +204,7 @@ func (s *SM) begin(l *Launch) error {
 	if s.obs != nil {
 		s.obs.Launch()
 	}
-	s.uops = decode(l.Prog, &s.cfg)
+	s.uops, s.kernels = decode(l.Prog, &s.cfg), decodeKernels(l.Prog)
 	s.ctas, s.nextCTA, s.done, s.err = nil, 0, false, nil
 	s.totalCTA = l.Grid[0] * l.Grid[1] * l.Grid[2]
 	s.warps = make([]*wctx, s.cfg.Limits.Warps)

@@ -3,6 +3,7 @@ package sm
 import (
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/warp"
 )
 
 // uop is what the scheduler and the issue stage read of one instruction at
@@ -17,6 +18,7 @@ type uop struct {
 	syncs    bool      // a barrier-unit instruction: its queue and the unit's can hold it too (unitsReady)
 	lat      sim.Cycle // its class's pipe latency
 	interval int       // cycles it holds its pipe
+	aluLat   sim.Cycle // the latency of its results as an ALU operation (aluLatency)
 	consts   bool      // reads a constant bank (SASS c[][] operands: constcache.go)
 }
 
@@ -29,9 +31,20 @@ func decode(p *isa.Program, cfg *Config) []uop {
 		c := p.Instrs[i].Class
 		us[i] = uop{deps: deps[i], pipes: pipes[i], path: datapath(int(pipes[i][0])), throttle: throttleReason(c),
 			syncs: c == isa.ClassSyncs, lat: sim.Cycle(cfg.Pipes.Latency[c]), interval: cfg.Pipes.Interval[c],
-			consts: readsConst(&p.Instrs[i])}
+			aluLat: aluLatency(&p.Instrs[i], cfg, p.Scheduled), consts: readsConst(&p.Instrs[i])}
 	}
 	return us
+}
+
+// decodeKernels resolves the lane kernel of each instruction of p that has
+// one (warp.DecodeKernel): those are ALU operations that execute hands to
+// the warp first, before its dispatch by opcode.
+func decodeKernels(p *isa.Program) []warp.Kernel {
+	ks := make([]warp.Kernel, len(p.Instrs))
+	for i := range p.Instrs {
+		ks[i] = warp.DecodeKernel(p, &p.Instrs[i])
+	}
+	return ks
 }
 
 // readsConst says whether in reads a constant-bank operand.

@@ -92,10 +92,7 @@ func (w *Warp) ExecALU(in *isa.Instr, mask uint32, now uint64) error {
 // register (lane l reads its sources before writing lane l, so a destination
 // that is also a source is safe). It reports whether it handled in.
 func (w *Warp) inPlace(in *isa.Instr) bool {
-	t := in.Type
-	if in.NDst != 1 || t.Float() || t == isa.Pred || in.Flags&(isa.FCarryIn|isa.FCC|isa.FSat|isa.FHi|isa.FWide) != 0 ||
-		len(in.Ops) < 3 || in.Ops[0].Kind != isa.KReg || in.Ops[1].Kind != isa.KReg || in.Ops[2].Kind != isa.KImm ||
-		in.Ops[0].Mod != 0 || in.Ops[1].Mod != 0 || in.Ops[0].Reg >= w.uniR {
+	if !inPlaceForm(in, w.uniR) {
 		return false
 	}
 	r, a, imm := &w.regs[in.Ops[0].Reg], &w.regs[in.Ops[1].Reg], in.Ops[2].Imm
@@ -104,28 +101,41 @@ func (w *Warp) inPlace(in *isa.Instr) bool {
 		binaryImm(in.Op, a, imm, r)
 	case isa.OpMul:
 		mulImmV(a, imm, r)
+	default: // mad
+		if c := in.Ops[3]; c.Kind == isa.KImm {
+			madImmImmV(a, imm, c.Imm, r)
+		} else {
+			madImmV(a, imm, &w.regs[c.Reg], r)
+		}
+	}
+	if m := widthMask(in.Type); m != ^uint64(0) {
+		maskV(r, m)
+	}
+	return true
+}
+
+// inPlaceForm reports whether in is one of inPlace's forms in a program
+// whose uniform registers start at uniR: an integer add, sub, and, or, xor,
+// mul.lo or mad.lo of a register and an immediate (and, for mad, an
+// immediate or a plain register) into a plain, non-uniform register.
+func inPlaceForm(in *isa.Instr, uniR int32) bool {
+	t := in.Type
+	if in.NDst != 1 || t.Float() || t == isa.Pred || in.Flags&(isa.FCarryIn|isa.FCC|isa.FSat|isa.FHi|isa.FWide) != 0 ||
+		len(in.Ops) < 3 || in.Ops[0].Kind != isa.KReg || in.Ops[1].Kind != isa.KReg || in.Ops[2].Kind != isa.KImm ||
+		in.Ops[0].Mod != 0 || in.Ops[1].Mod != 0 || in.Ops[0].Reg >= uniR {
+		return false
+	}
+	switch in.Op {
+	case isa.OpAdd, isa.OpSub, isa.OpAnd, isa.OpOr, isa.OpXor, isa.OpMul:
+		return true
 	case isa.OpMad:
 		if len(in.Ops) != 4 {
 			return false
 		}
-		switch c := in.Ops[3]; c.Kind {
-		case isa.KImm:
-			madImmImmV(a, imm, c.Imm, r)
-		case isa.KReg:
-			if c.Mod != 0 {
-				return false
-			}
-			madImmV(a, imm, &w.regs[c.Reg], r)
-		default:
-			return false
-		}
-	default:
-		return false
+		c := in.Ops[3]
+		return c.Kind == isa.KImm || c.Kind == isa.KReg && c.Mod == 0
 	}
-	if m := widthMask(t); m != ^uint64(0) {
-		maskV(r, m)
-	}
-	return true
+	return false
 }
 
 func wideType(t isa.Type) isa.Type {

@@ -97,43 +97,60 @@ func f32Finish(r uint32, ftz, sat bool) uint32 {
 // f32Arith executes add, sub, mul, fma (mad), div, sqrt and rcp on f32,
 // rounded to nearest.
 func (w *Warp) f32Arith(in *isa.Instr, mask uint32, now uint64) {
-	ftz, sat := in.Flags.Has(isa.FFtz), in.Flags.Has(isa.FSat)
 	d := &w.regs[in.Dst(0).Reg]
 	a := w.Operand(in.Src(0), 0, mask, now)
 	if in.Op == isa.OpSqrt || in.Op == isa.OpRcp {
-		for l := 0; l < Lanes; l++ {
-			if mask>>l&1 == 0 {
-				continue
-			}
-			x := uint32(a[l])
-			if ftz {
-				x = f32Flush(x)
-			}
-			v := float64(math.Float32frombits(x))
-			var r float32
-			if in.Op == isa.OpSqrt {
-				r = float32(math.Sqrt(v)) // sqrt rounded twice: innocuous at 53 >= 2*24+2 bits
-			} else {
-				r = float32(1 / v)
-			}
-			d[l] = uint64(f32Finish(math.Float32bits(r), ftz, sat))
-		}
+		f32Unary(in, mask, a, d)
 		return
 	}
 	b := w.Operand(in.Src(1), 1, mask, now)
-	plain := mask == FullMask && !ftz && !sat
 	if in.Op == isa.OpFma || in.Op == isa.OpMad {
-		c := w.Operand(in.Src(2), 2, mask, now)
-		if plain {
-			mask = f32FmaV(a, b, c, d)
-			if mask == 0 {
-				return
-			}
-		}
-		w.f32Fma(in, mask, a, b, c, d)
+		w.f32FmaOps(in, mask, a, b, w.Operand(in.Src(2), 2, mask, now), d)
 		return
 	}
-	if plain {
+	f32Binary(in, mask, a, b, d)
+}
+
+// f32Unary is sqrt and rcp on f32 of a into d, rounded to nearest.
+func f32Unary(in *isa.Instr, mask uint32, a, d *Vec) {
+	ftz, sat := in.Flags.Has(isa.FFtz), in.Flags.Has(isa.FSat)
+	for l := 0; l < Lanes; l++ {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		x := uint32(a[l])
+		if ftz {
+			x = f32Flush(x)
+		}
+		v := float64(math.Float32frombits(x))
+		var r float32
+		if in.Op == isa.OpSqrt {
+			r = float32(math.Sqrt(v)) // sqrt rounded twice: innocuous at 53 >= 2*24+2 bits
+		} else {
+			r = float32(1 / v)
+		}
+		d[l] = uint64(f32Finish(math.Float32bits(r), ftz, sat))
+	}
+}
+
+// f32FmaOps is fma (mad) on f32 of a, b and c into d, rounded to nearest:
+// a full warp without .ftz or .sat on the packed lanes, what they leave
+// and every other form lane by lane.
+func (w *Warp) f32FmaOps(in *isa.Instr, mask uint32, a, b, c, d *Vec) {
+	if mask == FullMask && in.Flags&(isa.FFtz|isa.FSat) == 0 {
+		mask = f32FmaV(a, b, c, d)
+		if mask == 0 {
+			return
+		}
+	}
+	w.f32Fma(in, mask, a, b, c, d)
+}
+
+// f32Binary is add, sub, mul and div on f32 of a and b into d, rounded to
+// nearest.
+func f32Binary(in *isa.Instr, mask uint32, a, b, d *Vec) {
+	ftz, sat := in.Flags.Has(isa.FFtz), in.Flags.Has(isa.FSat)
+	if mask == FullMask && !ftz && !sat {
 		switch in.Op {
 		case isa.OpAdd:
 			f32AddV(a, b, d)

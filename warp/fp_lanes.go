@@ -47,7 +47,13 @@ const allGroups = 1<<(Lanes/4) - 1
 // compute the groups of four lanes whose sums need no second look; the
 // rest go through f32FmaLane.
 func f32FmaV(a, b, c, d *Vec) (left uint32) {
-	for rest := f32FmaWide(a, b, c, d); rest != 0; rest &= rest - 1 {
+	return f32FmaGroups(a, b, c, d, f32FmaWide(a, b, c, d))
+}
+
+// f32FmaGroups is f32FmaV's per-lane path for the groups of four lanes in
+// rest (a bit per group) that the packed lanes left.
+func f32FmaGroups(a, b, c, d *Vec, rest uint32) (left uint32) {
+	for ; rest != 0; rest &= rest - 1 {
 		g := bits.TrailingZeros32(rest) * 4
 		for l := g; l < g+4; l++ {
 			r, ok := f32FmaLane(a[l], b[l], c[l])

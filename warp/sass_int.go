@@ -77,8 +77,8 @@ func (w *Warp) term(in *isa.Instr, i int, mask uint32, now uint64, out *Vec) {
 			out[l] = ^v[l] & m32
 		}
 	default:
-		for l := range out {
-			out[l] = v[l] & m32
+		for l := 0; l < Lanes; l += 4 {
+			out[l], out[l+1], out[l+2], out[l+3] = v[l]&m32, v[l+1]&m32, v[l+2]&m32, v[l+3]&m32
 		}
 	}
 }
@@ -102,6 +102,15 @@ func (w *Warp) iadd3(in *isa.Instr, mask uint32, now uint64) {
 	var ci0, ci1 uint32
 	if in.Flags.Has(isa.FCarryIn) {
 		ci0, ci1 = w.carryIn(in, 3), w.carryIn(in, 4)
+	}
+	if in.NDst == 1 && !in.Flags.Has(isa.FCarryIn) {
+		// No carry in or out: the sum's low word, four lanes a step.
+		for l := 0; l < Lanes; l += 4 {
+			r[l], r[l+1], r[l+2], r[l+3] = (a[l]+b[l]+c[l])&m32, (a[l+1]+b[l+1]+c[l+1])&m32,
+				(a[l+2]+b[l+2]+c[l+2])&m32, (a[l+3]+b[l+3]+c[l+3])&m32
+		}
+		w.Write(in.Dst(0), mask, &r, isa.B32)
+		return
 	}
 	var co0, co1 uint32
 	for l := range r {

@@ -225,3 +225,35 @@ func TestQspcNamesTheWindow(t *testing.T) {
 		t.Errorf("got %#b, want lane 0 (shared) alone", got)
 	}
 }
+
+// IADD3 without carries (one destination, no carry in) is the low word of the
+// carry-out form's sum, in every lane and for every modifier of the terms.
+func TestIAdd3WithoutCarriesIsTheCarryFormsSum(t *testing.T) {
+	r := isa.R
+	neg := func(o isa.Operand) isa.Operand { o.Mod |= isa.MNeg; return o }
+	not := func(o isa.Operand) isa.Operand { o.Mod |= isa.MNot; return o }
+	for _, terms := range [][3]isa.Operand{
+		{r(1), r(2), r(3)}, {neg(r(1)), r(2), isa.Imm(0xfffffff0)}, {r(1), not(r(2)), neg(r(3))}, {r(1), r(1), r(1)},
+	} {
+		plain := isa.Instr{Op: isa.OpIAdd3, NDst: 1, Ops: []isa.Operand{r(0), terms[0], terms[1], terms[2]}}
+		carry := isa.Instr{Op: isa.OpIAdd3, NDst: 2, Ops: []isa.Operand{r(0), isa.P(0), terms[0], terms[1], terms[2]}}
+		fast, slow := sassWarp(plain), sassWarp(carry)
+		for reg := int32(1); reg <= 3; reg++ {
+			for l := 0; l < Lanes; l++ {
+				v := uint64(l)*0x9e3779b97f4a7c15 + uint64(reg)*0xffffffff // garbage above 32 bits too
+				fast.Reg(reg)[l], slow.Reg(reg)[l] = v, v
+			}
+		}
+		for _, mask := range []uint32{FullMask, 0x00ff00f1} {
+			if err := fast.ExecALU(&plain, mask, 0); err != nil {
+				t.Fatal(err)
+			}
+			if err := slow.ExecALU(&carry, mask, 0); err != nil {
+				t.Fatal(err)
+			}
+			if *fast.Reg(0) != *slow.Reg(0) {
+				t.Errorf("%v mask %#x: %x, carry form %x", terms, mask, fast.Reg(0)[:4], slow.Reg(0)[:4])
+			}
+		}
+	}
+}

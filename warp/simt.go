@@ -85,6 +85,9 @@ func (w *Warp) Runnable() bool { return w.Current() != nil }
 func (w *Warp) Advance() {
 	s := &w.splits[w.cur]
 	s.PC++
+	if s.State == Runnable && (s.depth == 0 || s.PC != s.frames[s.depth-1].pc) {
+		return // not at its reconvergence point, and still the current split: settle would change nothing
+	}
 	w.settle(w.cur)
 }
 

@@ -1,0 +1,112 @@
+package warp
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/smsim/smsim/isa"
+)
+
+// A decoded kernel must leave exactly the registers ExecALU leaves, for every
+// form it takes, every mask (a form it leaves to ExecALU for a mask then goes
+// there) and a destination that is also a source.
+func TestKernelsMatchExecALU(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	imm := func() isa.Operand { return isa.Imm(rng.Uint64()) }
+	r := func(i int) isa.Operand { return isa.R(i) }
+	type form struct {
+		op  isa.Op
+		typ isa.Type
+		rnd isa.Rounding
+		fl  isa.Flags
+		ops func(d, a, b, c int) []isa.Operand
+	}
+	var forms []form
+	for _, typ := range []isa.Type{isa.U16, isa.S32, isa.B32, isa.U64, isa.S64} {
+		for _, op := range []isa.Op{isa.OpAdd, isa.OpSub, isa.OpAnd, isa.OpOr, isa.OpXor, isa.OpMul} {
+			forms = append(forms, form{op: op, typ: typ, ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), imm()} }})
+		}
+		forms = append(forms,
+			form{op: isa.OpMad, typ: typ, ops: func(d, a, _, c int) []isa.Operand { return []isa.Operand{r(d), r(a), imm(), r(c)} }},
+			form{op: isa.OpMad, typ: typ, ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), imm(), imm()} }})
+	}
+	for _, rnd := range []isa.Rounding{isa.RNone, isa.RN} {
+		for _, fl := range []isa.Flags{0, isa.FFtz, isa.FSat, isa.FFtz | isa.FSat} {
+			for _, op := range []isa.Op{isa.OpAdd, isa.OpSub, isa.OpMul} {
+				forms = append(forms, form{op: op, typ: isa.F32, rnd: rnd, fl: fl, ops: func(d, a, b, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), r(b)} }})
+			}
+			for _, op := range []isa.Op{isa.OpFma, isa.OpMad} {
+				forms = append(forms, form{op: op, typ: isa.F32, rnd: rnd, fl: fl, ops: func(d, a, b, c int) []isa.Operand { return []isa.Operand{r(d), r(a), r(b), r(c)} }})
+			}
+		}
+	}
+	special := []uint32{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 1, 0x00800000, 0x7f7fffff, 0x3f800000, 0x3f800001}
+	operand := func(typ isa.Type) uint64 {
+		if typ != isa.F32 {
+			return rng.Uint64()
+		}
+		switch rng.IntN(4) {
+		case 0:
+			return uint64(special[rng.IntN(len(special))])
+		case 1:
+			return uint64(rng.Uint32())
+		}
+		return uint64(math.Float32bits(float32(rng.NormFloat64()))) // close exponents: midpoints and cancellation
+	}
+	prog := &isa.Program{NumRegs: 4, Instrs: []isa.Instr{{Op: isa.OpExit}}}
+	masks := []uint32{FullMask, 0x0000ffff, 1 << 7, 0xdeadbeef}
+	for _, f := range forms {
+		for _, regs := range [][4]int{{0, 1, 2, 3}, {0, 0, 1, 2}, {0, 1, 0, 2}, {0, 1, 2, 0}, {0, 0, 0, 0}} {
+			in := isa.Instr{Op: f.op, Type: f.typ, Rnd: f.rnd, Flags: f.fl, NDst: 1, Ops: f.ops(regs[0], regs[1], regs[2], regs[3])}
+			k := DecodeKernel(prog, &in)
+			if !k.Resolved() {
+				t.Fatalf("%v.%v: no kernel", f.op, f.typ)
+			}
+			for _, mask := range masks {
+				fast, slow := New(0, 0, prog, FullMask, Env{}), New(0, 0, prog, FullMask, Env{})
+				for reg := int32(0); reg < 4; reg++ {
+					for l := 0; l < Lanes; l++ {
+						v := operand(f.typ)
+						fast.Reg(reg)[l], slow.Reg(reg)[l] = v, v
+					}
+				}
+				if !fast.Exec(&k, mask) {
+					if err := fast.ExecALU(&in, mask, 0); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := slow.ExecALU(&in, mask, 0); err != nil {
+					t.Fatal(err)
+				}
+				for reg := int32(0); reg < 4; reg++ {
+					if *fast.Reg(reg) != *slow.Reg(reg) {
+						t.Errorf("%v.%v %v regs %v mask %#x: r%d kernel %x, ExecALU %x", f.op, f.typ, f.fl, regs, mask, reg, fast.Reg(reg)[:4], slow.Reg(reg)[:4])
+					}
+				}
+			}
+		}
+	}
+}
+
+// Forms outside the kernels' keep no kernel: they run through ExecALU.
+func TestKernelsLeaveOtherFormsToExecALU(t *testing.T) {
+	r := func(i int) isa.Operand { return isa.R(i) }
+	neg := isa.R(1)
+	neg.Mod = isa.MFNeg
+	prog := &isa.Program{NumRegs: 4, UniformRegs: 3, Instrs: []isa.Instr{{Op: isa.OpExit}}}
+	for _, in := range []isa.Instr{
+		{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                       // register second operand
+		{Op: isa.OpAdd, Type: isa.U32, Flags: isa.FCC, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}}, // add.cc
+		{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(3), r(1), isa.Imm(1)}},                 // uniform destination
+		{Op: isa.OpFma, Type: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2), r(0)}},    // directed rounding
+		{Op: isa.OpFma, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1), r(0)}},           // an immediate
+		{Op: isa.OpFma, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), neg, r(2), r(0)}},                  // a modified operand
+		{Op: isa.OpAdd, Type: isa.F64, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                       // f64
+		{Op: isa.OpDiv, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                       // div
+	} {
+		if k := DecodeKernel(prog, &in); k.Resolved() {
+			t.Errorf("%v.%v %v: has a kernel", in.Op, in.Type, in.Ops)
+		}
+	}
+}
