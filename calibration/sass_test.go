@@ -64,7 +64,7 @@ func TestApplicationSetRunsFromSASS(t *testing.T) {
 
 // TestSASSHoldsItsLevel holds the suite run from SASS to the level it
 // reached (docs/validation.md; docs/sass-timing.md gives each mechanism
-// with its rows): the mean absolute error of all 1,472 timing rows and of
+// with its rows): the mean absolute error of all 1,508 timing rows and of
 // microbench.csv's, microbench.csv's worst row, probe.csv's latency rows
 // and every semantic row exact.
 func TestSASSHoldsItsLevel(t *testing.T) {
@@ -74,12 +74,12 @@ func TestSASSHoldsItsLevel(t *testing.T) {
 	v := fullSASSValidation(t)
 	// Held at the level of the memory path's, the barrier unit's and the
 	// special-register reads' measured timing (docs/model.md): all rows
-	// 6.07 %, microbench.csv 6.08 %. Its worst row, divergent2_warps16
+	// 6.05 % (with stgport.csv's 36), microbench.csv 6.12 %. Its worst row, divergent2_warps16
 	// (-27.9 %), is what its per-thread-addressed waits cost at many warps,
 	// which the model lacks (its arrives cost the barrier unit no more than
 	// full-warp ones: calibration/h200/arrvec.csv).
 	const allMAPE, microMAPE, microWorst = 6.2, 6.2, 28.0
-	if m := v.Overall["all"]; m.Rows != 1472 || m.MAPE > allMAPE {
+	if m := v.Overall["all"]; m.Rows != 1508 || m.MAPE > allMAPE {
 		t.Errorf("all files from SASS: %d rows, MAPE %.2f %% (held at %g %%)", m.Rows, m.MAPE, allMAPE)
 	}
 	if m := v.Overall["microbench.csv"]; m.Rows != 70 || m.MAPE > microMAPE || m.Worst > microWorst {
