@@ -7,8 +7,9 @@
 // wgmmas (gemm_parts.ptxas, C7518: a WARPGROUP.DEPBAR after each, for the mode switch's divergent path), so
 // modes 0 and 1 are not gemm_wgmma's schedule and ran far slower; modes 2 and 3, without wgmma, are the ones
 // to compare (run/gemm_trace_test.go). The "kernel" rows (thread 0's clock64 span) end before the consumers'
-// last stamps here and in gemm_trace.csv, by 1.7-3.4 k cycles on the H200 (not in smsim): not understood,
-// so the tests compare the consumers' stamps.
+// last stamps here and in gemm_trace.csv, by 1.7-3.4 k cycles on the H200: thread 0 reads the clock when it
+// reaches the final BAR.SYNC.DEFER_BLOCKING, before the other warps (gemm_clock.cu), so the tests compare the
+// consumers' stamps.
 // Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o gemm_parts gemm_parts.cu -lcuda
 #include "../../../apps/h200/app.h"
 #include <cuda.h>
