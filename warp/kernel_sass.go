@@ -56,9 +56,11 @@ func iadd3Kernel(in *isa.Instr, uniR int32) Kernel {
 	return k
 }
 
-// A uniform destination is written as writeSASS writes it: the sum of the
-// first lane of the mask, its low word, in every lane (none for no lane).
-
+// kIAdd3R, kIAdd3RR and kIAdd3RRR add one, two or three register terms
+// and the immediates' sum, and keep the low word. A uniform destination is
+// written as writeSASS writes it: the sum of the first lane of the mask in
+// every lane (none for no lane); a general one under a partial mask is left
+// to ExecALU.
 func kIAdd3R(w *Warp, k *Kernel, mask uint32) bool {
 	a, d := &w.regs[k.a], &w.regs[k.d]
 	switch {
