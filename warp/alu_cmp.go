@@ -127,8 +127,17 @@ func extendLanes(a *Vec, e ext, flip uint64, x *Vec) {
 // lane, four lanes a step and without branches. Shifted left by sh (64 less
 // the type's width) an integer keeps its order, signed or unsigned, and
 // loses the bits above its width: the same order as its extension, without
-// staging it.
+// staging it. Packed compares do it where the host has them
+// (cmpShiftedWide).
 func cmpShifted(u ucmp, a, b *Vec, sh uint, flip uint64) uint32 {
+	if r, ok := cmpShiftedWide(u, a, b, sh, flip); ok {
+		return r
+	}
+	return cmpShiftedLanes(u, a, b, sh, flip)
+}
+
+// cmpShiftedLanes is cmpShifted four lanes a step in Go.
+func cmpShiftedLanes(u ucmp, a, b *Vec, sh uint, flip uint64) uint32 {
 	var res uint32
 	switch u {
 	case uEq:

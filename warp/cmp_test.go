@@ -76,3 +76,33 @@ func TestLaneComparisonsMatchTheScalarDefinition(t *testing.T) {
 		}
 	}
 }
+
+// The packed compares (where the host has them) and the Go lane loops of
+// cmpShifted agree for every comparison, each shift of an integer type, both
+// flips, and lanes equal, one apart and random.
+func TestCmpShiftedPackedMatchesTheLaneLoops(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for u := uNone; u <= uGe; u++ {
+		for _, sh := range []uint{0, 32, 48, 56} {
+			for _, flip := range []uint64{0, 1 << 63} {
+				for round := 0; round < 20; round++ {
+					var a, b Vec
+					for l := range a {
+						a[l] = r.Uint64() >> r.IntN(64)
+						switch l % 4 {
+						case 0:
+							b[l] = a[l]
+						case 1:
+							b[l] = a[l] + 1<<sh>>sh
+						default:
+							b[l] = r.Uint64() >> r.IntN(64)
+						}
+					}
+					if got, want := cmpShifted(u, &a, &b, sh, flip), cmpShiftedLanes(u, &a, &b, sh, flip); got != want {
+						t.Fatalf("compare %d, shift %d, flip %#x: %#x, the lane loops %#x", u, sh, flip, got, want)
+					}
+				}
+			}
+		}
+	}
+}

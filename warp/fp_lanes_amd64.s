@@ -2,7 +2,8 @@
 
 // f32FmaAVX2 is f32FmaV four lanes at a time (fp_lanes_amd64.go): the same
 // float64 product and sum, the same rounding to f32 and the same test of
-// the sum's exponent and low bits, with AVX2's packed instructions.
+// the sum's exponent and low bits, with AVX2's packed instructions, the
+// eight groups of a warp written out.
 
 // VPERMD indices: the low 32 bits of four 64-bit lanes, packed.
 DATA fmaPack<>+0(SB)/4, $0
@@ -15,16 +16,46 @@ DATA fmaPack<>+24(SB)/4, $4
 DATA fmaPack<>+28(SB)/4, $6
 GLOBL fmaPack<>(SB), RODATA|NOPTR, $32
 
-DATA fmaExpField<>+0(SB)/8, $0x7ff      // a float64's exponent field, shifted down
-GLOBL fmaExpField<>(SB), RODATA|NOPTR, $8
-DATA fmaMinNormal<>+0(SB)/8, $897       // 1023-126: the exponent of f32's smallest normal
-GLOBL fmaMinNormal<>(SB), RODATA|NOPTR, $8
-DATA fmaMaxFinite<>+0(SB)/8, $2046      // above it: infinity or NaN
-GLOBL fmaMaxFinite<>(SB), RODATA|NOPTR, $8
+// The exponent test in one signed compare. With u = 2s (the sign dropped,
+// the exponent e in the top 11 bits), e < 897 (1023-126: below f32's
+// smallest normal) or e = 2047 (infinity, NaN) is u - (897<<53) >= (1150<<53)
+// unsigned; adding 1<<63 makes that signed: 2s + (127<<53) > (126<<53) - 1.
+DATA fmaExpBias<>+0(SB)/8, $0x0fe0000000000000  // 127<<53
+GLOBL fmaExpBias<>(SB), RODATA|NOPTR, $8
+DATA fmaExpLimit<>+0(SB)/8, $0x0fbfffffffffffff // (126<<53) - 1
+GLOBL fmaExpLimit<>(SB), RODATA|NOPTR, $8
 DATA fmaBelowF32<>+0(SB)/8, $0x1fffffff // the 29 bits below f32 precision
 GLOBL fmaBelowF32<>(SB), RODATA|NOPTR, $8
 DATA fmaMidpoint<>+0(SB)/8, $0x10000000 // ... on an f32 midpoint: 100...0
 GLOBL fmaMidpoint<>(SB), RODATA|NOPTR, $8
+
+// FMA4 computes the group at byte offset off: s = a*b (exact) + c, rounded
+// once in float64, in Y0, and in AX a bit per lane whose s is below f32's
+// normal range, infinite or NaN, or an f32 midpoint (the group is then left
+// to the caller).
+#define FMA4(off) \
+	VPERMD    off(SI), Y15, Y0; \
+	VPERMD    off(DI), Y15, Y1; \
+	VPERMD    off(DX), Y15, Y2; \
+	VCVTPS2PD X0, Y0; \
+	VCVTPS2PD X1, Y1; \
+	VCVTPS2PD X2, Y2; \
+	VMULPD    Y1, Y0, Y0; \
+	VADDPD    Y2, Y0, Y0; \
+	VPADDQ    Y0, Y0, Y3; \
+	VPADDQ    Y14, Y3, Y3; \
+	VPCMPGTQ  Y13, Y3, Y4; \
+	VPAND     Y11, Y0, Y5; \
+	VPCMPEQQ  Y10, Y5, Y5; \
+	VPOR      Y5, Y4, Y4; \
+	VMOVMSKPD Y4, AX; \
+	TESTL     AX, AX
+
+// STORE4 writes s rounded to f32, zero-extended, into the group's lanes of d.
+#define STORE4(off) \
+	VCVTPD2PSY Y0, X0; \
+	VPMOVZXDQ  X0, Y0; \
+	VMOVDQU    Y0, off(R8)
 
 // func f32FmaAVX2(a, b, c, d *Vec) (rest uint32)
 TEXT ·f32FmaAVX2(SB), NOSPLIT, $0-36
@@ -33,56 +64,84 @@ TEXT ·f32FmaAVX2(SB), NOSPLIT, $0-36
 	MOVQ c+16(FP), DX
 	MOVQ d+24(FP), R8
 	VMOVDQU      fmaPack<>(SB), Y15
-	VPBROADCASTQ fmaExpField<>(SB), Y14
-	VPBROADCASTQ fmaMinNormal<>(SB), Y13
-	VPBROADCASTQ fmaMaxFinite<>(SB), Y12
+	VPBROADCASTQ fmaExpBias<>(SB), Y14
+	VPBROADCASTQ fmaExpLimit<>(SB), Y13
 	VPBROADCASTQ fmaBelowF32<>(SB), Y11
 	VPBROADCASTQ fmaMidpoint<>(SB), Y10
-	XORL R9, R9   // rest: the groups left to the caller
-	XORL CX, CX   // group
-	XORQ R10, R10 // its byte offset
+	XORL R9, R9 // rest: the groups left to the caller
 
-group:
-	// Four lanes of each operand: f32 bits packed, widened to float64.
-	VPERMD    (SI)(R10*1), Y15, Y0
-	VPERMD    (DI)(R10*1), Y15, Y1
-	VPERMD    (DX)(R10*1), Y15, Y2
-	VCVTPS2PD X0, Y0
-	VCVTPS2PD X1, Y1
-	VCVTPS2PD X2, Y2
+	FMA4(0)
+	JNZ left0
+	STORE4(0)
 
-	// s = a*b (exact) + c, rounded once in float64.
-	VMULPD Y1, Y0, Y0
-	VADDPD Y2, Y0, Y0
+group1:
+	FMA4(32)
+	JNZ left1
+	STORE4(32)
 
-	// A lane whose s is below f32's normal range, infinite or NaN, or an
-	// f32 midpoint leaves its group to the caller.
-	VPSRLQ    $52, Y0, Y3
-	VPAND     Y14, Y3, Y3
-	VPCMPGTQ  Y3, Y13, Y4 // 897 > e
-	VPCMPGTQ  Y12, Y3, Y5 // e > 2046
-	VPOR      Y5, Y4, Y4
-	VPAND     Y11, Y0, Y5
-	VPCMPEQQ  Y10, Y5, Y5 // low 29 bits 100...0
-	VPOR      Y5, Y4, Y4
-	VMOVMSKPD Y4, AX
-	TESTL     AX, AX
-	JNZ       left
+group2:
+	FMA4(64)
+	JNZ left2
+	STORE4(64)
 
-	// s rounded to f32, zero-extended into the 64-bit lanes of d.
-	VCVTPD2PSY Y0, X0
-	VPMOVZXDQ  X0, Y0
-	VMOVDQU    Y0, (R8)(R10*1)
+group3:
+	FMA4(96)
+	JNZ left3
+	STORE4(96)
 
-next:
-	ADDQ $32, R10
-	INCL CX
-	CMPL CX, $8
-	JB   group
+group4:
+	FMA4(128)
+	JNZ left4
+	STORE4(128)
+
+group5:
+	FMA4(160)
+	JNZ left5
+	STORE4(160)
+
+group6:
+	FMA4(192)
+	JNZ left6
+	STORE4(192)
+
+group7:
+	FMA4(224)
+	JNZ left7
+	STORE4(224)
+
+done:
 	VZEROUPPER
 	MOVL R9, rest+32(FP)
 	RET
 
-left:
-	BTSL CX, R9
-	JMP  next
+left0:
+	ORL $1, R9
+	JMP group1
+
+left1:
+	ORL $2, R9
+	JMP group2
+
+left2:
+	ORL $4, R9
+	JMP group3
+
+left3:
+	ORL $8, R9
+	JMP group4
+
+left4:
+	ORL $16, R9
+	JMP group5
+
+left5:
+	ORL $32, R9
+	JMP group6
+
+left6:
+	ORL $64, R9
+	JMP group7
+
+left7:
+	ORL $128, R9
+	JMP done

@@ -74,3 +74,56 @@ func TestF32FmaWideTakesNormalSums(t *testing.T) {
 		t.Errorf("normal operands: groups %#x left to the per-lane loop", rest)
 	}
 }
+
+// The packed lanes leave a group to the per-lane loop exactly when one of
+// its sums is below f32's normal range (float64 exponent below 897),
+// infinite or NaN, or an f32 midpoint: the edges of each test, one lane of
+// group 3 at a time.
+func TestF32FmaWideLeavesTheEdges(t *testing.T) {
+	const minNormal, one = 0x00800000, 0x3f800000
+	cases := []struct {
+		name    string
+		a, b, c uint64
+		left    bool
+	}{
+		{"smallest normal sum", minNormal, one, 0, false},
+		{"half the smallest normal", minNormal, 0x3f000000, 0, true},
+		{"just below the smallest normal", 0x00ffffff, 0x3f000000, 0, true},
+		{"subnormal operand, normal sum", 0x00000001, one, minNormal, false},
+		{"zero", 0, one, 0, true},
+		{"negative smallest normal", 0x80800000, one, 0, false},
+		{"largest product", 0x7f7fffff, 0x7f7fffff, 0, false},
+		{"negative largest product", 0xff7fffff, 0x7f7fffff, 0, false},
+		{"infinity", 0x7f800000, one, 0, true},
+		{"NaN", 0x7fc00000, one, 0, true},
+		{"negative infinity", one, 0xff800000, 0, true},
+		{"midpoint", one, one, 0x33800000, true},               // 1 + 2^-24
+		{"a quarter past", 0x3f800001, one, 0x33000000, false}, // 1 + 2^-23 + 2^-25
+	}
+	for _, tc := range cases {
+		var a, b, c, d Vec
+		for l := range a {
+			a[l], b[l], c[l] = 0x3fc00000, 0x40000000, 0x3f000000 // 1.5 * 2 + 0.5
+		}
+		a[13], b[13], c[13] = tc.a, tc.b, tc.c
+		rest := f32FmaWide(&a, &b, &c, &d)
+		if rest == allGroups {
+			t.Skip("no packed FMA lanes on this host")
+		}
+		want := uint32(0)
+		if tc.left {
+			want = 1 << 3
+		}
+		if rest != want {
+			t.Errorf("%s: groups %#x left, want %#x", tc.name, rest, want)
+		}
+		for l := range d {
+			if rest>>(l/4)&1 != 0 {
+				continue
+			}
+			if r, ok := f32FmaLane(a[l], b[l], c[l]); !ok || d[l] != r {
+				t.Errorf("%s: lane %d: %#x, want %#x", tc.name, l, d[l], r)
+			}
+		}
+	}
+}

@@ -16,6 +16,7 @@ type Kernel struct {
 	d, a, b, c int32  // the destination and source registers
 	imm, imm2  uint64 // the immediate operands of the integer forms
 	width      uint64 // the integer forms' width mask (widthMask)
+	uniform    bool   // the destination is a uniform register (writeSASS)
 }
 
 // Resolved reports whether k has a kernel.
@@ -28,7 +29,8 @@ func (w *Warp) Exec(k *Kernel, mask uint32) bool { return k.run(w, k, mask) }
 // DecodeKernel returns the kernel of instruction in of program p: integer
 // add, sub, and, or, xor, mul.lo and mad.lo with an immediate (inPlace's
 // forms) and f32 add, sub, mul and fma rounded to nearest on plain
-// registers (f32Arith's); the zero Kernel for any other instruction.
+// registers (f32Arith's), and SASS IADD3 without carries of registers and
+// immediates (iadd3Form); the zero Kernel for any other instruction.
 func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 	uniR := int32(p.NumRegs)
 	if p.UniformRegs > 0 {
@@ -46,6 +48,9 @@ func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 			}
 		}
 		return k
+	}
+	if iadd3Form(in) {
+		return iadd3Kernel(in, uniR)
 	}
 	return Kernel{}
 }
