@@ -61,6 +61,14 @@ func (c *constCache) read(bank uint8, off uint64) sim.Cycle {
 	return c.spec.l2
 }
 
+// Where PTX's state spaces sit in the constant banks on sm_90: .param at
+// c[0x0][0x210] (frontend/sass.ParamBaseSM90), .const in bank 3 (ptxas's
+// bank for __constant__ data).
+const (
+	paramBankBase = 0x210
+	ptxConstBank  = 3
+)
+
 // constReads is what in's constant-bank operands add to its latency, read
 // by the lowest lane of mask (every lane of an indexed read: the slowest
 // line); call it before the instruction executes, while its index registers

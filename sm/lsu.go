@@ -176,6 +176,14 @@ func (u *lsu) holdForStoreQueue(now sim.Cycle, sc *scheduler) {
 	}
 }
 
+// markBytes sets the bits of bytes [off, off+size) of a 128-byte line's
+// mask (a lane's access never crosses a line: it is aligned to its size).
+func markBytes(m *[2]uint64, off, size int) {
+	for b := off; b < off+size && b < 128; b++ {
+		m[b>>6] |= 1 << (b & 63)
+	}
+}
+
 // sectorMasks returns the 32-byte sectors of a line a byte mask touches and
 // those of them it covers only in part.
 func sectorMasks(m *[2]uint64) (mask, partial uint8) {

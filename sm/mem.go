@@ -159,22 +159,6 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 	return s.lsu.global(now, &s.sched[wc.sp], lines, written, nlines, in.Flags.Has(isa.FBypassL1)), ReasonLongScoreboard
 }
 
-// markBytes sets the bits of bytes [off, off+size) of a 128-byte line's
-// mask (a lane's access never crosses a line: it is aligned to its size).
-func markBytes(m *[2]uint64, off, size int) {
-	for b := off; b < off+size && b < 128; b++ {
-		m[b>>6] |= 1 << (b & 63)
-	}
-}
-
-// Where PTX's state spaces sit in the constant banks on sm_90: .param at
-// c[0x0][0x210] (frontend/sass.ParamBaseSM90), .const in bank 3 (ptxas's
-// bank for __constant__ data).
-const (
-	paramBankBase = 0x210
-	ptxConstBank  = 3
-)
-
 // maxAccessBytes is the most one thread's access moves on sm_90: a .v4 of
 // 32-bit or .v2 of 64-bit elements, or a .b128 (PTX ISA §5.4.2: vectors of
 // at most 128 bits; the 256-bit forms are sm_100's).
