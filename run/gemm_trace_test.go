@@ -2,10 +2,8 @@ package run
 
 import (
 	"encoding/binary"
-	"encoding/csv"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"testing"
 )
@@ -14,18 +12,10 @@ import (
 // of one case: stamp[tile][event], cycles from the kernel's first clock.
 func h200GemmTrace(t *testing.T, name string, tiles int) [][5]int64 {
 	t.Helper()
-	f, err := os.Open("../testdata/cuda/wgmma/gemm_trace.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := wgmmaCSV(t, "gemm_trace.csv")
 	out := make([][5]int64, tiles)
 	n := 0
-	for _, r := range rows[1:] {
+	for _, r := range rows {
 		if r[0] != name || (r[1] != "c0" && r[1] != "c1") {
 			continue
 		}
@@ -77,17 +67,9 @@ func TestGemmEpilogueTakesTheRequestPath(t *testing.T) {
 // testdata/cuda/wgmma/gemm_parts.csv.
 func h200PartsEnd(t *testing.T, name string) int64 {
 	t.Helper()
-	f, err := os.Open("../testdata/cuda/wgmma/gemm_parts.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := wgmmaCSV(t, "gemm_parts.csv")
 	var end int64
-	for _, r := range rows[1:] {
+	for _, r := range rows {
 		if r[0] == name && (r[1] == "c0" || r[1] == "c1") {
 			v, _ := strconv.ParseInt(r[4], 10, 64)
 			end = max(end, v)

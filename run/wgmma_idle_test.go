@@ -2,10 +2,8 @@ package run
 
 import (
 	"encoding/binary"
-	"encoding/csv"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"testing"
 )
@@ -16,17 +14,9 @@ import (
 // of 0 to a million cycles): smsim gives the first and the later ones
 // within 20 % of those, whatever the gap.
 func TestWgmmaAfterIdleMatchesH200(t *testing.T) {
-	f, err := os.Open("../testdata/cuda/wgmma/wgmma_idle.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := wgmmaCSV(t, "wgmma_idle.csv")
 	want := map[string]float64{}
-	for _, r := range rows[1:] {
+	for _, r := range rows {
 		v, _ := strconv.ParseFloat(r[4], 64)
 		want[r[1]+","+r[2]] = v
 	}

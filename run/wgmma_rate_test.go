@@ -2,10 +2,8 @@ package run
 
 import (
 	"encoding/binary"
-	"encoding/csv"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"testing"
 )
@@ -34,21 +32,13 @@ func simWgmmaRate(t *testing.T, file, typ string, wgs, lag, groups int) float64 
 // H200's (the 64-group rows), from the SASS it ran and from the PTX. One warpgroup keeps the
 // pipe busy (65.2 cycles a wgmma against 64 of operations), two share it.
 func TestWgmmaRateMatchesH200(t *testing.T) {
-	f, err := os.Open("../testdata/cuda/wgmma/wgmma_rate.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := wgmmaCSV(t, "wgmma_rate.csv")
 	// From PTX, the wait_group 0 loop takes 19 cycles a group more than the
 	// H200's (+5.9 %): the compiler model's schedule of the loop, not the pipe.
 	tolerance := map[string]float64{"sass": 0.03, "ptx": 0.07}
 	for _, input := range []string{"sass", "ptx"} {
 		n, sum := 0, 0.0
-		for _, r := range rows[1:] {
+		for _, r := range rows {
 			wgs, _ := strconv.Atoi(r[1])
 			lag, _ := strconv.Atoi(r[2])
 			groups, _ := strconv.Atoi(r[3])

@@ -2,9 +2,7 @@ package run
 
 import (
 	"encoding/binary"
-	"encoding/csv"
 	"math"
-	"os"
 	"strconv"
 	"testing"
 )
@@ -16,17 +14,9 @@ import (
 // alone while the other runs): smsim, from the SASS the H200 ran, keeps
 // both paces alone and together.
 func TestWgmmaAndBulkCopiesShareNoPort(t *testing.T) {
-	f, err := os.Open("../testdata/cuda/wgmma/wgmma_share.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := wgmmaCSV(t, "wgmma_share.csv")
 	hw := map[int][2]float64{}
-	for _, r := range rows[1:] {
+	for _, r := range rows {
 		mode, _ := strconv.Atoi(r[0])
 		w, _ := strconv.ParseFloat(r[1], 64)
 		c, _ := strconv.ParseFloat(r[2], 64)

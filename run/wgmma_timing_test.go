@@ -2,9 +2,7 @@ package run
 
 import (
 	"encoding/binary"
-	"encoding/csv"
 	"math"
-	"os"
 	"strconv"
 	"testing"
 )
@@ -20,17 +18,9 @@ type wgmmaTiming struct {
 
 func loadWgmmaTimings(t *testing.T) []wgmmaTiming {
 	t.Helper()
-	f, err := os.Open("../testdata/cuda/wgmma/wgmma_timing.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := wgmmaCSV(t, "wgmma_timing.csv")
 	var out []wgmmaTiming
-	for _, r := range rows[1:] {
+	for _, r := range rows {
 		wgs, _ := strconv.Atoi(r[3])
 		mode, _ := strconv.Atoi(r[4])
 		iters, _ := strconv.Atoi(r[5])
