@@ -37,25 +37,8 @@ func TestIAdd3KernelsMatchExecALU(t *testing.T) {
 				t.Fatalf("IADD3 %v: no kernel", ops)
 			}
 			for _, mask := range masks {
-				fast, slow := New(0, 0, prog, FullMask, Env{}), New(0, 0, prog, FullMask, Env{})
-				for reg := int32(0); reg < 8; reg++ {
-					for l := 0; l < Lanes; l++ {
-						v := rng.Uint64() >> rng.IntN(40)
-						fast.Reg(reg)[l], slow.Reg(reg)[l] = v, v
-					}
-				}
-				if !fast.Exec(&k, mask) {
-					if err := fast.ExecALU(&in, mask, 0); err != nil {
-						t.Fatal(err)
-					}
-				}
-				if err := slow.ExecALU(&in, mask, 0); err != nil {
-					t.Fatal(err)
-				}
-				for reg := int32(0); reg < 8; reg++ {
-					if *fast.Reg(reg) != *slow.Reg(reg) {
-						t.Errorf("IADD3 %v mask %#x: r%d kernel %x, ExecALU %x", ops, mask, reg, fast.Reg(reg)[:4], slow.Reg(reg)[:4])
-					}
+				for _, d := range kernelAgainstExecALU(t, prog, &in, &k, mask, 8, func(int32, int) uint64 { return rng.Uint64() >> rng.IntN(40) }) {
+					t.Errorf("IADD3 %v mask %#x: %s", ops, mask, d)
 				}
 			}
 		}

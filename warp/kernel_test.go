@@ -1,6 +1,7 @@
 package warp
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -64,25 +65,8 @@ func TestKernelsMatchExecALU(t *testing.T) {
 				t.Fatalf("%v.%v: no kernel", f.op, f.typ)
 			}
 			for _, mask := range masks {
-				fast, slow := New(0, 0, prog, FullMask, Env{}), New(0, 0, prog, FullMask, Env{})
-				for reg := int32(0); reg < 4; reg++ {
-					for l := 0; l < Lanes; l++ {
-						v := operand(f.typ)
-						fast.Reg(reg)[l], slow.Reg(reg)[l] = v, v
-					}
-				}
-				if !fast.Exec(&k, mask) {
-					if err := fast.ExecALU(&in, mask, 0); err != nil {
-						t.Fatal(err)
-					}
-				}
-				if err := slow.ExecALU(&in, mask, 0); err != nil {
-					t.Fatal(err)
-				}
-				for reg := int32(0); reg < 4; reg++ {
-					if *fast.Reg(reg) != *slow.Reg(reg) {
-						t.Errorf("%v.%v %v regs %v mask %#x: r%d kernel %x, ExecALU %x", f.op, f.typ, f.fl, regs, mask, reg, fast.Reg(reg)[:4], slow.Reg(reg)[:4])
-					}
+				for _, d := range kernelAgainstExecALU(t, prog, &in, &k, mask, 4, func(int32, int) uint64 { return operand(f.typ) }) {
+					t.Errorf("%v.%v %v regs %v mask %#x: %s", f.op, f.typ, f.fl, regs, mask, d)
 				}
 			}
 		}
@@ -109,4 +93,35 @@ func TestKernelsLeaveOtherFormsToExecALU(t *testing.T) {
 			t.Errorf("%v.%v %v: has a kernel", in.Op, in.Type, in.Ops)
 		}
 	}
+}
+
+// kernelAgainstExecALU runs in through its kernel k (or ExecALU where the
+// kernel declines the mask) and through ExecALU alone, on two warps whose
+// registers 0..nregs-1 hold the same values (value(reg, lane)), and
+// returns a message for each register that differs ("" when none does).
+func kernelAgainstExecALU(t *testing.T, prog *isa.Program, in *isa.Instr, k *Kernel, mask uint32, nregs int32,
+	value func(reg int32, lane int) uint64) []string {
+	t.Helper()
+	fast, slow := New(0, 0, prog, FullMask, Env{}), New(0, 0, prog, FullMask, Env{})
+	for reg := int32(0); reg < nregs; reg++ {
+		for l := 0; l < Lanes; l++ {
+			v := value(reg, l)
+			fast.Reg(reg)[l], slow.Reg(reg)[l] = v, v
+		}
+	}
+	if !fast.Exec(k, mask) {
+		if err := fast.ExecALU(in, mask, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := slow.ExecALU(in, mask, 0); err != nil {
+		t.Fatal(err)
+	}
+	var diffs []string
+	for reg := int32(0); reg < nregs; reg++ {
+		if *fast.Reg(reg) != *slow.Reg(reg) {
+			diffs = append(diffs, fmt.Sprintf("r%d kernel %x, ExecALU %x", reg, fast.Reg(reg)[:4], slow.Reg(reg)[:4]))
+		}
+	}
+	return diffs
 }
