@@ -51,14 +51,7 @@ func clusterFuncJobFrom(t *testing.T, c int, path string) *Job {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range []string{"1:hex:2048", fmt.Sprintf("2:hex:%d", ctas*128), "3:hex:2", "4:u32:2", fmt.Sprintf("5:i64:%d", ctas)} {
-		spec, err := ParseDump(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		j.Dumps = append(j.Dumps, spec)
-	}
-	return j
+	return withDumps(t, j, "1:hex:2048", fmt.Sprintf("2:hex:%d", ctas*128), "3:hex:2", "4:u32:2", fmt.Sprintf("5:i64:%d", ctas))
 }
 
 // fnvWords is the probe's hash of a buffer: FNV-1a over its 32-bit words.
@@ -251,4 +244,17 @@ func TestClusterProbesRunFromSASS(t *testing.T) {
 			t.Errorf("probe word %d: %g cycles", i, v)
 		}
 	}
+}
+
+// withDumps adds the --dump specs to j, failing the test on a bad one.
+func withDumps(t *testing.T, j *Job, specs ...string) *Job {
+	t.Helper()
+	for _, d := range specs {
+		spec, err := ParseDump(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j.Dumps = append(j.Dumps, spec)
+	}
+	return j
 }

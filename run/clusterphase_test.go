@@ -38,14 +38,7 @@ func clusterPhaseJob(t *testing.T, c int, path string) *Job {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range []string{"1:hex:2048", fmt.Sprintf("2:hex:%d", ctas*128), "3:hex:2", "4:u32:2", fmt.Sprintf("5:i64:%d", ctas)} {
-		spec, err := ParseDump(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		j.Dumps = append(j.Dumps, spec)
-	}
-	return j
+	return withDumps(t, j, "1:hex:2048", fmt.Sprintf("2:hex:%d", ctas*128), "3:hex:2", "4:u32:2", fmt.Sprintf("5:i64:%d", ctas))
 }
 
 // TestClusterKernelsOf2To16MatchH200 runs the functional cluster kernel
