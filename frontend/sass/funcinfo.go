@@ -130,16 +130,23 @@ func (f *Func) checkParams(sec string) error {
 	return nil
 }
 
-// CheckText compares a parsed listing of this function with the code: every instruction that has
-// its encoding must lie inside Code and have the same 128-bit word there.
+// CheckText compares a parsed listing of this function with the code: every instruction must lie
+// inside Code, and one that has its encoding must have the same 128-bit word there. An instruction
+// printed without its encoding (cuobjdump or nvdisasm text without the hex words) takes the word
+// and its control bits from the code: the stall counts and scoreboards the timing reads.
 func (f *Func) CheckText(fn *Function) error {
 	for i := range fn.Instructions {
 		in := &fn.Instructions[i]
-		if !in.HasEnc {
-			continue
-		}
 		if in.Addr%16 != 0 || int(in.Addr/16) >= f.NumInstructions() {
 			return fmt.Errorf("%s: instruction at 0x%x (line %d) lies outside the %d-byte code", f.Name, in.Addr, in.Line, len(f.Code))
+		}
+		if !in.HasEnc {
+			e := f.Encoding(int(in.Addr / 16))
+			if num, not := e.Guard(); !guardMatches(in.Guard, num, not) {
+				return fmt.Errorf("%s: at 0x%x (line %d) the listing's guard is not the cubin's (@%sP%d)", f.Name, in.Addr, in.Line, map[bool]string{true: "!"}[not], num)
+			}
+			in.Enc, in.HasEnc, in.Ctrl = e, true, e.Control()
+			continue
 		}
 		if e := f.Encoding(int(in.Addr / 16)); e != in.Enc {
 			return fmt.Errorf("%s: at 0x%x (line %d) the listing has 0x%016x 0x%016x, the cubin 0x%016x 0x%016x",
@@ -147,4 +154,13 @@ func (f *Func) CheckText(fn *Function) error {
 		}
 	}
 	return nil
+}
+
+// guardMatches reports whether a listing's guard is the encoding's guard field num (7: none, or
+// PT) and negation bit.
+func guardMatches(g Guard, num uint8, not bool) bool {
+	if !g.Reg.Valid() {
+		return num == PT && !not
+	}
+	return g.Reg.Num == num && g.Not == not
 }
