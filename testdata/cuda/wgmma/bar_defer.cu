@@ -7,6 +7,7 @@
 //   mode 3: as 0, with a parameter read (iters) used by a branch before a clock (tl)
 // Each warp's lane 0 writes 8 clocks: start, after the shared-image loop, after the fence, before the
 // barrier (tb), ta, tl, tw, and the accumulator bits.
+// Build: nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -o NAME NAME.cu (and -cubin, -ptx; cuobjdump -sass NAME.cubin)
 #include <cstdio>
 #include <cstdint>
 #include <cuda_runtime.h>

@@ -6,6 +6,7 @@
 //   mode 2: a second __syncthreads, then LDS   mode 3: LDS straight after the barrier (no chain)
 //   mode 4: ld.global straight after      mode 5: a parameter read (ld.param) straight after
 //   mode 6: shared store, then the chain, then LDS of another word
+// Build: nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -o NAME NAME.cu (and -cubin, -ptx; cuobjdump -sass NAME.cubin)
 #include <cstdio>
 #include <cstdint>
 #include <cuda_runtime.h>
