@@ -22,7 +22,17 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	}
 	visit |= q.due
 	var cand uint64
-	if q.groupMask != 0 {
+	if gm := q.groupMask; gm != 0 && gm&(gm-1) == 0 {
+		// One pipe group ready, the common case: gatherReady's, inlined.
+		g := bits.TrailingZeros64(gm)
+		if sc.pipeReady(q.pairs[g]) <= now {
+			cand = q.groups[g]
+		} else {
+			visit |= q.groups[g]
+			q.ready &^= q.groups[g]
+			q.groups[g], q.groupMask = 0, 0
+		}
+	} else if gm != 0 {
 		free, busy := q.gatherReady(now, sc)
 		cand, visit = free, visit|busy
 	}
@@ -72,15 +82,15 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 		q.due = 0
 		return q.waitMin()
 	}
-	var pick *wctx
+	var i int
 	if sc.gto {
-		pick = s.chooseGTO(sc, cand)
+		i = s.chooseGTO(sc, cand)
 	} else {
-		pick = s.choose(sc, cand)
+		i = s.choose(sc, cand)
 	}
-	bit := uint64(1) << pick.pos
+	pick, bit := sc.warps[i], uint64(1)<<i
 	if q.ready&bit != 0 {
-		q.leaveReady(pick.pos, pick.curGroup)
+		q.leaveReady(i, pick.curGroup)
 	}
 	// The ready warps found by this scan and not picked join ready.
 	for m := fresh &^ bit; m != 0; m &= m - 1 {
@@ -91,30 +101,33 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	return s.issuePick(now, sc, pick)
 }
 
-// chooseGTO returns GTO's pick among the candidates cand (a set of
-// warpQueues): the warp issued last while it is a candidate and did not
-// yield, else the oldest candidate other than a warp that yielded, else
-// that warp (sc.better's order, without comparing warp by warp).
-func (s *SM) chooseGTO(sc *scheduler, cand uint64) *wctx {
+// chooseGTO returns the position of GTO's pick among the candidates cand
+// (a set of warpQueues): the warp issued last while it is a candidate and
+// did not yield, else the oldest candidate other than a warp that
+// yielded, else that warp (sc.better's order, without comparing warp by
+// warp).
+func (s *SM) chooseGTO(sc *scheduler, cand uint64) int {
 	if l := sc.q.last; l >= 0 && sc.last != sc.yield && cand&(1<<l) != 0 {
-		return sc.warps[l]
+		return l
 	}
 	if sc.yield >= 0 {
 		if yw := s.warps[sc.yield]; yw != nil && cand&^(1<<yw.pos) != 0 {
 			cand &^= 1 << yw.pos
 		}
 	}
-	return sc.warps[bits.TrailingZeros64(cand)]
+	return bits.TrailingZeros64(cand)
 }
 
-// choose returns the warp the policy (LRR) picks among the candidates
-// cand: the best by sc.better.
-func (s *SM) choose(sc *scheduler, cand uint64) *wctx {
-	pick := sc.warps[bits.TrailingZeros64(cand)]
+// choose returns the position of the warp the policy (LRR) picks among
+// the candidates cand: the best by sc.better.
+func (s *SM) choose(sc *scheduler, cand uint64) int {
+	best := bits.TrailingZeros64(cand)
 	for m := cand & (cand - 1); m != 0; m &= m - 1 {
-		pick = sc.better(sc.warps[bits.TrailingZeros64(m)], pick)
+		if i := bits.TrailingZeros64(m); sc.prefer(sc.warps[i], sc.warps[best]) {
+			best = i
+		}
 	}
-	return pick
+	return best
 }
 
 // scanAll is schedule for a scheduler of more warps than warpQueues
