@@ -98,7 +98,17 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 		q.toReady(i, sc.warps[i].curGroup)
 	}
 	q.due = due | bit
-	return s.issuePick(now, sc, pick)
+	// issuePick, written out: its call costs a tenth of the scan.
+	sc.last, q.last = pick.slot, i
+	s.account(pick, now)
+	pick.reason = ReasonSelected
+	pick.checkAt = now + 1
+	pick.readyDeps = false
+	s.issue(now, pick)
+	if len(pick.predDue) > 0 {
+		s.pushPredicates(now, pick)
+	}
+	return now + 1
 }
 
 // chooseGTO returns the position of GTO's pick among the candidates cand
