@@ -42,6 +42,7 @@ func (sc *scheduler) add(wc *wctx) {
 	wc.pos = len(sc.warps)
 	sc.warps = append(sc.warps, wc)
 	sc.q.added(wc.pos, wc.slot, sc.last)
+	sc.q.follow(sc.warps)
 }
 
 // remove drops a warp that has exited; its slot may go to a warp of the next CTA.
@@ -55,6 +56,7 @@ func (sc *scheduler) remove(wc *wctx) {
 		x.pos--
 	}
 	sc.q.removeAt(i)
+	sc.q.follow(sc.warps)
 }
 
 // better returns the better of a ready warp and the pick so far (nil: none).
@@ -132,9 +134,14 @@ func (s *SM) Tick(now sim.Cycle) (sim.Cycle, error) {
 	s.stats.Ticks++
 	next := sim.Never
 	for p := range s.sched {
-		if n := s.schedule(now, p); n < next {
-			next = n
+		sc := &s.sched[p]
+		n := sim.Never
+		if sc.q.on {
+			n = s.schedule(now, sc)
+		} else {
+			n = s.scanAll(now, sc)
 		}
+		next = min(next, n)
 		if s.err != nil {
 			return sim.Never, s.err
 		}

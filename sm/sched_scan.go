@@ -6,13 +6,10 @@ import (
 	"github.com/smsim/smsim/sim"
 )
 
-// schedule picks and issues one warp of sub-partition p; it returns the
-// earliest cycle at which one of its warps could issue next.
-func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
-	sc := &s.sched[p]
-	if !sc.q.on {
-		return s.scanAll(now, sc)
-	}
+// schedule picks and issues one warp of a scheduler whose warps are in
+// warpQueues; it returns the earliest cycle at which one of its warps
+// could issue next.
+func (s *SM) schedule(now sim.Cycle, sc *scheduler) sim.Cycle {
 	q := &sc.q
 	var visit uint64
 	if now-q.scanned == 1 && now < q.farMin {
@@ -43,8 +40,9 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 	for m := visit; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros64(m)
 		wc := sc.warps[i]
-		// visit's cases, written out: its call and the scan's spills
-		// around it cost as much as its two common cases.
+		// The cases of a visit, written out (as in scanAll): a call per
+		// visit, with the scan's spills around it, costs as much as the
+		// two common cases.
 		switch {
 		case wc.readyDeps:
 			if pf := sc.pipeReady(wc.curPipes); pf > now {
@@ -98,7 +96,7 @@ func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
 		q.toReady(i, sc.warps[i].curGroup)
 	}
 	q.due = due | bit
-	// issuePick, written out: its call costs a tenth of the scan.
+	// The pick issues (as in scanAll: a call here costs a tenth of the scan).
 	sc.last, q.last = pick.slot, i
 	s.account(pick, now)
 	pick.reason = ReasonSelected
@@ -140,14 +138,16 @@ func (s *SM) choose(sc *scheduler, cand uint64) int {
 	return best
 }
 
-// scanAll is schedule for a scheduler of more warps than warpQueues
-// holds: it looks at every warp, in age order.
+// scanAll is schedule for a scheduler of too few or too many warps for
+// warpQueues: it looks at every warp, in age order.
 func (s *SM) scanAll(now sim.Cycle, sc *scheduler) sim.Cycle {
+	sc.q.scanned = now // where the queues' calendar starts if they start
 	next := sim.Never
 	var pick, lastReady *wctx
 	// GTO with no yield pending picks the oldest ready warp: the first
 	// ready one in warps' order (add), compared with no other.
 	oldestFirst := sc.gto && sc.yield < 0
+	last := sc.last
 	for _, wc := range sc.warps {
 		// A warp whose state cannot have changed since it was last looked
 		// at keeps its reason (accounted lazily) and costs one comparison.
@@ -155,11 +155,38 @@ func (s *SM) scanAll(now sim.Cycle, sc *scheduler) sim.Cycle {
 			next = min(next, wc.checkAt)
 			continue
 		}
-		if !s.visit(now, sc, wc) {
-			next = min(next, wc.checkAt)
-			continue
+		// The cases of schedule's visits (there written out for the same
+		// reason: a call per visit costs as much as the common cases).
+		switch {
+		case wc.readyDeps:
+			// Ready since it was last looked at and not picked: only its
+			// pipe can have become busy. Its reason (not_selected) stands.
+			if pf := sc.pipeReady(wc.curPipes); pf > now {
+				s.account(wc, now)
+				wc.reason, wc.checkAt = wc.curThrottle, pf
+				next = min(next, pf)
+				continue
+			}
+			wc.checkAt = now + 1
+		case wc.awaitDeps && wc.depPC == wc.curPC:
+			// Its operands are ready now, as found when it was last looked
+			// at (whatever changes them resets depPC): only its pipe can
+			// hold it. The outcome is a full look's.
+			s.account(wc, now)
+			if pf := sc.pipeReady(wc.curPipes); pf > now {
+				wc.reason, wc.checkAt = wc.curThrottle, pf
+				next = min(next, pf)
+				continue
+			}
+			wc.awaitDeps, wc.readyDeps = false, true
+			wc.reason, wc.checkAt = ReasonNotSelected, now+1
+		default:
+			if r := s.look(now, wc); r > now {
+				next = min(next, r)
+				continue
+			}
 		}
-		if wc.slot == sc.last {
+		if wc.slot == last {
 			lastReady = wc
 		}
 		switch {
@@ -173,11 +200,6 @@ func (s *SM) scanAll(now sim.Cycle, sc *scheduler) sim.Cycle {
 	if pick == nil {
 		return next
 	}
-	return s.issuePick(now, sc, pick)
-}
-
-// issuePick issues the picked warp's instruction at now.
-func (s *SM) issuePick(now sim.Cycle, sc *scheduler, pick *wctx) sim.Cycle {
 	sc.last, sc.q.last = pick.slot, pick.pos
 	s.account(pick, now)
 	pick.reason = ReasonSelected
@@ -188,36 +210,6 @@ func (s *SM) issuePick(now sim.Cycle, sc *scheduler, pick *wctx) sim.Cycle {
 		s.pushPredicates(now, pick)
 	}
 	// The issue cycle is "selected"; the SM ticks again at now+1, where the
-	// warp is looked at again and gets the reason of its next wait.
+	// warp is looked at again (checkAt) and gets the reason of its next wait.
 	return now + 1
-}
-
-// visit looks at a warp whose state may have changed and reports whether
-// it can issue at now; if not, its checkAt is when to look again.
-func (s *SM) visit(now sim.Cycle, sc *scheduler, wc *wctx) bool {
-	switch {
-	case wc.readyDeps:
-		// Ready since it was last looked at and not picked: only its
-		// pipe can have become busy. Its reason (not_selected) stands.
-		if pf := sc.pipeReady(wc.curPipes); pf > now {
-			s.account(wc, now)
-			wc.reason, wc.checkAt = wc.curThrottle, pf
-			return false
-		}
-		wc.checkAt = now + 1
-	case wc.awaitDeps && wc.depPC == wc.curPC:
-		// Its operands are ready now, as found when it was last looked
-		// at (whatever changes them resets depPC): only its pipe can
-		// hold it. The outcome is a full look's.
-		s.account(wc, now)
-		if pf := sc.pipeReady(wc.curPipes); pf > now {
-			wc.reason, wc.checkAt = wc.curThrottle, pf
-			return false
-		}
-		wc.awaitDeps, wc.readyDeps = false, true
-		wc.reason, wc.checkAt = ReasonNotSelected, now+1
-	default:
-		return s.look(now, wc) <= now
-	}
-	return true
 }

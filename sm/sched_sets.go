@@ -6,10 +6,15 @@ import (
 	"github.com/smsim/smsim/sim"
 )
 
-// maxQueued is the most warps a scheduler keeps in warpQueues (one bit
-// each in a word); a scheduler that may hold more scans all its warps
-// every cycle (scanAll).
-const maxQueued = 64
+// A scheduler keeps its warps in warpQueues while it holds from
+// minQueued to maxQueued of them (one bit each in a word); otherwise it
+// scans all its warps every cycle (scanAll): for a few warps a comparison
+// each costs less than the queues' bookkeeping (GemmTMA's five warps,
+// one or two a scheduler: 3 % more host instructions through the queues).
+const (
+	minQueued = 4
+	maxQueued = 64
+)
 
 // warpQueues sorts a scheduler's warps by when the scan must look at them,
 // so that a cycle's scan visits only the warps whose state may have changed
@@ -31,7 +36,8 @@ const maxQueued = 64
 // A warp the scan does not visit keeps its state and its reason, as the
 // full scan left a warp it skipped or found ready and did not pick.
 type warpQueues struct {
-	on               bool // the scheduler holds at most maxQueued warps: its scan uses the queues
+	on               bool // the scan uses the queues (minQueued to maxQueued warps)
+	fits             bool // the scheduler's slots are at most maxQueued
 	last             int  // the position of the warp in the slot issued last (scheduler.last; -1: none)
 	ready, due, wait uint64
 	groupMask        uint64                // the pipe groups with ready warps (bit g: groups[g] != 0)
@@ -51,7 +57,30 @@ const maxPipeGroups = numPipes + 2
 
 // newWarpQueues returns the queues of a scheduler of at most n warps.
 func newWarpQueues(n int) warpQueues {
-	return warpQueues{on: n <= maxQueued, last: -1, farMin: sim.Never}
+	return warpQueues{fits: n <= maxQueued, last: -1, farMin: sim.Never}
+}
+
+// follow starts or stops the queues for a scheduler whose warps are now
+// warps. Started, they take every warp as the full scan left it: a warp
+// whose checkAt is after the last scan waits for it, the others are due.
+// Stopped, a warp's checkAt says what the full scan needs (a ready warp's,
+// not kept up to date in ready, is before the next scan: it is visited).
+func (q *warpQueues) follow(warps []*wctx) {
+	on := q.fits && len(warps) >= minQueued
+	if on == q.on {
+		return
+	}
+	*q = warpQueues{on: on, fits: q.fits, last: q.last, pairs: q.pairs, farMin: sim.Never, scanned: q.scanned}
+	if !on {
+		return
+	}
+	for i, wc := range warps {
+		if wc.checkAt > q.scanned {
+			q.toWait(i, wc.checkAt)
+		} else {
+			q.due |= 1 << i
+		}
+	}
 }
 
 // takeBucket removes from wait the warps due at now, a cycle after the

@@ -42,6 +42,7 @@ func TestWarpCalendarMatchesTheFullScan(t *testing.T) {
 		t.Run(fmt.Sprintf("scans %v cycles apart", gaps), func(t *testing.T) {
 			rng := rand.New(rand.NewSource(int64(len(gaps))))
 			q := newWarpQueues(maxQueued)
+			q.on = true // as for a scheduler of minQueued warps or more
 			want := naiveWait{}
 			n := 40 // warps in the list
 			now := sim.Cycle(1000)
