@@ -45,6 +45,7 @@ type wctx struct {
 	c     *cta
 	slot  int
 	sp    int    // sub-partition (scheduler) index
+	pos   int    // position in its scheduler's warps (age order; warpQueues' bit)
 	age   uint64 // launch order, for GTO's "oldest"
 	instr uint64 // warp instructions issued
 
@@ -67,6 +68,7 @@ type wctx struct {
 	curPC       int32
 	curPipes    pipePair // curPC's pipes and throttle reason, for readyDeps and awaitDeps (values,
 	curThrottle Reason   // not a pointer to its uop: no write barrier while the collector runs)
+	curGroup    uint8    // curPipes' pipe group (pipeGroups)
 	computeLeft int
 
 	// Issue by control bits (Scheduled programs, ctrl_issue.go).

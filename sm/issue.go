@@ -304,6 +304,7 @@ func (t timerHandler) Handle(now sim.Cycle, arg uint64) error {
 			s.account(wc, now)
 			wc.w.Unblock(sp, sp.WaitAddr == 1)
 			wc.checkAt, wc.depPC, wc.readyDeps = now, -1, false
+			s.sched[wc.sp].q.woken(wc.pos, wc.curGroup, now)
 			s.wakeWarp(now)
 			return nil
 		}

@@ -24,30 +24,39 @@ type scheduler struct {
 	pipeFree [numPipes]sim.Cycle // per pipe (pipes.go): next cycle it accepts a warp instruction
 	wakeFree sim.Cycle           // next cycle its port may resume a warp whose try_wait answered true (takePort)
 	lsuFree  sim.Cycle           // next cycle its shared-memory pipe starts an access (the MIO queue drains)
+	q        warpQueues          // which warps the next scan looks at (sched_sets.go)
 }
 
 // newScheduler returns an idle scheduler of an SM with slots warp slots.
 func newScheduler(spec SchedSpec, slots int) scheduler {
-	n := slots/max(spec.Count, 1) + 1 // the warps a scheduler holds, at most, where slots go round the schedulers
+	k := max(spec.Count, 1)
+	n := (slots + k - 1) / k // the warps a scheduler holds, at most, where slots go round the schedulers
 	return scheduler{policy: spec.Policy, gto: spec.Policy == GTO, slots: uint64(slots), wakeInterval: sim.Cycle(spec.WakeInterval), last: -1, yield: -1,
-		warps: make([]*wctx, 0, n)}
+		warps: make([]*wctx, 0, n), q: newWarpQueues(n)}
 }
 
 // add makes wc one of the scheduler's warps (the youngest: warps stays in
-// launch order, oldest first, which GTO's choice relies on).
-func (sc *scheduler) add(wc *wctx) { sc.warps = append(sc.warps, wc) }
+// launch order, oldest first, which GTO's choice relies on), looked at in
+// the next scan.
+func (sc *scheduler) add(wc *wctx) {
+	wc.pos = len(sc.warps)
+	sc.warps = append(sc.warps, wc)
+	sc.q.added(wc.pos, wc.slot, sc.last)
+	sc.q.follow(sc.warps)
+}
 
 // remove drops a warp that has exited; its slot may go to a warp of the next CTA.
 func (sc *scheduler) remove(wc *wctx) {
 	if sc.yield == wc.slot {
 		sc.yield = -1
 	}
-	for i, x := range sc.warps {
-		if x == wc {
-			sc.warps = append(sc.warps[:i], sc.warps[i+1:]...)
-			break
-		}
+	i := wc.pos
+	sc.warps = append(sc.warps[:i], sc.warps[i+1:]...)
+	for _, x := range sc.warps[i:] {
+		x.pos--
 	}
+	sc.q.removeAt(i)
+	sc.q.follow(sc.warps)
 }
 
 // better returns the better of a ready warp and the pick so far (nil: none).
@@ -125,9 +134,14 @@ func (s *SM) Tick(now sim.Cycle) (sim.Cycle, error) {
 	s.stats.Ticks++
 	next := sim.Never
 	for p := range s.sched {
-		if n := s.schedule(now, p); n < next {
-			next = n
+		sc := &s.sched[p]
+		n := sim.Never
+		if sc.q.on {
+			n = s.schedule(now, sc)
+		} else {
+			n = s.scanAll(now, sc)
 		}
+		next = min(next, n)
 		if s.err != nil {
 			return sim.Never, s.err
 		}
@@ -136,80 +150,6 @@ func (s *SM) Tick(now sim.Cycle) (sim.Cycle, error) {
 		return sim.Never, err
 	}
 	return next, nil
-}
-
-// schedule picks and issues one warp of sub-partition p; it returns the
-// earliest cycle at which one of its warps could issue next.
-func (s *SM) schedule(now sim.Cycle, p int) sim.Cycle {
-	sc := &s.sched[p]
-	next := sim.Never
-	var pick, lastReady *wctx
-	// GTO with no yield pending picks the oldest ready warp: the first
-	// ready one in warps' order (add), compared with no other.
-	oldestFirst := sc.gto && sc.yield < 0
-	last := sc.last
-	for _, wc := range sc.warps {
-		// A warp whose state cannot have changed since it was last looked
-		// at keeps its reason (accounted lazily) and costs one comparison.
-		if wc.checkAt > now {
-			next = min(next, wc.checkAt)
-			continue
-		}
-		switch {
-		case wc.readyDeps:
-			// Ready since it was last looked at and not picked: only its
-			// pipe can have become busy. Its reason (not_selected) stands.
-			if pf := sc.pipeReady(wc.curPipes); pf > now {
-				s.account(wc, now)
-				wc.reason, wc.checkAt = wc.curThrottle, pf
-				next = min(next, pf)
-				continue
-			}
-			wc.checkAt = now + 1
-		case wc.awaitDeps && wc.depPC == wc.curPC:
-			// Its operands are ready now, as found when it was last looked
-			// at (whatever changes them resets depPC): only its pipe can
-			// hold it. The outcome is a full look's.
-			s.account(wc, now)
-			if pf := sc.pipeReady(wc.curPipes); pf > now {
-				wc.reason, wc.checkAt = wc.curThrottle, pf
-				next = min(next, pf)
-				continue
-			}
-			wc.awaitDeps, wc.readyDeps = false, true
-			wc.reason, wc.checkAt = ReasonNotSelected, now+1
-		default:
-			if r := s.look(now, wc); r > now {
-				next = min(next, r)
-				continue
-			}
-		}
-		if wc.slot == last {
-			lastReady = wc
-		}
-		switch {
-		case pick == nil:
-			pick = wc
-		case !oldestFirst:
-			pick = sc.better(wc, pick)
-		}
-	}
-	pick = sc.greedy(pick, lastReady)
-	if pick == nil {
-		return next
-	}
-	sc.last = pick.slot
-	s.account(pick, now)
-	pick.reason = ReasonSelected
-	pick.checkAt = now + 1
-	pick.readyDeps = false
-	s.issue(now, pick)
-	if len(pick.predDue) > 0 {
-		s.pushPredicates(now, pick)
-	}
-	// The issue cycle is "selected"; the SM ticks again at now+1, where the
-	// warp is looked at again (checkAt) and gets the reason of its next wait.
-	return now + 1
 }
 
 // look is a full look at a warp: when its current instruction can issue
@@ -232,14 +172,14 @@ func (s *SM) look(now sim.Cycle, wc *wctx) sim.Cycle {
 		wc.reason, wc.checkAt = why, r
 		if !s.prog.Scheduled && !u.syncs {
 			// At r its operands are ready and only its pipe can hold it.
-			wc.awaitDeps, wc.curPC, wc.curPipes, wc.curThrottle = true, sp.PC, u.pipes, u.throttle
+			wc.awaitDeps, wc.curPC, wc.curPipes, wc.curGroup, wc.curThrottle = true, sp.PC, u.pipes, u.group, u.throttle
 		}
 		return r
 	}
 	wc.checkAt = now + 1
 	wc.reason = ReasonNotSelected
 	if !u.syncs {
-		wc.readyDeps, wc.curPC, wc.curPipes, wc.curThrottle = true, sp.PC, u.pipes, u.throttle
+		wc.readyDeps, wc.curPC, wc.curPipes, wc.curGroup, wc.curThrottle = true, sp.PC, u.pipes, u.group, u.throttle
 	}
 	return now
 }

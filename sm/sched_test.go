@@ -1,7 +1,9 @@
 package sm
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/smsim/smsim/isa"
@@ -16,10 +18,7 @@ import (
 // the first slot after the last; a warp whose last instruction yielded
 // issues only when no other is ready.
 func TestSchedulerChoosesByPolicy(t *testing.T) {
-	type w struct {
-		slot int
-		age  uint64
-	}
+	type w = readyWarp
 	cases := []struct {
 		name        string
 		policy      Policy
@@ -51,8 +50,40 @@ func TestSchedulerChoosesByPolicy(t *testing.T) {
 			if got := sc.greedy(pick, lastReady); got.slot != tc.want {
 				t.Errorf("picked warp %d, want %d", got.slot, tc.want)
 			}
+			if got := pickFromBits(sc, tc.ready); got != tc.want {
+				t.Errorf("from the candidate bits: picked warp %d, want %d", got, tc.want)
+			}
 		})
 	}
+}
+
+// readyWarp is a ready warp of a scheduler choice test.
+type readyWarp struct {
+	slot int
+	age  uint64
+}
+
+// pickFromBits is the scan's choice (chooseGTO, choose) among the ready
+// warps rs, as the scheduler's warps in age order and all candidates.
+func pickFromBits(sc scheduler, rs []readyWarp) int {
+	s := &SM{warps: make([]*wctx, sc.slots)}
+	sorted := slices.Clone(rs)
+	slices.SortFunc(sorted, func(a, b readyWarp) int { return cmp.Compare(a.age, b.age) })
+	var cand uint64
+	for i, r := range sorted {
+		wc := &wctx{slot: r.slot, age: r.age, pos: i}
+		s.warps[r.slot] = wc
+		sc.warps = append(sc.warps, wc)
+		if r.slot == sc.last {
+			sc.q.last = i
+		}
+		cand |= 1 << i
+	}
+	i := s.choose(&sc, cand)
+	if sc.gto {
+		i = s.chooseGTO(&sc, cand)
+	}
+	return sc.warps[i].slot
 }
 
 // A warp instruction holds its pipe interval.<class> cycles: the pipe

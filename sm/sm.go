@@ -209,8 +209,10 @@ func (s *SM) begin(l *Launch) error {
 	s.totalCTA = l.Grid[0] * l.Grid[1] * l.Grid[2]
 	s.warps = make([]*wctx, s.cfg.Limits.Warps)
 	s.sched = make([]scheduler, s.cfg.Sched.Count)
+	groups := pipeGroups(s.uops)
 	for i := range s.sched {
 		s.sched[i] = newScheduler(s.cfg.Sched, s.cfg.Limits.Warps)
+		s.sched[i].q.pairs = groups
 	}
 	s.syncs = newSyncsUnit(s.syncsSpec(l.Prog))
 	s.inbox, s.dsmemFree = checkPool{}, 0

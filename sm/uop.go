@@ -13,6 +13,7 @@ import (
 type uop struct {
 	deps     []int32   // scoreboard entries of its guard and operands, read or written (scoreboardEntries)
 	pipes    pipePair  // the pipes it may issue to (pipesOf)
+	group    uint8     // the number of its pipes among the program's (pipeGroups)
 	path     uint8     // the datapath of its own pipe (latency.mufu_forward)
 	throttle Reason    // what a warp waits for while its pipes are busy (throttleReason)
 	syncs    bool      // a barrier-unit instruction: its queue and the unit's can hold it too (unitsReady)

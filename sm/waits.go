@@ -317,6 +317,7 @@ func (s *SM) answer(wc *wctx, rec *tryRec, at sim.Cycle) {
 	wc.depPC = -1
 	if wc.checkAt > at {
 		wc.checkAt = at
+		s.sched[wc.sp].q.lowered(wc.pos, at)
 	}
 	s.wakeWarp(at)
 	wc.dropTry(rec.ticket)
