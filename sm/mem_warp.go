@@ -121,7 +121,7 @@ func (s *SM) warpGlobal(wc *wctx, in *isa.Instr, wl *warpLanes, mask uint32, siz
 		if !ok {
 			return 0, false
 		}
-		loadLanes(wc.w, in, mask, &wl.off, wl.lo, b)
+		loadLanes(wc.w, in, mask, &wl.off, wl.lo, b, &s.sinkVec)
 	} else {
 		if len(s.mapUse) > 0 { // tensor maps in global memory: each store is checked against them
 			return 0, false
@@ -165,7 +165,7 @@ func (s *SM) warpShared(wc *wctx, in *isa.Instr, wl *warpLanes, mask uint32, siz
 				return false
 			}
 		}
-		loadLanes(wc.w, in, mask, &wl.off, 0, c.smem.Bytes())
+		loadLanes(wc.w, in, mask, &wl.off, 0, c.smem.Bytes(), &s.sinkVec)
 		return true
 	}
 	if len(s.storeSrc) > 0 {
@@ -179,36 +179,53 @@ func (s *SM) warpShared(wc *wctx, in *isa.Instr, wl *warpLanes, mask uint32, siz
 }
 
 // loadLanes writes into the destination registers each active lane's
-// elements, read little-endian from b, which holds memory from offset base.
-// An element's lanes are written together: a lane's elements go to distinct
-// positions of its own registers, so the order of the writes is not seen
-// (a register named twice keeps the later element, as a lane at a time).
-func loadLanes(w *warp.Warp, in *isa.Instr, mask uint32, off *[warp.Lanes]uint64, base uint64, b []byte) {
-	es := in.Type.Bytes()
-	signed := in.Type.Signed()
-	for i := 0; i < max(int(in.Vec), 1); i++ {
-		d := &in.Ops[i]
-		if d.Kind != isa.KReg {
-			continue
+// elements, read little-endian from b, which holds memory from offset base,
+// a lane at a time in lane order as the per-lane path does (a register
+// named twice keeps the later element). A destination that is not a
+// register (a sink) is written to sink, which nothing reads.
+func loadLanes(w *warp.Warp, in *isa.Instr, mask uint32, off *[warp.Lanes]uint64, base uint64, b []byte, sink *warp.Vec) {
+	n := max(int(in.Vec), 1)
+	var dst [8]*warp.Vec
+	for i := 0; i < n; i++ {
+		dst[i] = sink
+		if d := &in.Ops[i]; d.Kind == isa.KReg {
+			dst[i] = w.Reg(d.Reg)
 		}
-		r := w.Reg(d.Reg)
-		at := uint64(i*es) - base
-		switch {
-		case es == 4 && !signed: // the common load: a 32-bit word, or a vector of them
-			for m := mask; m != 0; m &= m - 1 {
-				l := bits.TrailingZeros32(m)
-				r[l] = uint64(binary.LittleEndian.Uint32(b[off[l]+at:]))
+	}
+	es := in.Type.Bytes()
+	switch {
+	case es == 4 && n == 4 && !in.Type.Signed(): // ld.v4 of 32-bit words: one bounds check a lane
+		r0, r1, r2, r3 := dst[0], dst[1], dst[2], dst[3]
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			p := (*[16]byte)(b[off[l]-base:])
+			r0[l] = uint64(binary.LittleEndian.Uint32(p[0:]))
+			r1[l] = uint64(binary.LittleEndian.Uint32(p[4:]))
+			r2[l] = uint64(binary.LittleEndian.Uint32(p[8:]))
+			r3[l] = uint64(binary.LittleEndian.Uint32(p[12:]))
+		}
+	case es == 4 && n == 1 && !in.Type.Signed(): // the commonest load: one 32-bit word
+		r := dst[0]
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			r[l] = uint64(binary.LittleEndian.Uint32(b[off[l]-base:]))
+		}
+	default:
+		loadElements(&dst, n, es, in.Type.Signed(), mask, off, base, b)
+	}
+}
+
+// loadElements is loadLanes for any element width, signedness and vector.
+func loadElements(dst *[8]*warp.Vec, n, es int, signed bool, mask uint32, off *[warp.Lanes]uint64, base uint64, b []byte) {
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		p := b[off[l]-base:]
+		for i := 0; i < n; i++ {
+			v := getN(p[i*es:], es)
+			if signed {
+				v = uint64(signExt(v, es*8))
 			}
-		case signed:
-			for m := mask; m != 0; m &= m - 1 {
-				l := bits.TrailingZeros32(m)
-				r[l] = uint64(signExt(getN(b[off[l]+at:], es), es*8))
-			}
-		default:
-			for m := mask; m != 0; m &= m - 1 {
-				l := bits.TrailingZeros32(m)
-				r[l] = getN(b[off[l]+at:], es)
-			}
+			dst[i][l] = v
 		}
 	}
 }

@@ -96,6 +96,7 @@ type SM struct {
 	lanes      warpLanes            // the warp-wide access in progress: its lanes' offsets
 	laneByLane bool                 // every access a lane at a time: the tests hold the warp-wide path to it
 	spanBuf    [warpSpanBytes]byte  // a warp-wide load's span of global memory where it is copied
+	sinkVec    warp.Vec             // a warp-wide load's elements that go to no register
 	cpFree     []*cpLanding         // landed cp.async events, for reuse
 
 	// On a GPU of several SMs (package gpu): the SM's number, how many
