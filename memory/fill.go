@@ -163,9 +163,10 @@ func E4M3Bits(v int) byte {
 // less 2^23, times 2^-23 — uniform in [-1, 1) on a grid of 2^-23, every value
 // exact in float32, so a host program generates the same bytes
 // (apps/h200/app.h) and no word is a NaN, an infinity or a subnormal.
-func f32Rand(seed, k uint64) float32 {
-	return float32(int64(splitmix(seed, k)>>40)-1<<23) / (1 << 23)
-}
+func f32Rand(seed, k uint64) float32 { return f32FromRandom(splitmix(seed, k)) }
+
+// f32FromRandom is the f32rand word of a SplitMix64 output.
+func f32FromRandom(r uint64) float32 { return float32(int64(r>>40)-1<<23) / (1 << 23) }
 
 // wordBytes is the size of a word fill's words (FillSeq, FillRandom,
 // FillF32Rand, FillF16Int).
@@ -223,13 +224,13 @@ func (f Fill) wholeWords(k uint64, b []byte) {
 		for i := 0; i+4 <= len(b); i, k = i+4, k+1 {
 			binary.LittleEndian.PutUint32(b[i:], uint32(k))
 		}
-	case FillRandom:
-		for i := 0; i+8 <= len(b); i, k = i+8, k+1 {
-			binary.LittleEndian.PutUint64(b[i:], splitmix(f.Seed, k))
+	case FillRandom: // the generator's state advanced by its gamma, not recomputed a word
+		for z := splitmixState(f.Seed, k); len(b) >= 8; b, z = b[8:], z+splitmixGamma {
+			binary.LittleEndian.PutUint64(b, splitmixMix(z))
 		}
 	case FillF32Rand:
-		for i := 0; i+4 <= len(b); i, k = i+4, k+1 {
-			binary.LittleEndian.PutUint32(b[i:], math.Float32bits(f32Rand(f.Seed, k)))
+		for z := splitmixState(f.Seed, k); len(b) >= 4; b, z = b[4:], z+splitmixGamma {
+			binary.LittleEndian.PutUint32(b, math.Float32bits(f32FromRandom(splitmixMix(z))))
 		}
 	case FillF16Int:
 		for i := 0; i+2 <= len(b); i, k = i+2, k+1 {
@@ -241,8 +242,16 @@ func (f Fill) wholeWords(k uint64, b []byte) {
 // splitmix returns output k (0-based) of the SplitMix64 generator seeded with
 // seed: the state after k+1 steps of adding the golden gamma, mixed. Any
 // output is computable on its own, which is what lazy pages need.
-func splitmix(seed, k uint64) uint64 {
-	z := seed + (k+1)*0x9e3779b97f4a7c15
+func splitmix(seed, k uint64) uint64 { return splitmixMix(splitmixState(seed, k)) }
+
+// splitmixGamma is SplitMix64's golden gamma, what each step adds to the state.
+const splitmixGamma = 0x9e3779b97f4a7c15
+
+// splitmixState is the generator's state for output k: k+1 steps of gamma.
+func splitmixState(seed, k uint64) uint64 { return seed + (k+1)*splitmixGamma }
+
+// splitmixMix is SplitMix64's output function of a state.
+func splitmixMix(z uint64) uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)

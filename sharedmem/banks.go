@@ -78,14 +78,14 @@ func (c Config) alignedWavefronts(addrs *[WarpSize]uint32, active uint32, width 
 	unit := max(width, c.BankBytes)
 	shift := uint32(bits.TrailingZeros32(uint32(unit)))
 	groups := uint32(max(1, c.Banks*c.BankBytes/unit))
-	if c.maxChunksPerGroup(addrs, active, shift, groups) <= 1 {
+	if c.maxChunksPerGroup(addrs, active, shift, groups, 2) <= 1 {
 		return 1
 	}
 	lanesPerPass := max(1, min(WarpSize, c.Banks/wordsPerLane(width, c.BankBytes)))
 	total := 0
 	for first := 0; first < WarpSize; first += lanesPerPass {
 		if mask := active & passMask(first, lanesPerPass); mask != 0 {
-			total += c.maxChunksPerGroup(addrs, mask, shift, groups)
+			total += c.maxChunksPerGroup(addrs, mask, shift, groups, WarpSize+1)
 		}
 	}
 	return total
@@ -93,9 +93,10 @@ func (c Config) alignedWavefronts(addrs *[WarpSize]uint32, active uint32, width 
 
 // maxChunksPerGroup counts, for the lanes in mask, the distinct chunks
 // (addr >> shift) of each bank group (chunk mod groups, a power of two) and
-// returns the largest count; chunks are deduplicated per group through a
-// chain, as maxWordsPerBank does words.
-func (c Config) maxChunksPerGroup(addrs *[WarpSize]uint32, mask uint32, shift, groups uint32) int {
+// returns the largest count, or stop as soon as a group holds that many
+// (2 answers "is the access conflict-free?" at the first conflict); chunks
+// are deduplicated per group through a chain, as maxWordsPerBank does words.
+func (c Config) maxChunksPerGroup(addrs *[WarpSize]uint32, mask uint32, shift, groups uint32, stop int) int {
 	var (
 		chunk [WarpSize]uint32
 		next  [WarpSize]int8
@@ -116,7 +117,9 @@ func (c Config) maxChunksPerGroup(addrs *[WarpSize]uint32, mask uint32, shift, g
 		chunk[n], next[n], head[g] = ch, head[g], int8(n+1)
 		n++
 		count[g]++
-		worst = max(worst, int(count[g]))
+		if worst = max(worst, int(count[g])); worst >= stop {
+			return worst
+		}
 	}
 	return worst
 }
