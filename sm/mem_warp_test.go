@@ -54,8 +54,8 @@ func TestWarpAccessesMatchTheLanePath(t *testing.T) {
 		c := randomWarpCase(rng, types)
 		name := fmt.Sprintf("%d_%v_%v_st%v_v%d", i, c.sp, c.typ, c.store, c.vec)
 		t.Run(name, func(t *testing.T) {
-			fast := runWarpCase(t, c, false)
-			slow := runWarpCase(t, c, true)
+			fast := runWarpCase(t, c, warpCaseProg, false)
+			slow := runWarpCase(t, c, warpCaseProg, true)
 			if fast != slow {
 				t.Errorf("warp-wide path:\n%s\nper-lane path:\n%s", fast, slow)
 			}
@@ -118,7 +118,7 @@ func randomWarpCase(rng *rand.Rand, types []isa.Type) warpCase {
 
 // runWarpCase runs c's program, the warp-wide path on or off, and describes
 // what it left: the error, the result and every buffer's bytes.
-func runWarpCase(t *testing.T, c warpCase, laneByLane bool) string {
+func runWarpCase(t *testing.T, c warpCase, prog func(warpCase, wpLayout) *isa.Program, laneByLane bool) string {
 	t.Helper()
 	gm := memory.NewGlobal()
 	var lay wpLayout
@@ -171,7 +171,7 @@ func runWarpCase(t *testing.T, c warpCase, laneByLane bool) string {
 		t.Fatal(err)
 	}
 	s.laneByLane = laneByLane
-	res, err := s.Run(&Launch{Prog: warpCaseProg(c, lay), Block: [3]int{32, 1, 1}, Grid: [3]int{1, 1, 1}, MaxCycles: 1_000_000})
+	res, err := s.Run(&Launch{Prog: prog(c, lay), Block: [3]int{32, 1, 1}, Grid: [3]int{1, 1, 1}, MaxCycles: 1_000_000})
 	out := fmt.Sprintf("err %v\n", err)
 	if res != nil {
 		out += fmt.Sprintf("%+v\n", *res)
@@ -240,6 +240,54 @@ func warpCaseProg(c warpCase, lay wpLayout) *isa.Program {
 			a.emit(ldst(isa.OpLd, isa.Shared, isa.U64, 1, isa.Addr(7, int64(8*i)), isa.R(12)))
 			a.emit(ldst(isa.OpSt, isa.Global, isa.U64, 1, isa.Addr(7, int64(lay.target)+int64(8*i)), isa.R(12)))
 		}
+	}
+	a.emit(exit)
+	p := a.done()
+	p.SharedStatic = wpShared
+	return p
+}
+
+// A cp.async landing whose lanes read one span of global memory copies what
+// each lane's own read copies, and a landing with a lane out of bounds
+// reports that lane as before: random widths (4, 8, 16), masks and
+// address patterns, each lane landing at shared lane*16.
+func TestCpAsyncLandingsMatchTheLanePath(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 60))
+	for i := 0; i < 150; i++ {
+		c := randomWarpCase(rng, []isa.Type{isa.U32, isa.U64})
+		c.sp, c.gen, c.bar, c.vec = isa.Global, false, false, []uint8{1, 1, 4}[rng.IntN(3)]
+		if c.typ == isa.U64 {
+			c.vec = 1
+		}
+		t.Run(fmt.Sprintf("%d_%d_bytes", i, c.typ.Bytes()*int(c.vec)), func(t *testing.T) {
+			fast := runWarpCase(t, c, cpAsyncCaseProg, false)
+			slow := runWarpCase(t, c, cpAsyncCaseProg, true)
+			if fast != slow {
+				t.Errorf("one span:\n%s\na lane at a time:\n%s", fast, slow)
+			}
+		})
+	}
+}
+
+// cpAsyncCaseProg: each lane of p0 copies its bytes from its address (r3)
+// to shared lane*16, waits, and the window's first 512 bytes go to out.
+func cpAsyncCaseProg(c warpCase, lay wpLayout) *isa.Program {
+	a := newAsm(16, 2)
+	a.emit(alu(isa.OpMov, isa.U32, isa.R(0), isa.Spec(isa.SLaneID)))
+	a.emit(alu(isa.OpShl, isa.B32, isa.R(1), isa.R(0), isa.Imm(3)))
+	a.emit(ldst(isa.OpLd, isa.Global, isa.U64, 1, isa.Addr(1, int64(lay.addrs)), isa.R(3)))
+	a.emit(alu(isa.OpShl, isa.B32, isa.R(4), isa.R(0), isa.Imm(2)))
+	a.emit(ldst(isa.OpLd, isa.Global, isa.U32, 1, isa.Addr(4, int64(lay.masks)), isa.R(5)))
+	a.emit(setp(isa.CmpNe, isa.U32, 0, isa.R(5), isa.Imm(0)))
+	a.emit(alu(isa.OpShl, isa.B32, isa.R(6), isa.R(0), isa.Imm(4)))
+	cp := isa.Instr{Op: isa.OpCpAsync, Space: isa.Shared, Space2: isa.Global, Guard: isa.P(0),
+		Ops: []isa.Operand{isa.Addr(6, 0), isa.Addr(3, 0), isa.Imm(uint64(c.typ.Bytes() * int(c.vec)))}}
+	a.emit(cp)
+	a.emit(isa.Instr{Op: isa.OpCpAsyncCommit})
+	a.emit(isa.Instr{Op: isa.OpCpAsyncWait})
+	for i := 0; i < 2; i++ {
+		a.emit(ldst(isa.OpLd, isa.Shared, isa.U64, 1, isa.Addr(6, int64(8*i)), isa.R(12)))
+		a.emit(ldst(isa.OpSt, isa.Global, isa.U64, 1, isa.Addr(6, int64(lay.out)+int64(8*i)), isa.R(12)))
 	}
 	a.emit(exit)
 	p := a.done()
