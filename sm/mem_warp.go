@@ -15,9 +15,12 @@ import (
 // access the per-lane path (laneAccesses) would perform without refusing
 // any, so that the two leave the same registers, memory, timing inputs and
 // diagnostics; any other access — a lane out of bounds or misaligned, a live
-// barrier or a landing copy in the span, another CTA's shared memory, an
-// atomic, a .b128, parameter, constant or local space — goes a lane at a
-// time, where the first refused lane is reported as before.
+// barrier or a landing copy in the span, another CTA's shared memory, lanes
+// in several spaces or regions, a global store across a page, a shared store
+// while bulk stores' sources are unread, global stores while tensor maps are
+// in use, store data that is not a plain register, an atomic, a .b128,
+// parameter, constant or local space — goes a lane at a time, where the
+// first refused lane is reported as before.
 
 // spanMemory is a global memory that lends a warp's span of bytes
 // (memory.Global is one).
