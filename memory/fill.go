@@ -104,14 +104,8 @@ func (f Fill) Generate(off uint64, b []byte) {
 		for i := range b {
 			b[i] = f.Byte
 		}
-	case FillSeq:
-		generateWords(off, b, 4, func(k uint64) uint64 { return k })
-	case FillRandom:
-		generateWords(off, b, 8, func(k uint64) uint64 { return splitmix(f.Seed, k) })
-	case FillF32Rand:
-		generateWords(off, b, 4, func(k uint64) uint64 { return uint64(math.Float32bits(f32Rand(f.Seed, k))) })
-	case FillF16Int:
-		generateWords(off, b, 2, func(k uint64) uint64 { return uint64(F16Bits(F16Int(f.Seed, k))) })
+	case FillSeq, FillRandom, FillF32Rand, FillF16Int:
+		f.generateWords(off, b)
 	case FillE4M3Int:
 		for i := range b {
 			b[i] = E4M3Bits(F16Int(f.Seed, off+uint64(i)))
@@ -169,43 +163,95 @@ func E4M3Bits(v int) byte {
 // less 2^23, times 2^-23 — uniform in [-1, 1) on a grid of 2^-23, every value
 // exact in float32, so a host program generates the same bytes
 // (apps/h200/app.h) and no word is a NaN, an infinity or a subnormal.
-func f32Rand(seed, k uint64) float32 {
-	return float32(int64(splitmix(seed, k)>>40)-1<<23) / (1 << 23)
+func f32Rand(seed, k uint64) float32 { return f32FromRandom(splitmix(seed, k)) }
+
+// f32FromRandom is the f32rand word of a SplitMix64 output.
+func f32FromRandom(r uint64) float32 { return float32(int64(r>>40)-1<<23) / (1 << 23) }
+
+// wordBytes is the size of a word fill's words (FillSeq, FillRandom,
+// FillF32Rand, FillF16Int).
+func (f Fill) wordBytes() uint64 {
+	switch f.Kind {
+	case FillRandom:
+		return 8
+	case FillF16Int:
+		return 2
+	}
+	return 4
 }
 
-// generateWords fills b with the little-endian words word(k) of size bytes,
-// starting at byte offset off (which need not be word aligned): the upper
-// bytes of a word first if off is inside one, then whole words, then the
-// lower bytes of the word b ends in.
-func generateWords(off uint64, b []byte, size uint64, word func(k uint64) uint64) {
+// word is word k of a word fill, in the low wordBytes bytes.
+func (f Fill) word(k uint64) uint64 {
+	switch f.Kind {
+	case FillSeq:
+		return k
+	case FillRandom:
+		return splitmix(f.Seed, k)
+	case FillF32Rand:
+		return uint64(math.Float32bits(f32Rand(f.Seed, k)))
+	}
+	return uint64(F16Bits(F16Int(f.Seed, k)))
+}
+
+// generateWords fills b with a word fill's little-endian words, starting at
+// byte offset off (which need not be word aligned): the upper bytes of a
+// word first if off is inside one, then whole words, then the lower bytes of
+// the word b ends in.
+func (f Fill) generateWords(off uint64, b []byte) {
+	size := f.wordBytes()
 	var tmp [8]byte
 	i := 0
 	if within := off % size; within != 0 {
-		binary.LittleEndian.PutUint64(tmp[:], word(off/size))
+		binary.LittleEndian.PutUint64(tmp[:], f.word(off/size))
 		i = copy(b, tmp[within:size])
 	}
 	k := (off + uint64(i)) / size
-	for ; uint64(len(b)-i) >= size; i, k = i+int(size), k+1 {
-		switch size {
-		case 2:
-			binary.LittleEndian.PutUint16(b[i:], uint16(word(k)))
-		case 4:
-			binary.LittleEndian.PutUint32(b[i:], uint32(word(k)))
-		default:
-			binary.LittleEndian.PutUint64(b[i:], word(k))
-		}
-	}
+	whole := (uint64(len(b)-i) / size) * size
+	f.wholeWords(k, b[i:i+int(whole)])
+	i, k = i+int(whole), k+whole/size
 	if i < len(b) {
-		binary.LittleEndian.PutUint64(tmp[:], word(k))
+		binary.LittleEndian.PutUint64(tmp[:], f.word(k))
 		copy(b[i:], tmp[:size])
+	}
+}
+
+// wholeWords writes words k, k+1, … of a word fill into b, whose length is
+// a multiple of the word size: a loop per kind, the word computed in line
+// (a page of a random buffer is generated a word at a time, on first touch).
+func (f Fill) wholeWords(k uint64, b []byte) {
+	switch f.Kind {
+	case FillSeq:
+		for i := 0; i+4 <= len(b); i, k = i+4, k+1 {
+			binary.LittleEndian.PutUint32(b[i:], uint32(k))
+		}
+	case FillRandom: // the generator's state advanced by its gamma, not recomputed a word
+		for z := splitmixState(f.Seed, k); len(b) >= 8; b, z = b[8:], z+splitmixGamma {
+			binary.LittleEndian.PutUint64(b, splitmixMix(z))
+		}
+	case FillF32Rand:
+		for z := splitmixState(f.Seed, k); len(b) >= 4; b, z = b[4:], z+splitmixGamma {
+			binary.LittleEndian.PutUint32(b, math.Float32bits(f32FromRandom(splitmixMix(z))))
+		}
+	case FillF16Int:
+		for i := 0; i+2 <= len(b); i, k = i+2, k+1 {
+			binary.LittleEndian.PutUint16(b[i:], F16Bits(F16Int(f.Seed, k)))
+		}
 	}
 }
 
 // splitmix returns output k (0-based) of the SplitMix64 generator seeded with
 // seed: the state after k+1 steps of adding the golden gamma, mixed. Any
 // output is computable on its own, which is what lazy pages need.
-func splitmix(seed, k uint64) uint64 {
-	z := seed + (k+1)*0x9e3779b97f4a7c15
+func splitmix(seed, k uint64) uint64 { return splitmixMix(splitmixState(seed, k)) }
+
+// splitmixGamma is SplitMix64's golden gamma, what each step adds to the state.
+const splitmixGamma = 0x9e3779b97f4a7c15
+
+// splitmixState is the generator's state for output k: k+1 steps of gamma.
+func splitmixState(seed, k uint64) uint64 { return seed + (k+1)*splitmixGamma }
+
+// splitmixMix is SplitMix64's output function of a state.
+func splitmixMix(z uint64) uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)

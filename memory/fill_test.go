@@ -235,19 +235,29 @@ func TestE4M3IntFill(t *testing.T) {
 	}
 }
 
-// generateWords writes, at every offset and length, byte pos%size of word
-// pos/size at stream position pos: partial words at either end included.
-func TestGenerateWordsAtAnyOffset(t *testing.T) {
-	word := func(k uint64) uint64 { return splitmix(7, k) }
-	for _, size := range []uint64{2, 4, 8} {
+// A word fill writes, at every offset and length, byte pos%size of word
+// pos/size at stream position pos (word as the kind defines it): partial
+// words at either end included, and the whole words between them by the
+// kind's own loop.
+func TestWordFillsAtAnyOffset(t *testing.T) {
+	for _, tc := range []struct {
+		f    Fill
+		word func(k uint64) uint64
+	}{
+		{Fill{Kind: FillSeq}, func(k uint64) uint64 { return k }},
+		{Fill{Kind: FillRandom, Seed: 7}, func(k uint64) uint64 { return splitmix(7, k) }},
+		{Fill{Kind: FillF32Rand, Seed: 7}, func(k uint64) uint64 { return uint64(math.Float32bits(f32Rand(7, k))) }},
+		{Fill{Kind: FillF16Int, Seed: 7}, func(k uint64) uint64 { return uint64(F16Bits(F16Int(7, k))) }},
+	} {
+		size := tc.f.wordBytes()
 		for off := uint64(0); off < 3*size; off++ {
 			for n := 0; n <= 5*int(size); n++ {
 				got := make([]byte, n)
-				generateWords(off, got, size, word)
+				tc.f.Generate(off, got)
 				for j := range got {
 					pos := off + uint64(j)
-					if want := byte(word(pos/size) >> (8 * (pos % size))); got[j] != want {
-						t.Fatalf("size %d, offset %d, %d bytes: byte %d is %#02x, want %#02x", size, off, n, j, got[j], want)
+					if want := byte(tc.word(pos/size) >> (8 * (pos % size))); got[j] != want {
+						t.Fatalf("%v, offset %d, %d bytes: byte %d is %#02x, want %#02x", tc.f, off, n, j, got[j], want)
 					}
 				}
 			}

@@ -26,6 +26,9 @@ func (c Config) Wavefronts(addrs *[WarpSize]uint32, active uint32, width int) in
 	if active == 0 {
 		return 0
 	}
+	if c.aligned(addrs, active, width) {
+		return c.alignedWavefronts(addrs, active, width)
+	}
 	if c.conflictFree(addrs, active, width) {
 		return 1
 	}
@@ -47,6 +50,78 @@ func (c Config) Wavefronts(addrs *[WarpSize]uint32, active uint32, width int) in
 		}
 	}
 	return total
+}
+
+// aligned reports whether width is 1, 2, 4, 8 or 16, no wider than a row of
+// banks, and every active lane's access is naturally aligned: then lanes
+// touch whole aligned chunks (alignedWavefronts).
+func (c Config) aligned(addrs *[WarpSize]uint32, active uint32, width int) bool {
+	if width < 1 || width > 16 || width&(width-1) != 0 || width > c.Banks*c.BankBytes {
+		return false
+	}
+	var or uint32
+	for m := active; m != 0; m &= m - 1 {
+		or |= addrs[bits.TrailingZeros32(m)]
+	}
+	return or&uint32(width-1) == 0
+}
+
+// alignedWavefronts is Wavefronts of naturally aligned accesses, counted by
+// chunks instead of bank words. A chunk is max(width, BankBytes) aligned
+// bytes: a lane touches one, as k = chunk/BankBytes words in k consecutive
+// banks, so chunk c's words lie in bank group c mod (Banks/k), one a bank,
+// and the distinct words a bank holds are the distinct chunks of its group.
+// The whole warp is one wavefront if no group holds two chunks; else each
+// pass costs the most chunks a group holds (1 when conflict-free), as
+// conflictFree and maxWordsPerBank count them word by word.
+func (c Config) alignedWavefronts(addrs *[WarpSize]uint32, active uint32, width int) int {
+	unit := max(width, c.BankBytes)
+	shift := uint32(bits.TrailingZeros32(uint32(unit)))
+	groups := uint32(max(1, c.Banks*c.BankBytes/unit))
+	if c.maxChunksPerGroup(addrs, active, shift, groups, 2) <= 1 {
+		return 1
+	}
+	lanesPerPass := max(1, min(WarpSize, c.Banks/wordsPerLane(width, c.BankBytes)))
+	total := 0
+	for first := 0; first < WarpSize; first += lanesPerPass {
+		if mask := active & passMask(first, lanesPerPass); mask != 0 {
+			total += c.maxChunksPerGroup(addrs, mask, shift, groups, WarpSize+1)
+		}
+	}
+	return total
+}
+
+// maxChunksPerGroup counts, for the lanes in mask, the distinct chunks
+// (addr >> shift) of each bank group (chunk mod groups, a power of two) and
+// returns the largest count, or stop as soon as a group holds that many
+// (2 answers "is the access conflict-free?" at the first conflict); chunks
+// are deduplicated per group through a chain, as maxWordsPerBank does words.
+func (c Config) maxChunksPerGroup(addrs *[WarpSize]uint32, mask uint32, shift, groups uint32, stop int) int {
+	var (
+		chunk [WarpSize]uint32
+		next  [WarpSize]int8
+		head  [maxBanks]int8 // 1 + index of the group's latest chunk; 0: none
+		count [maxBanks]uint8
+	)
+	n, worst := 0, 0
+	for m := mask; m != 0; m &= m - 1 {
+		ch := addrs[bits.TrailingZeros32(m)] >> shift
+		g := ch & (groups - 1) & (maxBanks - 1)
+		h := head[g]
+		for h != 0 && chunk[h-1] != ch {
+			h = next[h-1]
+		}
+		if h != 0 {
+			continue
+		}
+		chunk[n], next[n], head[g] = ch, head[g], int8(n+1)
+		n++
+		count[g]++
+		if worst = max(worst, int(count[g])); worst >= stop {
+			return worst
+		}
+	}
+	return worst
 }
 
 // wordsPerLane is the number of bank words a naturally aligned access of

@@ -1,6 +1,9 @@
 package sharedmem
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 // strided returns lane addresses lane*stride 4-byte words apart.
 func strided(strideWords uint32) *[WarpSize]uint32 {
@@ -137,5 +140,60 @@ func BenchmarkWavefronts8Byte(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		cfg.Wavefronts(&a, allLanes, 8)
+	}
+}
+
+// wordWavefronts is Wavefronts counted word by word (conflictFree and
+// maxWordsPerBank), whatever the alignment: what alignedWavefronts must give.
+func (c Config) wordWavefronts(addrs *[WarpSize]uint32, active uint32, width int) int {
+	if active == 0 {
+		return 0
+	}
+	if c.conflictFree(addrs, active, width) {
+		return 1
+	}
+	lanesPerPass := max(1, min(WarpSize, c.Banks/wordsPerLane(width, c.BankBytes)))
+	total := 0
+	for first := 0; first < WarpSize; first += lanesPerPass {
+		switch mask := active & passMask(first, lanesPerPass); {
+		case mask == 0:
+		case c.conflictFree(addrs, mask, width):
+			total++
+		default:
+			total += c.maxWordsPerBank(addrs, mask, width)
+		}
+	}
+	return total
+}
+
+// Aligned accesses counted by chunks take as many wavefronts as counted
+// word by word, for every width, random aligned addresses (few distinct
+// chunks, so that broadcasts and conflicts both occur), random masks and
+// bank geometries.
+func TestAlignedWavefrontsCountWords(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 60))
+	for i := 0; i < 20000; i++ {
+		c := DefaultConfig()
+		c.Banks = []int{2, 4, 16, 32, 64}[rng.IntN(5)]
+		c.BankBytes = []int{4, 8}[rng.IntN(2)]
+		width := []int{1, 2, 4, 8, 16}[rng.IntN(5)]
+		var a [WarpSize]uint32
+		span := 1 + rng.IntN(64)
+		for l := range a {
+			a[l] = uint32(rng.IntN(span)) * uint32(width)
+		}
+		active := rng.Uint32()
+		if rng.IntN(2) == 0 {
+			active = allLanes
+		}
+		if !c.aligned(&a, active, width) {
+			if width <= c.Banks*c.BankBytes {
+				t.Fatalf("aligned addresses %v of width %d not taken as aligned", a, width)
+			}
+			continue
+		}
+		if got, want := c.Wavefronts(&a, active, width), c.wordWavefronts(&a, active, width); got != want {
+			t.Fatalf("banks %d×%d B, width %d, mask %#x, addresses %v: %d wavefronts, want %d", c.Banks, c.BankBytes, width, active, a, got, want)
+		}
 	}
 }

@@ -24,6 +24,11 @@ func New(size uint32) *Memory {
 // Size is the window's size in bytes.
 func (m *Memory) Size() uint32 { return uint32(len(m.data)) }
 
+// Bytes is the window's contents, for a caller that checks its accesses
+// itself (the SM's warp-wide loads and stores: one bounds and alignment
+// check a warp access, not one a lane).
+func (m *Memory) Bytes() []byte { return m.data }
+
 // Clear zeroes the contents and drops every barrier mark, as when a new CTA
 // takes over the window.
 func (m *Memory) Clear() {

@@ -2,6 +2,7 @@ package sm
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sim"
@@ -159,13 +160,16 @@ func (ld *cpLanding) Handle(now sim.Cycle, _ uint64) error {
 		s.opDone(ld.c)
 		s.cpFree = append(s.cpFree, ld)
 	}()
+	span, base := ld.srcSpan()
 	for l := 0; l < warp.Lanes; l++ {
 		if ld.lanes>>l&1 == 0 {
 			continue
 		}
 		b := s.laneBuf[:ld.size[l]] // a local array would escape through the GlobalMemory interface
 		clear(b)
-		if err := s.gmem.Read(ld.src[l], b[:ld.fill[l]]); err != nil {
+		if span != nil {
+			copy(b[:ld.fill[l]], span[ld.src[l]-base:])
+		} else if err := s.gmem.Read(ld.src[l], b[:ld.fill[l]]); err != nil {
 			err = s.globalErr(ld.wc, ld.in, l, err)
 			s.fail(err)
 			return err
@@ -176,6 +180,31 @@ func (ld *cpLanding) Handle(now sim.Cycle, _ uint64) error {
 		}
 	}
 	return nil
+}
+
+// srcSpan is the global bytes every lane of the landing reads, from base,
+// when they lie in one region and a span the memory lends (memory.Global's
+// Span: one check and one copy or generation for the warp); nil when they do
+// not, and each lane reads its own, as before.
+func (ld *cpLanding) srcSpan() ([]byte, uint64) {
+	s := ld.s
+	lo, hi := ^uint64(0), uint64(0)
+	for m := ld.lanes; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		end := ld.src[l] + uint64(ld.fill[l])
+		if ld.fill[l] == 0 || end < ld.src[l] { // a lane's Read checks even an empty range
+			return nil, 0
+		}
+		lo, hi = min(lo, ld.src[l]), max(hi, end)
+	}
+	if s.gspan == nil || s.laneByLane || hi <= lo {
+		return nil, 0
+	}
+	b, ok := s.gspan.Span(lo, hi, s.spanBuf[:])
+	if !ok {
+		return nil, 0
+	}
+	return b, lo
 }
 
 // cpAsyncArrive: without .noinc the pending count rises by one per thread

@@ -177,10 +177,15 @@ func (u *lsu) holdForStoreQueue(now sim.Cycle, sc *scheduler) {
 }
 
 // markBytes sets the bits of bytes [off, off+size) of a 128-byte line's
-// mask (a lane's access never crosses a line: it is aligned to its size).
+// mask (a lane's access never crosses a line: it is aligned to its size),
+// a mask word at a time.
 func markBytes(m *[2]uint64, off, size int) {
-	for b := off; b < off+size && b < 128; b++ {
-		m[b>>6] |= 1 << (b & 63)
+	hi := min(off+size, 128)
+	for w := 0; w < 2; w++ {
+		a, b := max(off, 64*w), min(hi, 64*w+64)
+		if a < b {
+			m[w] |= ^uint64(0) >> (64 - (b - a)) << (a - 64*w)
+		}
 	}
 }
 

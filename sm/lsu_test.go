@@ -252,3 +252,20 @@ func TestStoresWaitForTheStoreQueue(t *testing.T) {
 		}
 	}
 }
+
+// markBytes sets, a mask word at a time, what setting the bytes one by one
+// sets: every offset and size, within, across and past the line's 128 bytes.
+func TestMarkBytesSetsEachByte(t *testing.T) {
+	for off := 0; off < 140; off++ {
+		for size := 0; size <= 20; size++ {
+			var got, want [2]uint64
+			markBytes(&got, off, size)
+			for b := off; b < off+size && b < 128; b++ {
+				want[b>>6] |= 1 << (b & 63)
+			}
+			if got != want {
+				t.Fatalf("offset %d, size %d: %#x, want %#x", off, size, got, want)
+			}
+		}
+	}
+}

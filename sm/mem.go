@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"math/bits"
 
 	"github.com/smsim/smsim/isa"
@@ -73,50 +72,13 @@ func (s *SM) execMemory(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) err
 	}
 	av := *wc.w.Operand(&in.Ops[addrIdx], 0, mask, t)
 	var lineSet [warp.Lanes]uint64
-	nlines := 0
 	var words [sharedmem.WarpSize]uint32
-	var first isa.Space = 255
+	first, nlines, ok := s.warpAccess(wc, in, &av, mask, size, &words, &lineSet)
 	remote := false
-	for l := 0; l < warp.Lanes; l++ {
-		if mask>>l&1 == 0 {
-			continue
-		}
-		sp, off := space(in.Space, av[l])
-		if first == 255 {
-			first = sp
-		}
-		if sp == isa.Shared {
-			peer, o, err := s.remoteCTA(wc, in, off, 1<<l, in.Space == isa.Shared)
-			if err != nil {
-				return err
-			}
-			off = o
-			if peer != wc.c {
-				s.peer, remote = peer, true
-			}
-		}
-		err := s.laneAccess(wc, in, sp, off, l, size, t)
-		s.peer = nil
-		if err != nil {
+	if !ok {
+		var err error
+		if first, nlines, remote, err = s.laneAccesses(wc, in, &av, mask, size, t, &words, &lineSet); err != nil {
 			return err
-		}
-		switch sp {
-		case isa.Global:
-			line := off / uint64(s.cfg.Mem.LineBytes)
-			k := 0
-			for k < nlines && lineSet[k] != line {
-				k++
-			}
-			if k == nlines {
-				lineSet[nlines] = line
-				s.storeBytes[nlines] = [2]uint64{}
-				nlines++
-			}
-			if in.Op != isa.OpLd {
-				markBytes(&s.storeBytes[k], int(off%uint64(s.cfg.Mem.LineBytes)), size)
-			}
-		case isa.Shared, isa.ParamSpace, isa.Const:
-			words[l] = uint32(off)
 		}
 	}
 	lat, why := s.memLatency(now, wc, in, first, mask, &words, &lineSet, nlines, size)
@@ -130,6 +92,73 @@ func (s *SM) execMemory(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) err
 	s.dstReady(wc, in, now+lat, why)
 	wc.w.Advance()
 	return nil
+}
+
+// laneAccesses performs a memory instruction a lane at a time, in lane
+// order, stopping at the first lane whose access is refused. It returns the
+// space of the first active lane, the global lines the lanes touch (their
+// store bytes in s.storeBytes) and whether a lane reached another CTA's
+// shared memory; words gets the lanes' shared, parameter or constant offsets.
+func (s *SM) laneAccesses(wc *wctx, in *isa.Instr, av *warp.Vec, mask uint32, size int, t uint64,
+	words *[sharedmem.WarpSize]uint32, lineSet *[warp.Lanes]uint64) (isa.Space, int, bool, error) {
+	nlines := 0
+	var first isa.Space = 255
+	remote := false
+	for l := 0; l < warp.Lanes; l++ {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		sp, off := space(in.Space, av[l])
+		if first == 255 {
+			first = sp
+		}
+		if sp == isa.Shared {
+			peer, o, err := s.remoteCTA(wc, in, off, 1<<l, in.Space == isa.Shared)
+			if err != nil {
+				return first, 0, false, err
+			}
+			off = o
+			if peer != wc.c {
+				s.peer, remote = peer, true
+			}
+		}
+		err := s.laneAccess(wc, in, sp, off, l, size, t)
+		s.peer = nil
+		if err != nil {
+			return first, 0, false, err
+		}
+		switch sp {
+		case isa.Global:
+			nlines = s.noteLine(in, lineSet, nlines, off, size)
+		case isa.Shared, isa.ParamSpace, isa.Const:
+			words[l] = uint32(off)
+		}
+	}
+	return first, nlines, remote, nil
+}
+
+// noteLine adds the line of a global access at off to the nlines lines of
+// lineSet (in the order the lanes first touch them) and, for a write, its
+// size bytes to the line's store bytes; it returns the new count.
+func (s *SM) noteLine(in *isa.Instr, lineSet *[warp.Lanes]uint64, nlines int, off uint64, size int) int {
+	lb := uint64(s.cfg.Mem.LineBytes)
+	line := off / lb
+	k := nlines - 1 // a warp's lanes mostly touch its lines in order: the latest first
+	if k < 0 || lineSet[k] != line {
+		k = 0
+		for k < nlines && lineSet[k] != line {
+			k++
+		}
+	}
+	if k == nlines {
+		lineSet[nlines] = line
+		s.storeBytes[nlines] = [2]uint64{}
+		nlines++
+	}
+	if in.Op != isa.OpLd {
+		markBytes(&s.storeBytes[k], int(off%lb), size)
+	}
+	return nlines
 }
 
 func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, mask uint32,
@@ -358,125 +387,4 @@ func (s *SM) globalErr(wc *wctx, in *isa.Instr, l int, err error) error {
 		return s.diag(wc, in, DiagLimit, "memory-limit", 1<<l, err.Error())
 	}
 	return s.diag(wc, in, DiagMisuse, "global-out-of-bounds", 1<<l, err.Error())
-}
-
-// atomic performs lane l's atom/red.
-func (s *SM) atomic(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l int, b []byte, t uint64) error {
-	if err := s.memRead(wc, in, sp, off, l, b); err != nil {
-		return err
-	}
-	n := len(b)
-	old := getN(b, n)
-	src := 1 + int(in.NDst)
-	if in.Op == isa.OpRed {
-		src = 1
-	}
-
-	x := wc.w.Operand(&in.Ops[src], 1, 1<<l, t)[l]
-	var y uint64
-	if in.Atom == isa.AtomCas {
-		y = wc.w.Operand(&in.Ops[src+1], 2, 1<<l, t)[l]
-	}
-	nv := atomOp(in.Atom, in.Type, old, x, y)
-	if in.Atom == isa.AtomAdd && in.Type == isa.F32 {
-		nv = atomAddF32(old, x, sp != isa.Shared)
-	}
-	putN(b, nv, n)
-	if err := s.memWrite(wc, in, sp, off, l, b); err != nil {
-		return err
-	}
-	switch {
-	case in.Op == isa.OpCast: // SASS compare-and-store: 1 where it stored
-		wc.w.SetLane(&in.Ops[0], l, b2u(old == x&atomMask(in.Type)))
-	case in.Op == isa.OpAtom && in.NDst > 0:
-		wc.w.SetLane(&in.Ops[0], l, old)
-		if in.NDst > 1 && in.Ops[1].Kind == isa.KPred { // SASS ATOM's "done" predicate
-			wc.w.SetPred(in.Ops[1].Reg, 1<<l, 1<<l)
-		}
-	}
-	return nil
-}
-
-// atomAddF32 is an f32 atomic add as the H200 computes it (measured,
-// frontend/ptx/testdata/gpu): the global-memory unit flushes subnormal inputs
-// and results to zero, and both units return the canonical NaN 0x7fffffff.
-func atomAddF32(old, x uint64, flush bool) uint64 {
-	a, b := math.Float32frombits(uint32(old)), math.Float32frombits(uint32(x))
-	if flush {
-		a, b = ftz32(a), ftz32(b)
-	}
-	r := a + b
-	if r != r {
-		return 0x7fffffff
-	}
-	if flush {
-		r = ftz32(r)
-	}
-	return uint64(math.Float32bits(r))
-}
-
-func ftz32(f float32) float32 {
-	if f != 0 && math.Abs(float64(f)) < 0x1p-126 {
-		return float32(math.Copysign(0, float64(f)))
-	}
-	return f
-}
-
-// atomMask is the bits of an atomic's element type.
-func atomMask(t isa.Type) uint64 {
-	if t.Bits() >= 64 {
-		return ^uint64(0)
-	}
-	return uint64(1)<<uint(t.Bits()) - 1
-}
-
-func atomOp(op isa.AtomOp, t isa.Type, old, x, y uint64) uint64 {
-	bits := t.Bits()
-	mask := uint64(1)<<uint(bits) - 1
-	if bits == 64 {
-		mask = ^uint64(0)
-	}
-	switch op {
-	case isa.AtomAdd:
-		switch t {
-		case isa.F32:
-			return uint64(math.Float32bits(math.Float32frombits(uint32(old)) + math.Float32frombits(uint32(x))))
-		case isa.F64:
-			return math.Float64bits(math.Float64frombits(old) + math.Float64frombits(x))
-		}
-		return (old + x) & mask
-	case isa.AtomMin, isa.AtomMax:
-		less := old < x
-		if t.Signed() {
-			less = signExt(old, bits) < signExt(x, bits)
-		}
-		if less == (op == isa.AtomMin) {
-			return old
-		}
-		return x & mask
-	case isa.AtomInc:
-		if old >= x {
-			return 0
-		}
-		return old + 1
-	case isa.AtomDec:
-		if old == 0 || old > x {
-			return x
-		}
-		return old - 1
-	case isa.AtomAnd:
-		return old & x
-	case isa.AtomOr:
-		return old | x
-	case isa.AtomXor:
-		return old ^ x
-	case isa.AtomExch:
-		return x & mask
-	case isa.AtomCas:
-		if old == x&mask {
-			return y & mask
-		}
-		return old
-	}
-	return old
 }

@@ -92,6 +92,11 @@ type SM struct {
 	commits    map[uint64]uint64    // bulk groups committed, by thread
 	mapUse     []mapUse             // tensor maps read from global memory: rewritten since?
 	laneBuf    [maxAccessBytes]byte // one lane's bytes of the memory access in progress (laneAccess)
+	gspan      spanMemory           // gmem's spans for the warp-wide accesses, if it lends them (mem_warp.go)
+	lanes      warpLanes            // the warp-wide access in progress: its lanes' offsets
+	laneByLane bool                 // every access a lane at a time: the tests hold the warp-wide path to it
+	spanBuf    [warpSpanBytes]byte  // a warp-wide load's span of global memory where it is copied
+	sinkVec    warp.Vec             // a warp-wide load's elements that go to no register
 	cpFree     []*cpLanding         // landed cp.async events, for reuse
 
 	// On a GPU of several SMs (package gpu): the SM's number, how many
@@ -123,6 +128,7 @@ func New(cfg Config, eng *sim.Engine, gmem GlobalMemory, path MemoryPath) (*SM, 
 	}
 	s := &SM{cfg: cfg, eng: eng, gmem: gmem, lsu: newLSU(&cfg, path), consts: newConstCache(&cfg), place: placement{limits: cfg.Limits, smem: cfg.Smem.Capacity},
 		limits: defaultReportLimits()}
+	s.gspan, _ = gmem.(spanMemory)
 	s.clk = sim.NewClocked(eng, s)
 	return s, nil
 }

@@ -165,20 +165,30 @@ func readBank(bank []byte, off uint64, n int) uint64 {
 // sassAddr stages a SASS address: the base register (a pair with MPair, else
 // its 32 bits), plus the 32 bits of Index (MIndex), plus the offset.
 func (w *Warp) sassAddr(o *isa.Operand, slot int) *Vec {
+	// The terms added a pass each (the sum wraps the same in any order), so
+	// that no lane loop tests the operand's form.
 	s := &w.scratch[slot]
 	for l := range s {
-		v := o.Imm
-		if o.Reg >= 0 {
-			r := w.regs[o.Reg][l] & 0xffffffff
-			if o.Mod.Has(isa.MPair) {
-				r |= w.regs[o.Reg+1][l] << 32
+		s[l] = o.Imm
+	}
+	if o.Reg >= 0 {
+		r := &w.regs[o.Reg]
+		if o.Mod.Has(isa.MPair) {
+			hi := &w.regs[o.Reg+1]
+			for l := range s {
+				s[l] += r[l]&0xffffffff | hi[l]<<32
 			}
-			v += r
+		} else {
+			for l := range s {
+				s[l] += r[l] & 0xffffffff
+			}
 		}
-		if o.Mod.Has(isa.MIndex) {
-			v += w.regs[o.Index][l] & 0xffffffff
+	}
+	if o.Mod.Has(isa.MIndex) {
+		x := &w.regs[o.Index]
+		for l := range s {
+			s[l] += x[l] & 0xffffffff
 		}
-		s[l] = v
 	}
 	return s
 }

@@ -2,6 +2,7 @@ package warp
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/smsim/smsim/isa"
@@ -253,6 +254,45 @@ func TestIAdd3WithoutCarriesIsTheCarryFormsSum(t *testing.T) {
 			}
 			if *fast.Reg(0) != *slow.Reg(0) {
 				t.Errorf("%v mask %#x: %x, carry form %x", terms, mask, fast.Reg(0)[:4], slow.Reg(0)[:4])
+			}
+		}
+	}
+}
+
+// A SASS address is the base register's 32 bits (64 with a pair), plus the
+// index register's 32 bits, plus the offset, in every lane: every form, on
+// registers with bits above 32 and sums that wrap.
+func TestSASSAddressesSumTheirTerms(t *testing.T) {
+	prog := &isa.Program{NumRegs: 8, Instrs: []isa.Instr{{Op: isa.OpExit}}}
+	rng := rand.New(rand.NewPCG(60, 32))
+	w := New(0, 0, prog, FullMask, Env{})
+	for i := 0; i < 200; i++ {
+		for r := range w.regs[:8] {
+			for l := range w.regs[r] {
+				w.regs[r][l] = rng.Uint64()
+			}
+		}
+		o := isa.Operand{Kind: isa.KAddr, Reg: int32(rng.IntN(8) - 1), Imm: rng.Uint64(), Index: int32(rng.IntN(8))}
+		if o.Reg == 7 || rng.IntN(2) == 0 {
+			o.Mod |= isa.MIndex
+		}
+		if o.Reg >= 0 && o.Reg < 7 && rng.IntN(2) == 0 {
+			o.Mod |= isa.MPair
+		}
+		got := *w.sassAddr(&o, 1)
+		for l := 0; l < Lanes; l++ {
+			want := o.Imm
+			if o.Reg >= 0 {
+				want += w.regs[o.Reg][l] & 0xffffffff
+				if o.Mod.Has(isa.MPair) {
+					want += w.regs[o.Reg+1][l] << 32
+				}
+			}
+			if o.Mod.Has(isa.MIndex) {
+				want += w.regs[o.Index][l] & 0xffffffff
+			}
+			if got[l] != want {
+				t.Fatalf("%+v lane %d: %#x, want %#x", o, l, got[l], want)
 			}
 		}
 	}
