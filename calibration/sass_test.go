@@ -78,7 +78,7 @@ func TestSASSHoldsItsLevel(t *testing.T) {
 	// (-27.9 %), is what its per-thread-addressed waits cost at many warps,
 	// which the model lacks (its arrives cost the barrier unit no more than
 	// full-warp ones: calibration/h200/arrvec.csv).
-	const allMAPE, microMAPE, microWorst = 6.2, 6.2, 28.0
+	const allMAPE, microMAPE, microWorst = 6.1, 6.0, 28.5
 	if m := v.Overall["all"]; m.Rows != 1508 || m.MAPE > allMAPE {
 		t.Errorf("all files from SASS: %d rows, MAPE %.2f %% (held at %g %%)", m.Rows, m.MAPE, allMAPE)
 	}
