@@ -196,12 +196,7 @@ func runWarpCase(t *testing.T, c warpCase, prog func(warpCase, wpLayout) *isa.Pr
 // are stored to out at lane*32.
 func warpCaseProg(c warpCase, lay wpLayout) *isa.Program {
 	a := newAsm(16, 2)
-	a.emit(alu(isa.OpMov, isa.U32, isa.R(0), isa.Spec(isa.SLaneID)))
-	a.emit(alu(isa.OpShl, isa.B32, isa.R(1), isa.R(0), isa.Imm(3)))
-	a.emit(ldst(isa.OpLd, isa.Global, isa.U64, 1, isa.Addr(1, int64(lay.addrs)), isa.R(3)))
-	a.emit(alu(isa.OpShl, isa.B32, isa.R(4), isa.R(0), isa.Imm(2)))
-	a.emit(ldst(isa.OpLd, isa.Global, isa.U32, 1, isa.Addr(4, int64(lay.masks)), isa.R(5)))
-	a.emit(setp(isa.CmpNe, isa.U32, 0, isa.R(5), isa.Imm(0)))
+	emitLaneOperands(a, lay)
 	a.emit(alu(isa.OpShl, isa.B32, isa.R(6), isa.R(0), isa.Imm(5)))
 	for i := 0; i < 4; i++ {
 		a.emit(ldst(isa.OpLd, isa.Global, isa.U64, 1, isa.Addr(6, int64(lay.data)+int64(8*i)), isa.R(8+i)))
@@ -269,16 +264,23 @@ func TestCpAsyncLandingsMatchTheLanePath(t *testing.T) {
 	}
 }
 
-// cpAsyncCaseProg: each lane of p0 copies its bytes from its address (r3)
-// to shared lane*16, waits, and the window's first 512 bytes go to out.
-func cpAsyncCaseProg(c warpCase, lay wpLayout) *isa.Program {
-	a := newAsm(16, 2)
+// emitLaneOperands loads each lane's address (r3) and mask word (r5) from
+// the case's tables and sets p0 for the lanes whose mask word is not zero
+// (r0 is the lane id).
+func emitLaneOperands(a *asm, lay wpLayout) {
 	a.emit(alu(isa.OpMov, isa.U32, isa.R(0), isa.Spec(isa.SLaneID)))
 	a.emit(alu(isa.OpShl, isa.B32, isa.R(1), isa.R(0), isa.Imm(3)))
 	a.emit(ldst(isa.OpLd, isa.Global, isa.U64, 1, isa.Addr(1, int64(lay.addrs)), isa.R(3)))
 	a.emit(alu(isa.OpShl, isa.B32, isa.R(4), isa.R(0), isa.Imm(2)))
 	a.emit(ldst(isa.OpLd, isa.Global, isa.U32, 1, isa.Addr(4, int64(lay.masks)), isa.R(5)))
 	a.emit(setp(isa.CmpNe, isa.U32, 0, isa.R(5), isa.Imm(0)))
+}
+
+// cpAsyncCaseProg: each lane of p0 copies its bytes from its address (r3)
+// to shared lane*16, waits, and the window's first 512 bytes go to out.
+func cpAsyncCaseProg(c warpCase, lay wpLayout) *isa.Program {
+	a := newAsm(16, 2)
+	emitLaneOperands(a, lay)
 	a.emit(alu(isa.OpShl, isa.B32, isa.R(6), isa.R(0), isa.Imm(4)))
 	cp := isa.Instr{Op: isa.OpCpAsync, Space: isa.Shared, Space2: isa.Global, Guard: isa.P(0),
 		Ops: []isa.Operand{isa.Addr(6, 0), isa.Addr(3, 0), isa.Imm(uint64(c.typ.Bytes() * int(c.vec)))}}
