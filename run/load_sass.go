@@ -38,11 +38,21 @@ func loadCubin(path string, src []byte) (*Source, error) {
 	return sassSource(base+".sass", listing, src)
 }
 
+// sassSource loads a listing with its cubin (nil without one). Without the
+// cubin every instruction must carry its encoding, whose control bits time
+// the run: sass.Load refuses a listing without them, naming the cubin to put
+// beside it (NAME.cubin, where loadSASS looks).
 func sassSource(path string, listing, cubin []byte) (*Source, error) {
 	m, err := sass.Load(path, listing, cubin)
 	if err != nil {
 		return nil, err
 	}
+	return moduleSource(path, m), nil
+}
+
+// moduleSource names a loaded module's kernels, each lowered when first
+// used.
+func moduleSource(path string, m *sass.Module) *Source {
 	s := &Source{File: path}
 	for _, fn := range m.Kernels() {
 		k := &Kernel{Name: fn.Name, CXX: demangleKernel(fn.Name)}
@@ -62,5 +72,5 @@ func sassSource(path string, listing, cubin []byte) (*Source, error) {
 		}
 		s.Kernels = append(s.Kernels, k)
 	}
-	return s, nil
+	return s
 }

@@ -1,26 +1,37 @@
 package run
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/smsim/smsim/frontend/sass"
 	"github.com/smsim/smsim/sm"
 )
 
 // TestHandWrittenSASSRuns runs testdata/sass/ops.sass, a listing written by
 // hand (no cubin, no encodings) around the SASS forms the corpus's runs do
 // not reach: ATOMS.CAST.SPIN (the fall-back loop of generic 64-bit
-// atomics), QSPC, P2R, BMOV of a convergence barrier, VOTE.EQ.
+// atomics), QSPC, P2R, BMOV of a convergence barrier, VOTE.EQ. Without
+// encodings it has no schedule, so Load refuses it; the test checks only
+// what it computes and takes it through sass.LoadFunctional.
 func TestHandWrittenSASSRuns(t *testing.T) {
-	src, err := Load(filepath.Join("testdata", "sass", "ops.sass"))
+	path := filepath.Join("testdata", "sass", "ops.sass")
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	m, err := sass.LoadFunctional(path, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := moduleSource(path, m)
 	prog, err := src.Kernel("ops")
 	if err != nil {
 		t.Fatal(err)
@@ -39,6 +50,57 @@ func TestHandWrittenSASSRuns(t *testing.T) {
 	// set, P1 (global) clear; B1 held lane 0; VOTE.EQ of one lane holds.
 	if want := "[1 0 9 1 1 1]"; got != want {
 		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// TestSASSWithoutEncodingsNeedsTheCubinBeside: a listing printed without
+// its encodings runs with NAME.cubin beside NAME.sass, which gives every
+// instruction's control bits; without it Load refuses it with an input
+// error at its first instruction that says so, rather than run it with no
+// schedule (every stall 0, no load waited for).
+func TestSASSWithoutEncodingsNeedsTheCubinBeside(t *testing.T) {
+	probe := filepath.Join("..", "testdata", "cuda", "wgmma", "wgmma_probe") // committed without encodings
+	dir := t.TempDir()
+	copyFile := func(from, to string) {
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	alone := filepath.Join(dir, "probe.sass")
+	copyFile(probe+".sass", alone)
+	for _, c := range []struct{ path, want string }{
+		{alone, alone + ":5:36: the listing has no instruction encodings (LDC at 0x0 of tm_s8_s32_n128_ss is its first instruction); " +
+			"smsim times SASS by the control bits of the encodings (stall counts, yield, scoreboards): dump the cubin with " +
+			"`cuobjdump -sass probe.cubin`, which prints every instruction's encoding, or put the cubin beside the listing as probe.cubin"},
+		{filepath.Join("testdata", "sass", "ops.sass"), "ops.sass:6:36: the listing has no instruction encodings (LDC at 0x0 of _Z3opsPj"},
+	} {
+		_, err := Load(c.path)
+		var in *InputError
+		if !errors.As(err, &in) || ExitStatus(err) != ExitInput || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v (exit %d), want an input error %q", c.path, err, ExitStatus(err), c.want)
+		}
+	}
+	copyFile(probe+".cubin", filepath.Join(dir, "probe.cubin"))
+	for _, path := range []string{alone, filepath.Join(dir, "probe.cubin")} {
+		src, err := Load(path)
+		if err != nil {
+			t.Fatalf("%s with the cubin beside it: %v", path, err)
+		}
+		prog, err := src.Kernel("tm_s8_s32_n128_ss")
+		if err != nil {
+			t.Fatal(err)
+		}
+		stalls := 0
+		for _, in := range prog.Instrs {
+			stalls += int(in.Ctrl.Stall)
+		}
+		if !prog.Scheduled || stalls == 0 {
+			t.Errorf("%s: scheduled %v, %d stall cycles in all; want the cubin's schedule", path, prog.Scheduled, stalls)
+		}
 	}
 }
 

@@ -56,7 +56,7 @@ func TestSameInputGivesIdenticalJSON(t *testing.T) {
 	}
 }
 
-var oneLineLoc = regexp.MustCompile(`^smsim: \S+\.(sms|ptx):\d+:\d+: .+\n$`)
+var oneLineLoc = regexp.MustCompile(`^smsim: \S+\.(sms|ptx|sass):\d+:\d+: .+\n$`)
 
 // Malformed input exits non-zero with one line naming file:line:column.
 func TestMalformedInputGivesOneLineWithLocation(t *testing.T) {
@@ -65,6 +65,7 @@ func TestMalformedInputGivesOneLineWithLocation(t *testing.T) {
 		{"bad2.sms", "kernel k\nblock 32\nlet x = (1 +\n"},
 		{"garbage.sms", "\x00\x01\x02 kernel"},
 		{"bad.ptx", ".version 8.0\n.target sm_90a\n.entry k( {\n"},
+		{"noenc.sass", "\tcode for sm_90a\n\t\tFunction : _Z1kPi\n        /*0000*/                   EXIT ;\n\t\t..........\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -30,6 +30,14 @@ func TestExitStatusAndFirstLine(t *testing.T) {
 	if err := os.Mkdir(folder, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	noenc := filepath.Join(dir, "noenc.sass") // a listing without encodings, no cubin beside it
+	if err := os.WriteFile(noenc, []byte("\tcode for sm_90a\n\t\tFunction : _Z1kPi\n"+
+		"        /*0000*/                   EXIT ;\n\t\t..........\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	noencLine := "smsim: " + noenc + ":3:36: the listing has no instruction encodings (EXIT at 0x0 of _Z1kPi is its first instruction); " +
+		"smsim times SASS by the control bits of the encodings (stall counts, yield, scoreboards): dump the cubin with " +
+		"`cuobjdump -sass noenc.cubin`, which prints every instruction's encoding, or put the cubin beside the listing as noenc.cubin"
 	results := filepath.Join(dir, "r.jsonl")
 	if code, _, errs := cli(t, "sweep", half, "--vary", "arg:ITERS=1", "--out", results); code != 0 {
 		t.Fatal(errs)
@@ -140,6 +148,8 @@ func TestExitStatusAndFirstLine(t *testing.T) {
 			line: `smsim: --config "h100": not a built-in configuration (h200) or an existing file`},
 		{name: "input file missing", args: []string{"run", none + ".sms"}, code: exitInput,
 			line: "smsim: " + none + ".sms: no such file or directory"},
+		{name: "run a SASS listing without encodings or cubin", args: []string{"run", noenc}, code: exitInput, line: noencLine},
+		{name: "list a SASS listing without encodings or cubin", args: []string{"list", noenc}, code: exitInput, line: noencLine},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

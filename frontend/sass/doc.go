@@ -24,10 +24,13 @@
 //	/*ADDR*/  [@[!]Pn|@[!]UPn] OPCODE[.MOD...] operands ;  /* 0xLO */
 //	                                                       /* 0xHI */
 //
-// or the same without the two encoding comments. nvdisasm's listings (-c, with or without -hex) are
-// read too: ".section .text.NAME" starts a function, label lines (".L_x_12:") and label operands
-// ("`(.L_x_12)") resolve to addresses, a BRX's (*"BRANCH_TARGETS ..."*) annotation gives
-// Instruction.BranchTargets, and the other directives are skipped. Every operand is typed
+// or the same without the two encoding comments. The encodings' control bits time a lowered
+// program, so Load takes a listing without them only with its cubin, which gives every word
+// (Func.CheckText); without it Load refuses the listing at its first instruction lacking its
+// encoding, and LoadFunctional takes it for functional checks. nvdisasm's listings (-c, with or
+// without -hex) are read too: ".section .text.NAME" starts a function, label lines (".L_x_12:")
+// and label operands ("`(.L_x_12)") resolve to addresses, a BRX's (*"BRANCH_TARGETS ..."*)
+// annotation gives Instruction.BranchTargets, and the other directives are skipped. Every operand is typed
 // (Operand, Kind): registers of every file (R0-R254 and RZ, UR0-UR62 and URZ, P0-P6 and PT,
 // UP0-UP6 and UPT, the convergence barriers B0-B15, the scoreboards SB0-SB5) with .reuse and
 // suffixes (.64, .H0_H0, .H1...), special registers (SR_TID.X, SR_CLOCKLO, SRZ, PR), integers

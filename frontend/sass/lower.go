@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/smsim/smsim/isa"
@@ -35,8 +36,25 @@ const (
 // Load reads a listing (cuobjdump -sass or nvdisasm) and, when cubin is not
 // nil, the cubin it comes from, whose parameter layout, resources and
 // constant banks are authoritative. Every function of the listing that has
-// instructions must then be in the cubin with the same code.
+// instructions must then be in the cubin with the same code; an instruction
+// printed without its encoding takes it from there (Func.CheckText).
+// Without a cubin every instruction must have its encoding: its control
+// bits time the program, so a listing without them is an *Error at the
+// first instruction lacking one (LoadFunctional accepts it).
 func Load(name string, listing, cubin []byte) (*Module, error) {
+	return load(name, listing, cubin, false)
+}
+
+// LoadFunctional is Load without a cubin for a listing whose instructions
+// may lack their encodings (hand-written SASS): such an instruction lowers
+// with a schedule of no stall and no scoreboard, so a run computes what
+// the listing computes but its timing means nothing. It is for functional
+// checks only; the command line never uses it.
+func LoadFunctional(name string, listing []byte) (*Module, error) {
+	return load(name, listing, nil, true)
+}
+
+func load(name string, listing, cubin []byte, functional bool) (*Module, error) {
 	f, err := Parse(name, listing)
 	if err != nil {
 		return nil, err
@@ -65,7 +83,54 @@ func Load(name string, listing, cubin []byte) (*Module, error) {
 			m.lines = append(m.lines, i+1)
 		}
 	}
+	switch {
+	case cubin != nil:
+	case functional:
+		for i := range f.Functions {
+			for j := range f.Functions[i].Instructions {
+				if in := &f.Functions[i].Instructions[j]; !in.HasEnc {
+					in.Ctrl = Control{WriteSB: NoScoreboard, ReadSB: NoScoreboard}
+				}
+			}
+		}
+	default:
+		if err := m.checkEncodings(); err != nil {
+			return nil, err
+		}
+	}
 	return m, nil
+}
+
+// checkEncodings requires every instruction of a listing without its cubin
+// to carry its encoding, whose control bits (stall count, yield,
+// scoreboards) time the program: without them every instruction would issue
+// a cycle after the last and no load would be waited for. The error names
+// the first instruction lacking one and how to get the words.
+func (m *Module) checkEncodings() error {
+	some := false
+	var first *Instruction
+	var in *Function
+	for i := range m.File.Functions {
+		fn := &m.File.Functions[i]
+		for j := range fn.Instructions {
+			if fn.Instructions[j].HasEnc {
+				some = true
+			} else if first == nil {
+				first, in = &fn.Instructions[j], fn
+			}
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	what := fmt.Sprintf("the listing has no instruction encodings (%s at 0x%x of %s is its first instruction)", first.Mnemonic, first.Addr, in.Name)
+	if some {
+		what = fmt.Sprintf("%s at 0x%x of %s has no encoding, unlike other instructions of the listing", first.Mnemonic, first.Addr, in.Name)
+	}
+	base := filepath.Base(strings.TrimSuffix(m.File.Name, filepath.Ext(m.File.Name)))
+	return m.errAt(first, "%s; smsim times SASS by the control bits of the encodings (stall counts, yield, scoreboards): "+
+		"dump the cubin with `cuobjdump -sass %s.cubin`, which prints every instruction's encoding, or put the cubin beside the listing as %s.cubin",
+		what, base, base)
 }
 
 // Kernels returns the kernels of the module: the listing's functions that
