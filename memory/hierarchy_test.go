@@ -386,11 +386,11 @@ func TestStreamReduceIsAWriteThatReadsMissesFromDRAM(t *testing.T) {
 }
 
 // The SM→L2 request path takes a packet per read request (a line) and per
-// sector a store writes (two for a line's sectors written in part), one a cycle
-// (calibration/h200/stgport.csv): stores queued ahead of a bulk read delay
-// its requests, and so its last bytes, by their packets; a store queued
-// behind a bulk read's requests waits for them.
-func TestStoresAndReadsShareTheRequestPath(t *testing.T) {
+// sector a store writes (two for a line's sectors written in part), one a
+// cycle (calibration/h200/stgport.csv), and the LSU and the copy engine take
+// turns on it: a bulk read's requests that meet a backlog of stores leave
+// every other slot until the backlog is gone, and push it out by as many.
+func TestStoresAndReadsTakeTurnsOnTheRequestPath(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		lines    int
@@ -399,9 +399,9 @@ func TestStoresAndReadsShareTheRequestPath(t *testing.T) {
 		wantRead sim.Cycle // the 38400-byte read's ready, relative to cycle 0
 	}{
 		{"no stores", 0, 128, 8, 200 + 384},                          // 38400 B / 100 B a cycle: the data link binds
-		{"300 one-sector lines", 300, 4096, 32, 200 + 300 + 300 - 1}, // 300 sectors, then 300 requests
-		{"300 partial sectors", 300, 4096, 8, 200 + 600 + 300 - 1},   // two packets each
-		{"100 whole lines", 100, 128, 128, 200 + 400 + 300 - 1},      // four sectors each
+		{"300 one-sector lines", 300, 4096, 32, 200 + 300 + 300 - 1}, // 300 requests beside 300 sectors, in turn
+		{"300 partial sectors", 300, 4096, 8, 200 + 600 - 1},         // 600 packets; the requests are done when 300 of them are
+		{"100 whole lines", 100, 128, 128, 200 + 600 - 1},            // 400 sectors; likewise
 		{"a few stores under the link", 20, 128, 128, 200 + 384 + 0}, // 80 packets + 300 requests < 384
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -424,10 +424,13 @@ func TestStoresAndReadsShareTheRequestPath(t *testing.T) {
 	idle, _ := h.Access(10000, a, 8, true)
 	h.Stream(20000, a, 100<<10) // 800 line requests
 	busy, _ := h.Access(20000, a+4096, 8, true)
-	if busy-idle != 800 {
-		t.Errorf("a store behind 100 KiB of reads takes %d cycles, alone %d: want it to wait 800 for their requests", busy, idle)
+	if busy-idle != 2 {
+		t.Errorf("a store beside 100 KiB of reads takes %d cycles, alone %d: want its two packets to take every other slot", busy, idle)
 	}
-	if got := h.UpBooked(20000); got != 802 {
-		t.Errorf("path booked %d cycles ahead, want 802 (800 requests, a partial sector)", got)
+	if got := h.UpBooked(20000); got != 4 {
+		t.Errorf("the LSU's packets booked %d cycles ahead, want 4 (a partial sector, in turn with the reads)", got)
+	}
+	if r, _ := h.Stream(20000, a+200<<10, 128); r < 20000+802 {
+		t.Errorf("a read request after them is ready at %d, want it behind the 800 requests and the store's 2 packets (%d)", r, 20000+802)
 	}
 }

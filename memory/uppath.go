@@ -16,16 +16,45 @@ import (
 // sent at now waits until the path is free, and the path stays booked for
 // the packets of every earlier request.
 
-// up books n packets on the request path from t and returns how much later
-// than alone on an idle path the last one leaves: the queueing and the
-// packets after the first (an idle path's one packet is part of the
+// upSource is a sender on the SM→L2 request path. The path takes the LSU's
+// packets (load requests and store data) and the copy engine's (its
+// requests and its stores' data) in turn: calibration/h200/stgport.csv
+// mix_both, where bulk copies beside four warps' stores keep 0.55 line
+// requests a cycle and the stores 0.47 sectors, the copies 87 % of their
+// pace alone.
+type upSource uint8
+
+const (
+	upLSU upSource = iota
+	upCopy
+	upSources
+)
+
+// up books n packets from src on the request path from t and returns how
+// much later than alone on an idle path the last one leaves: the queueing
+// and the packets after the first (an idle path's one packet is part of the
 // measured L2 round trip). A path of no rate (UpPacketsPerCycle 0) costs
 // nothing.
-func (h *Hierarchy) up(t sim.Cycle, n int) sim.Cycle {
+//
+// The sources take turns, a packet each, while both have packets waiting:
+// src's packets that meet the other source's backlog leave every other
+// slot, and push that backlog out by one slot each. Requests are booked
+// in time order (package tma sends a copy's rows as time reaches them), so
+// a backlog is packets already waiting, never ones to come.
+func (h *Hierarchy) up(src upSource, t sim.Cycle, n int) sim.Cycle {
 	if h.cfg.UpPacketsPerCycle <= 0 || n <= 0 {
 		return 0
 	}
-	end := occupy(&h.upFree, t, n, h.cfg.UpPacketsPerCycle)
+	slot := fixed((fixedOne + uint64(h.cfg.UpPacketsPerCycle) - 1) / uint64(h.cfg.UpPacketsPerCycle))
+	own, other := &h.upFree[src], &h.upFree[1-src]
+	start := max(toFixed(t), *own)
+	shared := uint64(0) // packets of src that alternate with the other source's
+	if *other > start {
+		shared = min(uint64(n), uint64((*other-start)/slot))
+		*other += fixed(shared) * slot
+	}
+	*own = start + fixed(uint64(n)+shared)*slot
+	end := own.ceil()
 	return end - min(end, t+1)
 }
 
@@ -38,14 +67,15 @@ func (h *Hierarchy) request(now sim.Cycle, line uint64) sim.Cycle {
 		return h.lastReqWait
 	}
 	h.lastReqAt, h.lastReqLine, h.lastReqSet = now, line, true
-	h.lastReqWait = h.up(now, 1)
+	h.lastReqWait = h.up(upLSU, now, 1)
 	return h.lastReqWait
 }
 
-// UpBooked is how far past now the request path is booked: the backlog a
-// store issued at now would queue behind.
+// UpBooked is how far past now the LSU's packets on the request path are
+// booked: the backlog a store issued at now would queue behind (the copy
+// engine's packets only take turns with it).
 func (h *Hierarchy) UpBooked(now sim.Cycle) sim.Cycle {
-	end := h.upFree.ceil()
+	end := h.upFree[upLSU].ceil()
 	if end <= now {
 		return 0
 	}
@@ -96,6 +126,6 @@ func (h *Hierarchy) Store(now sim.Cycle, addr uint64, mask, partial uint8) sim.C
 	h.countL2(mask &^ h.l2.probe(line, mask))
 	h.l2.fill(line, mask)
 	h.l1.probe(line, mask)
-	queued := max(h.up(now, h.storePackets(mask, partial)), h.shared(now, line, mask, false))
+	queued := max(h.up(upLSU, now, h.storePackets(mask, partial)), h.shared(now, line, mask, false))
 	return lat + queued + sim.Cycle(h.cfg.L1MissCycles+h.cfg.L2Cycles)
 }

@@ -264,7 +264,7 @@ func memKeys() []decl {
 	g.int("const.l2", "cycles", 276, measuredSrc("constcache.csv: the chase's first read of each 256-byte line of a __constant__ array, every launch, 295-343 cycles (median 312) against 36 for a line read before"), "a constant read whose line neither constant cache holds, from L2", func(c *Config) *int { return &c.Const.L2Cycles })
 	g.name = "load/store unit"
 	g.int("mem.per_line", "cycles", 2, sizes, "extra cycles per extra line of one warp access", func(c *Config) *int { return &c.LSU.GlobalPerLine })
-	g.int("mem.store_backlog", "cycles", 512, fitSrc("stgport.csv mix_both: four warps' eight-line stores beside bulk copies take 17.1 cycles a store; smsim -4.3 % at 512, +27.9 % at 128, -36.4 % at 2048 (the queue decides how far the stores run ahead of the copies' requests); rows8 at 8 warps -0.4 % at 512, +8.3 % at 2048"), "cycles the SM→L2 request path may be booked ahead of a store before the store waits to leave the LSU (its store queue)", func(c *Config) *int { return &c.LSU.StoreBacklog })
+	g.int("mem.store_backlog", "cycles", 512, fitSrc("stgport.csv: a store queue deep enough that eight or more warps' stores issue at the path's rate (rows8 at 8 warps -0.4 % at 512, -2.9 % at 64, +8.3 % at 2048); beside bulk copies the LSU and the copy engine take turns on the path, so mix_both moves by 1 % between 64 and 512"), "cycles the LSU's packets on the SM→L2 request path may be booked ahead of a store before the store waits to leave the LSU (its store queue)", func(c *Config) *int { return &c.LSU.StoreBacklog })
 	return g.ds
 }
 

@@ -41,6 +41,8 @@ type fakePath struct {
 	dramFrom uint64
 	streams  int
 	reduces  int
+	eng      *sim.Engine // when set, Stream records the engine's cycle beside its now
+	calls    [][2]sim.Cycle
 }
 
 func (p *fakePath) cost(now sim.Cycle, size int) sim.Cycle {
@@ -49,6 +51,9 @@ func (p *fakePath) cost(now sim.Cycle, size int) sim.Cycle {
 
 func (p *fakePath) Stream(now sim.Cycle, addr uint64, size int) (sim.Cycle, int) {
 	p.streams++
+	if p.eng != nil {
+		p.calls = append(p.calls, [2]sim.Cycle{now, p.eng.Now()})
+	}
 	if p.dramFrom != 0 && addr >= p.dramFrom {
 		return p.cost(now, size), size
 	}

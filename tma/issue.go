@@ -104,9 +104,9 @@ func (u *Unit) Load(now sim.Cycle, r Load) error {
 	if err := checkMbar(opBulk, r.Mbar); err != nil {
 		return err
 	}
-	done := u.timeLoad(now, r.Src, r.Size)
+	t := u.begin(now, 1, r.Size) + sim.Cycle(u.cfg.SetupCycles)
 	u.stats.Loads++
-	u.launch(done, request{kind: kLoad, cta: r.CTA, smem: r.Dst, global: r.Src, size: r.Size, mbar: r.Mbar, id: r.CopyID})
+	u.startLoad(t, request{kind: kLoad, cta: r.CTA, smem: r.Dst, global: r.Src, size: r.Size, mbar: r.Mbar, id: r.CopyID})
 	return nil
 }
 
@@ -118,9 +118,9 @@ func (u *Unit) TensorLoad(now sim.Cycle, r TensorLoad) error {
 	if err := checkMbar(opTensor, r.Mbar); err != nil {
 		return err
 	}
-	done := u.timeTensorLoad(now, &r.Map, r.Coords, r.Desc)
+	t := u.begin(now, r.Map.Rows(), uint32(r.Map.InnerBytes())) + sim.Cycle(u.cfg.SetupCycles+u.cfg.DescriptorCycles) + u.descriptor(r.Desc)
 	u.stats.TensorLoads++
-	u.launch(done, request{kind: kTensorLoad, cta: r.CTA, smem: r.Dst, size: r.Map.BoxBytes(), mbar: r.Mbar, id: r.CopyID, m: r.Map, coords: r.Coords})
+	u.startTensorLoad(t, request{kind: kTensorLoad, cta: r.CTA, smem: r.Dst, size: r.Map.BoxBytes(), mbar: r.Mbar, id: r.CopyID, m: r.Map, coords: r.Coords})
 	return nil
 }
 

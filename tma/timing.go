@@ -110,26 +110,6 @@ func (u *Unit) port(t, ready sim.Cycle, n uint32) sim.Cycle {
 	return max(ready, u.smemFree.ceil())
 }
 
-// timeLoad returns when a 1-D load issued at now completes.
-func (u *Unit) timeLoad(now sim.Cycle, src uint64, size uint32) sim.Cycle {
-	t := u.begin(now, 1, size) + sim.Cycle(u.cfg.SetupCycles)
-	ready, dram := u.path.Stream(t, src, int(size))
-	u.stats.DRAMBytes += uint64(dram)
-	return u.port(t, ready, size) + sim.Cycle(u.cfg.CompletionLatency)
-}
-
-// timeTensorLoad returns when a tensor load issued at now completes.
-func (u *Unit) timeTensorLoad(now sim.Cycle, m *Map, coords [MaxRank]int32, desc uint64) sim.Cycle {
-	bytes := m.BoxBytes()
-	t := u.begin(now, m.Rows(), uint32(m.InnerBytes())) + sim.Cycle(u.cfg.SetupCycles+u.cfg.DescriptorCycles) + u.descriptor(desc)
-	ready, dram := u.streamRows(t, m, coords, streamRead)
-	if dram > 0 {
-		ready += sim.Cycle(u.cfg.TensorDRAMCycles)
-	}
-	u.stats.DRAMBytes += uint64(dram)
-	return u.port(t, ready, bytes) + sim.Cycle(u.cfg.CompletionLatency)
-}
-
 // timeStore returns when a store issued at now has read its source (read)
 // and when its writes are done (done). m is nil for 1-D stores. A store's
 // bytes leave the SM at StoreBytesPerCycle (a path its stores share, from

@@ -169,6 +169,7 @@ type request struct {
 	coords [MaxRank]int32
 	op     RedOp // reductions
 	dtype  DType // reductions: the element type
+	stream rowStream
 }
 
 // alloc takes a pool entry for r and returns its index.
@@ -187,6 +188,10 @@ func (u *Unit) alloc(r request) int32 {
 // for direct use. arg is the request's pool index.
 func (u *Unit) Handle(now sim.Cycle, arg uint64) error {
 	r := &u.reqs[arg]
+	if r.stream.active {
+		u.sendRows(now, arg)
+		return nil
+	}
 	var err error
 	switch r.kind {
 	case kLoad:
