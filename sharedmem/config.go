@@ -65,8 +65,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("sharedmem: ConflictCycles %d must not be negative", c.ConflictCycles)
 	case c.AtomicCycles < 0:
 		return fmt.Errorf("sharedmem: AtomicCycles %d must not be negative", c.AtomicCycles)
-	case c.Queue < 0:
-		return fmt.Errorf("sharedmem: Queue %d must not be negative", c.Queue)
+	case c.Queue < 0 || c.Queue > MaxQueue:
+		return fmt.Errorf("sharedmem: Queue %d must be 0 to %d", c.Queue, MaxQueue)
 	case c.WavefrontCycles < 0:
 		return fmt.Errorf("sharedmem: WavefrontCycles %d must not be negative", c.WavefrontCycles)
 	}
@@ -82,3 +82,6 @@ func (c Config) ExtraCycles(wavefronts int) int {
 	}
 	return (wavefronts - 1) * c.ConflictCycles
 }
+
+// MaxQueue is the deepest MIO queue (Queue) the model takes.
+const MaxQueue = 64

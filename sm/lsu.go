@@ -1,6 +1,8 @@
 package sm
 
 import (
+	"math"
+
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/sharedmem"
 	"github.com/smsim/smsim/sim"
@@ -107,12 +109,33 @@ func (u *lsu) shared(now sim.Cycle, sc *scheduler, words *[sharedmem.WarpSize]ui
 	if per := sim.Cycle(u.spec.smem.WavefrontCycles); per > 0 && wf > 0 {
 		at := max(start, u.smemFree)
 		queued = at - now
-		u.smemFree = at + u.arrayCycles(now, at, per*sim.Cycle(wf))
+		u.smemFree = at + u.arrayCycles(now, at, per*sim.Cycle(wf), true)
+		u.waitInMIOQueue(sc, at)
 	}
 	if atomic {
 		extra += sim.Cycle(u.spec.smem.AtomicCycles)
 	}
 	return u.spec.sharedLatency + extra + queued, wf
+}
+
+// maxMIOQueue is the deepest MIO queue (smem.queue) the model takes.
+const maxMIOQueue = sharedmem.MaxQueue
+
+// waitInMIOQueue records that a shared access of sub-partition sc waits in
+// its MIO queue until the data array takes it at at: while smem.queue of
+// them wait there (none: while this one does), the sub-partition's shared
+// instructions do not issue. Beside a wgmma stream the array is the
+// tensor cores' first (testdata/cuda/wgmma/stg_wgmma.cu), and the warps'
+// STS issue at the pace of the cycles it leaves.
+func (u *lsu) waitInMIOQueue(sc *scheduler, at sim.Cycle) {
+	q := u.spec.smem.Queue
+	if q <= 0 {
+		sc.pipeFree[isa.ClassShared] = max(sc.pipeFree[isa.ClassShared], at)
+		return
+	}
+	sc.arrayAt[sc.arrayNext] = at
+	sc.arrayNext = (sc.arrayNext + 1) % q
+	sc.pipeFree[isa.ClassShared] = max(sc.pipeFree[isa.ClassShared], sc.arrayAt[sc.arrayNext])
 }
 
 // global times a global access of sub-partition sc issued at now touching
@@ -147,7 +170,15 @@ func (u *lsu) global(now sim.Cycle, sc *scheduler, lines *[warp.Lanes]uint64, wr
 	if per := sim.Cycle(u.spec.smem.WavefrontCycles); per > 0 && nlines > 0 {
 		at := max(now, u.smemFree)
 		worst += at - now
-		u.smemFree = at + u.arrayCycles(now, at, per*sim.Cycle(nlines))
+		u.smemFree = at + u.arrayCycles(now, at, per*sim.Cycle(nlines), false)
+		// A store's data passes the array when the LSU takes it, so, as a
+		// shared access does, it holds the pipe until the array takes it
+		// (stgport.csv: warp stores of a sector in each of eight lines, 8
+		// array cycles, issue every 7.98-8.21 cycles from 8-16 warps). A
+		// load's lines pass it when they arrive, and hold nothing.
+		if written != nil {
+			sc.pipeFree[isa.ClassGlobal] = max(sc.pipeFree[isa.ClassGlobal], at)
+		}
 	}
 	return worst
 }
@@ -218,21 +249,23 @@ func (u *lsu) access(now sim.Cycle, addr uint64, size int, bypassL1, write bool)
 	return l
 }
 
-// arrayWindow is a stretch [from, to) of which a bulk store's source reads
-// take busy cycles of the shared-memory data array.
+// arrayWindow is a stretch [from, to) of which a bulk store's source reads,
+// or a wgmma's operand reads, take busy cycles of the shared-memory data
+// array.
 type arrayWindow struct {
 	from, to sim.Cycle
 	busy     int
+	tensor   bool // the tensor cores' operand reads, which the shared pipes' accesses alone make way for
 }
 
 // shareArray records, at now, that the copy engine will take cycles of the
 // data array's cycles in [from, to): the warps' wavefronts get the rest.
-func (u *lsu) shareArray(now, from, to sim.Cycle, cycles int) {
+func (u *lsu) shareArray(now, from, to sim.Cycle, cycles int, tensor bool) {
 	if to <= from || cycles <= 0 {
 		return
 	}
 	u.pruneArrayUse(now) // a kernel of stores and no shared accesses keeps it short too
-	u.arrayUse = append(u.arrayUse, arrayWindow{from, to, cycles})
+	u.arrayUse = append(u.arrayUse, arrayWindow{from, to, cycles, tensor})
 	// Wavefronts already given array time in the window wait for the
 	// store's share of what they were given.
 	if u.smemFree > from {
@@ -254,20 +287,26 @@ func (u *lsu) pruneArrayUse(now sim.Cycle) {
 }
 
 // arrayCycles is what n cycles of the warps' use of the data array cost
-// when they start at at: stretched by the share the stores reading it then
-// take (at most nine tenths of it).
-func (u *lsu) arrayCycles(now, at sim.Cycle, n sim.Cycle) sim.Cycle {
+// when they start at at: stretched by the share of the array's cycles that
+// its other users take then, together at most nine tenths of it. The copy
+// engine's bulk-store reads take their share from every access; the tensor
+// cores' operand reads only from shared-memory accesses (shared): warp
+// stores of whole lines beside a wgmma stream keep their pace
+// (testdata/cuda/wgmma/stg_wgmma.cu, 8.0 and 16.5 cycles a store against
+// 7.9 and 15.9 alone).
+func (u *lsu) arrayCycles(now, at sim.Cycle, n sim.Cycle, shared bool) sim.Cycle {
 	u.pruneArrayUse(now)
+	taken := 0.0
 	for _, w := range u.arrayUse {
-		if at < w.from || at >= w.to {
-			continue
+		if at >= w.from && at < w.to && (shared || !w.tensor) {
+			taken += float64(w.busy) / float64(w.to-w.from)
 		}
-		l, busy := w.to-w.from, sim.Cycle(w.busy) // cycles are unsigned
-		free := max(l/10, 1)
-		if busy < l-free {
-			free = l - busy
-		}
-		n = (n*l + free - 1) / free
 	}
-	return n
+	if taken == 0 {
+		return n
+	}
+	free := max(1-taken, 0.1)
+	// The epsilon keeps an exact quotient (n·l/(l−busy) with one user) from
+	// rounding up past it.
+	return sim.Cycle(math.Ceil(float64(n)/free - 1e-9))
 }

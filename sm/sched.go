@@ -24,7 +24,12 @@ type scheduler struct {
 	pipeFree [numPipes]sim.Cycle // per pipe (pipes.go): next cycle it accepts a warp instruction
 	wakeFree sim.Cycle           // next cycle its port may resume a warp whose try_wait answered true (takePort)
 	lsuFree  sim.Cycle           // next cycle its shared-memory pipe starts an access (the MIO queue drains)
-	q        warpQueues          // which warps the next scan looks at (sched_sets.go)
+	// arrayAt is when the data array takes each of the sub-partition's
+	// last smem.queue shared accesses (a ring; arrayNext its oldest): they
+	// wait for it in the MIO queue.
+	arrayAt   [maxMIOQueue]sim.Cycle
+	arrayNext int
+	q         warpQueues // which warps the next scan looks at (sched_sets.go)
 }
 
 // newScheduler returns an idle scheduler of an SM with slots warp slots.

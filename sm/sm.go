@@ -118,7 +118,7 @@ type SM struct {
 // data array's cycles in [from, to) (tma.ArrayUser): the warps' wavefronts
 // get the rest.
 func (s *SM) ShareArray(from, to sim.Cycle, cycles int) {
-	s.lsu.shareArray(s.eng.Now(), from, to, cycles)
+	s.lsu.shareArray(s.eng.Now(), from, to, cycles, false)
 }
 
 // New builds an SM on eng with the given memory.

@@ -164,9 +164,28 @@ func (s *SM) bookTensor(now sim.Cycle, wc *wctx, g *warp.Wgmma) {
 	p := &s.tensor[wc.sp]
 	start := max(now, p.free)
 	p.free = start + s.cfg.Tensor.shareCycles(g.A, g.N, g.K, s.cfg.Sched.Count)
+	if g.NRegs > 0 {
+		s.lsu.shareArray(now, start, p.free, operandWavefronts(g), true)
+	}
 	if wc.mma.openN == 0 {
 		wc.mma.openFrom = now
 	}
 	wc.mma.openN++
 	wc.mma.open = max(wc.mma.open, p.free+sim.Cycle(s.cfg.Tensor.Latency))
+}
+
+// operandWavefronts is the shared-memory data array's cycles (128-byte
+// wavefronts) that one warp's share of a wgmma takes reading its operands
+// while it holds the tensor pipe: its 16 rows of A when A comes from a
+// descriptor, and a quarter of B, which the warpgroup's four shares read
+// once. testdata/cuda/wgmma/stg_wgmma.cu: beside a stream of wgmma
+// m64n128k16 (6 KiB read a wgmma, 65 cycles) a warp's 256-byte STS takes 7.8
+// cycles, 2.34 alone, and the wgmmas do not slow: their reads take the
+// array first, 48 of every 65 cycles, and the warps get the rest.
+func operandWavefronts(g *warp.Wgmma) int {
+	bytes := g.N * g.K * g.B.Bits() / 8 / 4
+	if g.ADesc {
+		bytes += 16 * g.K * g.A.Bits() / 8
+	}
+	return (bytes + 127) / 128
 }
