@@ -27,14 +27,40 @@ type uop struct {
 func decode(p *isa.Program, cfg *Config) []uop {
 	deps := scoreboardEntries(p)
 	pipes := pipeTable(p)
+	late := latePaths(pipes, cfg)
 	us := make([]uop, len(p.Instrs))
 	for i := range p.Instrs {
 		c := p.Instrs[i].Class
-		us[i] = uop{deps: deps[i], pipes: pipes[i], path: datapath(int(pipes[i][0])), throttle: throttleReason(c),
+		us[i] = uop{deps: deps[i], pipes: pipes[i], path: late[datapath(int(pipes[i][0]))], throttle: throttleReason(c),
 			syncs: c == isa.ClassSyncs, lat: sim.Cycle(cfg.Pipes.Latency[c]), interval: cfg.Pipes.Interval[c],
 			aluLat: aluLatency(&p.Instrs[i], cfg, p.Scheduled), consts: readsConst(&p.Instrs[i])}
 	}
 	return us
+}
+
+// latePaths maps each datapath to the one an instruction on it reads its
+// operands as (uop.path): itself where the results of the other datapath
+// reach it late (latency.mufu_forward), else pathNone, whose readiness
+// check skips the forwarding test. A scoreboard entry's datapath is that
+// of a pipe some instruction of the program issued to (wctx.issuePath) or
+// pathNone, so where no instruction can issue to the other datapath's
+// pipes, or the forward is zero cycles, nothing reaches an instruction
+// late.
+func latePaths(pipes []pipePair, cfg *Config) (late [3]uint8) {
+	var produced [3]bool
+	for _, pp := range pipes {
+		for _, p := range pp {
+			if p >= 0 {
+				produced[pipePaths[p]] = true
+			}
+		}
+	}
+	for _, path := range [...]uint8{pathArith, pathMUFU} {
+		if cfg.Pipes.MUFUForward != 0 && produced[pathArith+pathMUFU-path] {
+			late[path] = path
+		}
+	}
+	return late
 }
 
 // decodeKernels resolves the lane kernel of each instruction of p that has
