@@ -21,6 +21,7 @@ type uop struct {
 	interval int       // cycles it holds its pipe
 	aluLat   sim.Cycle // the latency of its results as an ALU operation (aluLatency)
 	consts   bool      // reads a constant bank (SASS c[][] operands: constcache.go)
+	await    bool      // a look that finds it not ready notes that then only its pipes can hold it (look: awaitDeps)
 }
 
 // decode builds the uops of program p under configuration cfg.
@@ -33,9 +34,29 @@ func decode(p *isa.Program, cfg *Config) []uop {
 		c := p.Instrs[i].Class
 		us[i] = uop{deps: deps[i], pipes: pipes[i], path: late[datapath(int(pipes[i][0]))], throttle: throttleReason(c),
 			syncs: c == isa.ClassSyncs, lat: sim.Cycle(cfg.Pipes.Latency[c]), interval: cfg.Pipes.Interval[c],
-			aluLat: aluLatency(&p.Instrs[i], cfg, p.Scheduled), consts: readsConst(&p.Instrs[i])}
+			aluLat: aluLatency(&p.Instrs[i], cfg, p.Scheduled), consts: readsConst(&p.Instrs[i]),
+			await: awaits(p, &p.Instrs[i]) && !fullLooks}
 	}
 	return us
+}
+
+// fullLooks makes every look a full one (no uop awaits): tests compare
+// the looks that awaitDeps spares with full ones.
+var fullLooks = false
+
+// awaits reports whether a look at instruction in of program p that finds
+// it not ready can note that at the cycle it found only the instruction's
+// pipes can hold it (awaitDeps): whatever else can change that cycle resets
+// depPC. Not a barrier-unit instruction, whose unit and queue can hold it
+// too; in a program Scheduled by its control bits, not one that waits on a
+// scoreboard, whose counts an answer or a result releases: one that waits
+// on none is held by the warp's own issues alone (its stall count, a
+// branch's redirect, a copy's acceptance, a membar: ctrlReadyAt).
+func awaits(p *isa.Program, in *isa.Instr) bool {
+	if in.Class == isa.ClassSyncs {
+		return false
+	}
+	return !p.Scheduled || in.Ctrl.Wait&(1<<isa.NumSB-1) == 0
 }
 
 // latePaths maps each datapath to the one an instruction on it reads its

@@ -90,3 +90,90 @@ func TestLatePathsOfPrograms(t *testing.T) {
 		t.Errorf("no forward: read as %v, want pathNone throughout", got)
 	}
 }
+
+// A look that finds a warp not ready notes that at the cycle it found only
+// the instruction's pipes can hold it (awaitDeps); the visit then stands
+// for a full look. Random loops, Scheduled by random control bits (stall
+// counts, yields, loads and stores that set scoreboards, waits on them) or
+// by the register scoreboard, on 1 to 32 warps: the same issues (cycle,
+// warp, pc, scoreboard counts), cycles and stall reasons as with every look
+// a full one.
+func TestAwaitedLooksMatchFullLooks(t *testing.T) {
+	for prog := 0; prog < 60; prog++ {
+		scheduled := prog%3 != 0
+		threads := []int{32, 128, 256, 1024}[prog%4]
+		build := func() *isa.Program {
+			r := rand.New(rand.NewSource(int64(prog)))
+			a := newAsm(12, 2)
+			c := func() isa.Ctrl {
+				var opts []func(*isa.Ctrl)
+				if r.Intn(4) == 0 {
+					opts = append(opts, yield())
+				}
+				if r.Intn(3) == 0 {
+					opts = append(opts, wait(uint8(1<<r.Intn(3))))
+				}
+				return ctl(uint8(r.Intn(7)), opts...)
+			}
+			a.emit(with(movI(0, ctl(1)), ctl(1)))
+			a.label("loop")
+			for k := 0; k < 3+r.Intn(8); k++ {
+				switch r.Intn(5) {
+				case 0:
+					a.emit(movI(2+r.Intn(4), c()))
+				case 1:
+					a.emit(with(alu(isa.OpFma, isa.F32, isa.R(6), isa.R(7), isa.R(8), isa.R(6)), c()))
+				case 2:
+					a.emit(with(alu(isa.OpAdd, isa.U32, isa.R(9), isa.R(9), isa.R(6)), c()))
+				case 3:
+					cc := c()
+					cc.WriteSB = uint8(r.Intn(3))
+					a.emit(ldI(isa.Shared, 2+r.Intn(4), 1, cc))
+				default:
+					cc := c()
+					cc.ReadSB = uint8(r.Intn(3))
+					a.emit(stI(isa.Shared, 1, 2+r.Intn(4), cc))
+				}
+			}
+			a.emit(with(alu(isa.OpAdd, isa.U32, isa.R(0), isa.R(0), isa.Imm(1)), ctl(2)))
+			a.emit(with(setp(isa.CmpLt, isa.U32, 0, isa.R(0), isa.Imm(uint64(5+r.Intn(20)))), ctl(5)))
+			a.bra("loop", isa.P(0))
+			setCtrl(a, ctl(5))
+			a.emit(exitC)
+			p := a.done()
+			if scheduled {
+				p.Scheduled = true
+			}
+			return p
+		}
+		run := func(full bool) (*Result, []issueRec) {
+			fullLooks = full
+			defer func() { fullLooks = false }()
+			p := build()
+			if scheduled {
+				r, o := runCtrl(t, p, threads, nil)
+				return r, o.issues
+			}
+			r, o := runObserved(t, p, threads, nil)
+			return r, o.issues
+		}
+		want, wantIssues := run(true)
+		got, gotIssues := run(false)
+		if got.Cycles != want.Cycles {
+			t.Fatalf("program %d (scheduled %v, %d threads): %d cycles, want %d", prog, scheduled, threads, got.Cycles, want.Cycles)
+		}
+		if len(gotIssues) != len(wantIssues) {
+			t.Fatalf("program %d: %d issues, want %d", prog, len(gotIssues), len(wantIssues))
+		}
+		for k := range gotIssues {
+			if gotIssues[k] != wantIssues[k] {
+				t.Fatalf("program %d (scheduled %v, %d threads): issue %d is %+v, want %+v", prog, scheduled, threads, k, gotIssues[k], wantIssues[k])
+			}
+		}
+		for k := range got.Warps {
+			if got.Warps[k].Stalls != want.Warps[k].Stalls {
+				t.Fatalf("program %d (scheduled %v, %d threads): warp %d stalls %v, want %v", prog, scheduled, threads, k, got.Warps[k].Stalls, want.Warps[k].Stalls)
+			}
+		}
+	}
+}
