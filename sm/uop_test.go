@@ -177,3 +177,27 @@ func TestAwaitedLooksMatchFullLooks(t *testing.T) {
 		}
 	}
 }
+
+// An IMAD.WIDE executed by its kernel books both words of its destination
+// pair, as dstReady does: an instruction that reads only the high word
+// waits for it as one that reads the low word does.
+func TestKernelBooksBothWordsOfAPair(t *testing.T) {
+	issueOf := func(word int) uint64 {
+		a := newAsm(8, 1)
+		dst, c := isa.R(2), isa.R(4)
+		dst.Mod, c.Mod = isa.MPair, isa.MPair
+		a.emit(isa.Instr{Op: isa.OpIMad, Type: isa.S32, Mode: isa.IMadWide, NDst: 1, Ops: []isa.Operand{dst, isa.R(0), isa.Imm(16), c}})
+		a.emit(alu(isa.OpAdd, isa.U32, isa.R(6), isa.R(word), isa.Imm(1)))
+		a.emit(exit)
+		p := a.done()
+		if k := decodeKernels(p)[0]; !k.Resolved() {
+			t.Fatal("IMAD.WIDE has no pair kernel")
+		}
+		_, o := runObserved(t, p, 32, nil)
+		return o.first(0, 1) - o.first(0, 0)
+	}
+	lo, hi := issueOf(2), issueOf(3)
+	if lo < 2 || hi != lo {
+		t.Errorf("a reader of the low word issues %d cycles after IMAD.WIDE, of the high word %d", lo, hi)
+	}
+}
