@@ -75,7 +75,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	}
 	if k := &s.kernels[pc]; k.Resolved() && w.Exec(k, mask) {
 		// An ALU operation with a lane kernel goes to its lanes at once.
-		s.kernelIssued(now, wc, in.Ops[0].Reg, u.aluLat+s.constExtra)
+		s.kernelIssued(now, wc, &in.Ops[0], u.aluLat+s.constExtra)
 	} else if err := s.execute(now, wc, in, mask); err != nil {
 		s.fail(err)
 		return
@@ -340,12 +340,15 @@ func aluLatency(in *isa.Instr, cfg *Config, scheduled bool) sim.Cycle {
 }
 
 // kernelIssued is aluIssued of an instruction executed by its kernel,
-// whose one destination is the plain register d (warp.DecodeKernel) and
-// whose results are ready lat cycles after now: dstReady and setPaths of
-// that one entry.
-func (s *SM) kernelIssued(now sim.Cycle, wc *wctx, d int32, lat sim.Cycle) {
+// whose one destination d is a plain register or a pair (warp.DecodeKernel)
+// and whose results are ready lat cycles after now: dstReady and setPaths
+// of those entries (setPaths marks a pair's first).
+func (s *SM) kernelIssued(now sim.Cycle, wc *wctx, d *isa.Operand, lat sim.Cycle) {
 	at := now + lat
-	wc.ent[d] = sbEntry{at: at, why: ReasonWait, path: wc.issuePath}
+	wc.ent[d.Reg] = sbEntry{at: at, why: ReasonWait, path: wc.issuePath}
+	if d.Mod != 0 { // MPair: IMAD.WIDE
+		wc.ent[d.Reg+1] = sbEntry{at: at, why: ReasonWait, path: pathNone}
+	}
 	wc.depPC = -1
 	if at > wc.resultAt {
 		wc.resultAt, wc.resultWhy = at, ReasonWait

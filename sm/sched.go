@@ -175,9 +175,12 @@ func (s *SM) look(now sim.Cycle, wc *wctx) sim.Cycle {
 	r, why := s.readyAt(now, wc, sp, u)
 	if r > now {
 		wc.reason, wc.checkAt = why, r
-		if !s.prog.Scheduled && !u.syncs {
-			// At r its operands are ready and only its pipe can hold it.
+		if u.await {
+			// At r its operands are ready and only its pipe can hold it,
+			// unless depPC is reset meanwhile (a Scheduled program's look
+			// sets it here: readyAt does not).
 			wc.awaitDeps, wc.curPC, wc.curPipes, wc.curGroup, wc.curThrottle = true, sp.PC, u.pipes, u.group, u.throttle
+			wc.depPC = sp.PC
 		}
 		return r
 	}

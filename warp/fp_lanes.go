@@ -22,6 +22,14 @@ func f32Canon(r uint32) uint32 {
 }
 
 func f32AddV(a, b, d *Vec) {
+	if f32AddWide(a, b, d) {
+		return
+	}
+	f32AddLanes(a, b, d)
+}
+
+// f32AddLanes is f32AddV a lane at a time (f32AddAVX2's reference).
+func f32AddLanes(a, b, d *Vec) {
 	for l := range d {
 		d[l] = uint64(f32Canon(math.Float32bits(math.Float32frombits(uint32(a[l])) + math.Float32frombits(uint32(b[l])))))
 	}
@@ -34,6 +42,14 @@ func f32SubV(a, b, d *Vec) {
 }
 
 func f32MulV(a, b, d *Vec) {
+	if f32MulWide(a, b, d) {
+		return
+	}
+	f32MulLanes(a, b, d)
+}
+
+// f32MulLanes is f32MulV a lane at a time (f32MulAVX2's reference).
+func f32MulLanes(a, b, d *Vec) {
 	for l := range d {
 		d[l] = uint64(f32Canon(math.Float32bits(math.Float32frombits(uint32(a[l])) * math.Float32frombits(uint32(b[l])))))
 	}

@@ -23,3 +23,29 @@ func f32FmaWide(a, b, c, d *Vec) uint32 {
 	}
 	return f32FmaAVX2(a, b, c, d)
 }
+
+// f32AddAVX2 and f32MulAVX2 compute f32AddV's and f32MulV's lanes four at
+// a time (fp_addmul_amd64.s): the host's single-precision add or multiply
+// to nearest, a NaN result canonicalised. d may be a or b.
+//
+//go:noescape
+func f32AddAVX2(a, b, d *Vec)
+
+//go:noescape
+func f32MulAVX2(a, b, d *Vec)
+
+// f32AddWide and f32MulWide run the packed lanes where the host has them
+// and report whether they did.
+func f32AddWide(a, b, d *Vec) bool {
+	if hasAVX2 {
+		f32AddAVX2(a, b, d)
+	}
+	return hasAVX2
+}
+
+func f32MulWide(a, b, d *Vec) bool {
+	if hasAVX2 {
+		f32MulAVX2(a, b, d)
+	}
+	return hasAVX2
+}

@@ -127,3 +127,54 @@ func TestF32FmaWideLeavesTheEdges(t *testing.T) {
 		}
 	}
 }
+
+// f32AddV and f32MulV (packed lanes where the host has them) give the Go
+// loops' bits in every lane: random operands from f32Gen (normal,
+// subnormal, infinite, NaN with any payload), zeros of either sign,
+// garbage above 32 bits, and the destination apart or the same as either
+// source.
+func TestF32AddMulVMatchTheirLanes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 32))
+	edges := []uint64{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001, 0x7f800001, 1, 0x807fffff,
+		0x7f7fffff, 0xff7fffff, 0x00800000}
+	for _, op := range []struct {
+		name        string
+		wide, lanes func(a, b, d *Vec)
+	}{{"add", f32AddV, f32AddLanes}, {"mul", f32MulV, f32MulLanes}} {
+		for trial := 0; trial < 20000; trial++ {
+			var a, b Vec
+			for l := range a {
+				a[l], b[l] = f32Gen(rng), f32Gen(rng)
+				if rng.IntN(8) == 0 {
+					a[l] = edges[rng.IntN(len(edges))]
+				}
+				if rng.IntN(8) == 0 {
+					b[l] = edges[rng.IntN(len(edges))]
+				}
+				if l%8 == 7 {
+					a[l] |= rng.Uint64() << 32
+					b[l] |= rng.Uint64() << 33
+				}
+			}
+			var want Vec
+			op.lanes(&a, &b, &want)
+			for alias := -1; alias < 2; alias++ {
+				x, y := a, b
+				d := &Vec{}
+				if alias == 0 {
+					d = &x
+				} else if alias == 1 {
+					d = &y
+				}
+				op.wide(&x, &y, d)
+				if *d != want {
+					for l := range d {
+						if d[l] != want[l] {
+							t.Fatalf("%s trial %d alias %d lane %d: %#x, %#x = %#x, want %#x", op.name, trial, alias, l, a[l], b[l], d[l], want[l])
+						}
+					}
+				}
+			}
+		}
+	}
+}

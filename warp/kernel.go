@@ -29,8 +29,9 @@ func (w *Warp) Exec(k *Kernel, mask uint32) bool { return k.run(w, k, mask) }
 // DecodeKernel returns the kernel of instruction in of program p: integer
 // add, sub, and, or, xor, mul.lo and mad.lo with an immediate (inPlace's
 // forms) and f32 add, sub, mul and fma rounded to nearest on plain
-// registers (f32Arith's), and SASS IADD3 without carries of registers and
-// immediates (iadd3Form); the zero Kernel for any other instruction.
+// registers (f32Arith's), SASS IADD3 without carries of registers and
+// immediates (iadd3Form) and IMAD and IMAD.WIDE without carries
+// (imadForm); the zero Kernel for any other instruction.
 func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 	uniR := int32(p.NumRegs)
 	if p.UniformRegs > 0 {
@@ -51,6 +52,9 @@ func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 	}
 	if iadd3Form(in) {
 		return iadd3Kernel(in, uniR)
+	}
+	if imadForm(in, uniR) {
+		return imadKernel(in)
 	}
 	return Kernel{}
 }

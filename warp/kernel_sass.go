@@ -113,3 +113,110 @@ func kIAdd3RRR(w *Warp, k *Kernel, mask uint32) bool {
 	}
 	return true
 }
+
+// imadForm reports whether in is IMAD d, a, b, c whose one destination is
+// a general register (a pair for .WIDE) and whose terms are plain
+// registers, b perhaps an immediate and c a pair for .WIDE: imad's forms
+// without a carry, .HI aside, in a program whose uniform registers start at
+// uniR.
+func imadForm(in *isa.Instr, uniR int32) bool {
+	if in.Op != isa.OpIMad || in.NDst != 1 || in.Flags.Has(isa.FCarryIn) || len(in.Ops) != 4 ||
+		(in.Mode != isa.IMadLo && in.Mode != isa.IMadWide) || (in.Type != isa.S32 && in.Type != isa.U32) {
+		return false
+	}
+	var pair isa.Mod
+	if in.Mode == isa.IMadWide {
+		pair = isa.MPair
+	}
+	d, a, b, c := in.Ops[0], in.Ops[1], in.Ops[2], in.Ops[3]
+	return d.Kind == isa.KReg && d.Mod == pair && d.Reg < uniR && a.Kind == isa.KReg && a.Mod == 0 &&
+		(b.Kind == isa.KReg || b.Kind == isa.KImm) && b.Mod == 0 && c.Kind == isa.KReg && c.Mod == pair
+}
+
+// imadKernel is the kernel of one of imadForm's instructions: b's register
+// in b, or its immediate in imm (b -1). A .WIDE destination is the pair d,
+// d+1, which the SM books both words of (its Mod says so: kernelIssued).
+func imadKernel(in *isa.Instr) Kernel {
+	k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg, b: -1, c: in.Ops[3].Reg}
+	if o := in.Ops[2]; o.Kind == isa.KImm {
+		k.imm = o.Imm
+	} else {
+		k.b = o.Reg
+	}
+	switch {
+	case in.Mode == isa.IMadLo:
+		k.run = kIMadLo // the low word is the same signed or not
+	case in.Type == isa.S32:
+		k.run = kIMadWideS
+	default:
+		k.run = kIMadWideU
+	}
+	return k
+}
+
+// kIMadLo is IMAD's low word, (a*b + c) mod 2^32, for a full warp; a
+// partial one is left to ExecALU.
+func kIMadLo(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return false
+	}
+	a, c, d := &w.regs[k.a], &w.regs[k.c], &w.regs[k.d]
+	if k.b < 0 {
+		b := uint32(k.imm)
+		for l := 0; l < Lanes; l++ {
+			d[l] = uint64(uint32(a[l])*b + uint32(c[l]))
+		}
+		return true
+	}
+	b := &w.regs[k.b]
+	for l := 0; l < Lanes; l++ {
+		d[l] = uint64(uint32(a[l])*uint32(b[l]) + uint32(c[l]))
+	}
+	return true
+}
+
+// kIMadWideS and kIMadWideU are IMAD.WIDE, a*b + c with c a pair and the
+// product of a's and b's low words sign- or zero-extended, written to the
+// destination pair (low word, high word) for a full warp; a partial one is
+// left to ExecALU.
+func kIMadWideS(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return false
+	}
+	a, clo, chi, dlo, dhi := &w.regs[k.a], &w.regs[k.c], &w.regs[k.c+1], &w.regs[k.d], &w.regs[k.d+1]
+	if k.b < 0 {
+		b := int64(int32(k.imm))
+		for l := 0; l < Lanes; l++ {
+			s := uint64(int64(int32(a[l]))*b) + (clo[l]&m32 | chi[l]<<32)
+			dlo[l], dhi[l] = s&m32, s>>32
+		}
+		return true
+	}
+	b := &w.regs[k.b]
+	for l := 0; l < Lanes; l++ {
+		s := uint64(int64(int32(a[l]))*int64(int32(b[l]))) + (clo[l]&m32 | chi[l]<<32)
+		dlo[l], dhi[l] = s&m32, s>>32
+	}
+	return true
+}
+
+func kIMadWideU(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return false
+	}
+	a, clo, chi, dlo, dhi := &w.regs[k.a], &w.regs[k.c], &w.regs[k.c+1], &w.regs[k.d], &w.regs[k.d+1]
+	if k.b < 0 {
+		b := k.imm & m32
+		for l := 0; l < Lanes; l++ {
+			s := (a[l]&m32)*b + (clo[l]&m32 | chi[l]<<32)
+			dlo[l], dhi[l] = s&m32, s>>32
+		}
+		return true
+	}
+	b := &w.regs[k.b]
+	for l := 0; l < Lanes; l++ {
+		s := (a[l]&m32)*(b[l]&m32) + (clo[l]&m32 | chi[l]<<32)
+		dlo[l], dhi[l] = s&m32, s>>32
+	}
+	return true
+}

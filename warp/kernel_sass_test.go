@@ -69,3 +69,90 @@ func TestIAdd3KernelsLeaveOtherForms(t *testing.T) {
 		}
 	}
 }
+
+// IMAD's kernels give ExecALU's registers: the low word and .WIDE, signed
+// and unsigned, b a register or an immediate (negative ones too), general
+// and uniform registers (r4 and up) as terms, a destination (or pair) that
+// is also a term, full, partial and empty masks, and registers with bits
+// above 32.
+func TestIMadKernelsMatchExecALU(t *testing.T) {
+	prog := &isa.Program{NumRegs: 8, UniformRegs: 4, Instrs: []isa.Instr{{Op: isa.OpExit}}}
+	rng := rand.New(rand.NewPCG(4, 32))
+	masks := []uint32{FullMask, 0x0000fff0, 0x80000000, 0}
+	pair := func(r int) isa.Operand { o := isa.R(r); o.Mod = isa.MPair; return o }
+	imms := []uint64{0, 1, 16, 0xffffffff, 0x80000000, 0xfffffff0, 1 << 40}
+	for _, mode := range []uint8{isa.IMadLo, isa.IMadWide} {
+		for _, typ := range []isa.Type{isa.S32, isa.U32} {
+			for _, d := range []int{0, 2} {
+				for _, a := range []int{0, 1, 2, 3, 4, 5} {
+					for _, b := range []int{-1, 0, 1, 3, 5} {
+						for _, c := range []int{0, 2, 4} {
+							ops := []isa.Operand{isa.R(d), isa.R(a), isa.R(b), isa.R(c)}
+							if b < 0 {
+								ops[2] = isa.Imm(imms[rng.IntN(len(imms))])
+							}
+							if mode == isa.IMadWide {
+								ops[0], ops[3] = pair(d), pair(c)
+							}
+							in := isa.Instr{Op: isa.OpIMad, Type: typ, Mode: mode, NDst: 1, Ops: ops}
+							k := DecodeKernel(prog, &in)
+							if !k.Resolved() {
+								t.Fatalf("IMAD mode %d %v: no kernel", mode, ops)
+							}
+							for _, mask := range masks {
+								for _, diff := range kernelAgainstExecALU(t, prog, &in, &k, mask, 8, func(int32, int) uint64 {
+									return rng.Uint64() >> rng.IntN(40)
+								}) {
+									t.Errorf("IMAD mode %d %v %v mask %#x: %s", mode, typ, ops, mask, diff)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// IMAD forms outside the kernels (.HI, a carry in or out, modified or
+// constant terms, a uniform destination, a pair where a word goes or a word
+// where a pair goes) keep no kernel.
+func TestIMadKernelsLeaveOtherForms(t *testing.T) {
+	prog := &isa.Program{NumRegs: 8, UniformRegs: 4, Instrs: []isa.Instr{{Op: isa.OpExit}}}
+	neg, pr := isa.R(1), isa.R(2)
+	neg.Mod, pr.Mod = isa.MNeg, isa.MPair
+	cnst := isa.Operand{Kind: isa.KConst, Imm: 8}
+	lo := func(ops ...isa.Operand) isa.Instr {
+		return isa.Instr{Op: isa.OpIMad, Type: isa.S32, Mode: isa.IMadLo, NDst: 1, Ops: ops}
+	}
+	wide := func(ops ...isa.Operand) isa.Instr {
+		in := lo(ops...)
+		in.Mode = isa.IMadWide
+		return in
+	}
+	hi := wide(pr, isa.R(1), isa.R(3), pr)
+	hi.Mode = isa.IMadHi
+	carry := lo(isa.R(0), isa.R(1), isa.R(3), isa.R(2), isa.P(1))
+	carry.Flags = isa.FCarryIn
+	co := lo(isa.R(0), isa.P(1), isa.R(1), isa.R(3), isa.R(2))
+	co.NDst = 2
+	for _, in := range []isa.Instr{
+		hi, carry, co,
+		lo(isa.R(0), neg, isa.R(3), isa.R(2)),
+		lo(isa.R(0), isa.R(1), neg, isa.R(2)),
+		lo(isa.R(0), isa.R(1), isa.R(3), neg),
+		lo(isa.R(0), isa.R(1), cnst, isa.R(2)),
+		lo(isa.R(0), isa.Imm(3), isa.R(3), isa.R(2)),
+		lo(isa.R(0), isa.R(1), isa.R(3), isa.Imm(2)),
+		lo(isa.R(5), isa.R(1), isa.R(3), isa.R(2)),
+		lo(pr, isa.R(1), isa.R(3), isa.R(2)),
+		lo(isa.R(0), isa.R(1), isa.R(3), pr),
+		wide(isa.R(0), isa.R(1), isa.R(3), pr),
+		wide(pr, isa.R(1), isa.R(3), isa.R(2)),
+		{Op: isa.OpIMad, Type: isa.B32, Mode: isa.IMadLo, NDst: 1, Ops: []isa.Operand{isa.R(0), isa.R(1), isa.R(3), isa.R(2)}},
+	} {
+		if k := DecodeKernel(prog, &in); k.Resolved() {
+			t.Errorf("IMAD mode %d %v flags %v: has a kernel", in.Mode, in.Ops, in.Flags)
+		}
+	}
+}
