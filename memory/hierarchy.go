@@ -60,6 +60,7 @@ type Hierarchy struct {
 	full     uint8            // sector mask of a whole line
 	linkFree fixed            // SM←L2 read direction
 	upFree   [upSources]fixed // SM→L2 request path: each source's backlog (uppath.go)
+	upPer    [upSources]int   // packets a request of each source's last booking
 	// the last read request (request): its cycle, line and wait
 	lastReqAt   sim.Cycle
 	lastReqLine uint64
@@ -212,7 +213,7 @@ func (h *Hierarchy) Stream(now sim.Cycle, addr uint64, size int) (ready sim.Cycl
 	t := now + h.translate(addr, size)
 	moved, missed := h.allocate(addr, size)
 	ready = occupy(&h.linkFree, t, moved, h.cfg.L2BytesPerCycle) + sim.Cycle(h.cfg.L2Cycles)
-	ready = max(ready, t+h.up(upCopy, t, h.lines(addr, size))+sim.Cycle(h.cfg.L2Cycles))
+	ready = max(ready, t+h.up(upCopy, t, h.lines(addr, size), 1)+sim.Cycle(h.cfg.L2Cycles))
 	if missed > 0 {
 		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
 		ready = max(ready, d+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles+h.cfg.StreamDRAMCycles))
@@ -264,7 +265,7 @@ func (h *Hierarchy) StreamWrite(now sim.Cycle, addr uint64, size int) (done sim.
 	l2, _ := h.sharedRange(t, addr, size, 0)
 	h.stats.StreamWrites++
 	h.stats.StreamWriteBytes += uint64(size)
-	return max(t+h.up(upCopy, t, moved), l2) + sim.Cycle(h.cfg.L2Cycles)
+	return max(t+h.up(upCopy, t, moved, h.cfg.LineBytes/h.cfg.SectorBytes), l2) + sim.Cycle(h.cfg.L2Cycles)
 }
 
 // StreamReduce models a bulk reduction of size bytes at addr sent at now
@@ -282,7 +283,7 @@ func (h *Hierarchy) StreamReduce(now sim.Cycle, addr uint64, size int) (done sim
 	}
 	t := now + h.translate(addr, size)
 	moved, missed := h.allocate(addr, size)
-	done = t + h.up(upCopy, t, moved/h.cfg.SectorBytes) + sim.Cycle(h.cfg.L2Cycles)
+	done = t + h.up(upCopy, t, moved/h.cfg.SectorBytes, h.cfg.LineBytes/h.cfg.SectorBytes) + sim.Cycle(h.cfg.L2Cycles)
 	if missed > 0 {
 		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
 		done = max(done, d+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles))

@@ -388,8 +388,10 @@ func TestStreamReduceIsAWriteThatReadsMissesFromDRAM(t *testing.T) {
 // The SM→L2 request path takes a packet per read request (a line) and per
 // sector a store writes (two for a line's sectors written in part), one a
 // cycle (calibration/h200/stgport.csv), and the LSU and the copy engine take
-// turns on it: a bulk read's requests that meet a backlog of stores leave
-// every other slot until the backlog is gone, and push it out by as many.
+// turns on it, a request each (a store's line is one request of all its
+// packets): a bulk read's requests that meet a backlog of stores each wait
+// for one store line until the backlog is gone, and push it out by one slot
+// each (testdata/cuda/wgmma/tma_stg.csv).
 func TestStoresAndReadsTakeTurnsOnTheRequestPath(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
@@ -400,8 +402,8 @@ func TestStoresAndReadsTakeTurnsOnTheRequestPath(t *testing.T) {
 	}{
 		{"no stores", 0, 128, 8, 200 + 384},                          // 38400 B / 100 B a cycle: the data link binds
 		{"300 one-sector lines", 300, 4096, 32, 200 + 300 + 300 - 1}, // 300 requests beside 300 sectors, in turn
-		{"300 partial sectors", 300, 4096, 8, 200 + 600 - 1},         // 600 packets; the requests are done when 300 of them are
-		{"100 whole lines", 100, 128, 128, 200 + 600 - 1},            // 400 sectors; likewise
+		{"300 partial sectors", 300, 4096, 8, 200 + 900 - 1},         // each request waits for a line's two packets
+		{"100 whole lines", 100, 128, 128, 200 + 500 + 200 - 1},      // 100 requests after a line of 4 sectors each, 200 alone
 		{"a few stores under the link", 20, 128, 128, 200 + 384 + 0}, // 80 packets + 300 requests < 384
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -424,11 +426,11 @@ func TestStoresAndReadsTakeTurnsOnTheRequestPath(t *testing.T) {
 	idle, _ := h.Access(10000, a, 8, true)
 	h.Stream(20000, a, 100<<10) // 800 line requests
 	busy, _ := h.Access(20000, a+4096, 8, true)
-	if busy-idle != 2 {
-		t.Errorf("a store beside 100 KiB of reads takes %d cycles, alone %d: want its two packets to take every other slot", busy, idle)
+	if busy-idle != 1 {
+		t.Errorf("a store beside 100 KiB of reads takes %d cycles, alone %d: want its line's two packets to go whole after one read request", busy, idle)
 	}
-	if got := h.UpBooked(20000); got != 4 {
-		t.Errorf("the LSU's packets booked %d cycles ahead, want 4 (a partial sector, in turn with the reads)", got)
+	if got := h.UpBooked(20000); got != 3 {
+		t.Errorf("the LSU's packets booked %d cycles ahead, want 3 (a partial sector's request, in turn with the reads)", got)
 	}
 	if r, _ := h.Stream(20000, a+200<<10, 128); r < 20000+802 {
 		t.Errorf("a read request after them is ready at %d, want it behind the 800 requests and the store's 2 packets (%d)", r, 20000+802)

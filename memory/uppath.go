@@ -36,24 +36,36 @@ const (
 // measured L2 round trip). A path of no rate (UpPacketsPerCycle 0) costs
 // nothing.
 //
-// The sources take turns, a packet each, while both have packets waiting:
-// src's packets that meet the other source's backlog leave every other
-// slot, and push that backlog out by one slot each. Requests are booked
-// in time order (package tma sends a copy's rows as time reaches them), so
-// a backlog is packets already waiting, never ones to come.
-func (h *Hierarchy) up(src upSource, t sim.Cycle, n int) sim.Cycle {
+// The n packets are requests of per packets each (a read request is one, a
+// store's line its sectors'). The sources take turns, a request each, while
+// both have requests waiting: each of src's requests that meets the other
+// source's backlog waits for one of the other's requests (of the packets
+// the other's last booking had a request) and pushes that backlog out by
+// its own packets. testdata/cuda/wgmma/tma_stg.csv: beside four warps'
+// stores of two whole lines a warp instruction (four sectors a line), bulk
+// copies keep 0.21 line requests a cycle and the stores 0.81 sectors, a
+// request each in turn; beside stores of one sector in each of eight lines
+// the two split the path evenly. Requests are booked in time order (package
+// tma sends a copy's rows as time reaches them), so a backlog is packets
+// already waiting, never ones to come.
+func (h *Hierarchy) up(src upSource, t sim.Cycle, n, per int) sim.Cycle {
 	if h.cfg.UpPacketsPerCycle <= 0 || n <= 0 {
 		return 0
 	}
+	per = min(max(per, 1), n)
 	slot := fixed((fixedOne + uint64(h.cfg.UpPacketsPerCycle) - 1) / uint64(h.cfg.UpPacketsPerCycle))
 	own, other := &h.upFree[src], &h.upFree[1-src]
 	start := max(toFixed(t), *own)
-	shared := uint64(0) // packets of src that alternate with the other source's
+	waited := uint64(0) // the other source's packets src's requests alternate with
 	if *other > start {
-		shared = min(uint64(n), uint64((*other-start)/slot))
-		*other += fixed(shared) * slot
+		backlog := uint64((*other - start) / slot)
+		q := uint64(max(h.upPer[1-src], 1))
+		turns := min(uint64((n+per-1)/per), (backlog+q-1)/q)
+		waited = min(turns*q, backlog)
+		*other += fixed(min(turns*uint64(per), uint64(n))) * slot
 	}
-	*own = start + fixed(uint64(n)+shared)*slot
+	*own = start + fixed(uint64(n)+waited)*slot
+	h.upPer[src] = per
 	end := own.ceil()
 	return end - min(end, t+1)
 }
@@ -67,7 +79,7 @@ func (h *Hierarchy) request(now sim.Cycle, line uint64) sim.Cycle {
 		return h.lastReqWait
 	}
 	h.lastReqAt, h.lastReqLine, h.lastReqSet = now, line, true
-	h.lastReqWait = h.up(upLSU, now, 1)
+	h.lastReqWait = h.up(upLSU, now, 1, 1)
 	return h.lastReqWait
 }
 
@@ -126,6 +138,7 @@ func (h *Hierarchy) Store(now sim.Cycle, addr uint64, mask, partial uint8) sim.C
 	h.countL2(mask &^ h.l2.probe(line, mask))
 	h.l2.fill(line, mask)
 	h.l1.probe(line, mask)
-	queued := max(h.up(upLSU, now, h.storePackets(mask, partial)), h.shared(now, line, mask, false))
+	packets := h.storePackets(mask, partial)
+	queued := max(h.up(upLSU, now, packets, packets), h.shared(now, line, mask, false))
 	return lat + queued + sim.Cycle(h.cfg.L1MissCycles+h.cfg.L2Cycles)
 }
