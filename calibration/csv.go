@@ -25,11 +25,13 @@ func csvFiles() []string {
 		"branch.csv", "waitdelay.csv", "dsweep.csv", "throughput.csv", "convert.csv", "smem.csv", "ldg.csv", "syncwarp.csv",
 		"trywait.csv", "stamps.csv", "window.csv", "pingpong.csv", "store.csv", "waterfall.csv", "smemshare.csv", "reqcost.csv",
 		"bulkbw.csv", "sel.csv", "latency3.csv", "latency4.csv", "latency5.csv", "fence.csv", "libpipe.csv", "libcopy.csv",
-		"wspipe.csv", "ptxpipe.csv", "cpipe.csv", "epilogue.csv", "stgport.csv"}
+		"wspipe.csv", "ptxpipe.csv", "cpipe.csv", "epilogue.csv", "stgport.csv", "wgmma_timing.csv", "wgmma_rate.csv",
+		"wgmma_share.csv", "stg_wgmma.csv", "tma_swizzle.csv"}
 }
 
 // readCSV reads rows of either shape: bench,config,metric,median,min,max,runs
 // or bench,config,metric,value. Rows whose value is not a number are skipped.
+// A file of rawFormats is read in its probe's own columns.
 func readCSV(path string) ([]measuredRow, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -41,6 +43,9 @@ func readCSV(path string) ([]measuredRow, error) {
 	recs, err := r.ReadAll()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if raw, ok := rawFormats[filepath.Base(path)]; ok {
+		return raw.rows(filepath.Base(path), recs)
 	}
 	var out []measuredRow
 	for i, rec := range recs {

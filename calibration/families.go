@@ -3,7 +3,7 @@ package calibration
 // family is a calibration kernel file and the recipes of the rows measured
 // with it (each family's recipes are in the file of its theme: latency.go,
 // bandwidth.go, steps.go, elect.go, copies.go, gmem.go, rates.go,
-// trywait.go, pipelines.go, probe.go, microbench.go).
+// trywait.go, pipelines.go, probe.go, microbench.go, tensor.go).
 type family struct {
 	ptx     string // the PTX file in the calibration folder; a folder without it leaves the family out
 	recipes func(Options) []recipe
@@ -58,6 +58,11 @@ func families() []family {
 		{"syncwarp.ptx", plain(syncwarpRecipes)},
 		{"libpipe.ptx", plain(libpipeRecipes)},
 		{"libcopy.ptx", plain(libcopyRecipes)},
+		{"wgmma_probe.ptx", plain(wgmmaTimingRecipes)},
+		{"wgmma_rate.ptx", plain(wgmmaRateRecipes)},
+		{"wgmma_share.ptx", plain(wgmmaShareRecipes)},
+		{"stg_wgmma.ptx", plain(stgWgmmaRecipes)},
+		{"tma_swizzle.ptx", plain(tmaSwizzleRecipes)},
 	}
 }
 

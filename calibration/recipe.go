@@ -16,8 +16,11 @@ type recipe struct {
 	kernel string
 	block  int
 	smem   int
-	args   []string // --arg values; the out buffer is the last argument
+	args   []string // --arg values; the out buffer is the last argument, but for outArg
 	outLen int      // 64-bit words of out to read
+	// outArg is the out buffer's parameter index when it is not the last
+	// argument (the tensor-core probes pass it first or third).
+	outArg string
 	rows   []rowFn
 	prep   func(*memory.Global, *run.Params) error // fills input buffers the host code computes
 	// launches is how many times the kernel runs (memory and caches kept);

@@ -59,6 +59,9 @@ func runRecipe(sources *sourceCache, r recipe, cfg sm.Config) ([]float64, Launch
 		return nil, lr, err
 	}
 	outIdx := strconv.Itoa(len(r.args) - 1)
+	if r.outArg != "" {
+		outIdx = r.outArg
+	}
 	j := &run.Job{Source: src, Prog: prog, Config: cfg, Block: [3]int{r.block, 1, 1}, Grid: [3]int{1, 1, 1}, Smem: r.smem,
 		Args: r.args, Launches: max(r.launches, 1), MaxCycles: 2_000_000_000, Prep: r.prep, Warm: r.warm,
 		Dumps: []run.DumpSpec{{Name: outIdx, Type: "i64", Count: r.outLen}}}

@@ -64,7 +64,7 @@ func TestApplicationSetRunsFromSASS(t *testing.T) {
 
 // TestSASSHoldsItsLevel holds the suite run from SASS to the level it
 // reached (docs/validation.md; docs/sass-timing.md gives each mechanism
-// with its rows): the mean absolute error of all 1,508 timing rows and of
+// with its rows): the mean absolute error of all 1,798 timing rows and of
 // microbench.csv's, microbench.csv's worst row, probe.csv's latency rows
 // and every semantic row exact.
 func TestSASSHoldsItsLevel(t *testing.T) {
@@ -74,17 +74,28 @@ func TestSASSHoldsItsLevel(t *testing.T) {
 	v := fullSASSValidation(t)
 	// Held at the level of the memory path's, the barrier unit's and the
 	// special-register reads' measured timing (docs/model.md): all rows
-	// 6.05 % (with stgport.csv's 36), microbench.csv 6.12 %. Its worst row, divergent2_warps16
+	// 5.86 % (with the 290 tensor-core rows, 5.56 % on their own; 5.92 %
+	// over the 1,508 before them), microbench.csv 5.45 %. Its worst row, divergent2_warps16
 	// (-27.9 %), is what its per-thread-addressed waits cost at many warps,
 	// which the model lacks (its arrives cost the barrier unit no more than
 	// full-warp ones: calibration/h200/arrvec.csv).
 	const allMAPE, microMAPE, microWorst = 6.2, 6.2, 28.0
-	if m := v.Overall["all"]; m.Rows != 1508 || m.MAPE > allMAPE {
+	if m := v.Overall["all"]; m.Rows != 1798 || m.MAPE > allMAPE {
 		t.Errorf("all files from SASS: %d rows, MAPE %.2f %% (held at %g %%)", m.Rows, m.MAPE, allMAPE)
 	}
 	if m := v.Overall["microbench.csv"]; m.Rows != 70 || m.MAPE > microMAPE || m.Worst > microWorst {
 		t.Errorf("microbench.csv from SASS: %d rows, MAPE %.2f %% (held at %g %%), worst %.1f %% (%s; held at %g %%)",
 			m.Rows, m.MAPE, microMAPE, m.Worst, m.WorstRow, microWorst)
+	}
+	// The tensor-core files (calibration/h200/README.md, "Tensor cores"),
+	// 290 rows at 5.56 %: docs/validation.md names the rows that miss.
+	const tensorMAPE = 5.7
+	rows, sum := 0, 0.0
+	for _, f := range []string{"wgmma_timing.csv", "wgmma_rate.csv", "wgmma_share.csv", "stg_wgmma.csv", "tma_swizzle.csv"} {
+		rows, sum = rows+v.Overall[f].Rows, sum+v.Overall[f].MAPE*float64(v.Overall[f].Rows)
+	}
+	if rows != 290 || sum/float64(rows) > tensorMAPE {
+		t.Errorf("tensor-core files from SASS: %d rows, MAPE %.2f %% (held at %g %%)", rows, sum/max(float64(rows), 1), tensorMAPE)
 	}
 	for _, r := range v.Rows {
 		if r.Semantic && r.Predicted != r.Measured {

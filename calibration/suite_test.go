@@ -213,7 +213,7 @@ func TestHeldOutLibcuMemcpyAsync(t *testing.T) {
 // convergence barrier its SASS does not have on the consumer's and
 // producer's wait loops (compiler.MarkDivergentWaits: exitwait.csv) to 2.96 %,
 // every row within 7 %. With a tensor copy's extra setup measured at none
-// (tma.descriptor, testdata/cuda/wgmma/tma_swizzle.csv; 44 was fitted
+// (tma.descriptor, calibration/h200/tma_swizzle.csv; 44 was fitted
 // before) it is 3.73 % from the PTX, every row within 7.1 % (3.43 % from the
 // SASS).
 func TestHeldOutCutlassStylePipeline(t *testing.T) {

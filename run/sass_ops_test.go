@@ -59,7 +59,7 @@ func TestHandWrittenSASSRuns(t *testing.T) {
 // error at its first instruction that says so, rather than run it with no
 // schedule (every stall 0, no load waited for).
 func TestSASSWithoutEncodingsNeedsTheCubinBeside(t *testing.T) {
-	probe := filepath.Join("..", "testdata", "cuda", "wgmma", "wgmma_probe") // committed without encodings
+	probe := filepath.Join("..", "calibration", "h200", "wgmma_probe") // committed without encodings
 	dir := t.TempDir()
 	copyFile := func(from, to string) {
 		b, err := os.ReadFile(from)

@@ -8,7 +8,7 @@ import (
 )
 
 // Warp memory instructions beside a wgmma stream, against the H200
-// (testdata/cuda/wgmma/stg_wgmma.cu, from its SASS): the tensor cores'
+// (calibration/h200/stg_wgmma.cu, from its SASS): the tensor cores'
 // operand reads take the shared-memory data array first (a 256-byte STS, two
 // wavefronts, takes 7.8 cycles beside them and 2.34 alone, and the wgmmas
 // do not slow), and warp stores of two or four whole lines a warp
@@ -17,7 +17,7 @@ import (
 // both slow on the H200, are not modelled (docs/model.md).
 func TestMemoryBesideWgmmaMatchesH200(t *testing.T) {
 	h200 := map[int][3]int64{}
-	for _, r := range wgmmaCSV(t, "stg_wgmma.csv") {
+	for _, r := range calibCSV(t, "stg_wgmma.csv") {
 		m, _ := strconv.Atoi(r[0])
 		var v [3]int64
 		for i := range v {
@@ -43,7 +43,7 @@ func TestMemoryBesideWgmmaMatchesH200(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			b := runBuffer(t, Spec{Kernel: "stg_wgmma", Block: "256", Grid: "1", Smem: "33792", Launches: 2, Config: "h200",
 				Args: []string{strconv.Itoa(c.mode), "buf:8388608", "buf:32", "buf:8"}},
-				"../testdata/cuda/wgmma/stg_wgmma.sass", "2", 24)
+				"../calibration/h200/stg_wgmma.sass", "2", 24)
 			want := h200[c.mode]
 			for i, what := range []string{"wgmma stream", "memory loop"} {
 				got := int64(binary.LittleEndian.Uint64(b[8*i:]))

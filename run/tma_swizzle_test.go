@@ -10,7 +10,7 @@ import (
 )
 
 // A tensor copy's latency against a 1-D copy's, on the H200
-// (testdata/cuda/wgmma/tma_swizzle.cu, from its SASS): one thread's copies
+// (calibration/h200/tma_swizzle.cu, from its SASS): one thread's copies
 // of 8 and 16 KiB boxes, alone, both on one barrier, two and four boxes on
 // one barrier, and 1-D copies of the same bytes, every copy an L2 hit. The
 // H200 takes no longer for a box than for a 1-D copy of its bytes; smsim's
@@ -19,7 +19,7 @@ import (
 // which smsim does not model; both variants are held to 5 %.
 func TestTensorCopyLatencyMatchesH200(t *testing.T) {
 	h200 := map[[2]int]float64{}
-	for _, r := range wgmmaCSV(t, "tma_swizzle.csv") {
+	for _, r := range calibCSV(t, "tma_swizzle.csv") {
 		v, _ := strconv.Atoi(r[0])
 		m, _ := strconv.Atoi(r[1])
 		h200[[2]int{v, m}], _ = strconv.ParseFloat(r[2], 64)
@@ -36,7 +36,7 @@ func TestTensorCopyLatencyMatchesH200(t *testing.T) {
 					fmt.Sprintf("tensormap:f16,1024x512,box=64x64,swizzle=%s,l2=%s,buf=2", swizzle, l2),
 					fmt.Sprintf("tensormap:f16,1024x512,box=64x128,swizzle=%s,l2=%s,buf=2", swizzle, l2),
 					"buf:1048576:byte:1", strconv.Itoa(mode), fmt.Sprintf("buf:%d", 8*reps)}},
-					"../testdata/cuda/wgmma/tma_swizzle.sass", "4", 8*reps)
+					"../calibration/h200/tma_swizzle.sass", "4", 8*reps)
 				v := make([]float64, 0, reps-2)
 				for r := 2; r < reps; r++ {
 					v = append(v, float64(int64(binary.LittleEndian.Uint64(b[8*r:]))))

@@ -9,7 +9,7 @@ import (
 )
 
 // simWgmmaRate runs wgmma_rate.cu's kernel for typ and lag as the H200 ran
-// it (testdata/cuda/wgmma/wgmma_rate.csv) from file and returns the slower
+// it (calibration/h200/wgmma_rate.csv) from file and returns the slower
 // warpgroup's clock64 span.
 func simWgmmaRate(t *testing.T, file, typ string, wgs, lag, groups int) float64 {
 	t.Helper()
@@ -32,7 +32,7 @@ func simWgmmaRate(t *testing.T, file, typ string, wgs, lag, groups int) float64 
 // H200's (the 64-group rows), from the SASS it ran and from the PTX. One warpgroup keeps the
 // pipe busy (65.2 cycles a wgmma against 64 of operations), two share it.
 func TestWgmmaRateMatchesH200(t *testing.T) {
-	rows := wgmmaCSV(t, "wgmma_rate.csv")
+	rows := calibCSV(t, "wgmma_rate.csv")
 	// From PTX, the wait_group 0 loop takes 19 cycles a group more than the
 	// H200's (+5.9 %): the compiler model's schedule of the loop, not the pipe.
 	tolerance := map[string]float64{"sass": 0.03, "ptx": 0.07}
@@ -46,7 +46,7 @@ func TestWgmmaRateMatchesH200(t *testing.T) {
 			if groups < 64 {
 				continue // the shorter loops: launch and first-wgmma latencies more than the rate
 			}
-			s := simWgmmaRate(t, "../testdata/cuda/wgmma/wgmma_rate."+input, r[0], wgs, lag, groups)
+			s := simWgmmaRate(t, "../calibration/h200/wgmma_rate."+input, r[0], wgs, lag, groups)
 			e := (s - cycles) / cycles
 			n, sum = n+1, sum+math.Abs(e)
 			t.Logf("%s: %s, %d warpgroups, wait_group %d: %.1f cycles a wgmma, the H200 %.1f", input, r[0], wgs, lag, s/float64(4*groups), cycles/float64(4*groups))

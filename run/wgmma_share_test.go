@@ -14,7 +14,7 @@ import (
 // alone while the other runs): smsim, from the SASS the H200 ran, keeps
 // both paces alone and together.
 func TestWgmmaAndBulkCopiesShareNoPort(t *testing.T) {
-	rows := wgmmaCSV(t, "wgmma_share.csv")
+	rows := calibCSV(t, "wgmma_share.csv")
 	hw := map[int][2]float64{}
 	for _, r := range rows {
 		mode, _ := strconv.Atoi(r[0])
@@ -25,7 +25,7 @@ func TestWgmmaAndBulkCopiesShareNoPort(t *testing.T) {
 	sim := map[int][2]float64{}
 	for _, mode := range []int{1, 2, 3} { // bit 2's shared-load loop was hoisted by ptxas: no rate
 		b := runBuffer(t, Spec{Kernel: "_Z5shareiPKhPxPj", Block: "256", Grid: "1", Smem: "107520", Launches: 2, Config: "h200",
-			Args: []string{strconv.Itoa(mode), "buf:1048576", "buf:32", "buf:8"}}, "../testdata/cuda/wgmma/wgmma_share.sass", "2", 16)
+			Args: []string{strconv.Itoa(mode), "buf:1048576", "buf:32", "buf:8"}}, "../calibration/h200/wgmma_share.sass", "2", 16)
 		sim[mode] = [2]float64{float64(int64(binary.LittleEndian.Uint64(b))), float64(int64(binary.LittleEndian.Uint64(b[8:])))}
 	}
 	// Each agent's pace together against alone (wgmma: mode 3 over 1; the

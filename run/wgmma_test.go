@@ -73,11 +73,11 @@ func loadWgmmaProbe(t *testing.T) (map[string][]wgmmaCTA, []string, []byte) {
 }
 
 func TestWgmmaProbePTXMatchesH200(t *testing.T) {
-	testWgmmaProbe(t, "../testdata/cuda/wgmma/wgmma_probe.ptx")
+	testWgmmaProbe(t, "../calibration/h200/wgmma_probe.ptx")
 }
 
 func TestWgmmaProbeSASSMatchesH200(t *testing.T) {
-	testWgmmaProbe(t, "../testdata/cuda/wgmma/wgmma_probe.sass")
+	testWgmmaProbe(t, "../calibration/h200/wgmma_probe.sass")
 }
 
 func testWgmmaProbe(t *testing.T, file string) {

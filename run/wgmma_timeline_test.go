@@ -15,7 +15,7 @@ import (
 // warp's track of the tensor pipes, and the wait_group stalls as
 // math_pipe_throttle.
 func TestWgmmaGroupsOnTheTimeline(t *testing.T) {
-	j, err := launch(t, "../testdata/cuda/wgmma/wgmma_probe.ptx", "-k", "tm_f16_f32_n64_ss", "-b", "128", "--smem", "41984",
+	j, err := launch(t, "../calibration/h200/wgmma_probe.ptx", "-k", "tm_f16_f32_n64_ss", "-b", "128", "--smem", "41984",
 		"-a", "buf:192", "-a", "4", "-a", "1")
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// wgmmaTiming is one row of testdata/cuda/wgmma/wgmma_timing.csv: the
+// wgmmaTiming is one row of calibration/h200/wgmma_timing.csv: the
 // cycles (clock64, first warp's start to last warp's end) of one launch
 // of a timing kernel of wgmma_probe.cu on the H200.
 type wgmmaTiming struct {
@@ -19,7 +19,7 @@ type wgmmaTiming struct {
 
 func loadWgmmaTimings(t *testing.T) []wgmmaTiming {
 	t.Helper()
-	rows := wgmmaCSV(t, "wgmma_timing.csv")
+	rows := calibCSV(t, "wgmma_timing.csv")
 	var out []wgmmaTiming
 	for _, r := range rows {
 		wgs, _ := strconv.Atoi(r[3])
@@ -68,7 +68,7 @@ func TestWgmmaTimingMatchesH200(t *testing.T) {
 		for i, r := range rows {
 			t.Run(fmt.Sprintf("%s/wg%d/mode%d/%d", r.kernel, r.wgs, r.mode, r.iters), func(t *testing.T) {
 				t.Parallel()
-				s := simWgmmaTiming(t, "../testdata/cuda/wgmma/wgmma_probe.sass", r)
+				s := simWgmmaTiming(t, "../calibration/h200/wgmma_probe.sass", r)
 				errs[i] = (s - r.cycles) / r.cycles
 				if math.Abs(errs[i]) > 0.07 {
 					t.Errorf("%.0f cycles, the H200 %.0f (%+.1f %%)", s, r.cycles, 100*errs[i])

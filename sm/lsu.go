@@ -125,7 +125,7 @@ const maxMIOQueue = sharedmem.MaxQueue
 // its MIO queue until the data array takes it at at: while smem.queue of
 // them wait there (none: while this one does), the sub-partition's shared
 // instructions do not issue. Beside a wgmma stream the array is the
-// tensor cores' first (testdata/cuda/wgmma/stg_wgmma.cu), and the warps'
+// tensor cores' first (calibration/h200/stg_wgmma.cu), and the warps'
 // STS issue at the pace of the cycles it leaves.
 func (u *lsu) waitInMIOQueue(sc *scheduler, at sim.Cycle) {
 	q := u.spec.smem.Queue
@@ -292,7 +292,7 @@ func (u *lsu) pruneArrayUse(now sim.Cycle) {
 // engine's bulk-store reads take their share from every access; the tensor
 // cores' operand reads only from shared-memory accesses (shared): warp
 // stores of whole lines beside a wgmma stream keep their pace
-// (testdata/cuda/wgmma/stg_wgmma.cu, 8.0 and 16.5 cycles a store against
+// (calibration/h200/stg_wgmma.cu, 8.0 and 16.5 cycles a store against
 // 7.9 and 15.9 alone).
 func (u *lsu) arrayCycles(now, at sim.Cycle, n sim.Cycle, shared bool) sim.Cycle {
 	u.pruneArrayUse(now)

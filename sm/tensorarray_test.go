@@ -30,7 +30,7 @@ func TestWgmmaShareReadsItsOperandsThroughTheArray(t *testing.T) {
 
 // A shared access waits in its sub-partition's MIO queue until the data
 // array takes it; while smem.queue of them wait there, the sub-partition's
-// shared instructions do not issue (testdata/cuda/wgmma/stg_wgmma.cu: STS
+// shared instructions do not issue (calibration/h200/stg_wgmma.cu: STS
 // beside a wgmma stream go at the pace of the array cycles the wgmmas
 // leave).
 func TestAccessesWaitForTheArrayInTheMIOQueue(t *testing.T) {

@@ -178,7 +178,7 @@ func (s *SM) bookTensor(now sim.Cycle, wc *wctx, g *warp.Wgmma) {
 // wavefronts) that one warp's share of a wgmma takes reading its operands
 // while it holds the tensor pipe: its 16 rows of A when A comes from a
 // descriptor, and a quarter of B, which the warpgroup's four shares read
-// once. testdata/cuda/wgmma/stg_wgmma.cu: beside a stream of wgmma
+// once. calibration/h200/stg_wgmma.cu: beside a stream of wgmma
 // m64n128k16 (6 KiB read a wgmma, 65 cycles) a warp's 256-byte STS takes 7.8
 // cycles, 2.34 alone, and the wgmmas do not slow: their reads take the
 // array first, 48 of every 65 cycles, and the warps get the rest.

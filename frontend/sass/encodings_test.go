@@ -34,7 +34,7 @@ func TestListingWithoutEncodingsNeedsTheCubin(t *testing.T) {
 	const listing = "testdata/cubin/attrs.sass"
 	full, cubin := readFile(t, listing), readFile(t, "testdata/cubin/attrs.cubin")
 	stripped := encWords.ReplaceAll(full, nil)
-	probe := "../../testdata/cuda/wgmma/wgmma_probe.sass" // committed without encodings, with its cubin
+	probe := "../../calibration/h200/wgmma_probe.sass" // committed without encodings, with its cubin
 	probeSrc, probeCubin := readFile(t, probe), readFile(t, strings.TrimSuffix(probe, ".sass")+".cubin")
 	f, err := Parse(listing, full)
 	if err != nil {

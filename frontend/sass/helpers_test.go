@@ -16,6 +16,14 @@ var update = flag.Bool("update", false, "rewrite frontend/sass/testdata golden f
 // corpusDirs hold the committed sm_90a SASS, cubins and ptxas reports (scripts/sass-from-ptx.sh).
 var corpusDirs = []string{"../../calibration/h200", "../../testdata/cuda", "testdata/cubin"}
 
+// tensorListings are the tensor-core kernels of calibration/h200 (moved
+// there from testdata/cuda/wgmma, which this corpus never read): the parser
+// tests leave them out as before, since their HGMMA operands (gdesc, gsb0)
+// are outside the operand grammar these tests check, wgmma_probe.sass was
+// printed without encodings and tma_swizzle has no ptxas report;
+// loweringCorpus runs them all.
+var tensorListings = map[string]bool{"wgmma_probe": true, "wgmma_rate": true, "wgmma_share": true, "stg_wgmma": true, "tma_swizzle": true}
+
 // corpus returns the committed files with extension ext (".sass", ".cubin").
 func corpus(t testing.TB, ext string) []string {
 	t.Helper()
@@ -25,7 +33,11 @@ func corpus(t testing.TB, ext string) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, m...)
+		for _, p := range m {
+			if !tensorListings[strings.TrimSuffix(filepath.Base(p), ext)] {
+				out = append(out, p)
+			}
+		}
 	}
 	if len(out) < 10 {
 		t.Fatalf("found %d %s files under %v; the tests need the repository's calibration/h200 and testdata/cuda", len(out), ext, corpusDirs)
