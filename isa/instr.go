@@ -102,6 +102,7 @@ const (
 	FBypassL1                         // ld.global.cg/.cv, cp.async.cg: cached in L2 only
 	FSyncs                            // NANOSLEEP.SYNCS: the sleep ends when the barrier unit answers the warp's try_wait
 	FCommitGroup                      // HGMMA ... gsb0: the wgmma closes the warp's group (commit_group after it)
+	FUniform                          // a SASS instruction of the uniform datapath (ULDC, UIADD3, ...): its constant operands come through that datapath's own cache
 )
 
 // Has reports whether all of f's bits are set in x.

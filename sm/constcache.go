@@ -11,17 +11,41 @@ import (
 // it lacks comes from the constant cache behind it (256-byte lines) after
 // const.l1_5 more cycles, or from L2 after const.l2. Both start empty at a
 // launch, except that the constant cache holds bank 0 (the parameters and
-// the driver's constants, written for the launch): the first read of each
-// 64-byte parameter line pays const.l1_5, of a __constant__ line const.l2.
+// the driver's constants, written for the launch) and bank 2 (the module's
+// constants ptxas made: jump tables, wide literals): the first read of each
+// 64-byte line of those pays const.l1_5, of a __constant__ line const.l2
+// (testdata/cuda/wgmma/bar_defer2.cu modes 2-5: a switch's first read of
+// its jump table in bank 2 takes 180 cycles less on the H200 than a line
+// from L2 would).
 // The warps of the SM share both (constcache.csv: a second warp, on the
 // same sub-partition or another, hits the lines the first one read). Their
 // capacity is not modelled: the tags are direct-mapped over 256 sets, so
 // lines that collide evict each other, as the H200's small immediate
-// cache does for some of the probe's revisits.
+// cache does for some of the probe's revisits. A line is there from the
+// read that missed it, but its bytes only when its fill is done: a read in
+// between waits for that fill, as every warp of
+// testdata/cuda/wgmma/bar_defer2.cu does when four read a new line of a
+// constant bank at once (they go on within 12 cycles of each other).
+//
+// The uniform datapath's reads (ULDC, and the constant operands of U*
+// instructions) go through an immediate constant cache of their own, with
+// the constant cache behind it shared: testdata/cuda/wgmma/bar_defer.cu,
+// where the first ULDC of the kernel reads a parameter line an LDC had read
+// before, takes 58-79 cycles longer on the H200 than a hit would (+const.l1_5)
+// on each of three paths, and bar_defer4.cu, the same paths with the ULDC
+// moved away, where smsim's hit and the H200 agree within 14 cycles.
 type constCache struct {
 	spec constSpec
-	l0   [constSets]uint64 // 64-byte lines, as key+1 (0: empty)
-	l15  [constSets]uint64 // 256-byte lines
+	l0   [constSets]constLine // 64-byte lines
+	ul0  [constSets]constLine // 64-byte lines of the uniform datapath
+	l15  [constSets]constLine // 256-byte lines
+}
+
+// constLine is one set of a constant cache: the line it holds, as key+1
+// (0: empty), and when its fill is done.
+type constLine struct {
+	key   uint64
+	ready sim.Cycle
 }
 
 const constSets = 256
@@ -37,28 +61,34 @@ func newConstCache(c *Config) constCache {
 
 // reset empties the caches for a launch.
 func (c *constCache) reset() {
-	c.l0, c.l15 = [constSets]uint64{}, [constSets]uint64{}
+	c.l0, c.ul0, c.l15 = [constSets]constLine{}, [constSets]constLine{}, [constSets]constLine{}
 }
 
-// read returns what a read of byte off of bank adds to its latency and
-// fills the caches.
-func (c *constCache) read(bank uint8, off uint64) sim.Cycle {
+// read returns what a read at now of byte off of bank adds to its
+// latency and fills the caches; uniform is a read of the uniform datapath.
+func (c *constCache) read(now sim.Cycle, bank uint8, off uint64, uniform bool) sim.Cycle {
 	key0 := uint64(bank)<<40 | off>>6
-	set0 := (key0 ^ key0>>8 ^ uint64(bank)*29) % constSets
-	if c.l0[set0] == key0+1 {
-		return 0
+	l0s := &c.l0
+	if uniform {
+		l0s = &c.ul0
 	}
-	c.l0[set0] = key0 + 1
-	if bank == 0 {
-		return c.spec.l15
+	l0 := &l0s[(key0^key0>>8^uint64(bank)*29)%constSets]
+	if l0.key == key0+1 {
+		return l0.ready - min(l0.ready, now)
 	}
-	key := uint64(bank)<<40 | off>>8
-	set := (key ^ key>>8 ^ uint64(bank)*29) % constSets
-	if c.l15[set] == key+1 {
-		return c.spec.l15
+	cost := c.spec.l15
+	if bank != 0 && bank != 2 {
+		key := uint64(bank)<<40 | off>>8
+		l15 := &c.l15[(key^key>>8^uint64(bank)*29)%constSets]
+		if l15.key == key+1 {
+			cost = max(cost, l15.ready-min(l15.ready, now))
+		} else {
+			cost = c.spec.l2
+			*l15 = constLine{key + 1, now + cost}
+		}
 	}
-	c.l15[set] = key + 1
-	return c.spec.l2
+	*l0 = constLine{key0 + 1, now + cost}
+	return cost
 }
 
 // Where PTX's state spaces sit in the constant banks on sm_90: .param at
@@ -69,24 +99,25 @@ const (
 	ptxConstBank  = 3
 )
 
-// constReads is what in's constant-bank operands add to its latency, read
-// by the lowest lane of mask (every lane of an indexed read: the slowest
-// line); call it before the instruction executes, while its index registers
-// hold the values it reads with.
-func (s *SM) constReads(wc *wctx, in *isa.Instr, mask uint32) sim.Cycle {
+// constReads is what in's constant-bank operands, read at now, add to its
+// latency, read by the lowest lane of mask (every lane of an indexed read:
+// the slowest line); call it before the instruction executes, while its
+// index registers hold the values it reads with.
+func (s *SM) constReads(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) sim.Cycle {
 	var extra sim.Cycle
+	uniform := in.Flags.Has(isa.FUniform)
 	for i := int(in.NDst); i < len(in.Ops); i++ {
 		o := &in.Ops[i]
 		if o.Kind != isa.KConst {
 			continue
 		}
 		if o.Reg < 0 && !o.Mod.Has(isa.MIndex) {
-			extra = max(extra, s.consts.read(o.Bank, o.Imm))
+			extra = max(extra, s.consts.read(now, o.Bank, o.Imm, uniform))
 			continue
 		}
 		for l := 0; l < 32; l++ {
 			if mask>>l&1 != 0 {
-				extra = max(extra, s.consts.read(o.Bank, wc.w.ConstOffset(o, l)))
+				extra = max(extra, s.consts.read(now, o.Bank, wc.w.ConstOffset(o, l), uniform))
 			}
 		}
 	}

@@ -26,16 +26,73 @@ func TestConstCacheLevels(t *testing.T) {
 		{"a new 256-byte line", 3, 256, l2},
 		{"another bank's same offset is another line", 4, 0, l2},
 		{"a parameter line: in the constant cache from the launch", 0, 0x210, l15},
+		{"a line of ptxas's constants (bank 2): there from the launch too", 2, 0x80, l15},
 		{"the same parameter line", 0, 0x214, 0},
 		{"the next parameter line", 0, 0x250, l15},
 	}
-	for _, s := range steps {
-		if got := c.read(s.bank, s.off); got != s.want {
+	for i, s := range steps {
+		if got := c.read(sim.Cycle(1000*i), s.bank, s.off, false); got != s.want {
 			t.Errorf("%s: c[%d][0x%x] adds %d cycles, want %d", s.name, s.bank, s.off, got, s.want)
 		}
 	}
 	c.reset()
-	if got := c.read(3, 0); got != l2 {
+	if got := c.read(1<<20, 3, 0, false); got != l2 {
 		t.Errorf("after a launch's reset: c[3][0] adds %d, want %d (cold)", got, l2)
+	}
+}
+
+// A read of a line whose fill is under way waits for that fill, not for a
+// fill of its own (testdata/cuda/wgmma/bar_defer2.cu: four warps reading a
+// new constant line at once all go on together).
+func TestConstCacheReadsWaitForAFillUnderWay(t *testing.T) {
+	cfg := DefaultConfig()
+	c := newConstCache(&cfg)
+	l15, l2 := sim.Cycle(cfg.Const.L15Cycles), sim.Cycle(cfg.Const.L2Cycles)
+	steps := []struct {
+		name string
+		now  sim.Cycle
+		bank uint8
+		off  uint64
+		want sim.Cycle
+	}{
+		{"first warp misses to L2", 100, 3, 0, l2},
+		{"second warp, 3 cycles later, waits for the same fill", 103, 3, 4, l2 - 3},
+		{"a warp after the fill hits", 100 + l2, 3, 8, 0},
+		{"the next 64 bytes while the 256-byte line is still coming", 150, 3, 64, l2 - 50},
+		{"a parameter line missed", 1000, 0, 0x210, l15},
+		{"the same line 10 cycles later", 1010, 0, 0x218, l15 - 10},
+	}
+	for _, s := range steps {
+		if got := c.read(s.now, s.bank, s.off, false); got != s.want {
+			t.Errorf("%s: c[%d][0x%x] at %d adds %d cycles, want %d", s.name, s.bank, s.off, s.now, got, s.want)
+		}
+	}
+}
+
+// The uniform datapath's reads have an immediate cache of their own and
+// share the one behind it (bar_defer.cu: a ULDC of a parameter line an LDC
+// read before pays const.l1_5).
+func TestUniformReadsHaveTheirOwnImmediateCache(t *testing.T) {
+	cfg := DefaultConfig()
+	c := newConstCache(&cfg)
+	l15, l2 := sim.Cycle(cfg.Const.L15Cycles), sim.Cycle(cfg.Const.L2Cycles)
+	steps := []struct {
+		name    string
+		bank    uint8
+		off     uint64
+		uniform bool
+		want    sim.Cycle
+	}{
+		{"LDC of a parameter line", 0, 0x210, false, l15},
+		{"ULDC of the same line: its own cache misses", 0, 0x218, true, l15},
+		{"ULDC again: a hit", 0, 0x21c, true, 0},
+		{"LDC again: a hit", 0, 0x214, false, 0},
+		{"ULDC of a __constant__ line", 3, 0, true, l2},
+		{"LDC of the same line: the shared constant cache has it", 3, 4, false, l15},
+	}
+	for i, s := range steps {
+		if got := c.read(sim.Cycle(1000*(i+1)), s.bank, s.off, s.uniform); got != s.want {
+			t.Errorf("%s: adds %d cycles, want %d", s.name, got, s.want)
+		}
 	}
 }

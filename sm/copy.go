@@ -60,8 +60,9 @@ type CopyEngine interface {
 	// request queue has room: the issuing warp is held until then.
 	AcceptAt(now sim.Cycle) sim.Cycle
 	// NewLaunch starts a launch: its tensor maps are fetched again (the
-	// descriptor cache holds only the launch's own).
-	NewLaunch()
+	// descriptor cache holds only the launch's own). paramsRead says the
+	// program reads its parameters with instructions of its own (SASS).
+	NewLaunch(paramsRead bool)
 	// Forget drops the bulk groups of a thread whose CTA has exited.
 	Forget(thread uint64)
 	// Stats returns the engine's counters so far (the SM reports a

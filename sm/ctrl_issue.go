@@ -161,6 +161,14 @@ func (wc *wctx) ctrlIssue() { wc.resultAt, wc.resultWhy = 0, ReasonWait }
 func (s *SM) ctrlIssued(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) {
 	c := in.Ctrl
 	wc.stallUntil = now + sim.Cycle(max(c.Stall, 1))
+	if c.WriteSB >= isa.NumSB {
+		// A fixed-latency instruction has no scoreboard to hold its
+		// readers: a constant operand that missed the immediate cache
+		// holds the warp until its line is there (bar_defer.cu: a ULDC
+		// missing after a barrier delays the LDS and LDC behind it by
+		// about const.l1_5 on the H200).
+		wc.stallUntil += s.constExtra
+	}
 	wc.branchUntil = 0
 	if in.Op == isa.OpBra && mask != 0 {
 		wc.branchUntil = wc.busyUntil // execute's redirect: branch.taken (+ branch.diverge)

@@ -30,6 +30,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	}
 	in := &s.prog.Instrs[pc]
 	wc.hold = -1 // a suspending try_wait has answered: the warp issues again
+	s.constExtra = 0
 	mask := w.GuardMask(in, sp.Mask)
 	wc.instr++
 	s.advanceStatic(now, wc, pc)
@@ -69,9 +70,8 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	if s.prog.Scheduled {
 		wc.ctrlIssue()
 	}
-	s.constExtra = 0
 	if u.consts {
-		s.constExtra = s.constReads(wc, in, mask)
+		s.constExtra = s.constReads(now, wc, in, mask)
 	}
 	if k := &s.kernels[pc]; k.Resolved() && w.Exec(k, mask) {
 		// An ALU operation with a lane kernel goes to its lanes at once.

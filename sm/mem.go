@@ -172,10 +172,10 @@ func (s *SM) memLatency(now sim.Cycle, wc *wctx, in *isa.Instr, sp isa.Space, ma
 		// ld.param: the parameters sit in constant bank 0 from c[0x0][0x210]
 		// on sm_90, where the SASS reads them (constcache.go)
 		off := paramBankBase + uint64(words[bits.TrailingZeros32(mask)])
-		return sim.Cycle(s.cfg.Pipes.Latency[isa.ClassParam]) + s.consts.read(0, off), ReasonWait
+		return sim.Cycle(s.cfg.Pipes.Latency[isa.ClassParam]) + s.consts.read(now, 0, off, false), ReasonWait
 	case isa.Const:
 		off := uint64(words[bits.TrailingZeros32(mask)])
-		return sim.Cycle(s.cfg.Pipes.Latency[isa.ClassConst]) + s.consts.read(ptxConstBank, off), ReasonWait
+		return sim.Cycle(s.cfg.Pipes.Latency[isa.ClassConst]) + s.consts.read(now, ptxConstBank, off, false), ReasonWait
 	case isa.Local:
 		return sim.Cycle(s.cfg.Mem.L1HitCycles), ReasonLongScoreboard
 	}

@@ -230,7 +230,7 @@ func (s *SM) begin(l *Launch) error {
 	s.storeSrc, s.commits, s.mapUse = nil, map[uint64]uint64{}, nil
 	s.cpInFlight = 0
 	if s.copy != nil {
-		s.copy.NewLaunch()
+		s.copy.NewLaunch(l.Prog.UniformRegs > 0) // SASS: ULDCs read the parameters
 	}
 	s.copyStats0 = s.copyStats()
 	s.start = s.eng.Now()

@@ -138,7 +138,7 @@ func (s *SM) copyStats() tma.Stats {
 func (c copyEngine) Stats() tma.Stats { return c.u.Stats() }
 
 // NewLaunch empties the unit's descriptor cache.
-func (c copyEngine) NewLaunch() { c.u.NewLaunch() }
+func (c copyEngine) NewLaunch(paramsRead bool) { c.u.NewLaunch(paramsRead) }
 
 // InFlight reports the copies in flight.
 func (c copyEngine) InFlight() int { return c.u.InFlight() }

@@ -28,11 +28,14 @@ type Config struct {
 	// 469 cycles against 423 for the next copies through either map.
 	DescriptorMissCycles int
 	// DescriptorFirstCycles is added to the launch's first tensor-map fetch
-	// on top of DescriptorMissCycles: the first copy of a launch takes 587
-	// cycles against 423 (tmadesc.csv), whether its box is in L2 or wholly
-	// out of bounds, and a second map then misses only DescriptorMissCycles.
-	// Consistent with the kernel's parameter memory, where both maps sit,
-	// being read from L2 once; that cause is not established.
+	// on top of DescriptorMissCycles, for a program that does not read its
+	// parameters with instructions of its own (PTX; NewLaunch). The first
+	// copy of a launch takes 587 cycles against 423 (tmadesc.csv), whether
+	// its box is in L2 or wholly out of bounds: the kernel's parameter line,
+	// where the maps sit, read for the first time through the uniform
+	// datapath's constant cache. A SASS program's ULDCs pay that through the
+	// SM's constant caches (sm/constcache.go) and the fetch adds nothing; a
+	// PTX program pays this effective part of it here (fitted).
 	DescriptorFirstCycles int
 	// RowCycles is the least time the front end spends generating the
 	// requests of one box row (a contiguous run along dimension 0; a 1-D copy
@@ -86,7 +89,7 @@ func DefaultConfig() Config {
 		SetupCycles:           26,
 		DescriptorCycles:      10,
 		DescriptorMissCycles:  46,
-		DescriptorFirstCycles: 118,
+		DescriptorFirstCycles: 80,
 		RowCycles:             1,
 		RequestBytesPerCycle:  256,
 		SmemBytesPerCycle:     128,

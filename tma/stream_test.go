@@ -24,7 +24,7 @@ func TestLoadsRequestTheirRowsAsTimeReachesThem(t *testing.T) {
 		{"tensor load, rows 10 cycles apart", func(r *rig) error {
 			m := f16Map2D(256, 64, 64, 8, SwizzleNone)
 			return r.u.TensorLoad(1000, TensorLoad{Map: m, Coords: [5]int32{0, 0}})
-		}, 8, 46 + 118 + 26 + 10, 10},
+		}, 8, 46 + 80 + 26 + 10, 10},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := newRig(t, func(c *Config) { c.RowCycles = 10 })

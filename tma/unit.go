@@ -74,13 +74,20 @@ type Unit struct {
 	// fetchedAny whether any was.
 	descs      map[uint64]struct{}
 	fetchedAny bool
+	// paramsRead: the program reads the parameter line holding its maps
+	// with instructions of its own (NewLaunch).
+	paramsRead bool
 }
 
 // NewLaunch empties the descriptor cache: a launch's tensor maps are its
-// own parameters (or global memory it may have rewritten).
-func (u *Unit) NewLaunch() {
+// own parameters (or global memory it may have rewritten). paramsRead says
+// the program reads its parameters with instructions of its own, timed by
+// the SM's constant caches (SASS: the ULDCs of a map's address), so the
+// launch's first fetch costs only DescriptorMissCycles.
+func (u *Unit) NewLaunch(paramsRead bool) {
 	clear(u.descs)
 	u.fetchedAny = false
+	u.paramsRead = paramsRead
 }
 
 // descriptor returns the extra setup of a tensor copy through the map at
@@ -97,7 +104,9 @@ func (u *Unit) descriptor(addr uint64) sim.Cycle {
 	d := sim.Cycle(u.cfg.DescriptorMissCycles)
 	if !u.fetchedAny {
 		u.fetchedAny = true
-		d += sim.Cycle(u.cfg.DescriptorFirstCycles)
+		if !u.paramsRead {
+			d += sim.Cycle(u.cfg.DescriptorFirstCycles)
+		}
 	}
 	return d
 }

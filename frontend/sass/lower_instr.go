@@ -2,6 +2,7 @@ package sass
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/smsim/smsim/isa"
 )
@@ -91,6 +92,9 @@ func (l *lowerer) instr(i int, in *Instruction, out *isa.Instr) error {
 	}
 	if err := fn(l); err != nil {
 		return err
+	}
+	if strings.HasPrefix(in.Op, "U") {
+		out.Flags |= isa.FUniform
 	}
 	if out.Class == isa.ClassNone {
 		out.Class = isa.ClassOf(out)
