@@ -47,18 +47,25 @@ func (w *Warp) sassFloat(in *isa.Instr, mask uint32, now uint64) {
 // (f16) added and rounded once to f32 into r.
 func hadd2F32(a, b, r *Vec, mask uint32) {
 	for l := range r {
-		if mask>>l&1 != 0 {
-			x, ok := f16WidenCommon(uint16(a[l]))
-			if !ok {
-				x = math.Float32bits(F16ToF32(uint16(a[l])))
-			}
-			y, ok := f16WidenCommon(uint16(b[l]))
-			if !ok {
-				y = math.Float32bits(F16ToF32(uint16(b[l])))
-			}
-			s := float64(math.Float32frombits(x)) + float64(math.Float32frombits(y))
-			r[l] = uint64(math.Float32bits(float32(s))) // two halves add exactly in float64
+		if mask>>l&1 == 0 {
+			continue
 		}
+		y, okY := f16WidenCommon(uint16(b[l]))
+		if okY && uint16(a[l]) == 0x8000 {
+			// -0 + y is y for a zero or normal y: ptxas widens a half
+			// so (HADD2.F32 R, -RZ, R.H0_H0), here without the adds.
+			r[l] = uint64(y)
+			continue
+		}
+		x, okX := f16WidenCommon(uint16(a[l]))
+		if !okX {
+			x = math.Float32bits(F16ToF32(uint16(a[l])))
+		}
+		if !okY {
+			y = math.Float32bits(F16ToF32(uint16(b[l])))
+		}
+		s := float64(math.Float32frombits(x)) + float64(math.Float32frombits(y))
+		r[l] = uint64(math.Float32bits(float32(s))) // two halves add exactly in float64
 	}
 }
 
