@@ -1,6 +1,10 @@
 package warp
 
-import "math"
+import (
+	"math"
+
+	"github.com/smsim/smsim/isa"
+)
 
 // The lane loops of fastCvt's commonest conversions. Each takes the common
 // operand (a normal number, or a zero) in line and sends the rest, and any
@@ -106,5 +110,27 @@ func intToF32Lanes(d, a *Vec, mask uint32, e ext) {
 		if mask>>l&1 != 0 {
 			d[l] = uint64(math.Float32bits(float32(int64(a[l] << sh >> sh))))
 		}
+	}
+}
+
+// f32ToIntLanes is cvt from f32 to an integer type (c) on the lanes of
+// mask: a truncation (.rzi) of |x| < 2^31 that fits the destination
+// (convert's first case) in line, the rest through convert.
+func f32ToIntLanes(d, a *Vec, mask uint32, c *f32ToInt) {
+	trunc := c.rnd == isa.RZI
+	var neg uint32 // the sign bit where a negative x is not the common case (unsigned)
+	if !c.signed {
+		neg = f32Sign
+	}
+	for l := range d {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		x := uint32(a[l])
+		if trunc && x&f32Exp < (127+31)<<23 && x&neg == 0 {
+			d[l] = uint64(int64(math.Float32frombits(x))) & c.mask
+			continue
+		}
+		d[l] = c.convert(x)
 	}
 }

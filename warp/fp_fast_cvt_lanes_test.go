@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+
+	"github.com/smsim/smsim/isa"
 )
 
 // cvtLaneOperand is a random operand for the conversion loops: every f16
@@ -20,7 +22,7 @@ func cvtLaneOperand(rng *rand.Rand) uint64 {
 	case 1:
 		x = math.Float32bits(F16ToF32(h))
 	case 2: // the binades f16 can hold and their neighbours
-		x = uint32(rng.Intn(2))<<31 | uint32(127-26+rng.Intn(50))<<23 | rng.Uint32()&0x7fffff
+		x = uint32(rng.Intn(2))<<31 | uint32(127-26+rng.Intn(70))<<23 | rng.Uint32()&0x7fffff
 	default:
 		x = rng.Uint32()
 	}
@@ -56,6 +58,15 @@ func TestCvtLanesMatchTheirLanes(t *testing.T) {
 		{shift: 56}, {shift: 56, signed: true}} {
 		forms = append(forms, form{"f32.int", func(d, a, _ *Vec, m uint32) { intToF32Lanes(d, a, m, e) },
 			func(a, _ uint64) uint64 { return uint64(math.Float32bits(float32(int64(e.of(a))))) }})
+	}
+	for _, dt := range []isa.Type{isa.S32, isa.U32, isa.S64, isa.U64} {
+		for _, rnd := range []isa.Rounding{isa.RZI, isa.RNI} {
+			for _, ftz := range []bool{false, true} {
+				c := newF32ToInt(dt, rnd, ftz)
+				forms = append(forms, form{"int.f32", func(d, a, _ *Vec, m uint32) { f32ToIntLanes(d, a, m, &c) },
+					func(a, _ uint64) uint64 { return c.convert(uint32(a)) }})
+			}
+		}
 	}
 	for _, f := range forms {
 		for i := 0; i < 2000; i++ {
@@ -115,3 +126,4 @@ func TestHAdd2F32IsTheRoundedSum(t *testing.T) {
 		}
 	}
 }
+
