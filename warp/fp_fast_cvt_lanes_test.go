@@ -127,3 +127,41 @@ func TestHAdd2F32IsTheRoundedSum(t *testing.T) {
 	}
 }
 
+// HADD2.F32 with .H0_H0 (or other) selections of its register operands
+// gives what the selected operands give: random registers with garbage in
+// their high halves, against hadd2F32 of the operands as modOperand
+// stages them.
+func TestHAdd2F32SelectsItsHalves(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	sel := func(r int32, m isa.Mod) isa.Operand { return isa.Operand{Kind: isa.KReg, Reg: r, Mod: m} }
+	forms := [][2]isa.Operand{
+		{isa.Imm(0x8000), sel(2, isa.MH0H0)},
+		{sel(1, isa.MH0H0), sel(2, isa.MH0H0)},
+		{sel(1, isa.MH1H1), sel(2, isa.MH0H0)},
+		{sel(1, isa.MH0H0|isa.MHNeg), isa.R(2)},
+		{sel(2, isa.MH0H0), sel(2, isa.MH0H0)},
+	}
+	for i, f := range forms {
+		in := isa.Instr{Op: isa.OpSHAdd2F32, NDst: 1, Ops: []isa.Operand{isa.R(3), f[0], f[1]}}
+		w := sassWarp(in)
+		for k := 0; k < 50; k++ {
+			for l := 0; l < Lanes; l++ {
+				w.regs[1][l], w.regs[2][l], w.regs[3][l] = rng.Uint64()&0xffffffff, rng.Uint64()&0xffffffff, 7
+			}
+			mask := rng.Uint32() | 1
+			var a, b, want Vec
+			a, b, want = *w.Operand(&in.Ops[1], 0, mask, 0), *w.Operand(&in.Ops[2], 1, mask, 0), w.regs[3]
+			var r Vec
+			hadd2F32(&a, &b, &r, mask)
+			for l := range want {
+				if mask>>l&1 != 0 {
+					want[l] = r[l]
+				}
+			}
+			w.sassFloat(&in, mask, 0)
+			if w.regs[3] != want {
+				t.Fatalf("form %d: %x, want %x", i, w.regs[3], want)
+			}
+		}
+	}
+}

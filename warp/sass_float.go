@@ -8,8 +8,14 @@ import (
 
 // sassFloat runs FCHK, MUFU.RCP64H/RSQ64H, HADD2.F32 and MUFU.SIN/COS.
 func (w *Warp) sassFloat(in *isa.Instr, mask uint32, now uint64) {
+	if in.Op == isa.OpSHAdd2F32 {
+		var r Vec
+		hadd2F32(w.lowHalf(in.Src(0), 0, mask, now), w.lowHalf(in.Src(1), 1, mask, now), &r, mask)
+		w.Write(in.Dst(0), mask, &r, isa.B32)
+		return
+	}
 	a := w.Operand(in.Src(0), 0, mask, now)
-	b := &w.scratch[1] // FCHK and HADD2.F32 have two sources, MUFU one
+	b := &w.scratch[1] // FCHK has two sources, MUFU one
 	if in.NSrc() > 1 {
 		b = w.Operand(in.Src(1), 1, mask, now)
 	}
@@ -24,11 +30,6 @@ func (w *Warp) sassFloat(in *isa.Instr, mask uint32, now uint64) {
 		return
 	}
 	var r Vec
-	if in.Op == isa.OpSHAdd2F32 {
-		hadd2F32(a, b, &r, mask)
-		w.Write(in.Dst(0), mask, &r, isa.B32)
-		return
-	}
 	for l := range r {
 		if mask>>l&1 == 0 {
 			continue
@@ -41,6 +42,25 @@ func (w *Warp) sassFloat(in *isa.Instr, mask uint32, now uint64) {
 		}
 	}
 	w.Write(in.Dst(0), mask, &r, isa.B32)
+}
+
+// lowHalf is an operand of which only the low half of each lane is read
+// (HADD2.F32's): a register selected .H0_H0 is the register itself, whose
+// low half the selection copies to both; one selected .H1_H1 its high
+// halves moved to the low; others are Operand's.
+func (w *Warp) lowHalf(o *isa.Operand, slot int, mask uint32, now uint64) *Vec {
+	switch {
+	case o.Kind != isa.KReg:
+	case o.Mod == isa.MH0H0:
+		return &w.regs[o.Reg]
+	case o.Mod == isa.MH1H1:
+		s, r := &w.scratch[slot], &w.regs[o.Reg]
+		for l := range s {
+			s[l] = r[l] >> 16
+		}
+		return s
+	}
+	return w.Operand(o, slot, mask, now)
 }
 
 // hadd2F32 is HADD2.F32 on the lanes of mask: the low halves of a and b
