@@ -2,6 +2,7 @@ package warp
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/smsim/smsim/isa"
 )
@@ -9,7 +10,10 @@ import (
 // The lane loops of fastCvt's commonest conversions. Each takes the common
 // operand (a normal number, or a zero) in line and sends the rest, and any
 // .ftz or .sat form, through the per-lane conversion that is the
-// reference; a lane is read before it is written, so d may be a.
+// reference. The common lanes are converted in a first pass, which calls
+// nothing (a call in the loop spills its registers at every lane), and the
+// others in a second; a lane is read before it is written and the first
+// pass writes none of the second's, so d may be a source.
 
 // f16Nearest is cvt.rn.f16.f32 of x when x is a zero (a zero of its sign)
 // or lies in f16's normal range (f32ToF16's first case: the exponent
@@ -35,16 +39,21 @@ func f32ToF16Lanes(d, a *Vec, mask uint32, ftz, sat bool) {
 		}
 		return
 	}
+	var rest uint32
 	for l := range d {
 		if mask>>l&1 == 0 {
 			continue
 		}
-		x := uint32(a[l])
-		r, ok := f16Nearest(x)
+		r, ok := f16Nearest(uint32(a[l]))
 		if !ok {
-			r = f32ToF16(x, false, false)
+			rest |= 1 << l
+			continue
 		}
 		d[l] = r
+	}
+	for ; rest != 0; rest &= rest - 1 {
+		l := bits.TrailingZeros32(rest)
+		d[l] = f32ToF16(uint32(a[l]), false, false)
 	}
 }
 
@@ -80,16 +89,24 @@ func f16PackLanes(d, a, b *Vec, mask uint32, ftz, sat bool) {
 // f16ToF32Lanes is cvt.f32.f16 d, a on the lanes of mask (exact; .sat
 // clamps, a NaN becomes the canonical f32 NaN).
 func f16ToF32Lanes(d, a *Vec, mask uint32, sat bool) {
-	for l := range d {
-		if mask>>l&1 == 0 {
-			continue
+	rest := mask
+	if !sat {
+		rest = 0
+		for l := range d {
+			if mask>>l&1 == 0 {
+				continue
+			}
+			x, ok := f16WidenCommon(uint16(a[l]))
+			if !ok {
+				rest |= 1 << l
+				continue
+			}
+			d[l] = uint64(x)
 		}
-		h := uint16(a[l])
-		x, ok := f16WidenCommon(h)
-		if !ok || sat {
-			x = f32Finish(math.Float32bits(F16ToF32(h)), false, sat)
-		}
-		d[l] = uint64(x)
+	}
+	for ; rest != 0; rest &= rest - 1 {
+		l := bits.TrailingZeros32(rest)
+		d[l] = uint64(f32Finish(math.Float32bits(F16ToF32(uint16(a[l]))), false, sat))
 	}
 }
 
@@ -122,15 +139,20 @@ func f32ToIntLanes(d, a *Vec, mask uint32, c *f32ToInt) {
 	if !c.signed {
 		neg = f32Sign
 	}
+	var rest uint32
 	for l := range d {
 		if mask>>l&1 == 0 {
 			continue
 		}
 		x := uint32(a[l])
-		if trunc && x&f32Exp < (127+31)<<23 && x&neg == 0 {
-			d[l] = uint64(int64(math.Float32frombits(x))) & c.mask
+		if !trunc || x&f32Exp >= (127+31)<<23 || x&neg != 0 {
+			rest |= 1 << l
 			continue
 		}
-		d[l] = c.convert(x)
+		d[l] = uint64(int64(math.Float32frombits(x))) & c.mask
+	}
+	for ; rest != 0; rest &= rest - 1 {
+		l := bits.TrailingZeros32(rest)
+		d[l] = c.convert(uint32(a[l]))
 	}
 }
