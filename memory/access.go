@@ -178,16 +178,10 @@ func (g *Global) pageForWrite(idx uint64) (*page, error) {
 	if uint64(len(g.pages))*pageBytes >= g.maxResident {
 		return nil, &ResidentError{Limit: g.maxResident}
 	}
-	p := new(page)
-	start := idx * pageBytes
-	i, _ := g.regionAt(start)
-	for ; i < len(g.regions) && g.regions[i].Base < start+pageBytes; i++ {
-		r := &g.regions[i]
-		if r.End() <= start || r.Fill.IsZero() {
-			continue
-		}
-		lo, hi := max(r.Base, start), min(r.End(), start+pageBytes)
-		r.Fill.Generate(lo-r.Base, p[lo-start:hi-start])
+	p := g.takeClean(idx)
+	if p == nil {
+		p = new(page)
+		g.generatePage(idx, p)
 	}
 	g.pages[idx] = p
 	g.lastPg, g.lastPtr = idx, p

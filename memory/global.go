@@ -64,6 +64,7 @@ type page [pageBytes]byte
 // value is not usable; call NewGlobal.
 type Global struct {
 	pages   map[uint64]*page // by address / pageBytes
+	clean   map[uint64]*page // pages never written, generated whole for reads (clean.go)
 	regions []Region         // sorted by Base, disjoint
 	next    uint64           // lowest address the next Alloc may use
 	total   uint64           // bytes in all regions
@@ -78,7 +79,7 @@ type Global struct {
 // NewGlobal returns an empty global memory whose allocations start at
 // isa.HeapBase.
 func NewGlobal() *Global {
-	return &Global{pages: make(map[uint64]*page), next: isa.HeapBase, maxResident: maxResident}
+	return &Global{pages: make(map[uint64]*page), clean: make(map[uint64]*page), next: isa.HeapBase, maxResident: maxResident}
 }
 
 // Alloc reserves size bytes aligned to align (0: 256; buffers of 2 MiB and
@@ -154,6 +155,7 @@ func (g *Global) SetFill(base uint64, f Fill) error {
 	for p := r.Base / pageBytes; p <= (r.End()-1)/pageBytes; p++ {
 		delete(g.pages, p)
 	}
+	g.dropClean(r.Base/pageBytes, (r.End()-1)/pageBytes)
 	g.lastPtr = nil
 	return nil
 }
@@ -189,6 +191,7 @@ func (g *Global) insert(r Region) {
 	g.regions = slices.Insert(g.regions, i, r)
 	g.total += r.Size
 	g.last = 0
+	clear(g.clean) // the pages it overlaps read its fill now
 }
 
 // regionAt returns the index of the region containing addr.

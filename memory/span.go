@@ -1,8 +1,8 @@
 package memory
 
 // Span returns the bytes [lo, hi) of global memory for reading, when they lie
-// in one region: a written page's own bytes when they lie in one such page,
-// else a copy in scratch (what Read gives: the stored pages' bytes, the fill
+// in one region: a written or clean page's own bytes (clean.go) when they
+// lie in one such page, else a copy in scratch (what Read gives: the stored pages' bytes, the fill
 // generated where never written). ok is false, and nothing is read, when the
 // range is empty, not inside one region, or longer than scratch. A warp's
 // load takes its lanes' bytes from one span, checked and copied once, instead
@@ -12,7 +12,11 @@ func (g *Global) Span(lo, hi uint64, scratch []byte) ([]byte, bool) {
 		return nil, false
 	}
 	if lo/pageBytes == (hi-1)/pageBytes {
-		if p := g.page(lo / pageBytes); p != nil {
+		p := g.page(lo / pageBytes)
+		if p == nil {
+			p = g.cleanPage(lo / pageBytes)
+		}
+		if p != nil {
 			at := lo % pageBytes
 			return p[at : at+(hi-lo)], true
 		}

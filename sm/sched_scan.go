@@ -12,7 +12,7 @@ import (
 func (s *SM) schedule(now sim.Cycle, sc *scheduler) sim.Cycle {
 	q := &sc.q
 	var visit uint64
-	if now-q.scanned == 1 && now < q.farMin {
+	if now-q.scanned == 1 && now < q.farMin && now < q.heldNext {
 		visit = q.takeBucket(now)
 	} else {
 		visit = q.takeSpan(now)
@@ -22,15 +22,17 @@ func (s *SM) schedule(now sim.Cycle, sc *scheduler) sim.Cycle {
 	if gm := q.groupMask; gm != 0 && gm&(gm-1) == 0 {
 		// One pipe group ready, the common case: gatherReady's, inlined.
 		g := bits.TrailingZeros64(gm)
-		if sc.pipeReady(q.pairs[g]) <= now {
+		if pf := sc.pipeReady(q.pairs[g]); pf <= now {
 			cand = q.groups[g]
+		} else if s.mayHold(q, g, pf) {
+			s.holdGroup(now, sc, g, pf)
 		} else {
 			visit |= q.groups[g]
 			q.ready &^= q.groups[g]
 			q.groups[g], q.groupMask = 0, 0
 		}
 	} else if gm != 0 {
-		free, busy := q.gatherReady(now, sc)
+		free, busy := s.gatherReady(now, sc)
 		cand, visit = free, visit|busy
 	}
 	// The warps whose state may have changed, in age order: the others

@@ -31,7 +31,9 @@ const (
 //     picked, a ready barrier operation, a new or woken warp);
 //   - wait: looked at again at their checkAt (at, by position), on a
 //     calendar: the 63 cycles after the last scan a bucket each (cal, by
-//     cycle mod 64), later ones (and sim.Never) in far.
+//     cycle mod 64), later ones (and sim.Never) in far; or, ready warps
+//     whose pipes are busy, held a pipe group at a time until the pipes'
+//     cycle (held, sched_hold.go).
 //
 // A warp the scan does not visit keeps its state and its reason, as the
 // full scan left a warp it skipped or found ready and did not pick.
@@ -40,15 +42,19 @@ type warpQueues struct {
 	fits             bool // the scheduler's slots are at most maxQueued
 	last             int  // the position of the warp in the slot issued last (scheduler.last; -1: none)
 	ready, due, wait uint64
-	groupMask        uint64                // the pipe groups with ready warps (bit g: groups[g] != 0)
-	groups           [maxPipeGroups]uint64 // the ready warps by pipe group (wctx.curGroup)
-	pairs            []pipePair            // each pipe group's pipes (pipeGroups)
-	at               [maxQueued]sim.Cycle  // checkAt of the waiting warps
-	cal              [64]uint64            // waiting warps due in the 63 cycles after scanned, by cycle mod 64
-	calMask          uint64                // the buckets of cal that hold warps
-	far              uint64                // waiting warps due 64 or more cycles after scanned when they began to wait
-	farMin           sim.Cycle             // the earliest cycle of those (sim.Never: none)
-	scanned          sim.Cycle             // the cycle of the last scan: cal holds the cycles after it
+	groupMask        uint64                   // the pipe groups with ready warps (bit g: groups[g] != 0)
+	groups           [maxPipeGroups]uint64    // the ready warps by pipe group (wctx.curGroup)
+	heldMask         uint64                   // the held pipe groups (sched_hold.go; bit g: held[g] != 0)
+	held             [maxPipeGroups]uint64    // the waiting warps of each held group
+	heldAt           [maxPipeGroups]sim.Cycle // the cycle each held group returns to ready
+	heldNext         sim.Cycle                // the earliest of those (sim.Never: none)
+	pairs            []pipePair               // each pipe group's pipes (pipeGroups)
+	at               [maxQueued]sim.Cycle     // checkAt of the waiting warps
+	cal              [64]uint64               // waiting warps due in the 63 cycles after scanned, by cycle mod 64
+	calMask          uint64                   // the buckets of cal that hold warps
+	far              uint64                   // waiting warps due 64 or more cycles after scanned when they began to wait
+	farMin           sim.Cycle                // the earliest cycle of those (sim.Never: none)
+	scanned          sim.Cycle                // the cycle of the last scan: cal holds the cycles after it
 }
 
 // maxPipeGroups bounds a program's distinct pipe pairs (pipesOf: a pipe
@@ -57,7 +63,7 @@ const maxPipeGroups = numPipes + 2
 
 // newWarpQueues returns the queues of a scheduler of at most n warps.
 func newWarpQueues(n int) warpQueues {
-	return warpQueues{fits: n <= maxQueued, last: -1, farMin: sim.Never}
+	return warpQueues{fits: n <= maxQueued, last: -1, farMin: sim.Never, heldNext: sim.Never}
 }
 
 // follow starts or stops the queues for a scheduler whose warps are now
@@ -70,7 +76,7 @@ func (q *warpQueues) follow(warps []*wctx) {
 	if on == q.on {
 		return
 	}
-	*q = warpQueues{on: on, fits: q.fits, last: q.last, pairs: q.pairs, farMin: sim.Never, scanned: q.scanned}
+	*q = warpQueues{on: on, fits: q.fits, last: q.last, pairs: q.pairs, farMin: sim.Never, heldNext: sim.Never, scanned: q.scanned}
 	if !on {
 		return
 	}
@@ -115,6 +121,9 @@ func (q *warpQueues) takeSpan(now sim.Cycle) uint64 {
 	if now >= q.farMin {
 		due |= q.takeFar(now)
 	}
+	if now >= q.heldNext {
+		q.heldNext = q.releaseHeld(now)
+	}
 	q.wait &^= due
 	return due
 }
@@ -145,21 +154,28 @@ func (q *warpQueues) takeFar(now sim.Cycle) uint64 {
 // (sim.Never: none): a far warp may be due before the calendar's first,
 // since far is relative to the scan at which it began to wait.
 func (q *warpQueues) waitMin() sim.Cycle {
+	first := min(q.farMin, q.heldNext)
 	if q.calMask == 0 {
-		return q.farMin
+		return first
 	}
 	next := q.scanned + 1
-	return min(q.farMin, next+sim.Cycle(bits.TrailingZeros64(bits.RotateLeft64(q.calMask, -int(next&63)))))
+	return min(first, next+sim.Cycle(bits.TrailingZeros64(bits.RotateLeft64(q.calMask, -int(next&63)))))
 }
 
 // gatherReady returns the ready warps whose pipes are free at now
-// (candidates) and those whose pipes are busy, which leave ready to be
-// visited.
-func (q *warpQueues) gatherReady(now sim.Cycle, sc *scheduler) (free, busy uint64) {
+// (candidates) and those whose pipes are busy and their group not held
+// (sched_hold.go), which leave ready to be visited.
+func (s *SM) gatherReady(now sim.Cycle, sc *scheduler) (free, busy uint64) {
+	q := &sc.q
 	for m := q.groupMask; m != 0; m &= m - 1 {
 		g := bits.TrailingZeros64(m)
-		if sc.pipeReady(q.pairs[g]) <= now {
+		pf := sc.pipeReady(q.pairs[g])
+		if pf <= now {
 			free |= q.groups[g]
+			continue
+		}
+		if s.mayHold(q, g, pf) {
+			s.holdGroup(now, sc, g, pf)
 			continue
 		}
 		busy |= q.groups[g]
@@ -216,12 +232,12 @@ func (q *warpQueues) lowered(i int, at sim.Cycle) {
 // leaveWait takes warp i out of wait.
 func (q *warpQueues) leaveWait(i int) {
 	q.wait &^= 1 << i
+	if q.heldMask != 0 && q.leaveHeld(i) {
+		return
+	}
 	if q.far&(1<<i) != 0 {
 		q.far &^= 1 << i
-		q.farMin = sim.Never
-		for m := q.far; m != 0; m &= m - 1 {
-			q.farMin = min(q.farMin, q.at[bits.TrailingZeros64(m)])
-		}
+		q.findFarMin()
 		return
 	}
 	b := q.at[i] & 63
@@ -269,10 +285,13 @@ func (q *warpQueues) removeAt(i int) {
 	below := uint64(1)<<i - 1
 	drop := func(s uint64) uint64 { return s&below | s>>1&^below }
 	q.ready, q.due, q.wait, q.far = drop(q.ready), drop(q.due), drop(q.wait), drop(q.far)
-	q.groupMask, q.calMask = 0, 0
+	q.groupMask, q.calMask, q.heldMask = 0, 0, 0
 	for g := range q.groups {
 		if q.groups[g] = drop(q.groups[g]); q.groups[g] != 0 {
 			q.groupMask |= 1 << g
+		}
+		if q.held[g] = drop(q.held[g]); q.held[g] != 0 {
+			q.heldMask |= 1 << g
 		}
 	}
 	for b := range q.cal {
@@ -281,6 +300,12 @@ func (q *warpQueues) removeAt(i int) {
 		}
 	}
 	copy(q.at[i:], q.at[i+1:])
+	q.findFarMin()
+	q.heldNext = q.heldMin()
+}
+
+// findFarMin sets farMin from the far warps.
+func (q *warpQueues) findFarMin() {
 	q.farMin = sim.Never
 	for m := q.far; m != 0; m &= m - 1 {
 		q.farMin = min(q.farMin, q.at[bits.TrailingZeros64(m)])

@@ -105,3 +105,49 @@ func TestWarpCalendarMatchesTheFullScan(t *testing.T) {
 		})
 	}
 }
+
+// A held pipe group's warps wait until its cycle as waiting warps do: an
+// answer that brings one forward takes it out of the group, to the
+// calendar or to due; a warp that leaves the list leaves the group; the
+// rest return to ready, in their group, when the cycle comes.
+func TestHeldGroupsWaitAsTheCalendarDoes(t *testing.T) {
+	q := newWarpQueues(maxQueued)
+	q.on = true
+	q.scanned = 100
+	for i := 0; i < 6; i++ {
+		q.toReady(i, 2)
+	}
+	q.toReady(6, 1)
+	q.hold(2, 110)
+	if q.ready != 1<<6 || q.wait != 0x3f || q.waitMin() != 110 {
+		t.Fatalf("held: ready %#x, wait %#x, next %d; want 0x40, 0x3f, 110", q.ready, q.wait, q.waitMin())
+	}
+	q.lowered(1, 100) // not after the last scan: due
+	q.lowered(3, 105) // to the calendar
+	q.lowered(4, 120) // later than the group's cycle: stays
+	if q.due != 1<<1 || q.held[2] != 0x35 || q.takeSpan(105) != 1<<3 {
+		t.Fatalf("lowered: due %#x, held %#x; want 0x2, 0x35, warp 3 due at 105", q.due, q.held[2])
+	}
+	q.removeAt(0) // warps 1.. move down a position
+	if q.held[2] != 0x1a || q.heldAt[2] != 110 {
+		t.Fatalf("removed: held %#x at %d, want 0x1a at 110", q.held[2], q.heldAt[2])
+	}
+	if q.takeSpan(109) != 0 || q.heldMask == 0 || q.waitMin() != 110 {
+		t.Fatalf("at 109: held groups %#x, next %d; want the group held until 110", q.heldMask, q.waitMin())
+	}
+	if now := sim.Cycle(110); now-q.scanned == 1 && now < q.farMin && now < q.heldNext {
+		t.Fatal("the scan at the group's cycle would take one bucket, not the span that returns the group")
+	}
+	q.takeSpan(110)
+	if q.heldMask != 0 || q.groups[2] != 0x1a || q.ready != 0x1a|1<<5 || q.wait != 0 {
+		t.Fatalf("released: held groups %#x, group %#x, ready %#x, wait %#x", q.heldMask, q.groups[2], q.ready, q.wait)
+	}
+	// A group emptied by answers no longer counts for the next cycle due.
+	q.hold(2, 200)
+	for i := 0; i < 5; i++ {
+		q.lowered(i, 100) // not after the last scan: due
+	}
+	if q.heldMask != 0 || q.waitMin() != sim.Never {
+		t.Fatalf("emptied: held groups %#x, next %d; want none, none", q.heldMask, q.waitMin())
+	}
+}

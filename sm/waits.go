@@ -183,7 +183,7 @@ func (s *SM) applyWait(now sim.Cycle, op *syncsOp) error {
 		}
 		return s.tryEvaluate(now, wc, rec, false)
 	}
-	res, _, err := s.evalLanes(now, now, op.issued, wc, op.in, op.lanes, func(int) uint32 { return op.addr }, &op.vals)
+	res, _, err := s.evalLanes(now, now, op.issued, wc, op.in, op.lanes, laneAddrs{one: op.addr}, &op.vals)
 	if err != nil {
 		return err
 	}
@@ -201,10 +201,27 @@ func (s *SM) applyWait(now sim.Cycle, op *syncsOp) error {
 	return nil
 }
 
+// laneAddrs are the barrier addresses of a wait's lanes: one for every
+// lane (each nil), or each lane's own.
+type laneAddrs struct {
+	one  uint32
+	each *[warp.Lanes]uint32
+}
+
+// at is lane l's address.
+func (a laneAddrs) at(l int) uint32 {
+	if a.each == nil {
+		return a.one
+	}
+	return a.each[l]
+}
+
 // evalLanes tests every lane of mask at cycle check; it returns the lanes
 // whose phase is complete and the first barrier of a lane whose phase is
 // not. answer is when the warp gets the result (for the per-phase report).
-func (s *SM) evalLanes(check, answer, issued sim.Cycle, wc *wctx, in *isa.Instr, mask uint32, addr func(int) uint32, vals *warp.Vec) (uint32, *barrier, error) {
+// A barrier is looked up, and checked, at the first lane that names it
+// (converged lanes name one: one lookup).
+func (s *SM) evalLanes(check, answer, issued sim.Cycle, wc *wctx, in *isa.Instr, mask uint32, addr laneAddrs, vals *warp.Vec) (uint32, *barrier, error) {
 	var res uint32
 	var firstOpen *barrier
 	var lastB *barrier
@@ -216,12 +233,12 @@ func (s *SM) evalLanes(check, answer, issued sim.Cycle, wc *wctx, in *isa.Instr,
 		if mask>>l&1 == 0 {
 			continue
 		}
-		if a := addr(l); b == nil || a != bAddr { // converged lanes name one barrier: one lookup
+		if a := addr.at(l); b == nil || a != bAddr {
 			b, bAddr = wc.c.bars[a], a
-		}
-		if b == nil || !b.mb.Valid() {
-			return 0, nil, s.diag(wc, in, DiagMisuse, "uninitialized-barrier", 1<<l,
-				fmt.Sprintf("%s on %s, which is not an initialised mbarrier [UB #1]", in.Op, s.barrierName(addr(l))))
+			if b == nil || !b.mb.Valid() {
+				return 0, nil, s.diag(wc, in, DiagMisuse, "uninitialized-barrier", 1<<l,
+					fmt.Sprintf("%s on %s, which is not an initialised mbarrier [UB #1]", in.Op, s.barrierName(a)))
+			}
 		}
 		if b == lastB && vals[l] == lastV { // converged lanes: same answer
 			if lastDone {
@@ -276,7 +293,7 @@ func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error
 	if !final {
 		answer = s.syncs.resultAt(now)
 	}
-	res, open, err := s.evalLanes(now, answer, rec.issued, wc, in, rec.mask, func(l int) uint32 { return rec.addrs[l] }, &rec.vals)
+	res, open, err := s.evalLanes(now, answer, rec.issued, wc, in, rec.mask, laneAddrs{each: &rec.addrs}, &rec.vals)
 	if err != nil {
 		return err
 	}

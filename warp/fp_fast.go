@@ -269,11 +269,35 @@ func (w *Warp) f32Sign(in *isa.Instr, mask uint32, now uint64) {
 
 // f32Narrow executes an approximate (MUFU) f32 operation lane by lane
 // through the exact path's fop.narrow, written straight into the
-// destination.
+// destination; ex2.approx, which narrow answers with MUFU.EX2 alone
+// (fop.mufuF32: the table, and without .ftz the square of half the input's
+// result below -126), calls it without narrow's tests a lane.
 func (w *Warp) f32Narrow(in *isa.Instr, mask uint32, now uint64) {
 	o := fop{op: in.Op, rnd: in.Rnd, flags: in.Flags, mode: in.Mode}
 	d := &w.regs[in.Dst(0).Reg]
 	a := w.Operand(in.Src(0), 0, mask, now)
+	if in.Op == isa.OpEx2 && o.ftz() {
+		for l := range d {
+			if mask>>l&1 != 0 {
+				d[l] = uint64(mufuEx2(uint32(a[l])))
+			}
+		}
+		return
+	}
+	if in.Op == isa.OpEx2 {
+		for l := range d {
+			if mask>>l&1 == 0 {
+				continue
+			}
+			if x := uint32(a[l]); math.Float32frombits(x) >= -126 {
+				d[l] = uint64(mufuEx2(x)) // mufuF32's first case
+				continue
+			}
+			r, _ := o.mufuF32(uint32(a[l]))
+			d[l] = uint64(r)
+		}
+		return
+	}
 	for l := 0; l < Lanes; l++ {
 		if mask>>l&1 != 0 {
 			d[l] = o.narrow(&fmtF32, a[l], 0, 0)

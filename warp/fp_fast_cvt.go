@@ -24,31 +24,14 @@ func (w *Warp) fastCvt(in *isa.Instr, mask uint32, now uint64) bool {
 	a := w.Operand(in.Src(0), 0, mask, now)
 	switch {
 	case dt == isa.F32 && smallInt(st) && rnLike(in.Rnd) && !sat:
-		e := extOf(st)
-		for l := 0; l < Lanes; l++ {
-			if mask>>l&1 != 0 {
-				d[l] = uint64(math.Float32bits(float32(int64(e.of(a[l])))))
-			}
-		}
+		intToF32Lanes(d, a, mask, extOf(st))
 	case st == isa.F32 && intRounding(in.Rnd) && (dt == isa.S32 || dt == isa.U32 || dt == isa.S64 || dt == isa.U64):
 		c := newF32ToInt(dt, in.Rnd, ftz)
-		for l := 0; l < Lanes; l++ {
-			if mask>>l&1 != 0 {
-				d[l] = c.convert(uint32(a[l]))
-			}
-		}
+		f32ToIntLanes(d, a, mask, &c)
 	case dt == isa.F16 && st == isa.F32 && rnLike(in.Rnd):
-		for l := 0; l < Lanes; l++ {
-			if mask>>l&1 != 0 {
-				d[l] = f32ToF16(uint32(a[l]), ftz, sat)
-			}
-		}
+		f32ToF16Lanes(d, a, mask, ftz, sat)
 	case dt == isa.F32 && st == isa.F16 && in.Rnd == isa.RNone:
-		for l := 0; l < Lanes; l++ {
-			if mask>>l&1 != 0 {
-				d[l] = uint64(f32Finish(math.Float32bits(F16ToF32(uint16(a[l]))), false, sat))
-			}
-		}
+		f16ToF32Lanes(d, a, mask, sat)
 	case dt == isa.F32 && st == isa.BF16 && in.Rnd == isa.RNone && !ftz && !sat:
 		for l := 0; l < Lanes; l++ {
 			if mask>>l&1 != 0 {
@@ -71,11 +54,7 @@ func (w *Warp) fastPack(in *isa.Instr, mask uint32, now uint64) bool {
 	d := &w.regs[in.Dst(0).Reg]
 	a := w.Operand(in.Src(0), 0, mask, now)
 	b := w.Operand(in.Src(1), 1, mask, now)
-	for l := 0; l < Lanes; l++ {
-		if mask>>l&1 != 0 {
-			d[l] = f32ToF16(uint32(a[l]), ftz, sat)<<16 | f32ToF16(uint32(b[l]), ftz, sat)
-		}
-	}
+	f16PackLanes(d, a, b, mask, ftz, sat)
 	return true
 }
 
@@ -120,14 +99,15 @@ func newF32ToInt(dt isa.Type, r isa.Rounding, ftz bool) f32ToInt {
 	if n == 64 {
 		c.nan = nanToInt64
 	}
+	half := float64(uint64(1) << (n - 1)) // 2^(n-1), exact
 	if c.signed {
-		c.lo, c.hi = -math.Ldexp(1, n-1), math.Ldexp(1, n-1)-1
+		c.lo, c.hi = -half, half-1
 		c.top = uint64(int64(c.hi))
 		if n == 64 {
 			c.top = math.MaxInt64
 		}
 	} else {
-		c.hi = math.Ldexp(1, n) - 1
+		c.hi = 2*half - 1
 		c.top = uint64(c.hi)
 		if n == 64 {
 			c.top = math.MaxUint64

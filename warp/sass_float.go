@@ -8,8 +8,14 @@ import (
 
 // sassFloat runs FCHK, MUFU.RCP64H/RSQ64H, HADD2.F32 and MUFU.SIN/COS.
 func (w *Warp) sassFloat(in *isa.Instr, mask uint32, now uint64) {
+	if in.Op == isa.OpSHAdd2F32 {
+		var r Vec
+		hadd2F32(w.lowHalf(in.Src(0), 0, mask, now), w.lowHalf(in.Src(1), 1, mask, now), &r, mask)
+		w.Write(in.Dst(0), mask, &r, isa.B32)
+		return
+	}
 	a := w.Operand(in.Src(0), 0, mask, now)
-	b := &w.scratch[1] // FCHK and HADD2.F32 have two sources, MUFU one
+	b := &w.scratch[1] // FCHK has two sources, MUFU one
 	if in.NSrc() > 1 {
 		b = w.Operand(in.Src(1), 1, mask, now)
 	}
@@ -24,11 +30,6 @@ func (w *Warp) sassFloat(in *isa.Instr, mask uint32, now uint64) {
 		return
 	}
 	var r Vec
-	if in.Op == isa.OpSHAdd2F32 {
-		hadd2F32(a, b, &r, mask)
-		w.Write(in.Dst(0), mask, &r, isa.B32)
-		return
-	}
 	for l := range r {
 		if mask>>l&1 == 0 {
 			continue
@@ -43,22 +44,48 @@ func (w *Warp) sassFloat(in *isa.Instr, mask uint32, now uint64) {
 	w.Write(in.Dst(0), mask, &r, isa.B32)
 }
 
+// lowHalf is an operand of which only the low half of each lane is read
+// (HADD2.F32's): a register selected .H0_H0 is the register itself, whose
+// low half the selection copies to both; one selected .H1_H1 its high
+// halves moved to the low; others are Operand's.
+func (w *Warp) lowHalf(o *isa.Operand, slot int, mask uint32, now uint64) *Vec {
+	switch {
+	case o.Kind != isa.KReg:
+	case o.Mod == isa.MH0H0:
+		return &w.regs[o.Reg]
+	case o.Mod == isa.MH1H1:
+		s, r := &w.scratch[slot], &w.regs[o.Reg]
+		for l := range s {
+			s[l] = r[l] >> 16
+		}
+		return s
+	}
+	return w.Operand(o, slot, mask, now)
+}
+
 // hadd2F32 is HADD2.F32 on the lanes of mask: the low halves of a and b
 // (f16) added and rounded once to f32 into r.
 func hadd2F32(a, b, r *Vec, mask uint32) {
 	for l := range r {
-		if mask>>l&1 != 0 {
-			x, ok := f16WidenCommon(uint16(a[l]))
-			if !ok {
-				x = math.Float32bits(F16ToF32(uint16(a[l])))
-			}
-			y, ok := f16WidenCommon(uint16(b[l]))
-			if !ok {
-				y = math.Float32bits(F16ToF32(uint16(b[l])))
-			}
-			s := float64(math.Float32frombits(x)) + float64(math.Float32frombits(y))
-			r[l] = uint64(math.Float32bits(float32(s))) // two halves add exactly in float64
+		if mask>>l&1 == 0 {
+			continue
 		}
+		y, okY := f16WidenCommon(uint16(b[l]))
+		if okY && uint16(a[l]) == 0x8000 {
+			// -0 + y is y for a zero or normal y: ptxas widens a half
+			// so (HADD2.F32 R, -RZ, R.H0_H0), here without the adds.
+			r[l] = uint64(y)
+			continue
+		}
+		x, okX := f16WidenCommon(uint16(a[l]))
+		if !okX {
+			x = math.Float32bits(F16ToF32(uint16(a[l])))
+		}
+		if !okY {
+			y = math.Float32bits(F16ToF32(uint16(b[l])))
+		}
+		s := float64(math.Float32frombits(x)) + float64(math.Float32frombits(y))
+		r[l] = uint64(math.Float32bits(float32(s))) // two halves add exactly in float64
 	}
 }
 

@@ -1,0 +1,110 @@
+package sm
+
+import (
+	"math/bits"
+
+	"github.com/smsim/smsim/sim"
+)
+
+// A pipe group of ready warps whose pipes are busy until pf is held: its
+// warps wait until pf together, as one entry, where a visit a warp would
+// put each on the calendar until pf and visit it again there (the one
+// outcome either visit can have: only their pipes can hold ready warps).
+// At pf the group returns to ready, its pipes checked once for all its
+// warps. A held warp is in wait (q.at its pf), so an answer or a timer
+// that brings it forward (lowered, woken) takes it out of its group as
+// from the calendar.
+//
+// A warp the visit would move to wait takes its pipe's throttle as its
+// reason there, accounted at that cycle; a warp whose reason is that
+// throttle already keeps it (the visit's account would end one span of
+// the reason and begin the next, the same total). With an observer
+// attached, which would see those spans, the scan visits the warps
+// instead (holdGroups false in tests compares the two).
+var holdGroups = true
+
+// mayHold reports whether pipe group g, busy until pf, can be held: no
+// observer, and none of its warps held until another cycle (a pipe's free
+// cycle brought forward, which the warps waiting until the earlier pf
+// would not see).
+func (s *SM) mayHold(q *warpQueues, g int, pf sim.Cycle) bool {
+	return holdGroups && s.obs == nil && (q.heldMask&(1<<g) == 0 || q.heldAt[g] == pf)
+}
+
+// holdGroup moves the ready warps of pipe group g, whose pipes are busy
+// until pf, to wait until pf as one group.
+func (s *SM) holdGroup(now sim.Cycle, sc *scheduler, g int, pf sim.Cycle) {
+	for m := sc.q.groups[g]; m != 0; m &= m - 1 {
+		wc := sc.warps[bits.TrailingZeros64(m)]
+		if wc.reason != wc.curThrottle {
+			s.account(wc, now)
+			wc.reason = wc.curThrottle
+		}
+		wc.checkAt = pf
+	}
+	sc.q.hold(g, pf)
+}
+
+// hold moves the ready warps of pipe group g to wait until pf, held.
+func (q *warpQueues) hold(g int, pf sim.Cycle) {
+	ws := q.groups[g]
+	for m := ws; m != 0; m &= m - 1 {
+		q.at[bits.TrailingZeros64(m)] = pf
+	}
+	q.ready &^= ws
+	q.wait |= ws
+	q.groups[g] = 0
+	q.groupMask &^= 1 << g
+	q.held[g] |= ws
+	q.heldAt[g] = pf
+	q.heldMask |= 1 << g
+	q.heldNext = min(q.heldNext, pf)
+}
+
+// releaseHeld returns the held groups whose cycle has come by now to
+// ready, where the scan checks their pipes (takeSpan, which a scan at
+// heldNext takes), and the earliest cycle of those still held (sim.Never:
+// none).
+func (q *warpQueues) releaseHeld(now sim.Cycle) sim.Cycle {
+	next := sim.Never
+	for m := q.heldMask; m != 0; m &= m - 1 {
+		g := bits.TrailingZeros64(m)
+		if at := q.heldAt[g]; at > now {
+			next = min(next, at)
+			continue
+		}
+		ws := q.held[g]
+		q.held[g] = 0
+		q.heldMask &^= 1 << g
+		q.wait &^= ws
+		q.ready |= ws
+		q.groups[g] |= ws
+		q.groupMask |= 1 << g
+	}
+	return next
+}
+
+// heldMin is the earliest cycle a held group returns (sim.Never: none).
+func (q *warpQueues) heldMin() sim.Cycle {
+	next := sim.Never
+	for m := q.heldMask; m != 0; m &= m - 1 {
+		next = min(next, q.heldAt[bits.TrailingZeros64(m)])
+	}
+	return next
+}
+
+// leaveHeld takes warp i out of its held group and reports whether it was
+// in one.
+func (q *warpQueues) leaveHeld(i int) bool {
+	for m := q.heldMask; m != 0; m &= m - 1 {
+		g := bits.TrailingZeros64(m)
+		if q.held[g]&(1<<i) != 0 {
+			if q.held[g] &^= 1 << i; q.held[g] == 0 {
+				q.heldMask &^= 1 << g
+				q.heldNext = q.heldMin()
+			}
+			return true
+		}
+	}
+	return false
+}
