@@ -3,6 +3,7 @@ package run
 import (
 	"encoding/csv"
 	"os"
+	"strconv"
 	"testing"
 )
 
@@ -37,4 +38,18 @@ func csvRows(t *testing.T, path string) [][]string {
 		t.Fatalf("%s: no rows after its header", path)
 	}
 	return rows[1:]
+}
+
+// byMode keys rows of mode,a,b,c (a probe's three timings a mode) by mode.
+func byMode(rows [][]string) map[int][3]int64 {
+	out := map[int][3]int64{}
+	for _, r := range rows {
+		m, _ := strconv.Atoi(r[0])
+		var v [3]int64
+		for i := range v {
+			v[i], _ = strconv.ParseInt(r[1+i], 10, 64)
+		}
+		out[m] = v
+	}
+	return out
 }

@@ -16,15 +16,7 @@ import (
 // The modes of eight one-sector lines a store (2, 3, 10, 11, 14, 15), where
 // both slow on the H200, are not modelled (docs/model.md).
 func TestMemoryBesideWgmmaMatchesH200(t *testing.T) {
-	h200 := map[int][3]int64{}
-	for _, r := range calibCSV(t, "stg_wgmma.csv") {
-		m, _ := strconv.Atoi(r[0])
-		var v [3]int64
-		for i := range v {
-			v[i], _ = strconv.ParseInt(r[1+i], 10, 64)
-		}
-		h200[m] = v
-	}
+	h200 := byMode(calibCSV(t, "stg_wgmma.csv"))
 	for _, c := range []struct {
 		mode int
 		name string

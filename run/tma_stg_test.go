@@ -18,15 +18,7 @@ import (
 // each of eight lines alone (mode 4) take the H200 10.6 cycles a warp
 // instruction where smsim's path gives 8 — not modelled (docs/model.md).
 func TestCopiesBesideStoresMatchH200(t *testing.T) {
-	h200 := map[int][3]int64{}
-	for _, r := range wgmmaCSV(t, "tma_stg.csv") {
-		m, _ := strconv.Atoi(r[0])
-		var v [3]int64
-		for i := range v {
-			v[i], _ = strconv.ParseInt(r[1+i], 10, 64)
-		}
-		h200[m] = v
-	}
+	h200 := byMode(wgmmaCSV(t, "tma_stg.csv"))
 	for _, c := range []struct {
 		mode     int
 		name     string
