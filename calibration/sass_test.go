@@ -73,13 +73,14 @@ func TestSASSHoldsItsLevel(t *testing.T) {
 	}
 	v := fullSASSValidation(t)
 	// Held at the level of the memory path's, the barrier unit's, the
-	// special-register reads' and the constant caches' measured timing
-	// (docs/model.md): all rows 5.36 % (with the 290 tensor-core rows, 3.29 %
-	// on their own), microbench.csv 5.16 %. Its worst row, divergent2_warps16
+	// special-register reads', the constant caches' and a YIELD's switch
+	// between a warp's paths' measured timing (docs/model.md): all rows
+	// 5.22 % (with the 290 tensor-core rows, 3.29 % on their own),
+	// microbench.csv 5.16 %. Its worst row, divergent2_warps16
 	// (-27.9 %), is what its per-thread-addressed waits cost at many warps,
 	// which the model lacks (its arrives cost the barrier unit no more than
 	// full-warp ones: calibration/h200/arrvec.csv).
-	const allMAPE, microMAPE, microWorst = 5.6, 5.5, 28.5
+	const allMAPE, microMAPE, microWorst = 5.45, 5.5, 28.5
 	if m := v.Overall["all"]; m.Rows != 1798 || m.MAPE > allMAPE {
 		t.Errorf("all files from SASS: %d rows, MAPE %.2f %% (held at %g %%)", m.Rows, m.MAPE, allMAPE)
 	}

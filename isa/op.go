@@ -186,6 +186,7 @@ const (
 	OpUBlkCp    // uniform bulk copy: [dst shared + mbar] (pair), [src] (pair), size word (units of 16 B); Mode 1: shared to global
 	OpUTma      // uniform tensor copy: [dst shared, mbar, coordinates...] (first register), [tensor map] (pair); Dim
 	OpUTmaFlush // commit the warp's bulk group (UTMACMDFLUSH)
+	OpYield     // hand the warp to another of its paths, if it has one (SASS YIELD)
 
 	// Thread-block clusters.
 	OpClusterArrive // barrier.cluster.arrive: the active threads arrive at the cluster barrier (Sem: release, or relaxed)
@@ -230,7 +231,7 @@ var opNames = [...]string{
 	OpSVote: "vote.sass", OpSElect: "elect.sass", OpCast: "atoms.cast", OpQspc: "qspc",
 	OpFchk: "fchk", OpMufu: "mufu", OpSHAdd2F32: "hadd2.f32", OpFSin: "mufu.sin", OpVAbsDiff4: "vabsdiff4", OpBssy: "bssy", OpBsync: "bsync",
 	OpBreak: "break", OpBmov: "bmov", OpJmx: "jmx", OpDepbar: "depbar", OpUBlkCp: "ublkcp", OpUTma: "utma",
-	OpUTmaFlush: "utmacmdflush", OpClusterArrive: "barrier.cluster.arrive", OpClusterWait: "barrier.cluster.wait",
+	OpUTmaFlush: "utmacmdflush", OpYield: "yield", OpClusterArrive: "barrier.cluster.arrive", OpClusterWait: "barrier.cluster.wait",
 	OpWgmma: "wgmma.mma_async", OpWgmmaFence: "wgmma.fence", OpWgmmaCommit: "wgmma.commit_group",
 	OpWgmmaWait: "wgmma.wait_group", OpMovmatrix: "movmatrix",
 }

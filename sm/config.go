@@ -85,6 +85,13 @@ type PipeSpec struct {
 type BranchSpec struct {
 	Taken   int // branch.taken: a taken branch's issue to its target's
 	Diverge int // branch.diverge: a branch that splits the warp, beyond an ordinary one
+	// YieldSwitch (branch.yield_switch): a YIELD that hands the warp to
+	// another of its paths, one that can run or one parked at a WARPSYNC
+	// (which tries again and hands it back).
+	YieldSwitch int
+	// YieldBsync (branch.yield_bsync): a YIELD whose next path is parked
+	// at a BSYNC.
+	YieldBsync int
 }
 
 // SyncsSpec is the barrier (SYNCS) unit's spec.

@@ -61,6 +61,7 @@ type wctx struct {
 	syncsFree   sim.Cycle // next cycle this warp may issue a barrier op
 	lastUpdate  sim.Cycle // when the warp's latest barrier update is applied
 	busyUntil   sim.Cycle // OpCompute repetition / OpDelay
+	yieldUntil  sim.Cycle // a YIELD's switch to another path ends (SASS)
 	hold        int32     // scoreboard entry of a suspending try_wait's predicate: the warp issues nothing until it is ready (-1: none)
 	checkAt     sim.Cycle // the scheduler need not look at the warp before this cycle
 	readyDeps   bool      // operands ready when last looked at; only the pipe (of curPC's instruction) can hold it

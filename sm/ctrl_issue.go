@@ -173,6 +173,9 @@ func (s *SM) ctrlIssued(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) {
 	if in.Op == isa.OpBra && mask != 0 {
 		wc.branchUntil = wc.busyUntil // execute's redirect: branch.taken (+ branch.diverge)
 	}
+	if in.Op == isa.OpYield && wc.yieldUntil > now {
+		wc.branchUntil = wc.yieldUntil // the switch to another path (execYield)
+	}
 	if k := int(c.WriteSB); k < isa.NumSB {
 		s.sbSet(now, wc, k, s.writeItem(now, wc, in, mask))
 	}

@@ -133,7 +133,7 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 	case isa.OpLd, isa.OpSt, isa.OpAtom, isa.OpRed, isa.OpCast:
 		return s.execMemory(now, wc, in, mask)
 	case isa.OpBssy, isa.OpBsync, isa.OpBreak, isa.OpBmov, isa.OpJmx, isa.OpDepbar, isa.OpUBlkCp, isa.OpUTma,
-		isa.OpUTmaFlush:
+		isa.OpUTmaFlush, isa.OpYield:
 		return s.execSASS(now, wc, in, mask)
 	case isa.OpBarSync, isa.OpBarArrive, isa.OpBarRed:
 		return s.execBarSync(now, wc, in, mask)

@@ -164,6 +164,8 @@ func branchKeys() []decl {
 	g := keyGroup{name: "branches", kind: Hardware}
 	g.int("branch.taken", "cycles", 10, measuredSrc("branch.csv (a taken branch issues its target 10 cycles after itself: the FFMA-chain loops take the stall counts before their branch + 10 = 39, 71, 135)"), "taken branch issue to its target's first issue", func(c *Config) *int { return &c.Branch.Taken })
 	g.int("branch.diverge", "cycles", 0, fitSrc("0 - with if-conversion and branch.bsync the divergent2 rows need no further cost"), "extra cost of a branch that splits the warp", func(c *Config) *int { return &c.Branch.Diverge })
+	g.int("branch.yield_switch", "cycles", 102, measuredSrc("testdata/cuda/wgmma/yield_div.csv: a loop trip with a YIELD costs the H200 102 cycles more when the lane running it has left its warp's other lanes at a __syncwarp (WARPSYNC) than when the warp is whole or its other lanes have exited (96 beyond smsim's timing of the trip without the switch); yield_park.csv: likewise for 16 lanes, and for four such warps at once"), "a YIELD's issue to its warp's next issue when it hands the warp to another of its paths: one that can run, or one parked at a WARPSYNC, which tries again and hands it back", func(c *Config) *int { return &c.Branch.YieldSwitch })
+	g.int("branch.yield_bsync", "cycles", 50, measuredSrc("testdata/cuda/wgmma/yield_park.csv bs: the same trip costs 45 cycles more than smsim's timing of it without the switch when the warp's other lanes wait at the BSYNC where the if ends"), "a YIELD's issue to its warp's next issue when the next path is parked at a BSYNC", func(c *Config) *int { return &c.Branch.YieldBsync })
 	return g.ds
 }
 

@@ -39,6 +39,8 @@ func (s *SM) execSASS(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 		return s.execDepbar(now, wc, in, mask, t)
 	case isa.OpUBlkCp, isa.OpUTma:
 		return s.execCopy(now, wc, in, mask)
+	case isa.OpYield:
+		s.execYield(now, wc)
 	case isa.OpUTmaFlush:
 		if s.copy != nil && mask != 0 {
 			id := s.threadID(wc, 0)
@@ -51,6 +53,23 @@ func (s *SM) execSASS(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error
 		return s.diag(wc, in, DiagInput, "unsupported", mask, fmt.Sprintf("instruction %s is not supported by the simulator", in.Op))
 	}
 	return nil
+}
+
+// execYield hands the warp to its next path, if it has another. The switch
+// holds the warp branch.yield_switch cycles (to a path that can run, or
+// one parked at a WARPSYNC that tries its sync again and hands back), or
+// branch.yield_bsync to one parked at a BSYNC (yield_div.cu, yield_park.cu:
+// a warp of one path, or whose other lanes have exited, pays nothing).
+func (s *SM) execYield(now sim.Cycle, wc *wctx) {
+	st, ok := wc.w.Yield()
+	if !ok {
+		return
+	}
+	cost := s.cfg.Branch.YieldSwitch
+	if st == warp.AtBsync {
+		cost = s.cfg.Branch.YieldBsync
+	}
+	wc.yieldUntil = now + sim.Cycle(cost)
 }
 
 // execBmov moves a convergence barrier to a register (clearing it with

@@ -392,3 +392,27 @@ func sameFrames(a, b *Split) bool {
 	}
 	return true
 }
+
+// Yield runs a YIELD by the current split: it moves past it and, when the
+// warp has another path, hands the warp to the next one in round-robin
+// order among those that can run or are parked at a WARPSYNC or a BSYNC
+// (a path blocked on something outside the warp is passed over). A
+// runnable path becomes the current split; a parked one keeps its place
+// (on the hardware it tries its sync again and hands the warp back). It
+// returns the state of the path handed to, and false when there was none.
+func (w *Warp) Yield() (SplitState, bool) {
+	w.Advance()
+	from := w.cur
+	n := len(w.splits)
+	for k := 1; k < n; k++ {
+		j := (from + k) % n
+		switch st := w.splits[j].State; st {
+		case Runnable:
+			w.cur = j
+			return st, true
+		case AtWarpSync, AtBsync:
+			return st, true
+		}
+	}
+	return Runnable, false
+}

@@ -48,7 +48,7 @@ func loweringTable() map[string]lowerFn {
 		// control
 		"BRA": lowerBra, "CALL": lowerCall, "RET": lowerJmx, "BRX": lowerJmx, "EXIT": lowerExit,
 		"BSSY": lowerBssy, "BSYNC": lowerBsync, "BREAK": lowerBreak, "BMOV": lowerBmov, "WARPSYNC": lowerWarpsync,
-		"ENDCOLLECTIVE": lowerNop, "NOP": lowerNop, "YIELD": lowerNop, "NANOSLEEP": lowerNanosleep, "BAR": lowerBar,
+		"ENDCOLLECTIVE": lowerNop, "NOP": lowerNop, "YIELD": lowerYield, "NANOSLEEP": lowerNanosleep, "BAR": lowerBar,
 	}
 }
 
@@ -168,13 +168,24 @@ func (l *lowerer) op(i int) *Operand { return &l.in.Operands[i] }
 // uniform marks an instruction of the uniform datapath.
 func (l *lowerer) uniform() bool { return len(l.in.Op) > 1 && l.in.Op[0] == 'U' }
 
+// lowerYield: YIELD lets the warp's scheduler run another of the warp's
+// paths (Volta's independent thread scheduling); a warp of one path goes on.
+func lowerYield(l *lowerer) error {
+	if err := l.mods(); err != nil {
+		return err
+	}
+	l.set(isa.OpYield, isa.TNone, 0)
+	l.out.Class = isa.ClassBranch
+	return nil
+}
+
 func lowerNop(l *lowerer) error {
 	if err := l.mods(); err != nil && l.in.Op != "NOP" {
 		return err
 	}
 	l.set(isa.OpNop, isa.TNone, 0)
 	l.out.Class = isa.ClassALU
-	if l.in.Op == "ENDCOLLECTIVE" || l.in.Op == "YIELD" {
+	if l.in.Op == "ENDCOLLECTIVE" {
 		l.out.Class = isa.ClassBranch
 	}
 	return nil
