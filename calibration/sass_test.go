@@ -74,13 +74,14 @@ func TestSASSHoldsItsLevel(t *testing.T) {
 	v := fullSASSValidation(t)
 	// Held at the level of the memory path's, the barrier unit's, the
 	// special-register reads', the constant caches' and a YIELD's switch
-	// between a warp's paths' measured timing (docs/model.md): all rows
-	// 5.22 % (with the 290 tensor-core rows, 3.29 % on their own),
-	// microbench.csv 5.16 %. Its worst row, divergent2_warps16
-	// (-27.9 %), is what its per-thread-addressed waits cost at many warps,
-	// which the model lacks (its arrives cost the barrier unit no more than
-	// full-warp ones: calibration/h200/arrvec.csv).
-	const allMAPE, microMAPE, microWorst = 5.45, 5.5, 28.5
+	// between a warp's paths' measured timing, with the polling of an
+	// elected lane's try_wait (docs/model.md): all rows 5.10 % (with the 290
+	// tensor-core rows, 3.07 % on their own), microbench.csv 4.71 %. Its
+	// worst row, divergent2_warps16 (-27.9 %), is what its per-thread-
+	// addressed waits cost at many warps, which the model lacks (its
+	// arrives cost the barrier unit no more than full-warp ones:
+	// calibration/h200/arrvec.csv).
+	const allMAPE, microMAPE, microWorst = 5.3, 4.9, 28.5
 	if m := v.Overall["all"]; m.Rows != 1798 || m.MAPE > allMAPE {
 		t.Errorf("all files from SASS: %d rows, MAPE %.2f %% (held at %g %%)", m.Rows, m.MAPE, allMAPE)
 	}
@@ -89,8 +90,8 @@ func TestSASSHoldsItsLevel(t *testing.T) {
 			m.Rows, m.MAPE, microMAPE, m.Worst, m.WorstRow, microWorst)
 	}
 	// The tensor-core files (calibration/h200/README.md, "Tensor cores"),
-	// 290 rows at 3.29 %: docs/validation.md names the rows that miss.
-	const tensorMAPE = 3.6
+	// 290 rows at 3.07 %: docs/validation.md names the rows that miss.
+	const tensorMAPE = 3.4
 	rows, sum := 0, 0.0
 	for _, f := range []string{"wgmma_timing.csv", "wgmma_rate.csv", "wgmma_share.csv", "stg_wgmma.csv", "tma_swizzle.csv"} {
 		rows, sum = rows+v.Overall[f].Rows, sum+v.Overall[f].MAPE*float64(v.Overall[f].Rows)

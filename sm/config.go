@@ -171,6 +171,9 @@ type PtxasSpec struct {
 	// own latencies stay the one knob for every input form.
 	SyncsLatencyPad     int
 	SyncsAcquireOverlap int
+	// CopyCompletionPad (ptxas.copy_completion_pad): cycles a PTX
+	// program's copies complete beyond tma.completion.
+	CopyCompletionPad int
 }
 
 // ModelChoices choose between models of one behaviour.

@@ -62,7 +62,7 @@ type CopyEngine interface {
 	// NewLaunch starts a launch: its tensor maps are fetched again (the
 	// descriptor cache holds only the launch's own). paramsRead says the
 	// program reads its parameters with instructions of its own (SASS).
-	NewLaunch(paramsRead bool)
+	NewLaunch(l tma.Launch)
 	// Forget drops the bulk groups of a thread whose CTA has exited.
 	Forget(thread uint64)
 	// Stats returns the engine's counters so far (the SM reports a

@@ -46,10 +46,10 @@ func TestCopyEngineLatencyAndBandwidth(t *testing.T) {
 		first  sim.Cycle // the first load's completion
 		period float64   // cycles between completions, back to back
 	}{
-		{"one 16-byte load", nil, 16, 1, 36 + mem + 32, 0},
-		{"4 KiB loads: the front end, 44 + 4096/261 cycles a copy", nil, 4096, 8, 36 + mem + 32, 44 + 4096.0/261},
+		{"one 16-byte load", nil, 16, 1, 36 + mem + 20, 0},
+		{"4 KiB loads: the front end, 44 + 4096/261 cycles a copy", nil, 4096, 8, 36 + mem + 20, 44 + 4096.0/261},
 		{"4 KiB loads through a 32 B/cycle port: the port, 128 cycles a copy",
-			func(c *tma.Config) { c.SmemBytesPerCycle = 32 }, 4096, 8, 36 + 128 + 32, 128},
+			func(c *tma.Config) { c.SmemBytesPerCycle = 32 }, 4096, 8, 36 + 128 + 20, 128},
 		{"tma.setup 10, tma.completion 0", func(c *tma.Config) { c.SetupCycles, c.CompletionLatency = 10, 0 }, 16, 1, 10 + mem, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

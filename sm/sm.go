@@ -230,7 +230,7 @@ func (s *SM) begin(l *Launch) error {
 	s.storeSrc, s.commits, s.mapUse = nil, map[uint64]uint64{}, nil
 	s.cpInFlight = 0
 	if s.copy != nil {
-		s.copy.NewLaunch(l.Prog.UniformRegs > 0) // SASS: ULDCs read the parameters
+		s.copy.NewLaunch(s.copyLaunch(l.Prog))
 	}
 	s.copyStats0 = s.copyStats()
 	s.start = s.eng.Now()
@@ -347,4 +347,16 @@ func (s *SM) newWarpEnv(c *cta, k int) (warp.Env, uint32) {
 	env.CTAIndex = c.id
 	env.Banks = s.banks
 	return env, live
+}
+
+// copyLaunch is what the copy engine needs to know of prog. A SASS
+// program reads its parameters with ULDCs the constant caches time; a PTX
+// program's copies complete ptxas.copy_completion_pad later, standing in
+// for the polling of an elected producer's wait that its SASS would do
+// (docs/model.md: the PTX path has no YIELD).
+func (s *SM) copyLaunch(prog *isa.Program) tma.Launch {
+	if prog.Scheduled {
+		return tma.Launch{ParamsRead: prog.UniformRegs > 0}
+	}
+	return tma.Launch{ParamsRead: prog.UniformRegs > 0, CompletionPad: s.cfg.Ptxas.CopyCompletionPad}
 }

@@ -138,7 +138,7 @@ func (s *SM) copyStats() tma.Stats {
 func (c copyEngine) Stats() tma.Stats { return c.u.Stats() }
 
 // NewLaunch empties the unit's descriptor cache.
-func (c copyEngine) NewLaunch(paramsRead bool) { c.u.NewLaunch(paramsRead) }
+func (c copyEngine) NewLaunch(l tma.Launch) { c.u.NewLaunch(l) }
 
 // InFlight reports the copies in flight.
 func (c copyEngine) InFlight() int { return c.u.InFlight() }

@@ -298,6 +298,9 @@ func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error
 		return err
 	}
 	deadline := s.syncs.deadline(rec.issued, in.Flags.Has(isa.FHint))
+	if !final && s.prog.Scheduled && wc.w.ParkedAtWarpSync() {
+		deadline = answer
+	}
 	if res == rec.mask || open == nil || final || deadline <= answer {
 		if res != 0 {
 			// A true answer carries the wait's acquire: it reaches the warp

@@ -99,7 +99,7 @@ func (u *Unit) finishStream(r *request, dramExtra int) sim.Cycle {
 		ready += sim.Cycle(dramExtra)
 	}
 	u.stats.DRAMBytes += uint64(s.dram)
-	done := u.port(s.t.ceil(), ready, r.size) + sim.Cycle(u.cfg.CompletionLatency)
+	done := u.port(s.t.ceil(), ready, r.size) + sim.Cycle(u.cfg.CompletionLatency) + u.completionPad
 	r.stream = rowStream{}
 	return done
 }

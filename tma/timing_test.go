@@ -188,17 +188,24 @@ func TestDescriptorCacheChargesEachMapsFirstCopy(t *testing.T) {
 	r.landsAt(t, 5000+base)
 	copyAt(9000, 0xc0)
 	r.landsAt(t, 9000+46+base)
-	r.u.NewLaunch(false)
+	r.u.NewLaunch(Launch{})
 	copyAt(13000, 0xc0)
 	r.landsAt(t, 13000+46+80+base)
 	// A program that reads the parameter line itself (SASS ULDCs, timed
 	// by the SM's constant caches) pays its first fetch's miss alone.
-	r.u.NewLaunch(true)
+	r.u.NewLaunch(Launch{ParamsRead: true})
 	copyAt(17000, 0xc0)
 	r.landsAt(t, 17000+46+base)
 	if got := r.u.Stats().DescriptorMisses; got != 4 {
 		t.Errorf("DescriptorMisses %d, want 4", got)
 	}
+	// A launch's completion pad (the SM's ptxas.copy_completion_pad for
+	// PTX programs) delays every copy's completion by that much.
+	r.u.NewLaunch(Launch{ParamsRead: true, CompletionPad: 12})
+	copyAt(21000, 0xc0)
+	r.landsAt(t, 21000+46+base+12)
+	copyAt(25000, 0xc0)
+	r.landsAt(t, 25000+base+12)
 }
 
 // Rows outside the tensor read nothing, but their zeros come back no sooner

@@ -77,17 +77,31 @@ type Unit struct {
 	// paramsRead: the program reads the parameter line holding its maps
 	// with instructions of its own (NewLaunch).
 	paramsRead bool
+	// completionPad: cycles every copy's completion comes later this
+	// launch (NewLaunch).
+	completionPad sim.Cycle
+}
+
+// Launch says what the unit needs to know of a launch's program.
+type Launch struct {
+	// ParamsRead: the program reads its parameters with instructions of
+	// its own, timed by the SM's constant caches (SASS: the ULDCs of a
+	// map's address), so the launch's first fetch costs only
+	// DescriptorMissCycles.
+	ParamsRead bool
+	// CompletionPad delays every copy's completion by this many cycles
+	// beyond CompletionLatency (a caller's effective model: the SM's
+	// ptxas.copy_completion_pad for PTX programs).
+	CompletionPad int
 }
 
 // NewLaunch empties the descriptor cache: a launch's tensor maps are its
-// own parameters (or global memory it may have rewritten). paramsRead says
-// the program reads its parameters with instructions of its own, timed by
-// the SM's constant caches (SASS: the ULDCs of a map's address), so the
-// launch's first fetch costs only DescriptorMissCycles.
-func (u *Unit) NewLaunch(paramsRead bool) {
+// own parameters (or global memory it may have rewritten).
+func (u *Unit) NewLaunch(l Launch) {
 	clear(u.descs)
 	u.fetchedAny = false
-	u.paramsRead = paramsRead
+	u.paramsRead = l.ParamsRead
+	u.completionPad = sim.Cycle(l.CompletionPad)
 }
 
 // descriptor returns the extra setup of a tensor copy through the map at

@@ -416,3 +416,14 @@ func (w *Warp) Yield() (SplitState, bool) {
 	}
 	return Runnable, false
 }
+
+// ParkedAtWarpSync reports whether a path of the warp other than the
+// current one is parked at a WARPSYNC.
+func (w *Warp) ParkedAtWarpSync() bool {
+	for j := range w.splits {
+		if j != w.cur && w.splits[j].State == AtWarpSync {
+			return true
+		}
+	}
+	return false
+}

@@ -93,3 +93,18 @@ func TestYieldPassesOverExitedLanes(t *testing.T) {
 		t.Errorf("yielded to a %s path, want none (the other lanes have exited)", st)
 	}
 }
+
+func TestParkedAtWarpSyncSeesOnlyOtherPaths(t *testing.T) {
+	sync := isa.Instr{Op: isa.OpBarWarpSync, Ops: []isa.Operand{isa.Imm(0xffffffff)}}
+	p := mk(setpLaneLt(0, 16), bra(4, isa.NotP(0)), add(0, 1), exitI, sync, exitI)
+	w := New(0, 0, p, FullMask, Env{})
+	if w.ParkedAtWarpSync() {
+		t.Fatal("a whole warp has no parked path")
+	}
+	stepTo(t, w, 4)
+	w.WarpSync(FullMask)
+	stepTo(t, w, 2)
+	if !w.ParkedAtWarpSync() {
+		t.Error("lanes 16-31 wait at the warp sync, but the running path does not see them")
+	}
+}
