@@ -25,29 +25,35 @@ func runSASS(t *testing.T, w *Warp) []string {
 		in := &prog.Instrs[s.PC]
 		mask := w.GuardMask(in, s.Mask)
 		trace = append(trace, fmt.Sprintf("%d:%08x", s.PC, s.Mask))
-		switch in.Op {
-		case isa.OpBra:
-			w.Branch(in, mask)
-		case isa.OpExit:
-			w.Exit(mask)
-		case isa.OpBarWarpSync:
-			w.WarpSync(uint32(w.Scalar(in.Src(0), mask, 0)))
-		case isa.OpBssy:
-			w.Advance()
-			w.AddToBarrier(int(in.Src(0).Imm), mask)
-		case isa.OpBsync:
-			w.Bsync(int(in.Src(0).Imm))
-		case isa.OpBreak:
-			w.Advance()
-			w.Break(int(in.Src(0).Imm), mask)
-		default:
-			if err := w.ExecALU(in, mask, 0); err != nil {
-				t.Fatal(err)
-			}
-			w.Advance()
-		}
+		stepSASS(t, w, in, mask)
 	}
 	return trace
+}
+
+// stepSASS executes in for the lanes of mask as runSASS does.
+func stepSASS(t *testing.T, w *Warp, in *isa.Instr, mask uint32) {
+	t.Helper()
+	switch in.Op {
+	case isa.OpBra:
+		w.Branch(in, mask)
+	case isa.OpExit:
+		w.Exit(mask)
+	case isa.OpBarWarpSync:
+		w.WarpSync(uint32(w.Scalar(in.Src(0), mask, 0)))
+	case isa.OpBssy:
+		w.Advance()
+		w.AddToBarrier(int(in.Src(0).Imm), mask)
+	case isa.OpBsync:
+		w.Bsync(int(in.Src(0).Imm))
+	case isa.OpBreak:
+		w.Advance()
+		w.Break(int(in.Src(0).Imm), mask)
+	default:
+		if err := w.ExecALU(in, mask, 0); err != nil {
+			t.Fatal(err)
+		}
+		w.Advance()
+	}
 }
 
 func laneLt(p, n int) isa.Instr {

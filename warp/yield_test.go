@@ -6,8 +6,8 @@ import (
 	"github.com/smsim/smsim/isa"
 )
 
-// stepTo runs w as the test executor of simt_test.go does until its
-// current split stands at pc.
+// stepTo runs w as runSASS does (cbar_test.go) until its current split
+// stands at pc.
 func stepTo(t *testing.T, w *Warp, pc int32) {
 	t.Helper()
 	for steps := 0; ; steps++ {
@@ -19,20 +19,7 @@ func stepTo(t *testing.T, w *Warp, pc int32) {
 			return
 		}
 		in := &w.Prog.Instrs[s.PC]
-		mask := w.GuardMask(in, s.Mask)
-		switch in.Op {
-		case isa.OpBra:
-			w.Branch(in, mask)
-		case isa.OpExit:
-			w.Exit(mask)
-		case isa.OpBarWarpSync:
-			w.WarpSync(uint32(w.Scalar(in.Src(0), mask, 0)))
-		default:
-			if err := w.ExecALU(in, mask, 0); err != nil {
-				t.Fatal(err)
-			}
-			w.Advance()
-		}
+		stepSASS(t, w, in, w.GuardMask(in, s.Mask))
 	}
 }
 

@@ -13,35 +13,7 @@
 // Row: kernel,cycles_per_trip (clock64 around the loop in thread 0, a round trip for pp_*; the fourth launch).
 // Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o yield_park yield_park.cu (and -cubin, -ptx;
 // cuobjdump -sass yield_park.cubin)
-#include <cuda_runtime.h>
-#include <cstdint>
-#include <cstdio>
-
-__device__ __forceinline__ uint32_t sa(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
-__device__ __forceinline__ void mb_init(uint64_t* b, uint32_t n) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(sa(b)), "r"(n) : "memory");
-}
-__device__ __forceinline__ void mb_arrive(uint64_t* b) {
-  asm volatile("{\n\t.reg .b64 st;\n\tmbarrier.arrive.shared::cta.b64 st, [%0];\n\t}" :: "r"(sa(b)) : "memory");
-}
-__device__ __forceinline__ void mb_arrive_tx0(uint64_t* b) {
-  asm volatile("{\n\t.reg .b64 st;\n\tmbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], 0;\n\t}" :: "r"(sa(b)) : "memory");
-}
-__device__ __forceinline__ void mb_wait(uint64_t* b, uint32_t par) {
-  asm volatile("{\n\t.reg .pred p;\n\tW_%=:\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n\t@!p bra W_%=;\n\t}"
-               :: "r"(sa(b)), "r"(par) : "memory");
-}
-__device__ __forceinline__ bool mb_test(uint64_t* b, uint32_t par) {
-  uint32_t ok;
-  asm volatile("{\n\t.reg .pred p;\n\tmbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
-               : "=r"(ok) : "r"(sa(b)), "r"(par) : "memory");
-  return ok != 0;
-}
-__device__ __forceinline__ bool elect_one() {
-  uint32_t e;
-  asm volatile("{\n\t.reg .pred p;\n\t.reg .b32 r;\n\telect.sync r|p, 0xffffffff;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(e));
-  return e != 0;
-}
+#include "mbar_probe.h"
 
 constexpr int S = 4, ITERS = 1024;
 
