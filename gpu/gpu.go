@@ -135,10 +135,11 @@ func (g *GPU) Run(l *sm.Launch) (*Result, error) {
 func merge(rs []*sm.Result) *sm.Result {
 	m := &sm.Result{}
 	seen := map[string]bool{}
-	for _, r := range rs {
+	for i, r := range rs {
 		if r == nil {
 			continue
 		}
+		m.SMs = append(m.SMs, smReport(i, r))
 		m.Kernel = r.Kernel
 		m.Cycles = max(m.Cycles, r.Cycles)
 		m.Stats = addStats(m.Stats, r.Stats)
@@ -155,6 +156,18 @@ func merge(rs []*sm.Result) *sm.Result {
 	m.Stats.Cycles = m.Cycles
 	sortReports(m)
 	return m
+}
+
+// smReport is SM i's share of the launch: its cycles, counters and its
+// warps' stalls.
+func smReport(i int, r *sm.Result) sm.SMReport {
+	s := sm.SMReport{SM: i, Cycles: r.Cycles, Stats: r.Stats, Copies: r.Copies}
+	for _, w := range r.Warps {
+		for k, v := range w.Stalls {
+			s.Stalls[k] += v
+		}
+	}
+	return s
 }
 
 func addStats(a, b sm.Stats) sm.Stats {

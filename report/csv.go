@@ -56,6 +56,19 @@ func WriteCSV(w io.Writer, sections []string, r *Report) error {
 				}
 				_ = cw.Write(row)
 			}
+		case "sms":
+			hdr := []string{"kernel", "sm", "ctas", "cycles", "warp_instructions", "copy_bytes_loaded"}
+			for k := 0; k < sm.NumReasons; k++ {
+				hdr = append(hdr, sm.Reason(k).String())
+			}
+			_ = cw.Write(hdr)
+			for _, x := range r.smRows() {
+				row := []string{r.Kernel, itoa(x.SM), u(x.CTAs), u(x.Cycles), u(x.WarpInstructions), u(x.BytesLoaded)}
+				for k := 0; k < sm.NumReasons; k++ {
+					row = append(row, u(x.Stalls[sm.Reason(k).String()]))
+				}
+				_ = cw.Write(row)
+			}
 		case "instructions":
 			WriteProfileCSV(cw, r.Kernel, r.Instructions)
 		case "dumps":

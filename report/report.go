@@ -25,6 +25,8 @@ type Report struct {
 	Dumps    map[string][]any `json:"dumps"`
 	Warnings []string         `json:"warnings"`
 	TMA      *TMA             `json:"tma,omitempty"`
+	// SMs is each SM's share of a launch on several SMs (--sms, clusters).
+	SMs []SM `json:"sms,omitempty"`
 	// Instructions is the per-instruction profile (--profile, --report instructions).
 	Instructions []Instr            `json:"instructions,omitempty"`
 	Sim          Sim                `json:"sim"`
@@ -68,6 +70,18 @@ type TMA struct {
 	DescriptorFetches uint64 `json:"descriptor_fetches"`
 	BusyCycles        uint64 `json:"front_end_busy_cycles"`
 	QueueFullIssues   uint64 `json:"queue_full_issues"`
+}
+
+// SM is one SM's share of a launch on several SMs: the CTAs it ran, its
+// last busy cycle, its warp instructions, the bytes its copy engine
+// loaded, and its warps' stall cycles by reason.
+type SM struct {
+	SM               int               `json:"sm"`
+	CTAs             uint64            `json:"ctas"`
+	Cycles           uint64            `json:"cycles"`
+	WarpInstructions uint64            `json:"warp_instructions"`
+	BytesLoaded      uint64            `json:"copy_bytes_loaded"`
+	Stalls           map[string]uint64 `json:"stalls"`
 }
 
 // Error is the diagnostic that stopped a run (ErrorOf).
@@ -212,6 +226,14 @@ func Build(j *run.Job, out *run.Outcome) *Report {
 			Reductions: c.Reductions, Prefetches: c.Prefetches, BytesLoaded: c.BytesLoaded, BytesStored: c.BytesStored, OOBBytes: c.OOBBytes,
 			DRAMBytes: c.DRAMBytes, DescriptorFetches: c.DescriptorMisses, BusyCycles: c.BusyCycles,
 			QueueFullIssues: c.QueueFullIssues}
+	}
+	for _, s := range res.SMs {
+		js := SM{SM: s.SM, CTAs: s.Stats.CTAs, Cycles: s.Cycles, WarpInstructions: s.Stats.WarpInstructions,
+			BytesLoaded: s.Copies.BytesLoaded, Stalls: map[string]uint64{}}
+		for k := 0; k < sm.NumReasons; k++ {
+			js.Stalls[sm.Reason(k).String()] = s.Stalls[k]
+		}
+		r.SMs = append(r.SMs, js)
 	}
 	secs := out.Host.Seconds()
 	r.Sim = Sim{HostSeconds: secs, WarpInstructions: res.Stats.WarpInstructions,

@@ -180,6 +180,43 @@ func tableWarps(w io.Writer, r *Report) error {
 	return t.Render()
 }
 
+// tableSMs prints each SM's share of the launch: its CTAs, last busy cycle,
+// warp instructions and its warps' top stall reasons.
+func tableSMs(w io.Writer, r *Report) error {
+	t := NewTable(w, "sm", "ctas", "cycles", "instrs", "top stall reasons (share of its warps' cycles)")
+	for _, x := range r.smRows() {
+		total := uint64(0)
+		for _, v := range x.Stalls {
+			total += v
+		}
+		_ = t.Append(x.SM, x.CTAs, x.Cycles, x.WarpInstructions, topReasons(x.Stalls, total, 3))
+	}
+	return t.Render()
+}
+
+// smRows are the report's SMs, or for a launch on one SM that SM alone,
+// made of the whole report.
+func (r *Report) smRows() []SM {
+	if len(r.SMs) > 0 {
+		return r.SMs
+	}
+	one := SM{SM: 0, Cycles: r.Cycles, WarpInstructions: r.Sim.WarpInstructions, Stalls: map[string]uint64{}}
+	if r.TMA != nil {
+		one.BytesLoaded = r.TMA.BytesLoaded
+	}
+	ctas := map[int]bool{}
+	for _, x := range r.Warps {
+		if x.CTA >= 0 {
+			ctas[x.CTA] = true
+		}
+		for k, v := range x.Stalls {
+			one.Stalls[k] += v
+		}
+	}
+	one.CTAs = uint64(len(ctas))
+	return []SM{one}
+}
+
 // ctaLabel is a record's CTA in a table: its index, or for a record folding
 // the CTAs past sm.ReportCTAs, how many it stands for.
 func ctaLabel(cta, n int) string {

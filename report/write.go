@@ -19,14 +19,19 @@ func WriteJSON(w io.Writer, v any) error {
 }
 
 // WriteTable prints the report as text tables: the sections named (see
-// SectionNames; none: summary, barriers, phases and warps), the --dump
-// values last unless sections place them.
+// SectionNames; none: summary, sms when the launch ran on several SMs,
+// barriers, phases and warps), the --dump values last unless sections place
+// them.
 func WriteTable(w io.Writer, sections []string, r *Report) error {
+	if len(sections) == 0 && len(r.SMs) > 1 {
+		sections = []string{"summary", "sms", "barriers", "phases", "warps"}
+	}
 	sections = sectionsFor("table", sections, len(r.dumps) > 0)
 	for i, s := range sections {
-		// The warps and instructions tables end without the blank line the
-		// other sections leave, so one goes in before whatever follows them.
-		if i > 0 && (sections[i-1] == "warps" || sections[i-1] == "instructions") {
+		// The warps, sms and instructions tables end without the blank
+		// line the other sections leave, so one goes in before whatever
+		// follows them.
+		if i > 0 && (sections[i-1] == "warps" || sections[i-1] == "sms" || sections[i-1] == "instructions") {
 			if _, err := fmt.Fprintln(w); err != nil {
 				return err
 			}
@@ -41,6 +46,8 @@ func WriteTable(w io.Writer, sections []string, r *Report) error {
 			err = tablePhases(w, r, 12)
 		case "warps":
 			err = tableWarps(w, r)
+		case "sms":
+			err = tableSMs(w, r)
 		case "instructions":
 			err = tableInstructions(w, r)
 		case "dumps":
@@ -58,7 +65,7 @@ func WriteTable(w io.Writer, sections []string, r *Report) error {
 // SectionNames are the sections --report takes, for tables and CSV alike
 // (a CSV's summary is its warps table).
 func SectionNames() []string {
-	return []string{"summary", "barriers", "phases", "warps", "instructions", "dumps"}
+	return []string{"summary", "sms", "barriers", "phases", "warps", "instructions", "dumps"}
 }
 
 // CheckSections refuses a --report value that is not a section, and dumps

@@ -80,6 +80,18 @@ type Result struct {
 	// Copies counts the launch's bulk and tensor copies (the TMA unit's
 	// counters over this launch; zero without a unit).
 	Copies tma.Stats
+	// SMs is each SM's share of a launch on several SMs (gpu.Run); nil
+	// for a launch on one SM.
+	SMs []SMReport
+}
+
+// SMReport is one SM's share of a launch on several SMs.
+type SMReport struct {
+	SM     int
+	Cycles uint64 // the SM's last busy cycle from the launch's start
+	Stats  Stats
+	Copies tma.Stats
+	Stalls [NumReasons]uint64 // its warps' stall cycles by reason
 }
 
 // Limits on what a Result lists one by one, so that its memory does not grow
