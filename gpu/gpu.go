@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/smsim/smsim/memory"
@@ -166,7 +167,11 @@ func smReport(i int, r *sm.Result) sm.SMReport {
 		for k, v := range w.Stalls {
 			s.Stalls[k] += v
 		}
+		if w.CTA >= 0 && !slices.Contains(s.CTAs, w.CTA) {
+			s.CTAs = append(s.CTAs, w.CTA)
+		}
 	}
+	slices.Sort(s.CTAs)
 	return s
 }
 

@@ -69,6 +69,19 @@ func WriteCSV(w io.Writer, sections []string, r *Report) error {
 				}
 				_ = cw.Write(row)
 			}
+		case "clusters":
+			hdr := []string{"kernel", "cluster", "ctas", "sms", "cycles", "warp_instructions", "remote_arrivals"}
+			for k := 0; k < sm.NumReasons; k++ {
+				hdr = append(hdr, sm.Reason(k).String())
+			}
+			_ = cw.Write(hdr)
+			for _, c := range r.Clusters {
+				row := []string{r.Kernel, itoa(c.Cluster), ints(c.CTAs), ints(c.SMs), u(c.Cycles), u(c.WarpInstructions), u(c.RemoteArrivals)}
+				for k := 0; k < sm.NumReasons; k++ {
+					row = append(row, u(c.Stalls[sm.Reason(k).String()]))
+				}
+				_ = cw.Write(row)
+			}
 		case "instructions":
 			WriteProfileCSV(cw, r.Kernel, r.Instructions)
 		case "dumps":
@@ -84,3 +97,12 @@ func WriteCSV(w io.Writer, sections []string, r *Report) error {
 func u(x uint64) string  { return strconv.FormatUint(x, 10) }
 func i64(x int64) string { return strconv.FormatInt(x, 10) }
 func itoa(x int) string  { return strconv.Itoa(x) }
+
+// ints joins xs with spaces (a CSV cell of CTA or SM indices).
+func ints(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, " ")
+}

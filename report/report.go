@@ -25,8 +25,11 @@ type Report struct {
 	Dumps    map[string][]any `json:"dumps"`
 	Warnings []string         `json:"warnings"`
 	TMA      *TMA             `json:"tma,omitempty"`
-	// SMs is each SM's share of a launch on several SMs (--sms, clusters).
+	// SMs is the share of each SM that ran a CTA, for a launch on several
+	// SMs (--sms, clusters).
 	SMs []SM `json:"sms,omitempty"`
+	// Clusters is each cluster's share of a cluster launch.
+	Clusters []Cluster `json:"clusters,omitempty"`
 	// Instructions is the per-instruction profile (--profile, --report instructions).
 	Instructions []Instr            `json:"instructions,omitempty"`
 	Sim          Sim                `json:"sim"`
@@ -81,6 +84,21 @@ type SM struct {
 	Cycles           uint64            `json:"cycles"`
 	WarpInstructions uint64            `json:"warp_instructions"`
 	BytesLoaded      uint64            `json:"copy_bytes_loaded"`
+	Stalls           map[string]uint64 `json:"stalls"`
+	CTAIDs           []int             `json:"cta_ids"` // the CTAs it ran (of those the report lists)
+}
+
+// Cluster is one thread-block cluster's share of a launch: its CTAs, the
+// SMs they ran on, its latest warp's end, its warp instructions, the thread
+// arrivals on its barriers that came from its other CTAs (in the listed
+// phases) and its warps' stall cycles by reason.
+type Cluster struct {
+	Cluster          int               `json:"cluster"`
+	CTAs             []int             `json:"ctas"`
+	SMs              []int             `json:"sms"`
+	Cycles           uint64            `json:"cycles"`
+	WarpInstructions uint64            `json:"warp_instructions"`
+	RemoteArrivals   uint64            `json:"remote_arrivals"`
 	Stalls           map[string]uint64 `json:"stalls"`
 }
 
@@ -228,13 +246,18 @@ func Build(j *run.Job, out *run.Outcome) *Report {
 			QueueFullIssues: c.QueueFullIssues}
 	}
 	for _, s := range res.SMs {
+		if s.Stats.CTAs == 0 {
+			continue // an SM the launch left idle
+		}
 		js := SM{SM: s.SM, CTAs: s.Stats.CTAs, Cycles: s.Cycles, WarpInstructions: s.Stats.WarpInstructions,
 			BytesLoaded: s.Copies.BytesLoaded, Stalls: map[string]uint64{}}
 		for k := 0; k < sm.NumReasons; k++ {
 			js.Stalls[sm.Reason(k).String()] = s.Stalls[k]
 		}
+		js.CTAIDs = s.CTAs
 		r.SMs = append(r.SMs, js)
 	}
+	r.Clusters = clusters(j.Grid, j.Cluster, r)
 	secs := out.Host.Seconds()
 	r.Sim = Sim{HostSeconds: secs, WarpInstructions: res.Stats.WarpInstructions,
 		SimulatedCycles: res.Cycles, Ticks: res.Stats.Ticks}

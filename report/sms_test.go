@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -79,5 +80,60 @@ func TestReportsEachSMsShare(t *testing.T) {
 	}
 	if got := strings.Count(ob.String(), "\n|"); got != 2 {
 		t.Errorf("one SM's sms table has %d rows besides its header, want 1:\n%s", got-1, ob.String())
+	}
+}
+
+// A cluster launch reports each cluster: cluster_probe.ptx's
+// k_cluster_func<2> on a grid of 4 is two clusters of two CTAs, each on two
+// SMs of one GPC, whose CTAs arrive on each other's barriers; the clusters'
+// instructions add up to the kernel's. Only the SMs that ran a CTA are
+// listed.
+func TestReportsEachCluster(t *testing.T) {
+	f := run.Spec{Kernel: "k_cluster_func<2>", Block: "128", Grid: "4", Launches: 1, Config: "h200",
+		Args: []string{"buf:8192:random:7", "buf:8192", "buf:2048", "buf:8", "buf:8", "buf:32"}}
+	j, err := f.Job("../testdata/cuda/cluster_probe.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := run.Execute(j)
+	if err != nil || out.Err != nil {
+		t.Fatalf("execute: %v %v", err, out.Err)
+	}
+	r := Build(j, out)
+	if len(r.SMs) != 4 {
+		t.Errorf("%d SMs listed, want the 4 that ran a CTA", len(r.SMs))
+	}
+	if len(r.Clusters) != 2 {
+		t.Fatalf("%d clusters, want 2", len(r.Clusters))
+	}
+	var instrs uint64
+	for i, c := range r.Clusters {
+		instrs += c.WarpInstructions
+		if want := []int{2 * i, 2*i + 1}; !slices.Equal(c.CTAs, want) {
+			t.Errorf("cluster %d: CTAs %v, want %v", i, c.CTAs, want)
+		}
+		if len(c.SMs) != 2 || c.SMs[0] == c.SMs[1] {
+			t.Errorf("cluster %d: SMs %v, want two distinct", i, c.SMs)
+		}
+		if c.RemoteArrivals == 0 {
+			t.Errorf("cluster %d: no remote arrivals", i)
+		}
+	}
+	if instrs != r.Sim.WarpInstructions {
+		t.Errorf("clusters' instructions %d, want the kernel's %d", instrs, r.Sim.WarpInstructions)
+	}
+	var tb bytes.Buffer
+	if err := WriteTable(&tb, nil, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(tb.String(), "| cluster | ctas |") {
+		t.Errorf("the default table has no clusters section:\n%s", tb.String())
+	}
+	var cb bytes.Buffer
+	if err := WriteCSV(&cb, []string{"clusters"}, r); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := csv.NewReader(&cb).ReadAll(); err != nil || len(rows) != 3 || rows[1][2] != "0 1" {
+		t.Errorf("clusters CSV: %v (%v), want a header and two rows, cluster 0 of CTAs \"0 1\"", rows, err)
 	}
 }

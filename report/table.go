@@ -194,6 +194,21 @@ func tableSMs(w io.Writer, r *Report) error {
 	return t.Render()
 }
 
+// tableClusters prints each cluster's share of a cluster launch: its CTAs,
+// their SMs, its latest warp's end, warp instructions, the arrivals on its
+// barriers from its other CTAs and its warps' top stall reasons.
+func tableClusters(w io.Writer, r *Report) error {
+	t := NewTable(w, "cluster", "ctas", "sms", "cycles", "instrs", "remote arrivals", "top stall reasons (share of its warps' cycles)")
+	for _, c := range r.Clusters {
+		total := uint64(0)
+		for _, v := range c.Stalls {
+			total += v
+		}
+		_ = t.Append(c.Cluster, ints(c.CTAs), ints(c.SMs), c.Cycles, c.WarpInstructions, c.RemoteArrivals, topReasons(c.Stalls, total, 3))
+	}
+	return t.Render()
+}
+
 // smRows are the report's SMs, or for a launch on one SM that SM alone,
 // made of the whole report.
 func (r *Report) smRows() []SM {

@@ -23,15 +23,18 @@ func WriteJSON(w io.Writer, v any) error {
 // barriers, phases and warps), the --dump values last unless sections place
 // them.
 func WriteTable(w io.Writer, sections []string, r *Report) error {
-	if len(sections) == 0 && len(r.SMs) > 1 {
+	if len(sections) == 0 && (len(r.SMs) > 1 || len(r.Clusters) > 0) {
 		sections = []string{"summary", "sms", "barriers", "phases", "warps"}
+		if len(r.Clusters) > 0 {
+			sections = []string{"summary", "sms", "clusters", "barriers", "phases", "warps"}
+		}
 	}
 	sections = sectionsFor("table", sections, len(r.dumps) > 0)
 	for i, s := range sections {
 		// The warps, sms and instructions tables end without the blank
 		// line the other sections leave, so one goes in before whatever
 		// follows them.
-		if i > 0 && (sections[i-1] == "warps" || sections[i-1] == "sms" || sections[i-1] == "instructions") {
+		if i > 0 && slices.Contains([]string{"warps", "sms", "clusters", "instructions"}, sections[i-1]) {
 			if _, err := fmt.Fprintln(w); err != nil {
 				return err
 			}
@@ -48,6 +51,8 @@ func WriteTable(w io.Writer, sections []string, r *Report) error {
 			err = tableWarps(w, r)
 		case "sms":
 			err = tableSMs(w, r)
+		case "clusters":
+			err = tableClusters(w, r)
 		case "instructions":
 			err = tableInstructions(w, r)
 		case "dumps":
@@ -65,7 +70,7 @@ func WriteTable(w io.Writer, sections []string, r *Report) error {
 // SectionNames are the sections --report takes, for tables and CSV alike
 // (a CSV's summary is its warps table).
 func SectionNames() []string {
-	return []string{"summary", "sms", "barriers", "phases", "warps", "instructions", "dumps"}
+	return []string{"summary", "sms", "clusters", "barriers", "phases", "warps", "instructions", "dumps"}
 }
 
 // CheckSections refuses a --report value that is not a section, and dumps

@@ -92,6 +92,7 @@ type SMReport struct {
 	Stats  Stats
 	Copies tma.Stats
 	Stalls [NumReasons]uint64 // its warps' stall cycles by reason
+	CTAs   []int              // the CTAs its listed warps belong to, ascending
 }
 
 // Limits on what a Result lists one by one, so that its memory does not grow

@@ -34,7 +34,7 @@ func TestCompletionOffersKernelsKeysAndValues(t *testing.T) {
 		{"--set unknown key", []string{"run", half, "--set", "nosuch="}, nil, cobra.ShellCompDirectiveNoFileComp},
 		{"validate --set", []string{"validate", "--set", "syncs.interval"}, []string{"syncs.interval=\t" + keyHelp(t, "syncs.interval")}, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace},
 		{"calibrate --params after a comma", []string{"calibrate", "--params", "syncs.latency,syncs.interv"}, []string{"syncs.latency,syncs.interval"}, cobra.ShellCompDirectiveNoFileComp},
-		{"--report", []string{"run", half, "--report", ""}, []string{"summary", "sms", "barriers", "phases", "warps", "instructions", "dumps"}, cobra.ShellCompDirectiveNoFileComp},
+		{"--report", []string{"run", half, "--report", ""}, []string{"summary", "sms", "clusters", "barriers", "phases", "warps", "instructions", "dumps"}, cobra.ShellCompDirectiveNoFileComp},
 		{"compare --report", []string{"compare", half, "--report", ""}, []string{"summary", "barriers", "phases"}, cobra.ShellCompDirectiveNoFileComp},
 		{"run -o", []string{"run", half, "-o", ""}, []string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp},
 		{"stats -o", []string{"stats", half, "-o", ""}, []string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp},

@@ -96,7 +96,7 @@ func TestDumpMistakesAreUsageErrors(t *testing.T) {
 	}{
 		{[]string{"run", parity, "--dump", "nosuch"}, "smsim: --dump nosuch: not a buffer parameter of kernel parity_tracking (0:out u64)"},
 		{[]string{"run", parity, "--report", "dumps"}, "smsim: --report dumps: no --dump NAME[:TYPE[:COUNT]] names a buffer to print"},
-		{[]string{"run", parity, "--report", "dump"}, `smsim: --report "dump": want summary, sms, barriers, phases, warps, instructions, dumps`},
+		{[]string{"run", parity, "--report", "dump"}, `smsim: --report "dump": want summary, sms, clusters, barriers, phases, warps, instructions, dumps`},
 	}
 	for _, tc := range tests {
 		code, _, errs := cli(t, tc.args...)

@@ -78,7 +78,7 @@ func (o *runOptions) bindAll(c *cobra.Command) {
 	fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace-event JSON timeline (opens in Perfetto)")
 	fs.StringVar(&o.plot, "plot", "", "write a plot (.svg, .png or .pdf, as FILE's extension says): stall cycles per phase, phase durations over time, their histogram")
 	fs.StringVar(&o.profile, "profile", "", "write every instruction's issues and warp cycles by stall reason (as Nsight Compute's source view): CSV, or JSON if FILE ends in .json")
-	fs.StringArrayVar(&o.reports, "report", nil, "table/csv sections: summary, sms, barriers, phases, warps, instructions, dumps (repeatable; default: all but instructions for table, sms only on several SMs, phases for csv; --dump values last)")
+	fs.StringArrayVar(&o.reports, "report", nil, "table/csv sections: summary, sms, clusters, barriers, phases, warps, instructions, dumps (repeatable; default: all but instructions for table, sms and clusters only on several SMs, phases for csv; --dump values last)")
 }
 
 func runRun(o *runOptions, stdout, stderr io.Writer) error {
