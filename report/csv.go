@@ -44,43 +44,22 @@ func WriteCSV(w io.Writer, sections []string, r *Report) error {
 					f0(b.PhaseCycles.P50), f0(b.PhaseCycles.P95), f0(b.PhaseCycles.Max), u(b.StallCycles)})
 			}
 		case "warps", "summary":
-			hdr := []string{"kernel", "warp", "cta", "instructions", "start", "end"}
-			for k := 0; k < sm.NumReasons; k++ {
-				hdr = append(hdr, sm.Reason(k).String())
-			}
-			_ = cw.Write(hdr)
+			_ = cw.Write(withReasons([]string{"kernel", "warp", "cta", "instructions", "start", "end"}))
 			for _, x := range r.Warps {
 				row := []string{r.Kernel, itoa(x.Warp), itoa(x.CTA), u(x.Instructions), u(x.Start), u(x.End)}
-				for k := 0; k < sm.NumReasons; k++ {
-					row = append(row, u(x.Stalls[sm.Reason(k).String()]))
-				}
-				_ = cw.Write(row)
+				_ = cw.Write(withStalls(row, x.Stalls))
 			}
 		case "sms":
-			hdr := []string{"kernel", "sm", "ctas", "cycles", "warp_instructions", "copy_bytes_loaded"}
-			for k := 0; k < sm.NumReasons; k++ {
-				hdr = append(hdr, sm.Reason(k).String())
-			}
-			_ = cw.Write(hdr)
+			_ = cw.Write(withReasons([]string{"kernel", "sm", "ctas", "cycles", "warp_instructions", "copy_bytes_loaded"}))
 			for _, x := range r.smRows() {
 				row := []string{r.Kernel, itoa(x.SM), u(x.CTAs), u(x.Cycles), u(x.WarpInstructions), u(x.BytesLoaded)}
-				for k := 0; k < sm.NumReasons; k++ {
-					row = append(row, u(x.Stalls[sm.Reason(k).String()]))
-				}
-				_ = cw.Write(row)
+				_ = cw.Write(withStalls(row, x.Stalls))
 			}
 		case "clusters":
-			hdr := []string{"kernel", "cluster", "ctas", "sms", "cycles", "warp_instructions", "remote_arrivals"}
-			for k := 0; k < sm.NumReasons; k++ {
-				hdr = append(hdr, sm.Reason(k).String())
-			}
-			_ = cw.Write(hdr)
+			_ = cw.Write(withReasons([]string{"kernel", "cluster", "ctas", "sms", "cycles", "warp_instructions", "remote_arrivals"}))
 			for _, c := range r.Clusters {
 				row := []string{r.Kernel, itoa(c.Cluster), ints(c.CTAs), ints(c.SMs), u(c.Cycles), u(c.WarpInstructions), u(c.RemoteArrivals)}
-				for k := 0; k < sm.NumReasons; k++ {
-					row = append(row, u(c.Stalls[sm.Reason(k).String()]))
-				}
-				_ = cw.Write(row)
+				_ = cw.Write(withStalls(row, c.Stalls))
 			}
 		case "instructions":
 			WriteProfileCSV(cw, r.Kernel, r.Instructions)
@@ -105,4 +84,20 @@ func ints(xs []int) string {
 		s[i] = strconv.Itoa(x)
 	}
 	return strings.Join(s, " ")
+}
+
+// withReasons appends the stall reasons' names to a header.
+func withReasons(hdr []string) []string {
+	for k := 0; k < sm.NumReasons; k++ {
+		hdr = append(hdr, sm.Reason(k).String())
+	}
+	return hdr
+}
+
+// withStalls appends a record's stall cycles, reason by reason, to a row.
+func withStalls(row []string, stalls map[string]uint64) []string {
+	for k := 0; k < sm.NumReasons; k++ {
+		row = append(row, u(stalls[sm.Reason(k).String()]))
+	}
+	return row
 }

@@ -166,16 +166,12 @@ func tablePhases(w io.Writer, r *Report, limit int) error {
 func tableWarps(w io.Writer, r *Report) error {
 	t := NewTable(w, "warp", "cta", "instrs", "cycles", "top stall reasons (share of the warp's cycles)")
 	for _, x := range r.Warps {
-		total := uint64(0)
-		for _, v := range x.Stalls {
-			total += v
-		}
 		if x.CTA < 0 {
 			_ = t.Append(fmt.Sprintf("%d × warp %d", x.Warps, x.WarpInCTA), ctaLabel(x.CTA, x.Warps), x.Instructions, x.End-x.Start,
-				topReasons(x.Stalls, total, 3))
+				topOf(x.Stalls))
 			continue
 		}
-		_ = t.Append(x.Warp, x.CTA, x.Instructions, x.End-x.Start, topReasons(x.Stalls, total, 3))
+		_ = t.Append(x.Warp, x.CTA, x.Instructions, x.End-x.Start, topOf(x.Stalls))
 	}
 	return t.Render()
 }
@@ -185,11 +181,7 @@ func tableWarps(w io.Writer, r *Report) error {
 func tableSMs(w io.Writer, r *Report) error {
 	t := NewTable(w, "sm", "ctas", "cycles", "instrs", "top stall reasons (share of its warps' cycles)")
 	for _, x := range r.smRows() {
-		total := uint64(0)
-		for _, v := range x.Stalls {
-			total += v
-		}
-		_ = t.Append(x.SM, x.CTAs, x.Cycles, x.WarpInstructions, topReasons(x.Stalls, total, 3))
+		_ = t.Append(x.SM, x.CTAs, x.Cycles, x.WarpInstructions, topOf(x.Stalls))
 	}
 	return t.Render()
 }
@@ -198,13 +190,13 @@ func tableSMs(w io.Writer, r *Report) error {
 // their SMs, its latest warp's end, warp instructions, the arrivals on its
 // barriers from its other CTAs and its warps' top stall reasons.
 func tableClusters(w io.Writer, r *Report) error {
+	if len(r.Clusters) == 0 {
+		_, err := fmt.Fprintln(w, "clusters: none, the launch has no cluster size (--cluster X[,Y[,Z]] or the kernel's)")
+		return err
+	}
 	t := NewTable(w, "cluster", "ctas", "sms", "cycles", "instrs", "remote arrivals", "top stall reasons (share of its warps' cycles)")
 	for _, c := range r.Clusters {
-		total := uint64(0)
-		for _, v := range c.Stalls {
-			total += v
-		}
-		_ = t.Append(c.Cluster, ints(c.CTAs), ints(c.SMs), c.Cycles, c.WarpInstructions, c.RemoteArrivals, topReasons(c.Stalls, total, 3))
+		_ = t.Append(c.Cluster, ints(c.CTAs), ints(c.SMs), c.Cycles, c.WarpInstructions, c.RemoteArrivals, topOf(c.Stalls))
 	}
 	return t.Render()
 }
@@ -239,6 +231,16 @@ func ctaLabel(cta, n int) string {
 		return fmt.Sprintf("%d more", n)
 	}
 	return strconv.Itoa(cta)
+}
+
+// topOf names a record's three largest stall reasons with their shares of
+// its stall cycles.
+func topOf(st map[string]uint64) string {
+	total := uint64(0)
+	for _, v := range st {
+		total += v
+	}
+	return topReasons(st, total, 3)
 }
 
 // topReasons names the n largest stall reasons with their shares.
