@@ -72,16 +72,15 @@ func TestSASSHoldsItsLevel(t *testing.T) {
 		t.Skip("runs the calibration suite from SASS")
 	}
 	v := fullSASSValidation(t)
-	// Held at the level of the memory path's, the barrier unit's, the
-	// special-register reads', the constant caches' and a YIELD's switch
-	// between a warp's paths' measured timing, with the polling of an
-	// elected lane's try_wait (docs/model.md): all rows 5.10 % (with the 290
-	// tensor-core rows, 3.07 % on their own), microbench.csv 4.71 %. Its
-	// worst row, divergent2_warps16 (-27.9 %), is what its per-thread-
-	// addressed waits cost at many warps, which the model lacks (its
-	// arrives cost the barrier unit no more than full-warp ones:
-	// calibration/h200/arrvec.csv).
-	const allMAPE, microMAPE, microWorst = 5.3, 4.9, 28.5
+	// Held at the level of the memory path's, the barrier unit's (with the
+	// constant loads that share its port), the special-register reads', the
+	// constant caches' and a YIELD's switch between a warp's paths' measured
+	// timing, with the polling of an elected lane's try_wait
+	// (docs/model.md): all rows 4.95 % (with the 290 tensor-core rows, 2.93 %
+	// on their own), microbench.csv 4.22 %. Its worst row, wake_latency
+	// test_wait_spin's least (+16.9 %), is one end of a poll's sawtooth the
+	// model answers at one point of.
+	const allMAPE, microMAPE, microWorst = 5.0, 4.3, 17.5
 	if m := v.Overall["all"]; m.Rows != 1798 || m.MAPE > allMAPE {
 		t.Errorf("all files from SASS: %d rows, MAPE %.2f %% (held at %g %%)", m.Rows, m.MAPE, allMAPE)
 	}
@@ -90,8 +89,8 @@ func TestSASSHoldsItsLevel(t *testing.T) {
 			m.Rows, m.MAPE, microMAPE, m.Worst, m.WorstRow, microWorst)
 	}
 	// The tensor-core files (calibration/h200/README.md, "Tensor cores"),
-	// 290 rows at 3.07 %: docs/validation.md names the rows that miss.
-	const tensorMAPE = 3.4
+	// 290 rows at 2.93 %: docs/validation.md names the rows that miss.
+	const tensorMAPE = 3.1
 	rows, sum := 0, 0.0
 	for _, f := range []string{"wgmma_timing.csv", "wgmma_rate.csv", "wgmma_share.csv", "stg_wgmma.csv", "tma_swizzle.csv"} {
 		rows, sum = rows+v.Overall[f].Rows, sum+v.Overall[f].MAPE*float64(v.Overall[f].Rows)

@@ -100,6 +100,7 @@ type BranchSpec struct {
 //	        successive applies at least Interval apart (CountInterval for a counted arrive)
 //	try_wait issue ──Check──► phase check (CheckCost of the unit's cycles)
 //	phase completes ──WakeCost each──► suspended waits answered ──TryWaitWake──► warp resumes
+//	constant load (LDC) ──LdcCost of the unit's cycles, booked as an update──► its result no sooner
 type SyncsSpec struct {
 	Latency            int // syncs.latency
 	Interval           int // syncs.interval
@@ -118,6 +119,7 @@ type SyncsSpec struct {
 	WakeCost           int // syncs.wake_cost
 	Acquire            int // syncs.acquire
 	GuardedOff         int // syncs.guarded_off
+	LdcCost            int // syncs.ldc_cost
 }
 
 // BarSpec is the CTA barriers' (bar.sync) spec.

@@ -72,6 +72,9 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	}
 	if u.consts {
 		s.constExtra = s.constReads(now, wc, in, mask)
+		if in.Class == isa.ClassConst && !in.Flags.Has(isa.FUniform) && s.prog.Scheduled {
+			s.constExtra += s.syncs.ldcDelay(now) // an LDC: the barrier unit's port
+		}
 	}
 	if k := &s.kernels[pc]; k.Resolved() && w.Exec(k, mask) {
 		// An ALU operation with a lane kernel goes to its lanes at once.

@@ -134,6 +134,20 @@ func (u *syncsUnit) scheduleCheck(now sim.Cycle, op isa.Op, after sim.Cycle, reg
 	return at
 }
 
+// ldcDelay books a constant load (LDC) issued at now in the unit's
+// calendar and returns how much later than its own latency its result
+// comes. The SM's constant loads and its barrier operations share one port
+// (mio_share.cu: a mix of both takes the sum of their times), so the load
+// takes LdcCost of the unit's cycles, booked where an update issued with it
+// would be.
+func (u *syncsUnit) ldcDelay(now sim.Cycle) sim.Cycle {
+	if u.spec.LdcCost <= 0 {
+		return 0
+	}
+	at := now + sim.Cycle(u.spec.Latency)
+	return u.slots.reserve(at, u.spec.LdcCost) - at
+}
+
 // resultAt is when the result of an update applied at applied (a token) is
 // usable by the issuing warp.
 func (u *syncsUnit) resultAt(applied sim.Cycle) sim.Cycle { return applied + sim.Cycle(u.spec.Result) }

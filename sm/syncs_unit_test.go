@@ -333,3 +333,39 @@ func TestSyncsSpecByFrontend(t *testing.T) {
 		}
 	}
 }
+
+// A constant load takes syncs.ldc_cost of the unit's cycles where an update
+// issued with it would be applied: alone it is not delayed, behind
+// saturating arrives it waits for a free slot, and the arrives issued after
+// it wait for it (mio_share.cu: a mix of both takes the sum of their times).
+func TestConstantLoadTakesTheBarrierPort(t *testing.T) {
+	cases := []struct {
+		name      string
+		mod       func(*SyncsSpec)
+		arrives   []sim.Cycle // issue cycles of the arrives before the load
+		ldc       sim.Cycle   // the load's issue
+		wantDelay sim.Cycle   // beyond its own latency
+		after     sim.Cycle   // an arrive issued with the load...
+		wantAfter sim.Cycle   // ...is applied then
+	}{
+		{name: "alone, no delay", ldc: 10, wantDelay: 0, after: 10, wantAfter: 48},
+		{name: "behind three saturating arrives", arrives: []sim.Cycle{0, 0, 0}, ldc: 0, wantDelay: 6, after: 0, wantAfter: 44},
+		{name: "after the unit drained", arrives: []sim.Cycle{0, 0}, ldc: 20, wantDelay: 0, after: 20, wantAfter: 58},
+		{name: "syncs.ldc_cost 0 books nothing", mod: func(s *SyncsSpec) { s.LdcCost = 0 },
+			arrives: []sim.Cycle{0, 0}, ldc: 0, wantDelay: 0, after: 0, wantAfter: 40},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			u := unitWith(tc.mod)
+			for _, at := range tc.arrives {
+				u.scheduleUpdate(at, &arriveI)
+			}
+			if got := u.ldcDelay(tc.ldc); got != tc.wantDelay {
+				t.Errorf("load delayed %d cycles, want %d", got, tc.wantDelay)
+			}
+			if got := u.scheduleUpdate(tc.after, &arriveI); got != tc.wantAfter {
+				t.Errorf("the next arrive applied at %d, want %d", got, tc.wantAfter)
+			}
+		})
+	}
+}
