@@ -153,6 +153,10 @@ type SASSSpec struct {
 	// its issue (sass.special_read). CS2R (the clock) is fixed-latency:
 	// latency.special.
 	SpecialRead int
+	// Bsync is how long a BSYNC holds its warp beyond its stall count
+	// (sass.bsync): reconverging redirects the warp like a taken branch,
+	// whether its lanes were all there or not.
+	Bsync int
 }
 
 // PtxasSpec is the compiler model's costs: what a PTX program pays for code

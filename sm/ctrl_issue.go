@@ -176,6 +176,9 @@ func (s *SM) ctrlIssued(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) {
 	if in.Op == isa.OpYield && wc.yieldUntil > now {
 		wc.branchUntil = wc.yieldUntil // the switch to another path (execYield)
 	}
+	if in.Op == isa.OpBsync && mask != 0 {
+		wc.branchUntil = max(wc.branchUntil, now+sim.Cycle(s.cfg.SASS.Bsync)) // the reconvergence's redirect
+	}
 	if k := int(c.WriteSB); k < isa.NumSB {
 		s.sbSet(now, wc, k, s.writeItem(now, wc, in, mask))
 	}
