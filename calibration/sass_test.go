@@ -76,11 +76,12 @@ func TestSASSHoldsItsLevel(t *testing.T) {
 	// constant loads that share its port), the special-register reads', the
 	// constant caches', a BSYNC's redirect and a YIELD's switch between a
 	// warp's paths' measured timing, with the polling of an elected lane's
-	// try_wait (docs/model.md): all rows 4.90 % (with the 290 tensor-core
-	// rows, 2.93 % on their own), microbench.csv 4.06 %. Its worst row,
-	// wake_latency test_wait_spin's least (+21.1 %), is one end of a poll's
-	// sawtooth the model answers at one point of.
-	const allMAPE, microMAPE, microWorst = 5.0, 4.15, 21.5
+	// try_wait (docs/model.md): all rows 4.88 % (with the 290 tensor-core
+	// rows, 2.93 % on their own), microbench.csv 3.80 % — issue 31's targets
+	// are 5 and 4 %. Its worst row, bulk_copy_latency bytes16384_dram
+	// (-14.8 %), is a DRAM copy's curve the memory path does not follow
+	// (docs/model.md).
+	const allMAPE, microMAPE, microWorst = 5.0, 4.0, 15.5
 	if m := v.Overall["all"]; m.Rows != 1798 || m.MAPE > allMAPE {
 		t.Errorf("all files from SASS: %d rows, MAPE %.2f %% (held at %g %%)", m.Rows, m.MAPE, allMAPE)
 	}

@@ -180,6 +180,10 @@ type PtxasSpec struct {
 	// CopyCompletionPad (ptxas.copy_completion_pad): cycles a PTX
 	// program's copies complete beyond tma.completion.
 	CopyCompletionPad int
+	// PollVisibilityPad (ptxas.poll_visibility_pad): cycles a completion
+	// reaches a PTX program's test_wait polls beyond syncs.poll_visibility,
+	// standing in for the BSYNC a SASS spin pays after its wait.
+	PollVisibilityPad int
 }
 
 // ModelChoices choose between models of one behaviour.

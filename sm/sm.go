@@ -262,6 +262,7 @@ func (s *SM) syncsSpec(prog *isa.Program) SyncsSpec {
 	if !prog.Scheduled {
 		spec.Latency += s.cfg.Ptxas.SyncsLatencyPad
 		spec.Acquire = max(spec.Acquire-s.cfg.Ptxas.SyncsAcquireOverlap, 0)
+		spec.PollVisibility += s.cfg.Ptxas.PollVisibilityPad
 		// The compiler model bounds a guarded-off wait's pass by the
 		// unit's check and answer, as it bounds a true answer.
 		spec.GuardedOff = max(spec.Check+spec.Result, spec.Acquire)

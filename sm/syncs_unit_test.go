@@ -176,7 +176,7 @@ func TestBarrierUnitAnswerTimes(t *testing.T) {
 		{"un-hinted try_wait answers false syncs.try_wait_timeout after issue", u.deadline(100, false), 7880},
 		{"hinted try_wait answers false syncs.try_wait_hint_timeout after issue", u.deadline(100, true), 7938},
 		{"a completion reaches another warp's try_wait syncs.visibility later", u.visibleAt(100, false, true), 102},
-		{"a warp's completion reaches test_wait polls syncs.poll_visibility later", u.visibleAt(100, true, true), 135},
+		{"a warp's completion reaches test_wait polls syncs.poll_visibility later", u.visibleAt(100, true, true), 120},
 		{"a copy's completion reaches test_wait polls syncs.visibility later", u.visibleAt(100, true, false), 102},
 		{"a try_wait seeing a completion late wakes syncs.try_wait_wake after", u.lateWakeAt(102, 7000), 115},
 		{"... or at its deadline", u.lateWakeAt(102, 110), 110},
@@ -317,19 +317,22 @@ func TestSlotCalendarFillsGaps(t *testing.T) {
 // A SASS program's barrier operations are answered at the unit's measured
 // latencies (latency3.csv: syncs.latency, syncs.acquire 36); a PTX program's
 // at the compiler model's, which fold in ptxas's stall counts around them
-// (syncs.latency + ptxas.syncs_latency_pad = 42, syncs.acquire - ptxas.syncs_acquire_overlap = 27).
+// (syncs.latency + ptxas.syncs_latency_pad = 42, syncs.acquire - ptxas.syncs_acquire_overlap = 27),
+// and a completion reaches its test_wait polls ptxas.poll_visibility_pad
+// later (35 against 20: the BSYNC a SASS spin pays after its wait).
 func TestSyncsSpecByFrontend(t *testing.T) {
 	s, err := New(DefaultConfig(), sim.New(), &fakeMem{b: map[uint64]byte{}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		scheduled        bool
-		latency, acquire int
-	}{{true, 36, 36}, {false, 42, 27}} {
+		scheduled              bool
+		latency, acquire, poll int
+	}{{true, 36, 36, 20}, {false, 42, 27, 35}} {
 		spec := s.syncsSpec(&isa.Program{Scheduled: tc.scheduled})
-		if spec.Latency != tc.latency || spec.Acquire != tc.acquire {
-			t.Errorf("Scheduled %v: syncs latency %d, acquire %d; want %d, %d", tc.scheduled, spec.Latency, spec.Acquire, tc.latency, tc.acquire)
+		if spec.Latency != tc.latency || spec.Acquire != tc.acquire || spec.PollVisibility != tc.poll {
+			t.Errorf("Scheduled %v: syncs latency %d, acquire %d, poll visibility %d; want %d, %d, %d", tc.scheduled,
+				spec.Latency, spec.Acquire, spec.PollVisibility, tc.latency, tc.acquire, tc.poll)
 		}
 	}
 }
