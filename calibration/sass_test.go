@@ -74,9 +74,10 @@ func TestSASSHoldsItsLevel(t *testing.T) {
 	v := fullSASSValidation(t)
 	// Held at the level of the memory path's, the barrier unit's (with the
 	// constant loads that share its port), the special-register reads', the
-	// constant caches', a BSYNC's redirect and a YIELD's switch between a
-	// warp's paths' measured timing, with the polling of an elected lane's
-	// try_wait (docs/model.md): all rows 4.88 % (with the 290 tensor-core
+	// constant caches', a BSYNC's redirect, a CTA-scope membar's wait for
+	// shared stores and a YIELD's switch between a warp's paths' measured
+	// timing, with the polling of an elected lane's try_wait
+	// (docs/model.md): all rows 4.83 % (with the 290 tensor-core
 	// rows, 2.93 % on their own), microbench.csv 3.80 % — issue 31's targets
 	// are 5 and 4 %. Its worst row, bulk_copy_latency bytes16384_dram
 	// (-14.8 %), is a DRAM copy's curve the memory path does not follow

@@ -153,6 +153,13 @@ type SASSSpec struct {
 	// its issue (sass.special_read). CS2R (the clock) is fixed-latency:
 	// latency.special.
 	SpecialRead int
+	// FenceRead is when a CTA-scope memory barrier (MEMBAR.ALL.CTA)
+	// releases its read scoreboard at the earliest, counted from its issue
+	// (sass.fence_read); it also waits for the warp's shared stores.
+	FenceRead int
+	// SmemStoreWritten is when a shared store's data is in the data array,
+	// counted from its issue when nothing queues (sass.smem_store_written).
+	SmemStoreWritten int
 	// Bsync is how long a BSYNC holds its warp beyond its stall count
 	// (sass.bsync): reconverging redirects the warp like a taken branch,
 	// whether its lanes were all there or not.

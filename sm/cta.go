@@ -91,6 +91,7 @@ type wctx struct {
 	cp        cpThreads // cp.async groups per lane
 	cbarArmed uint32    // lanes arrived at the cluster barrier, not yet waited
 	writeAck  sim.Cycle // when the L2 has acknowledged the warp's global writes so far
+	smemWrote sim.Cycle // when the warp's shared-memory writes so far are in the data array
 	fencedAt  sim.Cycle // when the warp's latest GPU-scope membar completed (membar.go)
 	fenced    bool      // that membar covers the warp's writes and no release has used it yet
 	heldUntil sim.Cycle // a GPU-scope membar holds the warp's issue until then (membar.go)

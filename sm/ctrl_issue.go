@@ -183,7 +183,7 @@ func (s *SM) ctrlIssued(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) {
 		s.sbSet(now, wc, k, s.writeItem(now, wc, in, mask))
 	}
 	if k := int(c.ReadSB); k < isa.NumSB {
-		s.sbSet(now, wc, k, sbItem{at: now + sim.Cycle(s.cfg.SASS.ReadScoreboard), ents: noEnts, why: readReason(in.Class)})
+		s.sbSet(now, wc, k, sbItem{at: s.readReleaseAt(now, wc, in, mask), ents: noEnts, why: readReason(in.Class)})
 	}
 	s.sched[wc.sp].setYield(wc.slot, c.Yield)
 }
@@ -236,4 +236,17 @@ func (s *SM) writeItem(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) sbIt
 		it.at, it.why = now+sim.Cycle(s.cfg.Pipes.Latency[in.Class]), ReasonShortScoreboard
 	}
 	return it
+}
+
+// readReleaseAt is when in, issued at now, releases its read scoreboard:
+// sass.read_scoreboard after issue, or for a CTA-scope memory barrier
+// (MEMBAR.ALL.CTA: fence.proxy.async, __threadfence_block) sass.fence_read
+// after issue and no sooner than the warp's earlier shared stores are in
+// the data array (fence.csv: the FENCE.VIEW.ASYNC.S behind it waits on that
+// scoreboard).
+func (s *SM) readReleaseAt(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) sim.Cycle {
+	if in.Op != isa.OpFence || mask == 0 || in.Scope >= isa.ScopeCluster || in.Flags.Has(isa.FProxyAsync) {
+		return now + sim.Cycle(s.cfg.SASS.ReadScoreboard)
+	}
+	return max(now+sim.Cycle(s.cfg.SASS.FenceRead), wc.smemWrote)
 }

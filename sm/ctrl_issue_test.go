@@ -211,6 +211,11 @@ func TestScoreboardsTimeVariableLatencies(t *testing.T) {
 			[]isa.Instr{stI(isa.Global, 2, 1, ctl(1, rsb(0))), movI(1, ctl(1, wait(1<<0)))}, read},
 		{"a shared store's too",
 			[]isa.Instr{stI(isa.Shared, 2, 1, ctl(1, rsb(4))), movI(1, ctl(1, wait(1<<4)))}, read},
+		{"a CTA-scope membar releases its read scoreboard sass.fence_read after issue",
+			[]isa.Instr{fenceI(ctl(1, rsb(2))), movI(1, ctl(1, wait(1<<2)))}, uint64(cfg.SASS.FenceRead)},
+		{"... and not before the warp's shared store is in the array (sass.smem_store_written)",
+			[]isa.Instr{stI(isa.Shared, 2, 1, ctl(1)), fenceI(ctl(1, rsb(2))), movI(1, ctl(1, wait(1<<2)))},
+			uint64(cfg.SASS.SmemStoreWritten)},
 		{"a guarded-off load releases its scoreboard the next cycle",
 			[]isa.Instr{func() isa.Instr {
 				in := ldI(isa.Global, 1, 2, ctl(1, wsb(0)))
@@ -452,4 +457,9 @@ func TestGuardedOffWaitHoldsItsScoreboard(t *testing.T) {
 	if got := o.first(0, 2) - o.first(0, 1); got != want {
 		t.Errorf("the instruction waiting on a guarded-off try_wait issued %d cycles after it, want %d", got, want)
 	}
+}
+
+// fenceI is MEMBAR.ALL.CTA: a CTA-scope memory barrier.
+func fenceI(c isa.Ctrl) isa.Instr {
+	return with(isa.Instr{Op: isa.OpFence, Type: isa.TNone, Class: isa.ClassFence}, c)
 }

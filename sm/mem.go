@@ -85,6 +85,13 @@ func (s *SM) execMemory(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) err
 	switch {
 	case first == isa.Shared:
 		lat += s.dsmemLatency(now, in, remote, popcount(mask)*size)
+		if in.Op != isa.OpLd {
+			// What a CTA-scope membar waits for: the data in the array,
+			// sass.smem_store_written after the store reaches it (a load's
+			// latency less the way back).
+			written := lat - sim.Cycle(s.cfg.Pipes.Latency[isa.ClassShared]) + sim.Cycle(s.cfg.SASS.SmemStoreWritten)
+			wc.smemWrote = max(wc.smemWrote, now+max(written, 0))
+		}
 	case first == isa.Global && in.Op != isa.OpLd:
 		wc.writeAck = max(wc.writeAck, now+lat) // what a GPU-scope membar waits for
 		wc.fenced = false
