@@ -72,17 +72,17 @@ func TestSASSHoldsItsLevel(t *testing.T) {
 		t.Skip("runs the calibration suite from SASS")
 	}
 	v := fullSASSValidation(t)
-	// Held at the level of the memory path's, the barrier unit's (with the
-	// constant loads that share its port), the special-register reads', the
-	// constant caches', a BSYNC's redirect, a CTA-scope membar's wait for
-	// shared stores and a YIELD's switch between a warp's paths' measured
-	// timing, with the polling of an elected lane's try_wait
-	// (docs/model.md): all rows 4.83 % (with the 290 tensor-core
-	// rows, 2.93 % on their own), microbench.csv 3.80 % — issue 31's targets
-	// are 5 and 4 %. Its worst row, bulk_copy_latency bytes16384_dram
-	// (-14.8 %), is a DRAM copy's curve the memory path does not follow
-	// (docs/model.md).
-	const allMAPE, microMAPE, microWorst = 5.0, 4.0, 15.5
+	// Held at the level of the memory path's (with its DRAM channels), the
+	// barrier unit's (with the constant loads that share its port), the
+	// special-register reads', the constant caches', a BSYNC's redirect, a
+	// CTA-scope membar's wait for shared stores and a YIELD's switch
+	// between a warp's paths' measured timing, with the polling of an
+	// elected lane's try_wait (docs/model.md): all rows 4.79 % (with the
+	// 290 tensor-core rows, 2.93 % on their own), microbench.csv 3.58 % —
+	// issue 31's targets are 5 and 4 %. Its worst row, elected_count1_warps16
+	// (-12.5 %), is the arrive/wait loops' per-warp cost at many warps the
+	// model lacks (docs/model.md).
+	const allMAPE, microMAPE, microWorst = 5.0, 4.0, 13.5
 	if m := v.Overall["all"]; m.Rows != 1798 || m.MAPE > allMAPE {
 		t.Errorf("all files from SASS: %d rows, MAPE %.2f %% (held at %g %%)", m.Rows, m.MAPE, allMAPE)
 	}

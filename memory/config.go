@@ -73,6 +73,16 @@ type Config struct {
 	// (72 B/cycle) and the 64/128 KiB DRAM copy latencies (≈110 B/cycle
 	// slope), fitted by the replay in tma/calibration_test.go (docs/tma.md).
 	DRAMBytesPerCycle int
+	// DRAMChannelBytes, DRAMChannelBytesPerCycle and DRAMChannels: DRAM
+	// serves consecutive addresses DRAMChannelBytes at a time from one
+	// channel (of DRAMChannels, the addresses interleaved across them),
+	// each at DRAMChannelBytesPerCycle, so one copy's misses within one
+	// such span queue at one channel (calibration/h200 microbench.csv
+	// bulk_copy_latency from DRAM: 1 to 4 KiB +94 cycles, 4 to 16 KiB +254,
+	// 16 to 64 KiB +387). 0 bytes: no channel limit.
+	DRAMChannelBytes         int
+	DRAMChannelBytesPerCycle int
+	DRAMChannels             int
 
 	// UpPacketsPerCycle is the SM→L2 request path: every read request (one
 	// line a load misses L1 for, one line of a bulk read) and every 32-byte
@@ -117,7 +127,11 @@ func DefaultConfig() Config {
 		L1TLBMissCycles:   91,
 		L2BytesPerCycle:   100,
 		DRAMBytesPerCycle: 80,
-		UpPacketsPerCycle: 1,
+
+		DRAMChannelBytes:         16 << 10,
+		DRAMChannelBytesPerCycle: 49,
+		DRAMChannels:             16,
+		UpPacketsPerCycle:        1,
 
 		PartialSectorPackets: 2,
 
@@ -163,6 +177,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("memory: L2BytesPerCycle %d must be positive", c.L2BytesPerCycle)
 	case c.DRAMBytesPerCycle <= 0:
 		return fmt.Errorf("memory: DRAMBytesPerCycle %d must be positive", c.DRAMBytesPerCycle)
+	case c.DRAMChannelBytes < 0 || c.DRAMChannelBytes > 0 && (c.DRAMChannelBytesPerCycle <= 0 || c.DRAMChannels <= 0 || c.DRAMChannels > 1024):
+		return fmt.Errorf("memory: DRAMChannelBytes %d needs DRAMChannelBytesPerCycle %d positive and DRAMChannels %d from 1 to 1024",
+			c.DRAMChannelBytes, c.DRAMChannelBytesPerCycle, c.DRAMChannels)
 	case c.L2Partitions <= 0 || c.L2Partitions > 64:
 		return fmt.Errorf("memory: L2Partitions %d must be 1 to 64", c.L2Partitions)
 	case c.GPUL2BytesPerCycle < c.L2Partitions:

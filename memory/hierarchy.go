@@ -66,6 +66,7 @@ type Hierarchy struct {
 	lastReqLine uint64
 	lastReqWait sim.Cycle
 	lastReqSet  bool
+	chanFree    []fixed // each DRAM channel's backlog for this SM's copies (dram.go)
 	dramFree    fixed   // the SM's share of DRAM bandwidth (mem.dram_bytes_per_cycle is what one SM sees)
 	fab         *fabric // the L2 partitions and DRAM the GPU's SMs share; nil for one SM alone
 	stats       Stats
@@ -77,12 +78,13 @@ func NewHierarchy(cfg Config) (*Hierarchy, error) {
 		return nil, err
 	}
 	return &Hierarchy{
-		cfg:   cfg,
-		l1:    newCache(cfg.L1Bytes, cfg.LineBytes, cfg.L1Ways),
-		l2:    ptr(newCache(cfg.L2Bytes, cfg.LineBytes, cfg.L2Ways)),
-		tlb:   newTLB(cfg.TLBEntries),
-		l1tlb: newTLB(cfg.L1TLBEntries),
-		full:  uint8(1<<(cfg.LineBytes/cfg.SectorBytes) - 1),
+		cfg:      cfg,
+		l1:       newCache(cfg.L1Bytes, cfg.LineBytes, cfg.L1Ways),
+		l2:       ptr(newCache(cfg.L2Bytes, cfg.LineBytes, cfg.L2Ways)),
+		chanFree: newChannels(cfg),
+		tlb:      newTLB(cfg.TLBEntries),
+		l1tlb:    newTLB(cfg.L1TLBEntries),
+		full:     uint8(1<<(cfg.LineBytes/cfg.SectorBytes) - 1),
 	}, nil
 }
 
@@ -95,13 +97,14 @@ func (h *Hierarchy) Sibling() *Hierarchy {
 		h.fab = newFabric(h.cfg)
 	}
 	return &Hierarchy{
-		cfg:   h.cfg,
-		l1:    newCache(h.cfg.L1Bytes, h.cfg.LineBytes, h.cfg.L1Ways),
-		l2:    h.l2,
-		fab:   h.fab,
-		tlb:   newTLB(h.cfg.TLBEntries),
-		l1tlb: newTLB(h.cfg.L1TLBEntries),
-		full:  h.full,
+		cfg:      h.cfg,
+		l1:       newCache(h.cfg.L1Bytes, h.cfg.LineBytes, h.cfg.L1Ways),
+		l2:       h.l2,
+		fab:      h.fab,
+		chanFree: newChannels(h.cfg),
+		tlb:      newTLB(h.cfg.TLBEntries),
+		l1tlb:    newTLB(h.cfg.L1TLBEntries),
+		full:     h.full,
 	}
 }
 
@@ -216,6 +219,7 @@ func (h *Hierarchy) Stream(now sim.Cycle, addr uint64, size int) (ready sim.Cycl
 	ready = max(ready, t+h.up(upCopy, t, h.lines(addr, size), 1)+sim.Cycle(h.cfg.L2Cycles))
 	if missed > 0 {
 		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
+		d = max(d, h.channels(t, addr, size, missed))
 		ready = max(ready, d+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles+h.cfg.StreamDRAMCycles))
 	}
 	if l2, dram := h.sharedRange(t, addr, size, missed); l2 > 0 {
