@@ -50,6 +50,19 @@ type HandlerFunc func(now Cycle, arg uint64) error
 // Handle calls f.
 func (f HandlerFunc) Handle(now Cycle, arg uint64) error { return f(now, arg) }
 
+// Staler is implemented by handlers whose events can become no-ops before
+// they are due: a try_wait's time limit once the wait has ended. Stale(arg)
+// reports that the event with arg will do nothing when it runs, whatever
+// happens before then; the engine may then drop it (Engine.compact).
+type Staler interface {
+	Stale(arg uint64) bool
+}
+
+// compactFloor is the queue length below which the engine never looks for
+// stale events: a queue this short costs little to keep, and looking costs a
+// call per event.
+const compactFloor = 128
+
 // event is a queued event. It holds no pointer (its handler waits in
 // Engine.hs), so moving it through the heap is a plain copy.
 type event struct {
@@ -73,11 +86,15 @@ type Engine struct {
 	free    []int32   // slots of hs not in use
 	handled uint64
 	limit   Cycle // Run's limit, which StepTo respects
+
+	compactAt int   // queue length at which Schedule next drops stale events
+	staleLast Cycle // the latest cycle of a dropped event, which the clock still reaches
+	staleN    uint64
 }
 
 // New returns an engine at cycle 0 with an empty queue.
 func New() *Engine {
-	return &Engine{q: make([]event, 0, 64), hs: make([]Handler, 0, 64), free: make([]int32, 0, 64)}
+	return &Engine{q: make([]event, 0, 64), hs: make([]Handler, 0, 64), free: make([]int32, 0, 64), compactAt: compactFloor}
 }
 
 // Now is the cycle of the event being handled (or of the last one handled).
@@ -99,6 +116,34 @@ func (e *Engine) Schedule(at Cycle, ph Phase, h Handler, arg uint64) {
 	e.seq++
 	e.q = append(e.q, event{at: at, key: uint64(ph)<<56 | e.seq, arg: arg, slot: e.hold(h)})
 	e.up(len(e.q) - 1)
+	if len(e.q) >= e.compactAt {
+		e.compact()
+	}
+}
+
+// compact drops the queued events whose handlers say they are stale and
+// rebuilds the heap of the rest. Events are totally ordered by (cycle, key),
+// so the rest run in the order they would have run in anyway; a dropped
+// event would have done nothing but move the clock, so the clock still
+// reaches its cycle when the queue runs dry (Run), and Handled counts it.
+// Without this, a kernel whose try_waits end long before their time limits
+// keeps every limit queued: a thousand events, ten levels of heap.
+func (e *Engine) compact() {
+	live := e.q[:0]
+	for _, ev := range e.q {
+		if st, ok := e.hs[ev.slot].(Staler); ok && st.Stale(ev.arg) {
+			e.release(ev.slot)
+			e.staleLast = max(e.staleLast, ev.at)
+			e.staleN++
+			continue
+		}
+		live = append(live, ev)
+	}
+	e.q = live
+	for i := len(e.q)/2 - 1; i >= 0; i-- {
+		e.down(i)
+	}
+	e.compactAt = max(compactFloor, 2*len(e.q))
 }
 
 // hold keeps h for a queued event and returns its slot.
@@ -158,6 +203,18 @@ func (e *Engine) Run(until Cycle) error {
 			return err
 		}
 	}
+	return e.drainStale(until)
+}
+
+// drainStale moves the clock to the latest dropped event once the queue is
+// empty, as running those events would have, and counts them as handled.
+func (e *Engine) drainStale(until Cycle) error {
+	if e.staleLast > until && e.staleLast > e.now {
+		return &LimitError{Limit: until, Next: e.staleLast}
+	}
+	e.now = max(e.now, e.staleLast)
+	e.handled += e.staleN
+	e.staleN = 0
 	return nil
 }
 

@@ -2,6 +2,7 @@ package sm
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/mbarrier"
@@ -216,6 +217,33 @@ func (a laneAddrs) at(l int) uint32 {
 	return a.each[l]
 }
 
+// uniformOn reports whether every address of mask's lanes is the first one's.
+func (a laneAddrs) uniformOn(mask uint32) bool {
+	return a.each == nil || uniformOn(a.each, mask)
+}
+
+// uniformOn reports whether every lane of mask holds the first one's value.
+func uniformOn[T comparable](v *[warp.Lanes]T, mask uint32) bool {
+	if mask == 0 {
+		return true
+	}
+	x := v[bits.TrailingZeros32(mask)]
+	if mask == ^uint32(0) {
+		for i := range v {
+			if v[i] != x {
+				return false
+			}
+		}
+		return true
+	}
+	for m := mask; m != 0; m &= m - 1 {
+		if v[bits.TrailingZeros32(m)] != x {
+			return false
+		}
+	}
+	return true
+}
+
 // evalLanes tests every lane of mask at cycle check; it returns the lanes
 // whose phase is complete and the first barrier of a lane whose phase is
 // not. answer is when the warp gets the result (for the per-phase report).
@@ -229,10 +257,14 @@ func (s *SM) evalLanes(check, answer, issued sim.Cycle, wc *wctx, in *isa.Instr,
 	var lastDone bool
 	var b *barrier
 	var bAddr uint32
-	for l := 0; l < warp.Lanes; l++ {
-		if mask>>l&1 == 0 {
-			continue
-		}
+	// Lanes that all name one barrier and one phase get one answer: the
+	// first lane's, tested alone (the loop below would copy it lane by lane).
+	lanes, uniform := mask, addr.uniformOn(mask) && uniformOn(vals, mask)
+	if uniform {
+		lanes = mask & -mask
+	}
+	for m := lanes; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
 		if a := addr.at(l); b == nil || a != bAddr {
 			b, bAddr = wc.c.bars[a], a
 			if b == nil || !b.mb.Valid() {
@@ -259,6 +291,9 @@ func (s *SM) evalLanes(check, answer, issued sim.Cycle, wc *wctx, in *isa.Instr,
 		} else if firstOpen == nil {
 			firstOpen = b
 		}
+	}
+	if uniform && res != 0 {
+		res = mask
 	}
 	return res, firstOpen, nil
 }
@@ -405,6 +440,13 @@ func (h wakeHandler) Handle(now sim.Cycle, arg uint64) error {
 		return err
 	}
 	return nil
+}
+
+// Stale reports that the try_wait of arg has ended: its ticket is gone from
+// its warp for good (tickets are never reused), so the event will do nothing.
+func (h wakeHandler) Stale(arg uint64) bool {
+	_, rec := h.s.tryOf(arg)
+	return rec == nil
 }
 
 func (b *barrier) dropWaiter(slot int, ticket uint64) {
