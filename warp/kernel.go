@@ -13,10 +13,12 @@ import "github.com/smsim/smsim/isa"
 type Kernel struct {
 	run        func(w *Warp, k *Kernel, mask uint32) bool
 	in         *isa.Instr
-	d, a, b, c int32  // the destination and source registers
-	imm, imm2  uint64 // the immediate operands of the integer forms
-	width      uint64 // the integer forms' width mask (widthMask)
-	uniform    bool   // the destination is a uniform register (writeSASS)
+	d, a, b, c int32     // the destination and source registers
+	imm, imm2  uint64    // the immediate operands of the integer forms
+	width      uint64    // the integer forms' width mask (widthMask)
+	uniform    bool      // the destination is a uniform register (writeSASS)
+	aux        [4]uint64 // a form's constants: LOP3's folded table values, SHF's term masks and high-word shift
+	lut        lut3      // a LOP3 of three registers: its table
 }
 
 // Resolved reports whether k has a kernel.
@@ -31,7 +33,8 @@ func (w *Warp) Exec(k *Kernel, mask uint32) bool { return k.run(w, k, mask) }
 // forms) and f32 add, sub, mul and fma rounded to nearest on plain
 // registers (f32Arith's), SASS IADD3 without carries of registers and
 // immediates (iadd3Form) and IMAD and IMAD.WIDE without carries
-// (imadForm); the zero Kernel for any other instruction.
+// (imadForm), SASS LOP3 without a predicate destination (lop3Form) and SHF
+// by an immediate (shfForm); the zero Kernel for any other instruction.
 func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 	uniR := int32(p.NumRegs)
 	if p.UniformRegs > 0 {
@@ -55,6 +58,12 @@ func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 	}
 	if imadForm(in, uniR) {
 		return imadKernel(in)
+	}
+	if lop3Form(in) {
+		return lop3Kernel(in, uniR)
+	}
+	if shfForm(in) {
+		return shfKernel(in, uniR)
 	}
 	return Kernel{}
 }
