@@ -87,6 +87,9 @@ type Engine struct {
 	handled uint64
 	limit   Cycle // Run's limit, which StepTo respects
 
+	near    nearQueue // the events of the next nearSpan cycles; q holds the rest
+	nearOff bool      // every event in q (the reference order, for tests)
+
 	compactAt int   // queue length at which Schedule next drops stale events
 	staleLast Cycle // the latest cycle of a dropped event, which the clock still reaches
 	staleN    uint64
@@ -94,14 +97,14 @@ type Engine struct {
 
 // New returns an engine at cycle 0 with an empty queue.
 func New() *Engine {
-	return &Engine{q: make([]event, 0, 64), hs: make([]Handler, 0, 64), free: make([]int32, 0, 64), compactAt: compactFloor}
+	return &Engine{q: make([]event, 0, 64), hs: make([]Handler, 0, 64), free: make([]int32, 0, 64), near: newNearQueue(), compactAt: compactFloor}
 }
 
 // Now is the cycle of the event being handled (or of the last one handled).
 func (e *Engine) Now() Cycle { return e.now }
 
 // Pending reports how many events are queued.
-func (e *Engine) Pending() int { return len(e.q) }
+func (e *Engine) Pending() int { return len(e.q) + e.near.n }
 
 // Handled reports how many events have run since New.
 func (e *Engine) Handled() uint64 { return e.handled }
@@ -114,7 +117,12 @@ func (e *Engine) Schedule(at Cycle, ph Phase, h Handler, arg uint64) {
 		panic(fmt.Sprintf("sim: event %T scheduled at cycle %d, before now (%d)", h, at, e.now))
 	}
 	e.seq++
-	e.q = append(e.q, event{at: at, key: uint64(ph)<<56 | e.seq, arg: arg, slot: e.hold(h)})
+	ev := event{at: at, key: uint64(ph)<<56 | e.seq, arg: arg, slot: e.hold(h)}
+	if at-e.now < nearSpan && !e.nearOff {
+		e.near.push(ev)
+		return
+	}
+	e.q = append(e.q, ev)
 	e.up(len(e.q) - 1)
 	if len(e.q) >= e.compactAt {
 		e.compact()
@@ -171,7 +179,7 @@ func (e *Engine) release(i int32) Handler {
 // has work every cycle run its next cycle directly instead of through the
 // queue; the order of events is unchanged, since nothing else is due by then.
 func (e *Engine) StepTo(at Cycle) bool {
-	if at < e.now || at > e.limit || (len(e.q) > 0 && e.q[0].at <= at) {
+	if at < e.now || at > e.limit || (len(e.q) > 0 && e.q[0].at <= at) || e.near.dueBy(e.now, at) {
 		return false
 	}
 	e.now = at
@@ -181,10 +189,14 @@ func (e *Engine) StepTo(at Cycle) bool {
 
 // NextAt reports the cycle of the earliest queued event, or Never.
 func (e *Engine) NextAt() Cycle {
-	if len(e.q) == 0 {
-		return Never
+	next := Never
+	if len(e.q) > 0 {
+		next = e.q[0].at
 	}
-	return e.q[0].at
+	if i := e.near.first(e.now); i >= 0 {
+		next = min(next, e.near.peek(i).at)
+	}
+	return next
 }
 
 // Run handles events in order until the queue is empty, a handler returns an
@@ -192,11 +204,18 @@ func (e *Engine) NextAt() Cycle {
 // *LimitError) in the last case, leaving that event queued.
 func (e *Engine) Run(until Cycle) error {
 	e.limit = until
-	for len(e.q) > 0 {
-		if e.q[0].at > until {
-			return &LimitError{Limit: until, Next: e.q[0].at}
+	for len(e.q) > 0 || e.near.n > 0 {
+		i := e.near.first(e.now)
+		fromNear := i >= 0 && (len(e.q) == 0 || e.near.peek(i).before(&e.q[0]))
+		if at := e.nextIn(fromNear, i); at > until {
+			return &LimitError{Limit: until, Next: at}
 		}
-		ev := e.pop()
+		var ev event
+		if fromNear {
+			ev = e.near.take(i)
+		} else {
+			ev = e.pop()
+		}
 		e.now = ev.at
 		e.handled++
 		if err := e.release(ev.slot).Handle(ev.at, ev.arg); err != nil {
@@ -216,6 +235,15 @@ func (e *Engine) drainStale(until Cycle) error {
 	e.handled += e.staleN
 	e.staleN = 0
 	return nil
+}
+
+// nextIn is the cycle of the next event: the near calendar's first (bucket
+// i) or the heap's.
+func (e *Engine) nextIn(fromNear bool, i int) Cycle {
+	if fromNear {
+		return e.near.peek(i).at
+	}
+	return e.q[0].at
 }
 
 // LimitError says Run stopped because the next event lies past its limit.
