@@ -63,7 +63,19 @@ type group struct {
 // checks addresses: 8-byte alignment and the shared window (catalogue #13).
 func (s *SM) groupLanes(wc *wctx, in *isa.Instr, mask uint32, now sim.Cycle, gs *[warp.Lanes]group) (int, error) {
 	t := uint64(now - s.start)
-	av := *wc.w.Operand(in.Src(0), 0, mask, t)
+	var av warp.Vec
+	uni := false
+	if o := in.Src(0); o.Kind == isa.KAddr && o.Mod == 0 && o.Reg >= 0 && mask != 0 {
+		// A register and an offset: the lanes agree where the register's do,
+		// and only the first lane's address is needed then.
+		if r, f := wc.w.Reg(o.Reg), bits.TrailingZeros32(mask); uniformOn(r, mask) {
+			av[f], uni = r[f]+o.Imm, true
+		}
+	}
+	if !uni {
+		av = *wc.w.Operand(in.Src(0), 0, mask, t)
+		uni = uniform(&av, mask)
+	}
 	var cnt, tx *warp.Vec
 	switch in.Op {
 	case isa.OpMbarArrive:
@@ -93,7 +105,7 @@ func (s *SM) groupLanes(wc *wctx, in *isa.Instr, mask uint32, now sim.Cycle, gs 
 			}
 		}
 	}
-	if uniform(&av, mask) { // the common case: every lane names the same barrier
+	if uni { // the common case: every lane names the same barrier
 		first := bits.TrailingZeros32(mask)
 		a, peer, err := s.sharedAddr(wc, in, av[first], 8, mask)
 		if err != nil {
@@ -159,16 +171,7 @@ func (s *SM) groupLanes(wc *wctx, in *isa.Instr, mask uint32, now sim.Cycle, gs 
 
 // uniform reports whether every lane of mask holds the same value.
 func uniform(v *warp.Vec, mask uint32) bool {
-	if mask == 0 {
-		return false
-	}
-	x := v[bits.TrailingZeros32(mask)]
-	for l := 0; l < warp.Lanes; l++ {
-		if mask>>l&1 != 0 && v[l] != x {
-			return false
-		}
-	}
-	return true
+	return mask != 0 && uniformOn(v, mask)
 }
 
 // sharedAddr converts an address operand value to a shared offset in the

@@ -37,6 +37,16 @@ type tryRec struct {
 	vals   warp.Vec
 	on     *barrier  // the barrier it is suspended on
 	issued sim.Cycle // when the try_wait was issued
+	one    uint32    // the barrier of every lane when single (addrs is then unused)
+	single bool      // the try_wait's lanes came in one group
+}
+
+// laneAddrs are the try_wait's lanes' barrier addresses.
+func (r *tryRec) laneAddrs() laneAddrs {
+	if r.single {
+		return laneAddrs{one: r.one}
+	}
+	return laneAddrs{each: &r.addrs}
 }
 
 // awaited returns the phase a wait operand of warp viewer refers to, and
@@ -172,6 +182,12 @@ func (s *SM) applyWait(now sim.Cycle, op *syncsOp) error {
 	if op.in.Op == isa.OpMbarTryWait {
 		rec := wc.tryFor(op.ticket, op.in)
 		rec.issued = op.issued
+		if rec.mask == 0 && op.last {
+			// One group: one barrier for every lane (groupLanes).
+			rec.mask, rec.vals, rec.one, rec.single = op.lanes, op.vals, op.addr, true
+			return s.tryEvaluate(now, wc, rec, false)
+		}
+		rec.single = false
 		for l := 0; l < warp.Lanes; l++ {
 			if op.lanes>>l&1 != 0 {
 				rec.addrs[l] = op.addr
@@ -219,22 +235,30 @@ func (a laneAddrs) at(l int) uint32 {
 
 // uniformOn reports whether every address of mask's lanes is the first one's.
 func (a laneAddrs) uniformOn(mask uint32) bool {
-	return a.each == nil || uniformOn(a.each, mask)
+	if a.each == nil {
+		return true
+	}
+	x := a.each[bits.TrailingZeros32(mask)&(warp.Lanes-1)]
+	for m := mask; m != 0; m &= m - 1 {
+		if a.each[bits.TrailingZeros32(m)] != x {
+			return false
+		}
+	}
+	return true
 }
 
 // uniformOn reports whether every lane of mask holds the first one's value.
-func uniformOn[T comparable](v *[warp.Lanes]T, mask uint32) bool {
+func uniformOn(v *warp.Vec, mask uint32) bool {
 	if mask == 0 {
 		return true
 	}
 	x := v[bits.TrailingZeros32(mask)]
 	if mask == ^uint32(0) {
-		for i := range v {
-			if v[i] != x {
-				return false
-			}
+		var d uint64 // without a branch a lane: converged warps' lanes all match
+		for i := 0; i < warp.Lanes; i += 4 {
+			d |= v[i] ^ x | v[i+1] ^ x | v[i+2] ^ x | v[i+3] ^ x
 		}
-		return true
+		return d == 0
 	}
 	for m := mask; m != 0; m &= m - 1 {
 		if v[bits.TrailingZeros32(m)] != x {
@@ -328,7 +352,7 @@ func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error
 	if !final {
 		answer = s.syncs.resultAt(now)
 	}
-	res, open, err := s.evalLanes(now, answer, rec.issued, wc, in, rec.mask, laneAddrs{each: &rec.addrs}, &rec.vals)
+	res, open, err := s.evalLanes(now, answer, rec.issued, wc, in, rec.mask, rec.laneAddrs(), &rec.vals)
 	if err != nil {
 		return err
 	}
