@@ -209,13 +209,13 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 	case isa.OpCpAsyncMbarArrive:
 		return s.execCpAsync(now, wc, in, mask)
 	}
-	var gs [warp.Lanes]group
-	n, err := s.groupLanes(wc, in, mask, now, &gs)
+	gs := &s.groups // groupLanes writes the n it returns whole
+	n, err := s.groupLanes(wc, in, mask, now, gs)
 	if err != nil {
 		return err
 	}
-	if gs[0].peer != wc.c || n > 1 && s.anyRemote(&gs, n, wc.c) {
-		return s.execRemoteMbarrier(now, wc, in, &gs, n)
+	if gs[0].peer != wc.c || n > 1 && s.anyRemote(gs, n, wc.c) {
+		return s.execRemoteMbarrier(now, wc, in, gs, n)
 	}
 	wc.syncsFree = s.syncs.warpNext(now)
 	var last sim.Cycle

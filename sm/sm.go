@@ -55,11 +55,12 @@ type SM struct {
 
 	launch     *Launch
 	prog       *isa.Program
-	banks      [][]byte      // constant banks of the launch (SASS c[N][...]): bank 0 laid out for it
-	uops       []uop         // per instruction: what the scheduler and issue read of it (uop.go)
-	kernels    []warp.Kernel // per instruction: its lane kernel where it has one (decodeKernels)
-	ctas       []*cta        // resident CTAs
-	nextCTA    int           // next CTA of the grid to start
+	banks      [][]byte          // constant banks of the launch (SASS c[N][...]): bank 0 laid out for it
+	uops       []uop             // per instruction: what the scheduler and issue read of it (uop.go)
+	kernels    []warp.Kernel     // per instruction: its lane kernel where it has one (decodeKernels)
+	groups     [warp.Lanes]group // an mbarrier operation's lanes by barrier (execMbarrier's scratch)
+	ctas       []*cta            // resident CTAs
+	nextCTA    int               // next CTA of the grid to start
 	totalCTA   int
 	warps      []*wctx // resident warps by slot (nil when free)
 	sched      []scheduler
