@@ -116,7 +116,7 @@ func (g *GPU) Run(l *sm.Launch) (*Result, error) {
 	start := g.eng.Now()
 	err := g.d.Refill(start)
 	if err == nil {
-		err = g.eng.Run(g.sms[0].Limit())
+		err = sm.RunPast(g.eng, g.sms[0].Limit(), g.done)
 	}
 	res := &Result{}
 	var first error
@@ -129,6 +129,16 @@ func (g *GPU) Run(l *sm.Launch) (*Result, error) {
 	}
 	res.Result = merge(res.PerSM)
 	return res, first
+}
+
+// done reports whether every SM has finished the launch.
+func (g *GPU) done() bool {
+	for _, s := range g.sms {
+		if !s.Done() {
+			return false
+		}
+	}
+	return true
 }
 
 // merge folds the SMs' reports into one: the longest SM's cycles, summed

@@ -44,6 +44,7 @@ func launch(t *testing.T, file string, flags ...string) (*run.Job, error) {
 	fs.StringVar(&s.Config, "config", "h200", "")
 	fs.StringArrayVar(&s.Sets, "set", nil, "")
 	fs.Uint64Var(&s.MaxCycles, "max-cycles", 100_000_000, "")
+	fs.IntVar(&s.SMs, "sms", 0, "")
 	fs.BoolVar(&s.Lenient, "lenient", false, "")
 	dumps := fs.StringArray("dump", nil, "")
 	fs.StringP("format", "o", "table", "")

@@ -148,7 +148,24 @@ func (s *SM) Run(l *Launch) (*Result, error) {
 	if err := s.begin(l); err != nil {
 		return nil, err
 	}
-	return s.Finish(s.eng.Run(s.Limit()))
+	return s.Finish(RunPast(s.eng, s.Limit(), s.Done))
+}
+
+// Done reports whether the launch has finished on the SM: its last CTA
+// retired and none is left for it.
+func (s *SM) Done() bool { return s.done || len(s.ctas) == 0 && s.gridDone() }
+
+// RunPast runs eng up to limit; if the limit stops it after the launch is
+// done, what is left runs out without one. Past the last warp only
+// bookkeeping can be queued (the time limits of waits that ended, copies'
+// and stores' last bytes), and a launch that finished within --max-cycles
+// has not reached it.
+func RunPast(eng *sim.Engine, limit sim.Cycle, done func() bool) error {
+	err := eng.Run(limit)
+	if isLimit(err) && done() {
+		err = eng.Run(sim.Never - 1)
+	}
+	return err
 }
 
 // Begin prepares the SM for launch l; on a GPU (SetPlace) the dispatcher
