@@ -201,6 +201,8 @@ func shfKernel(in *isa.Instr, uniR int32) Kernel {
 		k.imm, k.run = 0, kConst // a 64-bit shift out: zeros (kConst writes imm)
 	case n == 64 && md&isa.ShfLeft == 0:
 		k.imm2, k.run = 63, kShfRS // an arithmetic one: the sign in every bit
+	case md&isa.ShfLeft != 0 && md&isa.ShfHi == 0 && k.aux[0] != 0:
+		k.run = kShfLLo // the low word of (b:a) << n is a << n: b does not reach it
 	case md&isa.ShfLeft != 0:
 		k.run = kShfL
 	case md&isa.ShfSigned != 0:
@@ -235,6 +237,25 @@ func kShfL(w *Warp, k *Kernel, mask uint32) bool {
 	default:
 		for l := 0; l < Lanes; l++ {
 			d[l] = t.pair(a, b, l) << (n & 63) >> (hi & 63) & m32
+		}
+	}
+	return true
+}
+
+// kShfLLo is the low word of a left shift of a register a.
+func kShfLLo(w *Warp, k *Kernel, mask uint32) bool {
+	a, d := &w.regs[k.a], &w.regs[k.d]
+	n := k.imm2 & 63
+	switch {
+	case k.uniform:
+		if f := bits.TrailingZeros32(mask); f < Lanes {
+			fill(d, a[f]<<n&m32)
+		}
+	case mask != FullMask:
+		return false
+	default:
+		for l := 0; l < Lanes; l += 4 {
+			d[l], d[l+1], d[l+2], d[l+3] = a[l]<<n&m32, a[l+1]<<n&m32, a[l+2]<<n&m32, a[l+3]<<n&m32
 		}
 	}
 	return true
