@@ -67,6 +67,7 @@ func moduleSource(path string, m *sass.Module) *Source {
 			if err != nil {
 				return nil, err
 			}
+			sass.CompactRegisters(p)
 			nameProgram(p, k)
 			return p, nil
 		}

@@ -7,7 +7,8 @@
 // Module.Lower gives one isa instruction per SASS instruction (instruction i at byte 16*i), each
 // with its control bits as isa.Ctrl and its listing position; the program is Scheduled and
 // reconverges explicitly (BSSY/BSYNC, WARPSYNC). R0-R254 are isa registers 0-254 holding 32 bits,
-// UR0-UR62 registers 256-318 (uniform: one value per warp), P0-P6 predicates 0-6 and UP0-UP6 8-14;
+// UR0-UR62 registers 256-318 (uniform: one value per warp; CompactRegisters, which the run API
+// applies, moves them down above the highest general register), P0-P6 predicates 0-6 and UP0-UP6 8-14;
 // RZ, URZ, PT and UPT read as immediates and are sinks as destinations. Register pairs, operand
 // modifiers, constant-bank words and SASS addresses are isa.Mod and isa.KConst operands. Where the
 // PTX ISA has the operation the lowering uses its isa op; the SASS-only ones are isa.OpIAdd3 and

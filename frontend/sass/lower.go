@@ -393,13 +393,17 @@ func setBank(banks [][]byte, b ConstBank) [][]byte {
 	return banks
 }
 
-func regNames() []string {
-	ns := make([]string, numRegs)
-	for i := 0; i < RZ; i++ {
+func regNames() []string { return regNamesAt(urBase) }
+
+// regNamesAt names the registers of a file whose uniform registers start
+// at base (CompactRegisters): R0 up to base (or RZ), then UR0 to UR62.
+func regNamesAt(base int) []string {
+	ns := make([]string, base+URZ+1)
+	for i := 0; i < min(RZ, base); i++ {
 		ns[i] = fmt.Sprintf("R%d", i)
 	}
 	for i := 0; i < URZ; i++ {
-		ns[urBase+i] = fmt.Sprintf("UR%d", i)
+		ns[base+i] = fmt.Sprintf("UR%d", i)
 	}
 	return ns
 }
