@@ -4,7 +4,9 @@
 // threads. Warpgroup 0 (when wg is 1): 64 groups of four wgmma m64n128k16 f16 from 128B-swizzled descriptors, wait_group
 // 1 after each, as stg_wgmma.cu. Warps 4..4+W-1: N = 2048 trips of eight independent instructions of kind op:
 // 1 mad.wide.u32 (IMAD.WIDE.U32), 2 mad.lo.u32 (IMAD), 3 fma.rn.f32 (FFMA), 4 add.u32 of three terms (IADD3),
-// 5 mad.wide.u32 with one in eight trips a st.global.v2.f32 of the result (an address-computing store loop).
+// 5 mad.wide.u32 with one in eight trips a st.global.v2.f32 of the result (an address-computing store loop),
+// 6, 7, 8 fma.rn.f32 in one, two or four dependent chains (FFMA at a quarter, half and all of its latency-bound
+// rate), 9 ex2.approx.f32 (MUFU.EX2) in eight chains.
 // Row: wg,warps,op,wgmma_cycles,alu_cycles (warp 4's first thread, its N trips). Three runs; the row is the last.
 // Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o alu_wgmma alu_wgmma.cu (and -cubin, -ptx;
 // cuobjdump -sass alu_wgmma.cubin)
@@ -34,6 +36,11 @@ __device__ __forceinline__ void alu(int w, uint32_t seed, float* gbuf, long long
         asm volatile("mad.lo.u32 %0, %0, %1, %2;" : "+r"(y[i]) : "r"(c), "r"(y[(i + 1) % 8]));
       } else if constexpr (OP == 3) {
         asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(f[i]) : "f"(0.999f), "f"(f[(i + 1) % 8]));
+      } else if constexpr (OP >= 6 && OP <= 8) {
+        constexpr int chains = OP == 6 ? 1 : OP == 7 ? 2 : 4;  // eight FMAs a trip in that many chains
+        asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(f[i % chains]) : "f"(0.999f), "f"(0.5f));
+      } else if constexpr (OP == 9) {
+        asm volatile("ex2.approx.f32 %0, %0;" : "+f"(f[i]));
       } else {
         asm volatile("add.u32 %0, %0, %1;\n\tadd.u32 %0, %0, %2;" : "+r"(y[i]) : "r"(c), "r"(y[(i + 1) % 8]));
       }
@@ -75,6 +82,10 @@ __global__ void __launch_bounds__(256, 1) alu_wgmma(int wg, int warps, int op, u
     case 3: alu<3>(w, seed, gbuf, out, sink); break;
     case 4: alu<4>(w, seed, gbuf, out, sink); break;
     case 5: alu<5>(w, seed, gbuf, out, sink); break;
+    case 6: alu<6>(w, seed, gbuf, out, sink); break;
+    case 7: alu<7>(w, seed, gbuf, out, sink); break;
+    case 8: alu<8>(w, seed, gbuf, out, sink); break;
+    case 9: alu<9>(w, seed, gbuf, out, sink); break;
   }
 }
 
@@ -90,7 +101,7 @@ int main() {
   const int ws[] = {0, 1, 4};
   for (int wg = 0; wg < 2; wg++) {
     for (int wi = 0; wi < 3; wi++) {
-      for (int op = 1; op <= 5; op++) {
+      for (int op = 1; op <= 9; op++) {
         if (ws[wi] == 0 && (op > 1 || !wg)) continue;  // the wgmma stream alone: one row
         long long h[2] = {0, 0};
         for (int rep = 0; rep < 3; rep++) {
