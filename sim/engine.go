@@ -189,14 +189,22 @@ func (e *Engine) StepTo(at Cycle) bool {
 
 // NextAt reports the cycle of the earliest queued event, or Never.
 func (e *Engine) NextAt() Cycle {
-	next := Never
-	if len(e.q) > 0 {
-		next = e.q[0].at
+	i, fromNear := e.next()
+	switch {
+	case fromNear:
+		return e.near.peek(i).at
+	case len(e.q) > 0:
+		return e.q[0].at
 	}
-	if i := e.near.first(e.now); i >= 0 {
-		next = min(next, e.near.peek(i).at)
-	}
-	return next
+	return Never
+}
+
+// next finds the next event: the first of the near calendar's bucket i
+// (fromNear) or, when the heap's comes first or the calendar is empty, the
+// heap's top.
+func (e *Engine) next() (i int, fromNear bool) {
+	i = e.near.first(e.now)
+	return i, i >= 0 && (len(e.q) == 0 || e.near.peek(i).before(&e.q[0]))
 }
 
 // Run handles events in order until the queue is empty, a handler returns an
@@ -205,8 +213,7 @@ func (e *Engine) NextAt() Cycle {
 func (e *Engine) Run(until Cycle) error {
 	e.limit = until
 	for len(e.q) > 0 || e.near.n > 0 {
-		i := e.near.first(e.now)
-		fromNear := i >= 0 && (len(e.q) == 0 || e.near.peek(i).before(&e.q[0]))
+		i, fromNear := e.next()
 		if at := e.nextIn(fromNear, i); at > until {
 			return &LimitError{Limit: until, Next: at}
 		}
