@@ -258,11 +258,12 @@ int main() {
   app_warm();
   static const int sizes[][3] = {{128, 128, 256}, {128, 256, 512}, {256, 256, 256}, {256, 256, 512},
                                  {256, 512, 512}, {512, 512, 512}, {512, 512, 1024}};
+  // every size at four, two and three stages: the stage count is what a user of this kernel tunes
   for (auto& z : sizes) one<false, 4>(z[0], z[1], z[2]);
-  one<false, 2>(256, 256, 512);
-  one<false, 2>(512, 512, 512);
+  for (auto& z : sizes) one<false, 2>(z[0], z[1], z[2]);
+  for (auto& z : sizes) one<false, 3>(z[0], z[1], z[2]);
   for (auto& z : sizes) one<true, 4>(z[0], z[1], z[2]);
-  one<true, 2>(256, 256, 512);
-  one<true, 2>(512, 512, 512);
+  for (auto& z : sizes) one<true, 2>(z[0], z[1], z[2]);
+  for (auto& z : sizes) one<true, 3>(z[0], z[1], z[2]);
   return 0;
 }

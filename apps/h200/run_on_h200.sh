@@ -4,14 +4,14 @@
 # (one manifest case per line into cases_NAME.jsonl), assembles manifest.json (checking each kernel is an .entry
 # of its PTX), and assembles and disassembles each PTX with scripts/sass-from-ptx.sh. Results under $OUT:
 # results.tar.gz (PTX, SASS, cubins, ptxas reports, manifest.json, logs). Touches no GPU setting.
-# Usage: OUT=/some/dir bash apps/h200/run_on_h200.sh
+# Usage: OUT=/some/dir [NAMES="gemm_wgmma ..."] bash apps/h200/run_on_h200.sh (NAMES: a subset of the programs)
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/.h200-apps}
 W=$(mktemp -d /tmp/apps.XXXXXX)
 mkdir -p "$OUT" "$W/apps/h200" "$W/bin" "$W/logs"
 A=apps/h200
-names="pc_guide reduce_plain softmax_row cpasync_pipe gemm_tma fa3_fwd gemm_wgmma"
+names=${NAMES:-"pc_guide reduce_plain softmax_row cpasync_pipe gemm_tma fa3_fwd gemm_wgmma"}
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
   nvcc --version | tail -2
