@@ -47,6 +47,9 @@ type Symbol struct {
 	// Display is the name reports use when it differs from Name (the
 	// demangled source name, pipe_bench::full for _ZZ10pipe_benchE4full).
 	Display string
+	// Bank is the constant bank that holds a SASS program's __constant__
+	// variable (c[Bank][Offset]); 0 for every other symbol.
+	Bank int
 }
 
 // Data is initialised module data (.global/.const with an initializer).

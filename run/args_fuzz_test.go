@@ -8,14 +8,14 @@ import (
 	"github.com/smsim/smsim/memory"
 )
 
-// FuzzArgs feeds arbitrary --arg, --dump, --block and size spellings to the
-// argument parsers: they must never panic, and a rejected value is a clear
-// one-line error.
+// FuzzArgs feeds arbitrary --arg, --dump, --symbol, --block and size
+// spellings to the argument parsers: they must never panic, and a rejected
+// value is a clear one-line error.
 func FuzzArgs(f *testing.F) {
 	for _, s := range []string{"buf:4096:seq", "buf:64KiB:random:7", "buf:3:f16int:9", "buf:5:e4m3int:2", "buf:1:byte:0x3f", "42", "-1", "0x10", "1.5e3",
 		"tensormap:f16,64x64,box=64x64", "tensormap:f16,512x128,box=64x128,swizzle=128B,fill=f16int:1", "tensormap:f32,100x3,box=8x3,stride=4096,oob=nan,fill=seq",
 		"tensormap:bf16,4096x8192,box=64x64,swizzle=128B,buf=p0", "buf:99999999999999", "buf:0", "buf:16:file:/nonexistent",
-		"N=3", "p0=buf:8", "out:i64:4", "x:hex", "32,4,1", "1,1,1,1", ""} {
+		"N=3", "p0=buf:8", "out:i64:4", "x:hex", "32,4,1", "1,1,1,1", "ctab=random:7", "g=file:t.bin", "a==seq", ""} {
 		f.Add(s)
 	}
 	prog := &isa.Program{Name: "k", Params: []isa.Param{
@@ -33,6 +33,11 @@ func FuzzArgs(f *testing.F) {
 		}
 		if _, err := ParseDump(s); err != nil && strings.Contains(err.Error(), "\n") {
 			t.Errorf("ParseDump(%q): multi-line error", s)
+		}
+		if sf, err := ParseSymbolFill(s); err != nil && strings.Contains(err.Error(), "\n") {
+			t.Errorf("ParseSymbolFill(%q): multi-line error", s)
+		} else if err == nil && (sf.Name == "" || sf.Fill == "" || strings.Contains(sf.Name, "=")) {
+			t.Errorf("ParseSymbolFill(%q) = %+v: want a name without = and a fill", s, sf)
 		}
 		_, _ = parseSize(s)
 		_, _ = Dims("--block", s, [3]int{}, 32)

@@ -29,6 +29,7 @@ type Spec struct {
 	Lenient   bool     // follow the hardware where the specification gives its behaviour
 	SMs       int      // --sms: SMs to simulate (0: one, or the configuration's gpu.sms for a cluster launch)
 	Cluster   string   // --cluster X[,Y[,Z]]: the launch's cluster shape; "": the source's, else none
+	Symbols   []string // --symbol NAME=FILL: a module-scope variable's contents before the first launch
 }
 
 // Job is one simulation: a kernel, its launch and a machine configuration.
@@ -46,6 +47,7 @@ type Job struct {
 	MaxCycles uint64
 	Mode      mbarrier.Mode
 	Dumps     []DumpSpec
+	Symbols   []SymbolFill                        // module-scope variables' contents before the first launch
 	Observer  sm.Observer                         // nil: none
 	Prep      func(*memory.Global, *Params) error // writes inputs before the first launch
 	Warm      []string                            // buffer parameters the host just wrote: resident in L2 at the start
@@ -115,6 +117,16 @@ func (f Spec) Job(file string) (*Job, error) {
 	if j.SMs, err = smsFlag(f.SMs, j.Cluster, cfg); err != nil {
 		return nil, err
 	}
+	for _, s := range f.Symbols {
+		sf, err := ParseSymbolFill(s)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := moduleSymbol(prog, sf.Name); err != nil {
+			return nil, err
+		}
+		j.Symbols = append(j.Symbols, sf)
+	}
 	return j, nil
 }
 
@@ -162,6 +174,10 @@ func Execute(j *Job) (*Outcome, error) {
 			return nil, &InputError{Err: err}
 		}
 	}
+	banks, err := fillSymbols(j, gm)
+	if err != nil {
+		return nil, err
+	}
 	ps, err := BuildParams(j.Prog, j.Args, gm)
 	if err != nil {
 		return nil, err
@@ -181,7 +197,7 @@ func Execute(j *Job) (*Outcome, error) {
 		return nil, err
 	}
 	l := &sm.Launch{Prog: j.Prog, Block: j.Block, Grid: j.Grid, DynSmem: j.Smem, Params: ps.Block,
-		Mode: j.Mode, MaxCycles: j.MaxCycles, Cluster: j.Cluster}
+		Mode: j.Mode, MaxCycles: j.MaxCycles, Cluster: j.Cluster, Banks: banks}
 	out := &Outcome{Params: ps, Global: gm}
 	start := time.Now()
 	for i := 0; i < max(j.Launches, 1); i++ {

@@ -229,10 +229,15 @@ func sassInitCount(word uint64) (uint64, bool) {
 func sassToken(phase uint64) uint64 { return (phase & 1) << 63 }
 
 // launchBanks returns the constant banks a launch's program reads: the
-// program's own, bank 0 laid out for the launch (isa.BuildBank0).
+// program's own (or the launch's, Launch.Banks), bank 0 laid out for the
+// launch (isa.BuildBank0).
 func launchBanks(l *Launch) [][]byte {
-	b := make([][]byte, max(len(l.Prog.Banks), 1))
-	copy(b, l.Prog.Banks)
+	src := l.Prog.Banks
+	if l.Banks != nil {
+		src = l.Banks
+	}
+	b := make([][]byte, max(len(src), 1))
+	copy(b, src)
 	b[0] = isa.BuildBank0(l.Block, l.Grid, l.Cluster, l.Prog.LocalBytes, l.Params)
 	return b
 }

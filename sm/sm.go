@@ -42,6 +42,10 @@ type Launch struct {
 	// Cluster is the CTAs of a thread-block cluster in each dimension
 	// (zero: the launch has no cluster size; every CTA is a cluster of one).
 	Cluster [3]int
+	// Banks, when not nil, are the constant banks the launch reads in place
+	// of Prog.Banks (SASS __constant__ variables the host wrote, as
+	// cudaMemcpyToSymbol does); bank 0 is laid out for the launch either way.
+	Banks [][]byte
 }
 
 // SM is one streaming multiprocessor running one launch at a time.

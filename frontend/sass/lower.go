@@ -375,6 +375,7 @@ func (m *Module) resources(fn *Function, p *isa.Program) error {
 			p.Banks = setBank(p.Banks, b)
 		}
 	}
+	p.Symbols = append(p.Symbols, constSymbols(m.Cubin)...)
 	return nil
 }
 

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// --symbol fills a kernel's __constant__ tables as cudaMemcpyToSymbol does:
+// brx_probe's mode 2 then computes the H200's result from its SASS; a name
+// the file does not define is a usage error (exit 2) that lists the ones it
+// does.
+func TestSymbolFlag(t *testing.T) {
+	words := func(name string, ws ...uint32) string {
+		b := make([]byte, 4*len(ws))
+		for i, w := range ws {
+			binary.LittleEndian.PutUint32(b[4*i:], w)
+		}
+		p := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	probe := filepath.Join("..", "..", "testdata", "cuda", "branch", "brx_probe.sass")
+	launch := []string{"run", probe, "-k", "brx_probe", "-b", "32", "-a", "2", "-a", "12345", "-a", "buf:8", "-a", "buf:4",
+		"--dump", "3:u32:1", "--report", "dumps"}
+	code, out, errs := cli(t, append(launch, "--symbol", "kmul=file:"+words("kmul.bin", 3, 5, 7, 9, 11, 13, 15, 17),
+		"--symbol", "kadd=file:"+words("kadd.bin", 1, 7, 3, 5, 9, 11, 13, 15))...)
+	if code != 0 || !strings.Contains(out, "4114453967") {
+		t.Errorf("exit %d, stderr %q: want the H200's x 4114453967 in\n%s", code, errs, out)
+	}
+	code, _, errs = cli(t, append(launch, "--symbol", "ktab=seq")...)
+	if code != exitUsage || !strings.Contains(errs, "not a module-scope variable") || !strings.Contains(errs, "kadd, kmul") {
+		t.Errorf("unknown symbol: exit %d, stderr %q", code, errs)
+	}
+}
