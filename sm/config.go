@@ -132,6 +132,10 @@ type BarSpec struct {
 type ConstSpec struct {
 	L15Cycles int // const.l1_5: a read's line from the constant cache, past the immediate constant cache
 	L2Cycles  int // const.l2: a read's line from L2
+	// UniformLines is the 64-byte lines the uniform datapath's immediate
+	// constant cache holds (const.uniform_lines), least recently used out;
+	// a line it lacks comes from the constant cache behind, as an LDC's.
+	UniformLines int
 }
 
 // LSUSpec is the load/store unit's spec beyond the pipes' (interval.global,
@@ -250,6 +254,7 @@ func (c *Config) Validate() error {
 		{c.Watchdog.SpinCycles >= 1000, "watchdog.spin_cycles must be at least 1000"},
 		{c.GPU.SMs >= 1, "gpu.sms must be at least 1"},
 		{c.GPU.DSMEMBytesPerCycle >= 1, "dsmem.bytes_per_cycle must be at least 1"},
+		{c.Const.UniformLines >= 1 && c.Const.UniformLines <= maxUniformLines, fmt.Sprintf("const.uniform_lines must be 1..%d", maxUniformLines)},
 	}
 	for _, ch := range checks {
 		if !ch.ok {

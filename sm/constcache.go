@@ -31,14 +31,51 @@ import (
 // instructions) go through an immediate constant cache of their own, with
 // the constant cache behind it shared: testdata/cuda/wgmma/bar_defer.cu,
 // where the first ULDC of the kernel reads a parameter line an LDC had read
-// before, takes 58-79 cycles longer on the H200 than a hit would (+const.l1_5)
-// on each of three paths, and bar_defer4.cu, the same paths with the ULDC
-// moved away, where smsim's hit and the H200 agree within 14 cycles.
+// before, takes 58-79 cycles longer on the H200 than a hit would on each of
+// three paths, and bar_defer4.cu, the same paths with the ULDC moved away,
+// where smsim's hit and the H200 agree within 14 cycles. That cache is
+// small: testdata/cuda/wgmma/uldc_chain.cu's uniform chase through a table
+// hits every read cycling through four 64-byte lines, and through eight or
+// sixteen takes 35-45 cycles more a read. It is modelled as
+// const.uniform_lines lines, the least recently used replaced, a miss
+// costing const.l1_5 as an LDC's does; through eight and sixteen lines that
+// gives 8 and 14 % more than the H200 (it misses less often than the H200
+// and pays more a miss).
 type constCache struct {
 	spec constSpec
 	l0   [constSets]constLine // 64-byte lines
-	ul0  [constSets]constLine // 64-byte lines of the uniform datapath
+	ul0  uniformCache         // 64-byte lines of the uniform datapath
 	l15  [constSets]constLine // 256-byte lines
+}
+
+// maxUniformLines bounds const.uniform_lines.
+const maxUniformLines = 64
+
+// uniformCache is the uniform datapath's immediate constant cache: n lines
+// in use order, the most recent first.
+type uniformCache struct {
+	n     int
+	lines [maxUniformLines]constLine
+}
+
+// lookup returns the line of key (key+1 in constLine.key) and moves it to
+// the front, or nil.
+func (u *uniformCache) lookup(key uint64) *constLine {
+	for i := 0; i < u.n; i++ {
+		if u.lines[i].key == key+1 {
+			l := u.lines[i]
+			copy(u.lines[1:i+1], u.lines[:i])
+			u.lines[0] = l
+			return &u.lines[0]
+		}
+	}
+	return nil
+}
+
+// fill puts key's line at the front, the least recently used one out.
+func (u *uniformCache) fill(key uint64, ready sim.Cycle) {
+	copy(u.lines[1:u.n], u.lines[:u.n-1])
+	u.lines[0] = constLine{key + 1, ready}
 }
 
 // constLine is one set of a constant cache: the line it holds, as key+1
@@ -56,27 +93,32 @@ type constSpec struct {
 }
 
 func newConstCache(c *Config) constCache {
-	return constCache{spec: constSpec{l15: sim.Cycle(c.Const.L15Cycles), l2: sim.Cycle(c.Const.L2Cycles)}}
+	return constCache{spec: constSpec{l15: sim.Cycle(c.Const.L15Cycles), l2: sim.Cycle(c.Const.L2Cycles)},
+		ul0: uniformCache{n: c.Const.UniformLines}}
 }
 
 // reset empties the caches for a launch.
 func (c *constCache) reset() {
-	c.l0, c.ul0, c.l15 = [constSets]constLine{}, [constSets]constLine{}, [constSets]constLine{}
+	c.l0, c.l15 = [constSets]constLine{}, [constSets]constLine{}
+	c.ul0.lines = [maxUniformLines]constLine{}
 }
 
 // read returns what a read at now of byte off of bank adds to its
 // latency and fills the caches; uniform is a read of the uniform datapath.
 func (c *constCache) read(now sim.Cycle, bank uint8, off uint64, uniform bool) sim.Cycle {
 	key0 := uint64(bank)<<40 | off>>6
-	l0s := &c.l0
-	if uniform {
-		l0s = &c.ul0
-	}
-	l0 := &l0s[(key0^key0>>8^uint64(bank)*29)%constSets]
-	if l0.key == key0+1 {
-		return l0.ready - min(l0.ready, now)
-	}
+	var l0 *constLine
 	cost := c.spec.l15
+	if uniform {
+		if l := c.ul0.lookup(key0); l != nil {
+			return l.ready - min(l.ready, now)
+		}
+	} else {
+		l0 = &c.l0[(key0^key0>>8^uint64(bank)*29)%constSets]
+		if l0.key == key0+1 {
+			return l0.ready - min(l0.ready, now)
+		}
+	}
 	if bank != 0 && bank != 2 {
 		key := uint64(bank)<<40 | off>>8
 		l15 := &c.l15[(key^key>>8^uint64(bank)*29)%constSets]
@@ -87,7 +129,11 @@ func (c *constCache) read(now sim.Cycle, bank uint8, off uint64, uniform bool) s
 			*l15 = constLine{key + 1, now + cost}
 		}
 	}
-	*l0 = constLine{key0 + 1, now + cost}
+	if uniform {
+		c.ul0.fill(key0, now+cost)
+	} else {
+		*l0 = constLine{key0 + 1, now + cost}
+	}
 	return cost
 }
 

@@ -96,3 +96,39 @@ func TestUniformReadsHaveTheirOwnImmediateCache(t *testing.T) {
 		}
 	}
 }
+
+// The uniform immediate cache holds const.uniform_lines 64-byte lines and
+// replaces the least recently used one (uldc_chain.csv: a uniform chase
+// through four lines hits every read): reading lines 0-3 fills it, 0-3 again
+// hit, touching 0 then reading a fifth line evicts line 1 (the least
+// recent), not 0; a launch empties it.
+func TestUniformCacheHoldsFourLinesLeastRecentlyUsedOut(t *testing.T) {
+	cfg := DefaultConfig()
+	if cfg.Const.UniformLines != 4 {
+		t.Fatalf("const.uniform_lines %d: the steps below assume 4", cfg.Const.UniformLines)
+	}
+	c := newConstCache(&cfg)
+	l15 := sim.Cycle(cfg.Const.L15Cycles)
+	line := func(k uint64) uint64 { return 0x210 + 64*k }
+	steps := []struct {
+		name string
+		line uint64
+		want sim.Cycle
+	}{
+		{"line 0, cold", 0, l15}, {"line 1, cold", 1, l15}, {"line 2, cold", 2, l15}, {"line 3, cold", 3, l15},
+		{"line 0 again", 0, 0}, {"line 3 again", 3, 0},
+		{"line 4 evicts line 1, the least recent", 4, l15},
+		{"line 0 stays", 0, 0}, {"line 2 stays", 2, 0}, {"line 1 is gone", 1, l15},
+	}
+	now := sim.Cycle(1000)
+	for _, s := range steps {
+		now += 1000
+		if got := c.read(now, 0, line(s.line), true); got != s.want {
+			t.Errorf("%s: adds %d cycles, want %d", s.name, got, s.want)
+		}
+	}
+	c.reset()
+	if got := c.read(now+1000, 0, line(0), true); got != l15 {
+		t.Errorf("after a launch's reset, line 0 adds %d cycles, want %d", got, l15)
+	}
+}
