@@ -105,6 +105,9 @@ func listKernel(w io.Writer, src *run.Source, k *run.Kernel, p *isa.Program, low
 	if s := sharedVars(p); s != "" {
 		fmt.Fprintf(&b, "  shared %s\n", s)
 	}
+	if s := moduleVars(p); s != "" {
+		fmt.Fprintf(&b, "  variables %s (--symbol NAME=FILL sets one)\n", s)
+	}
 	if line, why := runLine(src, k, p); line != "" {
 		fmt.Fprintf(&b, "  run: %s\n", line)
 	} else {
@@ -112,6 +115,31 @@ func listKernel(w io.Writer, src *run.Source, k *run.Kernel, p *isa.Program, low
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// moduleVars names the file's module-scope variables a launch can fill
+// (--symbol): __constant__ (.const, or a SASS constant bank's object) and
+// __device__ (.global), with their sizes.
+func moduleVars(p *isa.Program) string {
+	var parts []string
+	n := 0
+	for _, y := range p.Symbols {
+		if y.Space != isa.Const && y.Space != isa.Global {
+			continue
+		}
+		if n++; n > maxListedShared {
+			continue
+		}
+		where := "__device__"
+		if y.Space == isa.Const {
+			where = "__constant__"
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s, %d B)", y.Title(), where, y.Size))
+	}
+	if n > maxListedShared {
+		parts = append(parts, fmt.Sprintf("and %d more", n-maxListedShared))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // sharedVars names the kernel's shared variables by their source names,

@@ -37,3 +37,14 @@ func TestSymbolFlag(t *testing.T) {
 		t.Errorf("unknown symbol: exit %d, stderr %q", code, errs)
 	}
 }
+
+// smsim list names the variables --symbol can fill, from PTX and SASS.
+func TestListNamesTheVariables(t *testing.T) {
+	for _, ext := range []string{"ptx", "sass"} {
+		code, out, errs := cli(t, "list", filepath.Join("..", "..", "testdata", "cuda", "branch", "brx_probe."+ext))
+		want := "  variables kmul (__constant__, 32 B), kadd (__constant__, 32 B) (--symbol NAME=FILL sets one)\n"
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("%s: exit %d, stderr %q: want %q in\n%s", ext, code, errs, want, out)
+		}
+	}
+}
