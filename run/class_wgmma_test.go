@@ -12,7 +12,7 @@ import (
 // table filled with --symbol): IADD3, IMAD, FFMA, shared loads and MUFU.EX2
 // within 3 %, SHFL within 10 % (smsim 7 % fast), L1-resident global loads
 // within 12 % (9 % fast), the uniform chase through the constant table
-// (ULDC, 16 lines: more than the uniform constant cache holds) within 16 %.
+// (ULDC, 16 lines: more than the uniform constant cache holds) within 5 %.
 // Beside a wgmma stream the H200 slows every chain but the constant one by
 // 9-31 % and smsim hardly at all (docs/model.md): those rows are not held.
 func TestInstructionChainsMatchH200(t *testing.T) {
@@ -21,7 +21,7 @@ func TestInstructionChainsMatchH200(t *testing.T) {
 		table[i] = uint32((i*53 + 7) & 255)
 	}
 	ctab := writeWords(t, "ctab.bin", table...)
-	tols := map[string]float64{"1": 0.03, "2": 0.03, "3": 0.03, "4": 0.03, "5": 0.16, "6": 0.10, "7": 0.12, "8": 0.03}
+	tols := map[string]float64{"1": 0.03, "2": 0.03, "3": 0.03, "4": 0.03, "5": 0.05, "6": 0.10, "7": 0.12, "8": 0.03}
 	for _, r := range csvRows(t, "../testdata/cuda/wgmma/class_wgmma.csv") {
 		if r[0] != "0" {
 			continue

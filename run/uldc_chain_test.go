@@ -42,9 +42,9 @@ func TestUniformConstantCacheMatchesH200(t *testing.T) {
 		tol := 0.03
 		switch {
 		case mode == "1":
-			tol = 0.45
+			tol = 0.25
 		case mode != "3" && (l == 0 || l >= 8):
-			tol = 0.16
+			tol = 0.10
 		}
 		t.Run("mode"+mode+"_lines"+lines, func(t *testing.T) {
 			spec := Spec{Kernel: "uldc_chain", Block: "32", Grid: "1", Launches: 3, Config: "h200",
@@ -60,4 +60,63 @@ func TestUniformConstantCacheMatchesH200(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The uniform constant cache's replacement, against the H200
+// (testdata/cuda/wgmma/uldc_policy.cu: uldc_chain's kernel over tables that
+// order its lines): cycling through four lines every read hits, through
+// five, six or eight every read misses (const.uniform_l1_5 a miss), back
+// and forth over five only the turns miss, lines read twice in a row miss
+// once, all within 2 %, as four lines least recently used out; a line read
+// every other time among four others stays more often on the H200 than
+// LRU keeps it (smsim 17 % slow, held within 20 %).
+func TestUniformConstantCacheReplacementMatchesH200(t *testing.T) {
+	pats := [][]int{{0, 1, 2, 3}, {0, 1, 2, 3, 4}, {0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5, 6, 7},
+		{0, 1, 0, 2, 0, 3, 0, 4}, {0, 1, 2, 3, 4, 3, 2, 1}, {0, 0, 1, 1, 2, 2, 3, 3, 4, 4}}
+	for _, r := range csvRows(t, "../testdata/cuda/wgmma/uldc_policy.csv") {
+		p, _ := strconv.Atoi(r[0])
+		want, _ := strconv.ParseInt(r[1], 10, 64)
+		tol := 0.02
+		if p == 4 {
+			tol = 0.20
+		}
+		t.Run("pattern"+r[0], func(t *testing.T) {
+			spec := Spec{Kernel: "uldc_policy", Block: "32", Grid: "1", Launches: 3, Config: "h200",
+				Args: []string{"0", "buf:8", "buf:4"}, Symbols: []string{"ctab=file:" + writeWords(t, "ctab.bin", policyTable(pats[p])...)}}
+			file := "../testdata/cuda/wgmma/uldc_policy.sass"
+			got := int64(binary.LittleEndian.Uint64(runBuffer(t, spec, file, "1", 8)))
+			if e := float64(got-want) / float64(want); math.Abs(e) > tol {
+				t.Errorf("%d cycles, the H200 %d (%+.1f %%): want within %.0f %%", got, want, 100*e, 100*tol)
+			}
+			x := binary.LittleEndian.Uint32(runBuffer(t, spec, file, "2", 4))
+			if s := strconv.FormatUint(uint64(x), 10); s != r[2] {
+				t.Errorf("x = %s, the H200 %s", s, r[2])
+			}
+		})
+	}
+}
+
+// policyTable is uldc_policy.cu's table for a sequence of lines: a walk of
+// V visits (the sequence's length times 16 over the most times a line
+// appears in it), visit v at the next unused word of line seq[v % len],
+// each word pointing at the next visit's.
+func policyTable(seq []int) []uint32 {
+	count, most := map[int]int{}, 0
+	for _, l := range seq {
+		count[l]++
+		most = max(most, count[l])
+	}
+	visits := len(seq) * (16 / most)
+	word := make([]int, visits)
+	used := map[int]int{}
+	for v := range word {
+		l := seq[v%len(seq)]
+		word[v] = 16*l + used[l]
+		used[l]++
+	}
+	h := make([]uint32, 256)
+	for v := range word {
+		h[word[v]] = uint32(word[(v+1)%visits])
+	}
+	return h
 }

@@ -133,9 +133,11 @@ type ConstSpec struct {
 	L15Cycles int // const.l1_5: a read's line from the constant cache, past the immediate constant cache
 	L2Cycles  int // const.l2: a read's line from L2
 	// UniformLines is the 64-byte lines the uniform datapath's immediate
-	// constant cache holds (const.uniform_lines), least recently used out;
-	// a line it lacks comes from the constant cache behind, as an LDC's.
+	// constant cache holds (const.uniform_lines), least recently used out.
 	UniformLines int
+	// UniformL15Cycles is what a uniform read (ULDC) whose line that cache
+	// lacks pays for it from the constant cache behind (const.uniform_l1_5).
+	UniformL15Cycles int
 }
 
 // LSUSpec is the load/store unit's spec beyond the pipes' (interval.global,

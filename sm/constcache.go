@@ -35,12 +35,12 @@ import (
 // three paths, and bar_defer4.cu, the same paths with the ULDC moved away,
 // where smsim's hit and the H200 agree within 14 cycles. That cache is
 // small: testdata/cuda/wgmma/uldc_chain.cu's uniform chase through a table
-// hits every read cycling through four 64-byte lines, and through eight or
-// sixteen takes 35-45 cycles more a read. It is modelled as
-// const.uniform_lines lines, the least recently used replaced, a miss
-// costing const.l1_5 as an LDC's does; through eight and sixteen lines that
-// gives 8 and 14 % more than the H200 (it misses less often than the H200
-// and pays more a miss).
+// hits every read cycling through four 64-byte lines, and uldc_policy.cu's
+// misses every read cycling through five or more, 55 cycles more a read
+// (const.uniform_lines, const.uniform_l1_5); going back and forth over five
+// lines only the turns miss, and a line read every other time stays more
+// often than least-recently-used replacement keeps it. Modelled as that
+// many lines, the least recently used replaced.
 type constCache struct {
 	spec constSpec
 	l0   [constSets]constLine // 64-byte lines
@@ -89,12 +89,12 @@ const constSets = 256
 
 // constSpec is what the caches' timing reads of the configuration.
 type constSpec struct {
-	l15, l2 sim.Cycle // const.l1_5, const.l2
+	l15, l2, ul15 sim.Cycle // const.l1_5, const.l2, const.uniform_l1_5
 }
 
 func newConstCache(c *Config) constCache {
-	return constCache{spec: constSpec{l15: sim.Cycle(c.Const.L15Cycles), l2: sim.Cycle(c.Const.L2Cycles)},
-		ul0: uniformCache{n: c.Const.UniformLines}}
+	return constCache{spec: constSpec{l15: sim.Cycle(c.Const.L15Cycles), l2: sim.Cycle(c.Const.L2Cycles),
+		ul15: sim.Cycle(c.Const.UniformL15Cycles)}, ul0: uniformCache{n: c.Const.UniformLines}}
 }
 
 // reset empties the caches for a launch.
@@ -113,6 +113,7 @@ func (c *constCache) read(now sim.Cycle, bank uint8, off uint64, uniform bool) s
 		if l := c.ul0.lookup(key0); l != nil {
 			return l.ready - min(l.ready, now)
 		}
+		cost = c.spec.ul15
 	} else {
 		l0 = &c.l0[(key0^key0>>8^uint64(bank)*29)%constSets]
 		if l0.key == key0+1 {
