@@ -135,8 +135,9 @@ type ConstSpec struct {
 	// UniformLines is the 64-byte lines the uniform datapath's immediate
 	// constant cache holds (const.uniform_lines), least recently used out.
 	UniformLines int
-	// UniformL15Cycles is what a uniform read (ULDC) whose line that cache
-	// lacks pays for it from the constant cache behind (const.uniform_l1_5).
+	// UniformL15Cycles is what a uniform read (ULDC) of a __constant__ bank
+	// whose line that cache lacks pays for it from the constant cache behind
+	// (const.uniform_l1_5); a parameter or driver line pays L15Cycles.
 	UniformL15Cycles int
 }
 

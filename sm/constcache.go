@@ -36,11 +36,13 @@ import (
 // where smsim's hit and the H200 agree within 14 cycles. That cache is
 // small: testdata/cuda/wgmma/uldc_chain.cu's uniform chase through a table
 // hits every read cycling through four 64-byte lines, and uldc_policy.cu's
-// misses every read cycling through five or more, 55 cycles more a read
-// (const.uniform_lines, const.uniform_l1_5); going back and forth over five
-// lines only the turns miss, and a line read every other time stays more
-// often than least-recently-used replacement keeps it. Modelled as that
-// many lines, the least recently used replaced.
+// misses every read cycling through five or more lines of a __constant__
+// table, 55 cycles more a read (const.uniform_lines, const.uniform_l1_5;
+// a parameter or driver line the uniform cache lacks costs const.l1_5, as
+// bar_defer.cu measured); going back and forth over five lines only the
+// turns miss, and a line read every other time stays more often than
+// least-recently-used replacement keeps it. Modelled as that many lines,
+// the least recently used replaced.
 type constCache struct {
 	spec constSpec
 	l0   [constSets]constLine // 64-byte lines
@@ -113,7 +115,9 @@ func (c *constCache) read(now sim.Cycle, bank uint8, off uint64, uniform bool) s
 		if l := c.ul0.lookup(key0); l != nil {
 			return l.ready - min(l.ready, now)
 		}
-		cost = c.spec.ul15
+		if bank != 0 && bank != 2 {
+			cost = c.spec.ul15
+		}
 	} else {
 		l0 = &c.l0[(key0^key0>>8^uint64(bank)*29)%constSets]
 		if l0.key == key0+1 {

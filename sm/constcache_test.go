@@ -71,11 +71,11 @@ func TestConstCacheReadsWaitForAFillUnderWay(t *testing.T) {
 
 // The uniform datapath's reads have an immediate cache of their own and
 // share the one behind it (bar_defer.cu: a ULDC of a parameter line an LDC
-// read before pays const.uniform_l1_5).
+// read before pays const.l1_5).
 func TestUniformReadsHaveTheirOwnImmediateCache(t *testing.T) {
 	cfg := DefaultConfig()
 	c := newConstCache(&cfg)
-	l15, l2, ul15 := sim.Cycle(cfg.Const.L15Cycles), sim.Cycle(cfg.Const.L2Cycles), sim.Cycle(cfg.Const.UniformL15Cycles)
+	l15, l2 := sim.Cycle(cfg.Const.L15Cycles), sim.Cycle(cfg.Const.L2Cycles)
 	steps := []struct {
 		name    string
 		bank    uint8
@@ -84,7 +84,7 @@ func TestUniformReadsHaveTheirOwnImmediateCache(t *testing.T) {
 		want    sim.Cycle
 	}{
 		{"LDC of a parameter line", 0, 0x210, false, l15},
-		{"ULDC of the same line: its own cache misses", 0, 0x218, true, ul15},
+		{"ULDC of the same line: its own cache misses", 0, 0x218, true, l15},
 		{"ULDC again: a hit", 0, 0x21c, true, 0},
 		{"LDC again: a hit", 0, 0x214, false, 0},
 		{"ULDC of a __constant__ line", 3, 0, true, l2},
@@ -108,7 +108,7 @@ func TestUniformCacheHoldsFourLinesLeastRecentlyUsedOut(t *testing.T) {
 		t.Fatalf("const.uniform_lines %d: the steps below assume 4", cfg.Const.UniformLines)
 	}
 	c := newConstCache(&cfg)
-	l15 := sim.Cycle(cfg.Const.UniformL15Cycles) // bank 0: a miss of the uniform cache alone
+	l15 := sim.Cycle(cfg.Const.L15Cycles) // bank 0: a parameter line pays const.l1_5
 	line := func(k uint64) uint64 { return 0x210 + 64*k }
 	steps := []struct {
 		name string
@@ -130,5 +130,21 @@ func TestUniformCacheHoldsFourLinesLeastRecentlyUsedOut(t *testing.T) {
 	c.reset()
 	if got := c.read(now+1000, 0, line(0), true); got != l15 {
 		t.Errorf("after a launch's reset, line 0 adds %d cycles, want %d", got, l15)
+	}
+}
+
+// A uniform read of a __constant__ line the uniform cache lacks, but the
+// constant cache behind holds, costs const.uniform_l1_5
+// (uldc_policy.csv); of a parameter line, const.l1_5 (bar_defer.cu).
+func TestUniformMissCostByBank(t *testing.T) {
+	cfg := DefaultConfig()
+	c := newConstCache(&cfg)
+	ul15, l15 := sim.Cycle(cfg.Const.UniformL15Cycles), sim.Cycle(cfg.Const.L15Cycles)
+	c.read(1000, 3, 0, false) // an LDC brings the 256-byte line into the constant cache
+	if got := c.read(2000, 3, 64, true); got != ul15 {
+		t.Errorf("ULDC of a __constant__ line the constant cache holds: %d cycles, want %d", got, ul15)
+	}
+	if got := c.read(3000, 0, 0x300, true); got != l15 {
+		t.Errorf("ULDC of a parameter line: %d cycles, want %d", got, l15)
 	}
 }
