@@ -48,3 +48,36 @@ func TestListNamesTheVariables(t *testing.T) {
 		}
 	}
 }
+
+// docs/guide.md shows the --symbol run of brx_probe and its list line as
+// they print.
+func TestGuideShowsSymbolAsItPrints(t *testing.T) {
+	dir := t.TempDir()
+	for name, ws := range map[string][]uint32{"kmul.bin": {3, 5, 7, 9, 11, 13, 15, 17}, "kadd.bin": {1, 7, 3, 5, 9, 11, 13, 15}} {
+		b := make([]byte, 4*len(ws))
+		for i, w := range ws {
+			binary.LittleEndian.PutUint32(b[4*i:], w)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errs := cli(t, "run", filepath.Join("..", "..", "testdata", "cuda", "branch", "brx_probe.sass"), "-k", "brx_probe",
+		"-b", "32", "-a", "2", "-a", "12345", "-a", "buf:8", "-a", "buf:4", "--symbol", "kmul=file:"+filepath.Join(dir, "kmul.bin"),
+		"--symbol", "kadd=file:"+filepath.Join(dir, "kadd.bin"), "--dump", "3:u32:1", "--report", "dumps")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	guide, err := os.ReadFile(filepath.Join("..", "..", "docs", "guide.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(guide), "```text\n"+out+"```") {
+		t.Errorf("docs/guide.md does not show the --symbol run as it prints:\n%s", out)
+	}
+	_, list, _ := cli(t, "list", filepath.Join("..", "..", "testdata", "cuda", "branch", "brx_probe.ptx"))
+	const line = "variables kmul (__constant__, 32 B), kadd (__constant__, 32 B)"
+	if !strings.Contains(list, line) || !strings.Contains(string(guide), "`"+line+"`") {
+		t.Errorf("smsim list or docs/guide.md lacks %q", line)
+	}
+}
