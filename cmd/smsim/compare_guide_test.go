@@ -109,8 +109,8 @@ func copyTree(t *testing.T, src, dst string) {
 
 // TestGuideCommands runs every step of docs/guide.md (its ```sh blocks and
 // "<!-- output: COMMAND -->" lines), in order, in one bash session in a
-// scratch copy of examples/, scripts/ and the PTX of calibration/h200/ptxpipe.cu
-// and apps/h200/fa3_fwd.cu,
+// scratch copy of examples/, scripts/, the PTX of calibration/h200/ptxpipe.cu
+// and apps/h200/fa3_fwd.cu and the SASS of testdata/cuda/branch/brx_probe.cu,
 // with bin/smsim standing for the binary the guide builds (this test binary,
 // re-entered through TestGuideHelperProcess). Where the guide shows a step's
 // output (the ```text block after it), the output must be what the step
@@ -135,8 +135,9 @@ func TestGuideCommands(t *testing.T) {
 	copyTree(t, "../../examples", filepath.Join(dir, "examples"))
 	copyTree(t, "../../scripts", filepath.Join(dir, "scripts"))
 	for _, f := range []string{
-		"calibration/h200/ptxpipe.ptx", // section 5's PTX
-		"apps/h200/fa3_fwd.ptx",        // section 6's attention kernel
+		"calibration/h200/ptxpipe.ptx",                                                // section 5's PTX
+		"apps/h200/fa3_fwd.ptx",                                                       // section 6's attention kernel
+		"testdata/cuda/branch/brx_probe.sass", "testdata/cuda/branch/brx_probe.cubin", // section 5's --symbol
 	} {
 		src, err := os.ReadFile(filepath.Join("..", "..", f))
 		if err != nil {
