@@ -15,7 +15,6 @@ import (
 func TestLop3KernelsMatchExecALU(t *testing.T) {
 	prog := &isa.Program{NumRegs: 8, UniformRegs: 4, Instrs: []isa.Instr{{Op: isa.OpExit}}}
 	rng := rand.New(rand.NewPCG(5, 32))
-	imm := func() isa.Operand { return isa.Imm(rng.Uint64() >> rng.IntN(64)) }
 	masks := []uint32{FullMask, 0x0000fff0, 0x80000000, 0}
 	terms := [][3]int{ // register numbers; -1 an immediate
 		{-1, -1, -1}, {1, -1, -1}, {-1, 2, -1}, {-1, -1, 3}, {0, -1, -1}, {5, -1, -1},
@@ -32,15 +31,7 @@ func TestLop3KernelsMatchExecALU(t *testing.T) {
 				}
 			}
 			for _, tb := range tables {
-				ops := []isa.Operand{isa.R(d)}
-				for _, r := range tm {
-					if r < 0 {
-						ops = append(ops, imm())
-					} else {
-						ops = append(ops, isa.R(r))
-					}
-				}
-				ops = append(ops, isa.Imm(tb), isa.P(7))
+				ops := append(termOps(rng, d, tm), isa.Imm(tb), isa.P(7))
 				in := isa.Instr{Op: isa.OpSLop3, Type: isa.B32, NDst: 1, Ops: ops}
 				k := DecodeKernel(prog, &in)
 				if !k.Resolved() {

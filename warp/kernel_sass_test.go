@@ -14,7 +14,6 @@ import (
 func TestIAdd3KernelsMatchExecALU(t *testing.T) {
 	prog := &isa.Program{NumRegs: 8, UniformRegs: 4, Instrs: []isa.Instr{{Op: isa.OpExit}}}
 	rng := rand.New(rand.NewPCG(3, 32))
-	imm := func() isa.Operand { return isa.Imm(rng.Uint64() >> rng.IntN(64)) }
 	masks := []uint32{FullMask, 0x0000fff0, 0x80000000, 0}
 	terms := [][3]int{ // register numbers; -1 an immediate
 		{1, -1, -1}, {-1, 2, -1}, {-1, -1, 3}, {0, -1, -1}, {5, -1, -1},
@@ -23,14 +22,7 @@ func TestIAdd3KernelsMatchExecALU(t *testing.T) {
 	}
 	for _, d := range []int{0, 1, 4, 5} {
 		for _, tm := range terms {
-			ops := []isa.Operand{isa.R(d)}
-			for _, r := range tm {
-				if r < 0 {
-					ops = append(ops, imm())
-				} else {
-					ops = append(ops, isa.R(r))
-				}
-			}
+			ops := termOps(rng, d, tm)
 			in := isa.Instr{Op: isa.OpIAdd3, Type: isa.B32, NDst: 1, Ops: ops}
 			k := DecodeKernel(prog, &in)
 			if !k.Resolved() {
@@ -155,4 +147,19 @@ func TestIMadKernelsLeaveOtherForms(t *testing.T) {
 			t.Errorf("IMAD mode %d %v flags %v: has a kernel", in.Mode, in.Ops, in.Flags)
 		}
 	}
+}
+
+// termOps is a three-term instruction's operands: destination register d,
+// then each term of tm, a register or, where tm has -1, an immediate drawn
+// from rng with bits above 32 now and then.
+func termOps(rng *rand.Rand, d int, tm [3]int) []isa.Operand {
+	ops := []isa.Operand{isa.R(d)}
+	for _, r := range tm {
+		if r < 0 {
+			ops = append(ops, isa.Imm(rng.Uint64()>>rng.IntN(64)))
+		} else {
+			ops = append(ops, isa.R(r))
+		}
+	}
+	return ops
 }
