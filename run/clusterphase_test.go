@@ -45,9 +45,9 @@ func clusterPhaseJob(t *testing.T, c int, path string) *Job {
 // (multicast, DSMEM loads and reductions, remote arrivals, cluster
 // barriers) for clusters of 2, 4, 8 and 16 CTAs, from the SASS the H200 ran
 // and from PTX: every output bit for bit with the H200's, and from SASS each
-// CTA's cycles of the third launch within 25 % of the H200's (logged from
-// PTX; the 10 % is not reached yet: docs/clusters.md says what is
-// missing).
+// CTA's cycles of the third launch within 10 % of the H200's (logged from
+// PTX, which runs without ptxas's MEMBAR.ALL.CTA and the membar a release
+// arrive holds the warp for: docs/clusters.md).
 func TestClusterKernelsOf2To16MatchH200(t *testing.T) {
 	h := h200ClusterPhase(t)
 	for _, c := range []int{2, 4, 8, 16} {
@@ -79,7 +79,7 @@ func TestClusterKernelsOf2To16MatchH200(t *testing.T) {
 				}
 				t.Logf("cluster of %d from %s: CTA cycles %v, H200 %v (worst %+.1f %%)", c, src, joinVals(out.Dumps[4].Values[:2]),
 					strings.Join(hw[:2], " "), 100*worst)
-				if src == "sass" && (worst > 0.25 || worst < -0.25) {
+				if src == "sass" && (worst > 0.10 || worst < -0.10) {
 					t.Errorf("cluster of %d: a CTA's cycles %+.1f %% from the H200's", c, 100*worst)
 				}
 			})

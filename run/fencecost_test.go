@@ -74,10 +74,12 @@ func fenceCost(t *testing.T, path string, mode int) float64 {
 // TestGPUMembarCostMatchesH200 holds what fence.acq_rel.gpu/.cluster, a
 // release cluster barrier and a remote release arrive cost the warp, alone
 // and after a st.global a thread (the store's acknowledgement, then the
-// membar's own cluster.release), within 10 % of the H200
+// membar's own cluster.release), and a cluster barrier right after a bulk
+// copy or a multicast the CTA waited for (the copy's acknowledgement, one
+// L2 round trip after its landing, then cluster.release), within 10 % of the H200
 // (calibration/h200/fencecost.csv), from SASS and from PTX. The PTX fence
 // alone is left out: ptxas adds MEMBAR.ALL.CTA before the GPU membar, which
-// the SASS row has (304 cycles, H200 307) and the PTX path does not (262).
+// the SASS row has (312 cycles, H200 307) and the PTX path does not (262).
 // Eight stores a thread before the fence (mode 2, H200 593) are not held:
 // their acknowledgements queue behind each other's bytes on the H200, and
 // smsim's plain stores take no turn on the SM's link (docs/clusters.md).
@@ -94,6 +96,8 @@ func TestGPUMembarCostMatchesH200(t *testing.T) {
 		{9, "remote mbarrier.arrive.release.cluster alone", true},
 		{10, "st.global, remote release arrive", true},
 		{11, "st.global, fence.acq_rel.cluster", true},
+		{7, "multicast waited for, barrier.cluster", true},
+		{8, "bulk copy waited for, barrier.cluster", true},
 	} {
 		paths := []string{"../calibration/h200/fencecost.sass"}
 		if c.ptx {

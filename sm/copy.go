@@ -335,6 +335,7 @@ func (s *SM) CompleteTx(now sim.Cycle, ctaID int, mbar uint32, bytes uint32, id 
 		}
 		return d
 	}
+	c.copyAck = max(c.copyAck, now+sim.Cycle(s.cfg.Mem.L2Cycles))
 	if err := s.completeTx(now, c, mbar, bytes, nil, nil); err != nil {
 		s.fail(err)
 		return err

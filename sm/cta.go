@@ -36,6 +36,11 @@ type cta struct {
 	// .release arrival's visibility wait (cluster.arrive_interval,
 	// cluster.release_interval).
 	arriveFree, releaseFree sim.Cycle
+	// copyAck is when the L2 has acknowledged the bulk copies whose bytes
+	// landed in the CTA's shared memory so far: one L2 round trip after
+	// each landing. A GPU-scope membar of any of its warps waits for it
+	// (membar.go).
+	copyAck sim.Cycle
 }
 
 // wctx is the SM's view of one resident warp: the architectural warp plus

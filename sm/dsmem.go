@@ -2,8 +2,11 @@ package sm
 
 import (
 	"fmt"
+	"math/bits"
+	"slices"
 
 	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/sharedmem"
 	"github.com/smsim/smsim/sim"
 	"github.com/smsim/smsim/warp"
 )
@@ -25,6 +28,27 @@ func (s *SM) peerWrite(wc *wctx, in *isa.Instr, off uint64, l int, b []byte) err
 	}
 	_ = s.peer.smem.Write(uint32(off), b)
 	return nil
+}
+
+// sectorsTouched counts the distinct sectors of sector bytes that the
+// lanes of mask touch, each size bytes at its offset in words. The
+// SM-to-SM network moves whole 32-byte sectors, as the L1-to-L2 path does:
+// a warp's 4-byte loads 32 bytes apart take a turn of 1 KiB on the link,
+// not of 128 bytes (clusterphase.csv: k_cf's strided DSMEM load holds the
+// CTA's last warp about 50 cycles a warp behind its first).
+func sectorsTouched(words *[sharedmem.WarpSize]uint32, mask uint32, size, sector int) int {
+	var seen [2 * warp.Lanes]uint32
+	n := 0
+	for m := mask; m != 0; m &= m - 1 {
+		off := words[bits.TrailingZeros32(m)]
+		for sec := off / uint32(sector); sec <= (off+uint32(size)-1)/uint32(sector); sec++ {
+			if !slices.Contains(seen[:n], sec) && n < len(seen) {
+				seen[n] = sec
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // dsmemLatency is what a shared-memory access of bytes bytes adds when it

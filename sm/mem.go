@@ -84,7 +84,11 @@ func (s *SM) execMemory(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) err
 	lat, why := s.memLatency(now, wc, in, first, mask, &words, &lineSet, nlines, size)
 	switch {
 	case first == isa.Shared:
-		lat += s.dsmemLatency(now, in, remote, popcount(mask)*size)
+		bytes := popcount(mask) * size
+		if remote {
+			bytes = sectorsTouched(&words, mask, size, s.cfg.Mem.SectorBytes) * s.cfg.Mem.SectorBytes
+		}
+		lat += s.dsmemLatency(now, in, remote, bytes)
 		if in.Op != isa.OpLd {
 			// What a CTA-scope membar waits for: the data in the array,
 			// sass.smem_store_written after the store reaches it (a load's

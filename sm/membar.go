@@ -15,6 +15,13 @@ import (
 // to clock, after one st.global a thread 536, a remote release arrive alone
 // 270 and after a st.global 512-562; a cluster barrier alone 335 and after
 // a st.global 648: the ack and the round trip add up, they do not overlap).
+// A bulk copy into the CTA's shared memory counts as such a write from the
+// moment its bytes land until one L2 round trip later, for every warp of
+// the CTA, the one that issued it or not: a cluster barrier right after a
+// waited-for bulk copy costs 574 cycles against 335 alone, after a
+// multicast issued by the other CTA 576, and both split 490/655 between
+// rounds as a store's acknowledgement does between the L2's near and far
+// partitions (fencecost.csv modes 7, 8, 5 and 1).
 
 // gpuMembar reports whether in is a GPU-scope memory barrier: a fence at
 // cluster scope or wider that is not only a proxy or mbarrier-init fence.
@@ -24,11 +31,11 @@ func gpuMembar(in *isa.Instr) bool {
 }
 
 // membar runs a GPU-scope memory barrier for wc issued at now and returns
-// when it completes: the warp's global writes acknowledged, then
-// cluster.release. Until a later global write, the warp's next .release
+// when it completes: the warp's global writes and the copies landed in its
+// CTA acknowledged, then cluster.release. Until a later global write, the warp's next .release
 // at cluster scope is covered by it (releasedAt).
 func (s *SM) membar(wc *wctx, now sim.Cycle) sim.Cycle {
-	done := max(now, wc.writeAck) + sim.Cycle(s.cfg.GPU.Release)
+	done := max(now, wc.writeAck, wc.c.copyAck) + sim.Cycle(s.cfg.GPU.Release)
 	wc.fencedAt, wc.fenced = done, true
 	return done
 }
