@@ -49,20 +49,14 @@ type Config struct {
 	TLBEntries    int
 	TLBMissCycles int
 
-	// L1 translation: loads that look up L1 (not the L2-only ones, nor bulk
-	// copies) translate through a small fully associative LRU cache of
-	// L1TLBPageBytes granules, and wait L1TLBMissCycles when it misses.
-	// Measured: a random ld.global chase over 2 MiB or 16 MiB takes 372 and
-	// 369 cycles a load (gmem.csv footprint rows), the same lines chased with
-	// ld.global.cg or in address order 286 (sassprobe.csv rnd_cg, seq_ca),
-	// and a random ld.global chase over 240 KiB that misses L1 every load 285
-	// (l1cap_dyn16_fp240): so the reach is at least 240 KiB and far below
-	// 2 MiB. At a 256 KiB reach (the least the 240 KiB row allows) a random
-	// chase misses 87.5 % of its loads over 2 MiB, 98.4 % over 16 MiB, and
-	// the two rows' extra cycles give 98 and 84 a miss: 91.
-	L1TLBPageBytes  int
-	L1TLBEntries    int
-	L1TLBMissCycles int
+	// L2HostWrittenCycles is what a load's first read of an L2 line that
+	// the host wrote before the launch (a cudaMemcpy: Warm) adds to the L2
+	// round trip; the read leaves the line as any other. Measured
+	// (calibration/h200/l1tlb.csv warm rows): one thread's random chase of
+	// L2-resident lines takes 380 cycles a load after a cudaMemcpy of them,
+	// 294 after a launch that read them, through L1 and around it alike;
+	// gmem.csv's footprint rows, each taken after a cudaMemcpy, 369-373.
+	L2HostWrittenCycles int
 
 	// L2BytesPerCycle is the SM↔L2 link (per direction): the slope of bulk
 	// copy latency with size between 16 KiB and 128 KiB (≈100 B/cycle), and
@@ -109,24 +103,22 @@ type Config struct {
 // DefaultConfig returns the H200 model.
 func DefaultConfig() Config {
 	return Config{
-		LineBytes:         128,
-		SectorBytes:       32,
-		L1Bytes:           L1BytesFor(228 << 10),
-		L1Ways:            4,
-		L2Bytes:           60 << 20,
-		L2Ways:            16,
-		L1HitCycles:       39,
-		L1MissCycles:      86,
-		L2Cycles:          200,
-		DRAMCycles:        240,
-		TLBPageBytes:      2 << 20,
-		TLBEntries:        32,
-		TLBMissCycles:     100,
-		L1TLBPageBytes:    64 << 10,
-		L1TLBEntries:      4,
-		L1TLBMissCycles:   91,
-		L2BytesPerCycle:   100,
-		DRAMBytesPerCycle: 80,
+		LineBytes:           128,
+		SectorBytes:         32,
+		L1Bytes:             L1BytesFor(228 << 10),
+		L1Ways:              4,
+		L2Bytes:             60 << 20,
+		L2Ways:              16,
+		L1HitCycles:         39,
+		L1MissCycles:        86,
+		L2Cycles:            200,
+		DRAMCycles:          240,
+		TLBPageBytes:        2 << 20,
+		TLBEntries:          32,
+		TLBMissCycles:       100,
+		L2HostWrittenCycles: 86,
+		L2BytesPerCycle:     100,
+		DRAMBytesPerCycle:   80,
 
 		DRAMChannelBytes:         16 << 10,
 		DRAMChannelBytesPerCycle: 49,
@@ -171,8 +163,6 @@ func (c Config) Validate() error {
 		return fmt.Errorf("memory: L2Bytes %d must be a positive multiple of LineBytes × L2Ways (%d)", c.L2Bytes, c.LineBytes*max(c.L2Ways, 1))
 	case !pow2(c.TLBPageBytes) || c.TLBEntries <= 0:
 		return fmt.Errorf("memory: TLBPageBytes %d must be a power of two and TLBEntries %d positive", c.TLBPageBytes, c.TLBEntries)
-	case !pow2(c.L1TLBPageBytes) || c.L1TLBEntries <= 0:
-		return fmt.Errorf("memory: L1TLBPageBytes %d must be a power of two and L1TLBEntries %d positive", c.L1TLBPageBytes, c.L1TLBEntries)
 	case c.L2BytesPerCycle <= 0:
 		return fmt.Errorf("memory: L2BytesPerCycle %d must be positive", c.L2BytesPerCycle)
 	case c.DRAMBytesPerCycle <= 0:
@@ -192,7 +182,7 @@ func (c Config) Validate() error {
 		v    int
 	}{{"L1HitCycles", c.L1HitCycles}, {"L1MissCycles", c.L1MissCycles}, {"L2Cycles", c.L2Cycles},
 		{"DRAMCycles", c.DRAMCycles}, {"StreamDRAMCycles", c.StreamDRAMCycles}, {"TLBMissCycles", c.TLBMissCycles},
-		{"L1TLBMissCycles", c.L1TLBMissCycles}} {
+		{"L2HostWrittenCycles", c.L2HostWrittenCycles}} {
 		if f.v < 0 {
 			return fmt.Errorf("memory: %s %d must not be negative", f.name, f.v)
 		}

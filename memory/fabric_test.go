@@ -80,8 +80,8 @@ func TestFabricWaitIsQueueing(t *testing.T) {
 	}
 }
 
-// TestSiblingHasTheLoneSMsL1Path: another SM of the GPU gets an L1 and the
-// L1 path's translation cache of its own, so a load that hits in its L1
+// TestSiblingHasTheLoneSMsL1Path: another SM of the GPU gets an L1 and a
+// TLB of its own, so a load that hits in its L1
 // costs what it costs on a lone SM.
 func TestSiblingHasTheLoneSMsL1Path(t *testing.T) {
 	lone, err := NewHierarchy(DefaultConfig())
@@ -90,7 +90,7 @@ func TestSiblingHasTheLoneSMsL1Path(t *testing.T) {
 	}
 	sib := lone.Sibling()
 	for _, h := range []*Hierarchy{lone, sib} {
-		h.Access(0, 1<<20, 4, false) // fill L1 and its translation
+		h.Access(0, 1<<20, 4, false) // fill L1 and the TLB
 	}
 	a, la := lone.Access(1000, 1<<20, 4, false)
 	b, lb := sib.Access(1000, 1<<20, 4, false)

@@ -56,7 +56,6 @@ type Hierarchy struct {
 	l1       cache
 	l2       *cache // shared by the hierarchies of one GPU's SMs (Sibling)
 	tlb      tlb
-	l1tlb    tlb              // translation of the loads that look up L1
 	full     uint8            // sector mask of a whole line
 	linkFree fixed            // SM←L2 read direction
 	upFree   [upSources]fixed // SM→L2 request path: each source's backlog (uppath.go)
@@ -80,10 +79,9 @@ func NewHierarchy(cfg Config) (*Hierarchy, error) {
 	return &Hierarchy{
 		cfg:      cfg,
 		l1:       newCache(cfg.L1Bytes, cfg.LineBytes, cfg.L1Ways),
-		l2:       ptr(newCache(cfg.L2Bytes, cfg.LineBytes, cfg.L2Ways)),
+		l2:       ptr(newHashedCache(cfg.L2Bytes, cfg.LineBytes, cfg.L2Ways)),
 		chanFree: newChannels(cfg),
 		tlb:      newTLB(cfg.TLBEntries),
-		l1tlb:    newTLB(cfg.L1TLBEntries),
 		full:     uint8(1<<(cfg.LineBytes/cfg.SectorBytes) - 1),
 	}, nil
 }
@@ -103,7 +101,6 @@ func (h *Hierarchy) Sibling() *Hierarchy {
 		fab:      h.fab,
 		chanFree: newChannels(h.cfg),
 		tlb:      newTLB(h.cfg.TLBEntries),
-		l1tlb:    newTLB(h.cfg.L1TLBEntries),
 		full:     h.full,
 	}
 }
@@ -135,7 +132,6 @@ func (h *Hierarchy) Access(now sim.Cycle, addr uint64, size int, write bool) (si
 	}
 	h.stats.Loads++
 	lat := h.translate(addr, size)
-	l1t := h.translateL1(addr, size)
 	worst, level := 0, L1
 	h.forLines(addr, size, func(line uint64, mask uint8) {
 		cost, lvl := h.loadLine(line, mask)
@@ -144,15 +140,6 @@ func (h *Hierarchy) Access(now sim.Cycle, addr uint64, size int, write bool) (si
 		}
 		worst, level = max(worst, cost), max(level, lvl)
 	})
-	if level < DRAM {
-		// A load that DRAM serves does not wait for the L1 path's
-		// translation miss on top: calibration/h200/gmem.csv's random
-		// chase over 16 MiB from DRAM (dram_pages8, 664.7 cycles a load)
-		// is no slower than fencecost.csv's streamed lines, which miss no
-		// translation (680-712), where the same chase hitting L2 pays it
-		// (footprint_16384KiB 369 against rnd_cg 287).
-		lat += l1t
-	}
 	return lat + sim.Cycle(worst), level
 }
 
@@ -193,9 +180,14 @@ func (h *Hierarchy) loadLine(line uint64, mask uint8) (int, Level) {
 func (h *Hierarchy) l2Line(line uint64, mask uint8) (int, Level) {
 	miss := mask &^ h.l2.probe(line, mask)
 	h.countL2(miss)
+	hostWritten := miss == 0 && h.l2.takeHostWritten(line)
 	h.l2.fill(line, mask)
 	if miss != 0 {
 		return h.cfg.DRAMCycles, DRAM
+	}
+	if hostWritten {
+		h.stats.HostWrittenReads++
+		return h.cfg.L2HostWrittenCycles, L2
 	}
 	return 0, L2
 }
@@ -364,23 +356,6 @@ func (h *Hierarchy) translate(addr uint64, size int) sim.Cycle {
 	return 0
 }
 
-// translateL1 looks up the L1 path's translation granules of [addr,
-// addr+size) and returns L1TLBMissCycles if any missed.
-func (h *Hierarchy) translateL1(addr uint64, size int) sim.Cycle {
-	ps := uint64(h.cfg.L1TLBPageBytes)
-	miss := false
-	for p := addr / ps; p <= (addr+uint64(size)-1)/ps; p++ {
-		if !h.l1tlb.access(p) {
-			miss = true
-			h.stats.L1TLBMisses++
-		}
-	}
-	if miss {
-		return sim.Cycle(h.cfg.L1TLBMissCycles)
-	}
-	return 0
-}
-
 // lines is how many lines [addr, addr+size) touches.
 func (h *Hierarchy) lines(addr uint64, size int) int {
 	lb := uint64(h.cfg.LineBytes)
@@ -410,7 +385,8 @@ func (h *Hierarchy) countL2(miss uint8) {
 }
 
 // Warm installs [addr, addr+size) in L2 as most recently used, in address
-// order, as a host copy or memset of the range leaves it. Only the last
+// order, as a host copy of the range leaves it, each line marked written by
+// the host until a load reads it (L2HostWrittenCycles). Only the last
 // L2Bytes of the range can survive such a copy, so only those are installed.
 func (h *Hierarchy) Warm(addr uint64, size uint64) {
 	if keep := uint64(h.cfg.L2Bytes); size > keep {
@@ -419,6 +395,7 @@ func (h *Hierarchy) Warm(addr uint64, size uint64) {
 	lb := uint64(h.cfg.LineBytes)
 	for line := addr / lb; size > 0 && line <= (addr+size-1)/lb; line++ {
 		h.l2.fill(line, h.full)
+		h.l2.markHostWritten(line)
 	}
 }
 

@@ -241,7 +241,6 @@ func memKeys() []decl {
 	// path adds to the SM-to-L2 round trip what a bypassing load's pipeline
 	// adds, mem.l1_hit.
 	const l1Hit, l2 = 32, 257
-	probe := measuredSrc("sassprobe.csv: random ld.global chases over 240 KiB miss L1 at 285 cycles a load and add nothing; over 2 MiB (gmem.csv footprint_2048KiB, 372.7) they add 87 where ld.global.cg chases and address-ordered ones add none (rnd_cg, seq_ca: 286); a 256 KiB reach, the least the 240 KiB row allows, misses 87.5 % of a 2 MiB chase: (372.68 - rnd_cg 286.61) / 0.875 = 98 cycles a miss, footprint_16384KiB (369.25 - 286.61) / 0.984 = 84: 91")
 	g.int("mem.line_bytes", "bytes", 128, sizes, "cache line", func(c *Config) *int { return &c.Mem.LineBytes })
 	g.int("mem.sector_bytes", "bytes", 32, sizes, "cache sector (fill granule)", func(c *Config) *int { return &c.Mem.SectorBytes })
 	g.int("mem.l1_ways", "ways", 4, sizes, "L1 associativity", func(c *Config) *int { return &c.Mem.L1Ways })
@@ -261,9 +260,7 @@ func memKeys() []decl {
 	g.int("mem.dram_channels", "channels", 16, assumedSrc("no row constrains it: 8 to 64 give the same figures"), "DRAM channels the spans are interleaved across", func(c *Config) *int { return &c.Mem.DRAMChannels })
 	g.int("mem.tlb_page_bytes", "bytes", 2<<20, tlb, "TLB page size", func(c *Config) *int { return &c.Mem.TLBPageBytes })
 	g.int("mem.tlb_entries", "entries", 32, tlb, "TLB entries", func(c *Config) *int { return &c.Mem.TLBEntries })
-	g.int("mem.l1_tlb_page_bytes", "bytes", 64<<10, probe, "granule of the L1 load path's translation cache", func(c *Config) *int { return &c.Mem.L1TLBPageBytes })
-	g.int("mem.l1_tlb_entries", "entries", 4, probe, "entries of the L1 load path's translation cache", func(c *Config) *int { return &c.Mem.L1TLBEntries })
-	g.int("mem.l1_tlb_miss", "cycles", 91, probe, "extra latency of a load through L1 whose granule misses the L1 path's translation cache", func(c *Config) *int { return &c.Mem.L1TLBMissCycles })
+	g.int("mem.l2_host_written", "cycles", 86, measuredSrc("l1tlb.csv warm: one thread's random chase of 4096 L2-resident lines over 2 MiB takes 380 cycles a load after a cudaMemcpy of them, 294 after a launch that read them, 336-337 after a memset or a kernel wrote them, through L1 (ld.global) and around it (ld.global.cg) alike; gmem.csv's footprint rows, taken after a cudaMemcpy, 369-373"), "what a load's first read of an L2 line the host copied in before the launch adds to the L2 round trip", func(c *Config) *int { return &c.Mem.L2HostWrittenCycles })
 	g.int("mem.tlb_miss", "cycles", 10, measuredSrc("gmem.csv dram_pages8192 - dram_pages8 (10.4 cycles: every load in a new page)"), "TLB miss penalty", func(c *Config) *int { return &c.Mem.TLBMissCycles })
 	g.name = "constant caches"
 	g.int("const.l1_5", "cycles", 70, measuredSrc("constcache.csv: a pointer chase through a __constant__ array, each hop an LDC c[0x3][R] timed alone: 36 cycles in a 64-byte line read before, 106 in a new 64-byte line of a 256-byte line read before (+70); the first read of each 64-byte parameter line (bank 0, LDC c[0x0][imm]) 95-102"), "a constant read whose 64-byte line the SM's immediate constant cache lacks, from the constant cache behind it", func(c *Config) *int { return &c.Const.L15Cycles })

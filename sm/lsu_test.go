@@ -134,8 +134,7 @@ func TestBulkStoresTakeTheirShareOfTheArray(t *testing.T) {
 
 // A global access takes the memory path's latency for the level that
 // serves it (mem.l1_hit; mem.l1_miss + mem.l2 on an L2 hit; + mem.dram on a
-// miss; + mem.tlb_miss in a page not translated yet, + mem.l1_tlb_miss for a
-// load through L1 in a granule the L1 path has not translated), the slowest of its
+// miss; + mem.tlb_miss in a page not translated yet), the slowest of its
 // lines, and mem.per_line a line beyond the first, which also hold the LSU
 // pipe beyond interval.global.
 func TestMemoryPathLatencyByLevel(t *testing.T) {
@@ -159,7 +158,6 @@ func TestMemoryPathLatencyByLevel(t *testing.T) {
 		write    bool
 		want     sim.Cycle
 	}{
-		// DRAM hides the L1 path's translation miss (memory.Hierarchy.Access).
 		{"a cold line: TLB misses, DRAM", []uint64{0}, false, false, 10 + 32 + 257 + 375},
 		{"the same line again: an L1 hit", []uint64{0}, false, false, 32},
 		{"ld.global.cg of a line L2 holds", []uint64{0}, true, false, 32 + 257},
