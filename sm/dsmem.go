@@ -179,7 +179,7 @@ func (s *SM) execRemoteMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, gs *[war
 	// .cluster) is a GPU membar before the SM-to-SM trip; the trip alone
 	// is cluster.arrive_latency less cluster.release.
 	at := max(now, wc.lastUpdate)
-	if in.Scope >= isa.ScopeCluster && (in.Sem == isa.SemNone || in.Sem == isa.SemRelease || in.Sem == isa.SemAcqRel) {
+	if releasesAtCluster(in) {
 		at = s.releasedAt(wc, at)
 		wc.heldUntil = max(wc.heldUntil, at)
 	} else {

@@ -253,6 +253,15 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 		}
 	}
 	wait := vals != nil
+	// An update with .release at cluster scope performs a GPU membar first,
+	// on the warp's own barriers as on another CTA's: ptxas puts
+	// MEMBAR.ALL.GPU before the arrive whatever rank its .shared::cluster
+	// address names (clusterphase.sass), and the membar holds the warp.
+	var released sim.Cycle
+	if !wait && releasesAtCluster(in) {
+		released = s.releasedAt(wc, max(now, wc.lastUpdate))
+		wc.heldUntil = max(wc.heldUntil, released)
+	}
 	for k := 0; k < n; k++ {
 		var op *syncsOp
 		arg := uint64(queueUpdates)
@@ -270,7 +279,7 @@ func (s *SM) execMbarrier(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) e
 			op.vals = *vals
 			op.at = s.syncs.scheduleCheck(now, in.Op, wc.lastUpdate, wc.waitsOn(gs[k].addr), in.Sched.Has(isa.SchedVecAddr))
 		} else {
-			op.at = s.syncs.scheduleUpdate(now, in)
+			op.at = max(s.syncs.scheduleUpdate(now, in), released)
 			wc.lastUpdate = op.at
 		}
 		last = op.at

@@ -40,6 +40,12 @@ func (s *SM) membar(wc *wctx, now sim.Cycle) sim.Cycle {
 	return done
 }
 
+// releasesAtCluster reports whether in, an mbarrier update, releases at
+// cluster scope (mbarrier.arrive's default semantics is .release).
+func releasesAtCluster(in *isa.Instr) bool {
+	return in.Scope >= isa.ScopeCluster && (in.Sem == isa.SemNone || in.Sem == isa.SemRelease || in.Sem == isa.SemAcqRel)
+}
+
 // releasedAt is when a .release at cluster scope issued at cycle at has
 // made the warp's earlier writes visible to the cluster: at the completion
 // of the membar just before it (SASS: MEMBAR.ALL.GPU, then the arrive),

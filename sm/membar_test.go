@@ -129,3 +129,32 @@ func TestSectorsTouchedCountsWholeSectors(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterReleaseArriveOnOwnBarrierHoldsTheWarp: an mbarrier.arrive with
+// .release at cluster scope performs a GPU membar even on the CTA's own
+// barrier (ptxas puts MEMBAR.ALL.GPU before it whatever rank its address
+// names, clusterphase.sass): the warp is held for cluster.release, where a
+// .cta-scope arrive is not.
+func TestClusterReleaseArriveOnOwnBarrierHoldsTheWarp(t *testing.T) {
+	cfg := DefaultConfig()
+	run := func(sc isa.Scope) (uint64, uint64) {
+		a := newAsm(8, 2)
+		bar := isa.Addr(-1, 0)
+		a.emit(mbar(isa.OpMbarInit, 0, 0, bar, isa.Imm(32)))
+		a.emit(barSyncI)
+		in := mbar(isa.OpMbarArrive, 0, 0, bar)
+		in.Sem, in.Scope = isa.SemRelease, sc
+		a.emit(in)
+		a.emit(exit)
+		r := mustRun(t, a.done(), 32, &cfg)
+		return r.Cycles, r.Warps[0].Stalls[ReasonMembar]
+	}
+	cta, ctaHeld := run(isa.ScopeCTA)
+	cl, clHeld := run(isa.ScopeCluster)
+	if ctaHeld != 0 || clHeld == 0 {
+		t.Errorf("membar stalls: .cta %d, .cluster %d; want none and some", ctaHeld, clHeld)
+	}
+	if rel := uint64(cfg.GPU.Release); cl < cta+rel-2 {
+		t.Errorf(".release.cluster arrive: %d cycles, .cta %d: want at least cluster.release (%d) more", cl, cta, rel)
+	}
+}
