@@ -254,6 +254,7 @@ template <bool FP8, int S> static void one(int M, int N, int K) {
   c.run([&] { gemm_wgmma<FP8, S><<<1, 384, smem>>>(mapA, mapB, A, B, C, M, N, K, clk); });
 }
 
+#ifndef GEMM_WGMMA_NO_MAIN  // gemm_grid.cu includes this file for its device helpers
 int main() {
   app_warm();
   static const int sizes[][3] = {{128, 128, 256}, {128, 256, 512}, {256, 256, 256}, {256, 256, 512},
@@ -267,3 +268,4 @@ int main() {
   for (auto& z : sizes) one<true, 3>(z[0], z[1], z[2]);
   return 0;
 }
+#endif
