@@ -68,10 +68,14 @@ type Program struct {
 	Display string
 	Instrs  []Instr
 
-	NumRegs   int      // 64-bit general registers per thread
-	NumPreds  int      // predicate registers per thread
-	RegNames  []string // source names, by index (diagnostics, --dump of registers)
-	PredNames []string
+	NumRegs int // 64-bit general registers per thread
+	// RegsPerThread is the 32-bit registers ptxas gave each thread (a
+	// cubin's EIATTR_REGCOUNT), which bound how many CTAs an SM holds;
+	// 0 when the source does not say (PTX).
+	RegsPerThread int
+	NumPreds      int      // predicate registers per thread
+	RegNames      []string // source names, by index (diagnostics, --dump of registers)
+	PredNames     []string
 
 	Params     []Param
 	ParamBytes int

@@ -73,6 +73,7 @@ func loadPTX(path string, src []byte) (*Source, error) {
 		return nil, err
 	}
 	s := &Source{File: path}
+	regs := ptxasRegistersBeside(path)
 	for _, f := range u.Kernels() {
 		k := &Kernel{Name: f.Name, CXX: demangleKernel(f.Name)}
 		if a := f.Attr("maxntid"); a != nil && len(a.Args) > 0 && len(a.Args) <= 3 {
@@ -90,6 +91,7 @@ func loadPTX(path string, src []byte) (*Source, error) {
 				return nil, err
 			}
 			applyPTXPasses(p)
+			p.RegsPerThread = regs[f.Name]
 			nameProgram(p, k)
 			return p, nil
 		}

@@ -99,7 +99,7 @@ func TestL2HitsCostTheSameInAnyOrder(t *testing.T) {
 		for cg := range 2 {
 			got := l1tlbCycles(t, "k_tlb", cg, []string{buf, fmt.Sprint(c.a), fmt.Sprint(c.b), fmt.Sprint(c.m),
 				fmt.Sprint(c.stride / 4), "buf:16"}, false)
-			checkWithin(t, fmt.Sprintf("%s cg=%d", c.name, cg), got, h[fmt.Sprintf("%s,%d", c.name, cg)], 0.06)
+			checkWithin(t, fmt.Sprintf("%s cg=%d, a load", c.name, cg), got, h[fmt.Sprintf("%s,%d", c.name, cg)], 0.06)
 		}
 	}
 	for _, c := range []struct {
@@ -116,8 +116,8 @@ func TestL2HitsCostTheSameInAnyOrder(t *testing.T) {
 func checkWithin(t *testing.T, what string, got, want, tol float64) {
 	t.Helper()
 	e := got/want - 1
-	t.Logf("%s: %.1f cycles a load, H200 %.1f (%+.1f %%)", what, got, want, 100*e)
+	t.Logf("%s: %.1f cycles, H200 %.1f (%+.1f %%)", what, got, want, 100*e)
 	if want == 0 || e > tol || e < -tol {
-		t.Errorf("%s: %.1f cycles a load, H200 %.1f (%+.1f %%)", what, got, want, 100*e)
+		t.Errorf("%s: %.1f cycles, H200 %.1f (%+.1f %%)", what, got, want, 100*e)
 	}
 }

@@ -65,6 +65,13 @@ type Limits struct {
 	Warps   int // limit.warps
 	CTAs    int // limit.ctas
 	Threads int // limit.threads
+	// Registers is the SM's register file in 32-bit registers
+	// (limit.registers), allocated to a CTA's warps in units of
+	// RegisterUnit registers a warp (limit.register_unit) for the
+	// registers per thread the kernel was compiled to (a cubin's
+	// EIATTR_REGCOUNT; a program that does not say is not bound by it).
+	Registers    int
+	RegisterUnit int
 }
 
 // PipeSpec is the execution pipes' spec.
@@ -251,6 +258,7 @@ func (c *Config) Validate() error {
 		{c.Limits.Warps >= 1 && c.Limits.Warps <= 1024, "limit.warps must be 1..1024"},
 		{c.Limits.CTAs >= 1, "limit.ctas must be at least 1"},
 		{c.Limits.Threads >= 32, "limit.threads must be at least 32"},
+		{c.Limits.Registers >= 1 && c.Limits.RegisterUnit >= 1, "limit.registers and limit.register_unit must be at least 1"},
 		{c.Syncs.Interval >= 1, "syncs.interval must be at least 1"},
 		{min(c.Tensor.F16Ops, c.Tensor.TF32Ops, c.Tensor.FP8Ops, c.Tensor.Int8Ops) >= 1, "tensor.*_ops must be at least 1"},
 		{c.ClockMHz > 0, "clock_mhz must be positive"},

@@ -133,27 +133,37 @@ func (s *SM) fillCTAs(now sim.Cycle) error {
 func (s *SM) fits(nw, threads, smem int) bool {
 	var used residency
 	for _, c := range s.ctas {
-		used.add(residency{ctas: 1, warps: len(c.warps), threads: c.threads, smem: int(c.smem.Size())})
+		used.add(residency{ctas: 1, warps: len(c.warps), threads: c.threads, smem: int(c.smem.Size()),
+			regs: s.place.ctaRegs(len(c.warps))})
 	}
-	return s.place.admits(used, residency{ctas: 1, warps: nw, threads: threads, smem: smem})
+	return s.place.admits(used, residency{ctas: 1, warps: nw, threads: threads, smem: smem, regs: s.place.ctaRegs(nw)})
 }
 
 // residency is what CTAs hold of the SM's resources, or what one needs.
-type residency struct{ ctas, warps, threads, smem int }
+type residency struct{ ctas, warps, threads, smem, regs int }
 
 func (r *residency) add(o residency) {
 	r.ctas += o.ctas
 	r.warps += o.warps
 	r.threads += o.threads
 	r.smem += o.smem
+	r.regs += o.regs
 }
 
 // placement decides whether a CTA can start: the SM's residency limits
 // (limit.ctas, limit.warps, limit.threads) and its shared memory
 // (smem.capacity) bound what its resident CTAs hold together.
 type placement struct {
-	limits Limits
-	smem   int
+	limits        Limits
+	smem          int
+	regsPerThread int // the launch's kernel's (isa.Program.RegsPerThread; 0: not bound)
+}
+
+// ctaRegs is the registers a CTA of nw warps takes from the register file:
+// each warp's registers rounded up to limit.register_unit.
+func (p placement) ctaRegs(nw int) int {
+	u := p.limits.RegisterUnit
+	return nw * ((p.regsPerThread*warp.Lanes + u - 1) / u * u)
 }
 
 // reservedSmem is the shared memory the CUDA runtime reserves per CTA on
@@ -176,6 +186,9 @@ func (p placement) carveout(nw, threads, smem int) int {
 	if threads > 0 {
 		ctas = min(ctas, p.limits.Threads/threads)
 	}
+	if r := p.ctaRegs(nw); r > 0 {
+		ctas = min(ctas, p.limits.Registers/r)
+	}
 	return min(max(ctas, 1)*(smem+reservedSmem), p.smem)
 }
 
@@ -183,7 +196,8 @@ func (p placement) carveout(nw, threads, smem int) int {
 // CTA that needs need.
 func (p placement) admits(used, need residency) bool {
 	return used.ctas+need.ctas <= p.limits.CTAs && used.warps+need.warps <= p.limits.Warps &&
-		used.threads+need.threads <= p.limits.Threads && used.smem+need.smem <= p.smem
+		used.threads+need.threads <= p.limits.Threads && used.smem+need.smem <= p.smem &&
+		used.regs+need.regs <= p.limits.Registers
 }
 
 func (s *SM) startCTA(now sim.Cycle, id, nw, threads, smem int) error {

@@ -77,6 +77,9 @@ func limitKeys() []decl {
 	g.int("limit.warps", "warps", 64, h200, "resident warps per SM", func(c *Config) *int { return &c.Limits.Warps })
 	g.int("limit.ctas", "CTAs", 32, h200, "resident CTAs per SM", func(c *Config) *int { return &c.Limits.CTAs })
 	g.int("limit.threads", "threads", 2048, h200, "resident threads per SM", func(c *Config) *int { return &c.Limits.Threads })
+	regs := documentedSrc("the CUDA C++ Programming Guide's table of compute capability 9.0: 64K 32-bit registers per SM, allocated a warp at a time in units of 256 (the Occupancy Calculator's allocation unit); probe.csv: hwprobe.cu's 72-register p_arrive_throughput<true> was refused at 1024 threads (73,728 registers), its row the launch before's result")
+	g.int("limit.registers", "registers", 65536, regs, "32-bit registers per SM, shared by its resident CTAs' warps", func(c *Config) *int { return &c.Limits.Registers })
+	g.int("limit.register_unit", "registers", 256, regs, "registers a warp's allocation is rounded up to a multiple of", func(c *Config) *int { return &c.Limits.RegisterUnit })
 	return g.ds
 }
 

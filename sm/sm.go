@@ -228,6 +228,7 @@ func (s *SM) begin(l *Launch) error {
 		return &Diag{Kind: DiagInput, Code: "no-program", Warp: -1, Phase: -1, Msg: "no program to launch"}
 	}
 	s.launch, s.prog = l, l.Prog
+	s.place.regsPerThread = l.Prog.RegsPerThread
 	s.banks = launchBanks(l)
 	if s.obs != nil {
 		s.obs.Launch()
@@ -318,6 +319,10 @@ func (s *SM) checkLaunch(l *Launch) error {
 	if smem > s.cfg.Smem.MaxPerBlock {
 		return bad("shared memory of %d bytes per block (%d static + %d dynamic) exceeds the %d-byte limit (smem.per_cta)",
 			smem, s.prog.SharedStatic, l.DynSmem, s.cfg.Smem.MaxPerBlock)
+	}
+	if need := s.place.ctaRegs((threads + warp.Lanes - 1) / warp.Lanes); need > s.cfg.Limits.Registers {
+		return bad("block of %d threads at %d registers a thread needs %d registers, more than the SM's %d (limit.registers)",
+			threads, s.prog.RegsPerThread, need, s.cfg.Limits.Registers)
 	}
 	if len(l.Params) < s.prog.ParamBytes {
 		return bad("parameter block of %d bytes is shorter than the kernel's %d", len(l.Params), s.prog.ParamBytes)

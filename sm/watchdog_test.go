@@ -58,8 +58,21 @@ func TestWatchdogDecisions(t *testing.T) {
 	}
 }
 
+// regs is p for a kernel of n registers a thread.
+func regs(p placement, n int) placement {
+	p.regsPerThread = n
+	return p
+}
+
+// regsCTA is what a CTA of threads threads at n registers a thread holds.
+func regsCTA(p placement, threads, n int) residency {
+	p.regsPerThread = n
+	nw := (threads + 31) / 32
+	return residency{ctas: 1, warps: nw, threads: threads, regs: p.ctaRegs(nw)}
+}
+
 // A CTA starts only while the resident CTAs and it together stay within
-// every residency limit: CTAs, warps, threads, shared memory.
+// every residency limit: CTAs, warps, threads, shared memory, registers.
 func TestCTAPlacementLimits(t *testing.T) {
 	cfg := DefaultConfig()
 	h200 := placement{limits: cfg.Limits, smem: cfg.Smem.Capacity}
@@ -77,6 +90,9 @@ func TestCTAPlacementLimits(t *testing.T) {
 		{"limit.warps: CTAs of 33 threads take 2 warps each", placement{limits: Limits{Warps: 64, CTAs: 100, Threads: 4096}, smem: 1 << 20}, cta(33, 0), 32},
 		{"smem.capacity: 2 CTAs of 100 KiB", h200, cta(128, 100<<10), 2},
 		{"smem.capacity: 228 CTAs of 1 KiB would fit, limit.ctas stops at 32", h200, cta(32, 1<<10), 32},
+		{"limit.registers: one CTA of 384 threads at 168 registers (gemm_grid.csv)", regs(h200, 168), regsCTA(h200, 384, 168), 1},
+		{"limit.registers: 40 registers round up to 1280 a warp, 6 CTAs of 256 threads", regs(h200, 40), regsCTA(h200, 256, 40), 6},
+		{"no register count: not bound by registers", h200, cta(1024, 0), 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var used residency

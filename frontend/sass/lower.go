@@ -356,6 +356,7 @@ func (m *Module) resources(fn *Function, p *isa.Program) error {
 	}
 	p.SharedReserved = reservedShared
 	p.DynSmemAlign = max(int(cf.SharedAlign), 16)
+	p.RegsPerThread = cf.Registers
 	stack := int(max(cf.FrameSize, cf.MaxStackSize, cf.MinStackSize))
 	if calls || stack > 0 {
 		p.LocalBytes = max(stack, defaultStack)

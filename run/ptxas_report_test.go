@@ -1,0 +1,79 @@
+package run
+
+import (
+	"maps"
+	"strings"
+	"testing"
+)
+
+func TestPtxasRegisters(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		report string
+		want   map[string]int
+	}{
+		{"two entries", `ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function '_Z4k_fcILi12EEvPfPKfPx' for 'sm_90a'
+ptxas info    : Function properties for _Z4k_fcILi12EEvPfPKfPx
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 14 registers, used 0 barriers, 20 bytes smem
+ptxas info    : Compiling entry function 'k2' for 'sm_90a'
+ptxas info    : Used 168 registers, used 16 barriers, 1024 bytes smem
+`, map[string]int{"_Z4k_fcILi12EEvPfPKfPx": 14, "k2": 168}},
+		{"a Used line with no entry before it", "ptxas info    : Used 8 registers\n", map[string]int{}},
+		{"registers out of range", "Compiling entry function 'k' for 'sm_90a'\nUsed 999 registers\n", map[string]int{}},
+		{"not a report", "hello\n'\x00", map[string]int{}},
+	} {
+		if got := ptxasRegisters([]byte(c.report)); !maps.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestPTXKernelTakesRegistersFromItsReport: the PTX path reads NAME.ptxas
+// beside NAME.ptx for each kernel's registers (limit.registers).
+func TestPTXKernelTakesRegistersFromItsReport(t *testing.T) {
+	src, err := Load("../apps/h200/gemm_grid.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := src.Kernel("gemm_grid<4>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.RegsPerThread != 168 {
+		t.Errorf("gemm_grid<4> from PTX: %d registers a thread, want 168 (gemm_grid.ptxas)", p.RegsPerThread)
+	}
+}
+
+func FuzzPtxasRegisters(f *testing.F) {
+	f.Add([]byte("ptxas info    : Compiling entry function 'k' for 'sm_90a'\nptxas info    : Used 40 registers\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for name, n := range ptxasRegisters(b) {
+			if n < 1 || n > 255 {
+				t.Errorf("%q: %d registers", name, n)
+			}
+		}
+	})
+}
+
+// TestLaunchBeyondTheRegisterFileIsRefused: 1024 threads of a 72-register
+// kernel need 73,728 registers; the H200 refuses the launch (probe.csv's
+// lane_serial_warps32 row is the launch before's result), and so does
+// smsim, from SASS (the cubin's count) and from PTX (hwprobe.ptxas).
+func TestLaunchBeyondTheRegisterFileIsRefused(t *testing.T) {
+	for _, path := range []string{"../calibration/h200/hwprobe.sass", "../calibration/h200/hwprobe.ptx"} {
+		f := Spec{Kernel: "p_arrive_throughput<true>", Block: "1024", Launches: 1, Config: "h200", Args: []string{"buf:8"}}
+		j, err := f.Job(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Execute(j)
+		if err == nil && out != nil {
+			err = out.Err
+		}
+		if err == nil || !strings.Contains(err.Error(), "73728 registers") {
+			t.Errorf("%s: %v, want the launch refused for 73728 registers", path, err)
+		}
+	}
+}
