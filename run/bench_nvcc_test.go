@@ -150,12 +150,14 @@ func nvccBenchmarks(tb testing.TB) map[string]nvccLaunch {
 		"Softmax":     appCase(tb, "softmax_rows", "rows64_len512_threads256"),
 		"GemmTMA":     appCase(tb, "gemm_tma", "k256_stages4"),
 		"CpAsyncPipe": appCase(tb, "cpasync_pipe", "tile4096_stages3_threads256"),
+		// The tensor cores' warp-specialised GEMM: wgmma m64n128k16 from shared memory, TMA-fed.
+		"GemmWgmma": appCase(tb, "gemm_wgmma", "f16_256x256x512_stages4"),
 	}
 }
 
 // nvccNames are the benchmarks of nvccBenchmarks in the order they run.
 var nvccNames = []string{"FFMAChain", "FFMARate", "HalfMix", "ConvertF16", "ConvertI2F", "ConvertF2IEx2",
-	"ReducePlain", "Softmax", "ArriveWait", "PipeBench", "GemmTMA", "CpAsyncPipe", "LatencyChains"}
+	"ReducePlain", "Softmax", "ArriveWait", "PipeBench", "GemmTMA", "CpAsyncPipe", "LatencyChains", "GemmWgmma"}
 
 // BenchmarkNvcc runs each kernel of nvccBenchmarks through the whole
 // pipeline from its PTX (-bench 'Nvcc/FFMAChain$' picks one).

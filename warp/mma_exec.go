@@ -43,8 +43,10 @@ type Wgmma struct {
 	Regs  [Lanes][MaxAccRegs]uint32
 	NRegs int
 
-	a [16][32]float64  // the warp's 16 rows of A
-	b [256][32]float64 // B by column
+	a  [16][32]float64  // the warp's 16 rows of A
+	b  [256][32]float64 // B by column
+	ae [16][32]int32    // their exponents as the tensor core aligns them (Exponents)
+	be [256][32]int32
 }
 
 // ErrWgmmaOperand is wrapped by errors about a wgmma's operands that are
@@ -137,6 +139,12 @@ func (g *Wgmma) Run(rank int, read SharedReader, m *MMAModel) error {
 	if err := g.loadB(read, m); err != nil {
 		return err
 	}
+	for r := range g.ae {
+		Exponents(g.A, g.a[r][:g.K], g.ae[r][:g.K])
+	}
+	for n := 0; n < g.N; n++ {
+		Exponents(g.B, g.b[n][:g.K], g.be[n][:g.K])
+	}
 	for l := 0; l < Lanes; l++ {
 		for j := 0; j < g.NRegs; j++ {
 			g.Regs[l][j] = g.element(m, rank, l, j, g.Regs[l][j])
@@ -155,7 +163,8 @@ func (g *Wgmma) element(m *MMAModel, rank, l, j int, c uint32) uint32 {
 			if g.ScaleD {
 				cb = uint16(c >> (16 * half))
 			}
-			h[half] = m.Dot16(g.A, g.B, g.a[row-16*rank][:g.K], g.b[col][:g.K], cb, g.ScaleD)
+			r := row - 16*rank
+			h[half] = m.Dot16Exp(g.A, g.a[r][:g.K], g.b[col][:g.K], g.ae[r][:g.K], g.be[col][:g.K], cb, g.ScaleD)
 		}
 		return uint32(h[0]) | uint32(h[1])<<16
 	}
@@ -177,7 +186,8 @@ func (g *Wgmma) element(m *MMAModel, rank, l, j int, c uint32) uint32 {
 	if !g.ScaleD {
 		c = 0
 	}
-	return m.Dot(g.A, g.B, ar, bc, c, g.ScaleD)
+	r := row - 16*rank
+	return m.DotExp(g.A, ar, bc, g.ae[r][:g.K], g.be[col][:g.K], c, g.ScaleD)
 }
 
 // loadA fills the warp's 16 rows of A, K values each.

@@ -106,21 +106,40 @@ func (m *MMAModel) tf32(b uint32) float64 {
 // values; c the accumulator's f32 bits, read when scaleD) and returns the
 // f32 result's bits.
 func (m *MMAModel) Dot(t, tb isa.MMAType, a, b []float64, c uint32, scaleD bool) uint32 {
+	var ea, eb [32]int32
+	exponents(a, eminOf(t), ea[:len(a)])
+	exponents(b, eminOf(tb), eb[:len(b)])
+	return m.DotExp(t, a, b, ea[:len(a)], eb[:len(b)], c, scaleD)
+}
+
+// DotExp is Dot with the operands' exponents given (Exponents): a
+// warpgroup MMA reads each row of A and column of B for many elements.
+func (m *MMAModel) DotExp(t isa.MMAType, a, b []float64, ea, eb []int32, c uint32, scaleD bool) uint32 {
 	cv := 0.0
 	if scaleD {
 		cv = float64(math.Float32frombits(c))
 	}
-	p := m.numerics(t)
-	v := m.dot(p, eminOf(t), eminOf(tb), a, b, cv, &fmtF32, isa.RZ)
+	v := m.numerics(t).dotExp(a, b, ea, eb, cv, &fmtF32, isa.RZ)
 	if math.IsNaN(v) {
 		return m.NaN
 	}
 	return math.Float32bits(float32(v))
 }
 
-// dot is Dot with the accumulator's value; emin is the input format's
-// least exponent (its subnormals' scale).
-func (m *MMAModel) dot(p *MMANumerics, emina, eminb int, a, b []float64, c float64, out *ffmt, r isa.Rounding) float64 {
+// Exponents writes into e the exponent of each value of v, an operand of
+// type t, as the tensor core aligns it (a subnormal's is its format's least).
+func Exponents(t isa.MMAType, v []float64, e []int32) { exponents(v, eminOf(t), e) }
+
+// exponents writes expOf(v[k], emin) for each k into e.
+func exponents(v []float64, emin int, e []int32) {
+	for k, x := range v {
+		e[k] = int32(expOf(x, emin))
+	}
+}
+
+// dotExp is dot with the operands' exponents given (exponents): a
+// warpgroup MMA reads each row of A and column of B for many elements.
+func (p *MMANumerics) dotExp(a, b []float64, ea, eb []int32, c float64, out *ffmt, r isa.Rounding) float64 {
 	var terms [33]float64
 	var exps [33]int
 	terms[0], exps[0] = c, expOf(c, fmtF32.emin)
@@ -129,7 +148,7 @@ func (m *MMAModel) dot(p *MMANumerics, emina, eminb int, a, b []float64, c float
 		terms[1+k] = x * y // exact: at most 11+11 significant bits, far inside float64's range
 		exps[1+k] = math.MinInt32
 		if x != 0 && y != 0 {
-			exps[1+k] = expOf(x, emina) + expOf(y, eminb)
+			exps[1+k] = int(ea[k]) + int(eb[k])
 		}
 	}
 	return p.sum(terms[:1+len(a)], exps[:1+len(a)], out, r)
@@ -149,11 +168,19 @@ func expOf(x float64, emin int) int {
 // Dot16 is Dot with an f16 accumulator (c its bits): the f32 result
 // rounded to f16.
 func (m *MMAModel) Dot16(t, tb isa.MMAType, a, b []float64, c uint16, scaleD bool) uint16 {
+	var ea, eb [32]int32
+	exponents(a, eminOf(t), ea[:len(a)])
+	exponents(b, eminOf(tb), eb[:len(b)])
+	return m.Dot16Exp(t, a, b, ea[:len(a)], eb[:len(b)], c, scaleD)
+}
+
+// Dot16Exp is Dot16 with the operands' exponents given (Exponents).
+func (m *MMAModel) Dot16Exp(t isa.MMAType, a, b []float64, ea, eb []int32, c uint16, scaleD bool) uint16 {
 	cv := 0.0
 	if scaleD {
 		cv = float64(F16ToF32(c))
 	}
-	v := m.dot(m.numerics(t), eminOf(t), eminOf(tb), a, b, cv, &fmtF16, isa.RN)
+	v := m.numerics(t).dotExp(a, b, ea, eb, cv, &fmtF16, isa.RN)
 	if math.IsNaN(v) {
 		return uint16(m.NaN >> 16)
 	}
@@ -166,7 +193,7 @@ func (m *MMAModel) Dot16(t, tb isa.MMAType, a, b []float64, c uint16, scaleD boo
 func (p *MMANumerics) sum(terms []float64, exps []int, out *ffmt, r isa.Rounding) float64 {
 	lead, special := math.MinInt, false
 	for i, t := range terms {
-		if math.IsNaN(t) || math.IsInf(t, 0) {
+		if math.Float64bits(t)>>52&0x7ff == 0x7ff { // a NaN or an infinity
 			special = true
 		} else if t != 0 {
 			lead = max(lead, exps[i])
@@ -184,8 +211,16 @@ func (p *MMANumerics) sum(terms []float64, exps []int, out *ffmt, r isa.Rounding
 	}
 	q := lead - p.FracBits // exponent of the alignment quantum
 	var sum int64
-	for _, t := range terms {
-		sum += alignTerm(t, q)
+	if scale, ok := pow2(-q); ok {
+		for _, t := range terms {
+			// t·2^-q is exact but when it is below float64's normal range,
+			// where it is far below 1 and truncates to 0 all the same.
+			sum += int64(t * scale)
+		}
+	} else {
+		for _, t := range terms {
+			sum += alignTerm(t, q)
+		}
 	}
 	if sum == 0 {
 		return 0 // exact cancellation gives +0 (round toward -inf is never used)
@@ -202,6 +237,13 @@ func (p *MMANumerics) sum(terms []float64, exps []int, out *ffmt, r isa.Rounding
 // power of two or more becomes an infinity even toward zero, and one that
 // rounds to zero is +0 whatever its sign.
 func normalize(x float64, out *ffmt, r isa.Rounding) float64 {
+	if out == &fmtF32 && r == isa.RZ {
+		// An f32 result toward zero, in f32's normal range: the float64's
+		// fraction cut to f32's 23 bits.
+		if ax := math.Abs(x); ax >= 0x1p-126 && ax < 0x1p128 {
+			return math.Float64frombits(math.Float64bits(x) &^ (1<<29 - 1))
+		}
+	}
 	if math.Abs(x) >= out.infinityAt() {
 		return math.Inf(int(math.Copysign(1, x)))
 	}
@@ -216,6 +258,14 @@ func normalize(x float64, out *ffmt, r isa.Rounding) float64 {
 func (f *ffmt) infinityAt() float64 {
 	_, e := math.Frexp(f.max)
 	return math.Ldexp(1, e)
+}
+
+// pow2 returns 2^e and true when it is a normal float64.
+func pow2(e int) (float64, bool) {
+	if e < -1022 || e > 1023 {
+		return 0, false
+	}
+	return math.Float64frombits(uint64(e+1023) << 52), true
 }
 
 // alignTerm returns t / 2^q as an integer, its fraction dropped (toward
@@ -242,7 +292,12 @@ func exactLdexp(n int64, q int) float64 {
 		}
 		q += sh
 	}
-	v := math.Ldexp(float64(u), q)
+	var v float64
+	if scale, ok := pow2(q); ok && q+bits.Len64(u) > -1021 {
+		v = float64(u) * scale // exact: a normal result
+	} else {
+		v = math.Ldexp(float64(u), q)
+	}
 	if neg {
 		return -v
 	}
