@@ -141,18 +141,31 @@ func exponents(v []float64, emin int, e []int32) {
 // warpgroup MMA reads each row of A and column of B for many elements.
 func (p *MMANumerics) dotExp(a, b []float64, ea, eb []int32, c float64, out *ffmt, r isa.Rounding) float64 {
 	var terms [33]float64
-	var exps [33]int
-	terms[0], exps[0] = c, expOf(c, fmtF32.emin)
-	for k := range a {
-		x, y := a[k], b[k]
-		terms[1+k] = x * y // exact: at most 11+11 significant bits, far inside float64's range
-		exps[1+k] = math.MinInt32
-		if x != 0 && y != 0 {
-			exps[1+k] = int(ea[k]) + int(eb[k])
+	terms[0] = c
+	lead, special := math.MinInt, false
+	if c != 0 {
+		if isSpecial(c) {
+			special = true
+		} else {
+			lead = expOf(c, fmtF32.emin)
 		}
 	}
-	return p.sum(terms[:1+len(a)], exps[:1+len(a)], out, r)
+	for k := range a {
+		t := a[k] * b[k] // exact: at most 11+11 significant bits, far inside float64's range
+		terms[1+k] = t
+		if t != 0 { // both factors nonzero: no product of these formats underflows float64
+			if isSpecial(t) {
+				special = true
+			} else {
+				lead = max(lead, int(ea[k])+int(eb[k]))
+			}
+		}
+	}
+	return p.sumFrom(terms[:1+len(a)], lead, special, out, r)
 }
+
+// isSpecial reports whether x is a NaN or an infinity.
+func isSpecial(x float64) bool { return math.Float64bits(x)>>52&0x7ff == 0x7ff }
 
 // expOf is the exponent of x as its format stores it: floor(log2|x|), or
 // emin for subnormals; math.MinInt32 for zeros and non-finite values.
@@ -193,12 +206,18 @@ func (m *MMAModel) Dot16Exp(t isa.MMAType, a, b []float64, ea, eb []int32, c uin
 func (p *MMANumerics) sum(terms []float64, exps []int, out *ffmt, r isa.Rounding) float64 {
 	lead, special := math.MinInt, false
 	for i, t := range terms {
-		if math.Float64bits(t)>>52&0x7ff == 0x7ff { // a NaN or an infinity
+		if isSpecial(t) {
 			special = true
 		} else if t != 0 {
 			lead = max(lead, exps[i])
 		}
 	}
+	return p.sumFrom(terms, lead, special, out, r)
+}
+
+// sumFrom is sum given the largest exponent of the nonzero finite terms
+// (math.MinInt: none) and whether a term is a NaN or an infinity.
+func (p *MMANumerics) sumFrom(terms []float64, lead int, special bool, out *ffmt, r isa.Rounding) float64 {
 	if special {
 		s := 0.0
 		for _, t := range terms {
