@@ -1,8 +1,6 @@
 package run
 
 import (
-	"encoding/csv"
-	"os"
 	"strconv"
 	"testing"
 )
@@ -25,15 +23,7 @@ func calibCSV(t *testing.T, name string) [][]string {
 // csvRows returns the rows of the CSV at path after its header.
 func csvRows(t *testing.T, path string) [][]string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := h200CSV(t, path)
 	if len(rows) < 2 {
 		t.Fatalf("%s: no rows after its header", path)
 	}

@@ -1,9 +1,7 @@
 package run
 
 import (
-	"encoding/csv"
 	"fmt"
-	"os"
 	"strconv"
 	"testing"
 )
@@ -12,17 +10,7 @@ import (
 // of the three launches' kernel cycles and slowest CTA's cycles, and C's hash.
 func h200GemmGrid(t *testing.T) map[string][3]string {
 	t.Helper()
-	f, err := os.Open("../apps/h200/gemm_grid.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	recs, err := r.ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := h200CSV(t, "../apps/h200/gemm_grid.csv")
 	kern, slow, hash := map[string][]float64{}, map[string][]float64{}, map[string]string{}
 	for _, rec := range recs {
 		if len(rec) != 8 || rec[0] != "grid" {

@@ -1,9 +1,7 @@
 package run
 
 import (
-	"encoding/csv"
 	"fmt"
-	"os"
 	"sort"
 	"strconv"
 	"testing"
@@ -20,17 +18,7 @@ type l2bwRow struct {
 // h200L2BW reads l2bw.csv's summary rows by "kernel,place,grid".
 func h200L2BW(t *testing.T) map[string]l2bwRow {
 	t.Helper()
-	f, err := os.Open("../calibration/h200/l2bw.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	recs, err := r.ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := h200CSV(t, "../calibration/h200/l2bw.csv")
 	spans, slow := map[string][]float64{}, map[string][]float64{}
 	for _, rec := range recs {
 		if len(rec) != 12 || rec[0] == "kernel" {

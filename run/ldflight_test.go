@@ -1,9 +1,7 @@
 package run
 
 import (
-	"encoding/csv"
 	"fmt"
-	"os"
 	"strconv"
 	"testing"
 )
@@ -12,17 +10,7 @@ import (
 // launches of each "place,V,K,W".
 func h200LdFlight(t *testing.T) map[string]float64 {
 	t.Helper()
-	f, err := os.Open("../calibration/h200/ldflight.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	recs, err := r.ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := h200CSV(t, "../calibration/h200/ldflight.csv")
 	runs := map[string][]float64{}
 	for _, rec := range recs {
 		if len(rec) != 9 || rec[0] != "ldflight" || rec[1] == "place" {
