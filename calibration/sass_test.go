@@ -77,7 +77,7 @@ func TestSASSHoldsItsLevel(t *testing.T) {
 	// special-register reads', the constant caches', a BSYNC's redirect, a
 	// CTA-scope membar's wait for shared stores and a YIELD's switch
 	// between a warp's paths' measured timing, with the polling of an
-	// elected lane's try_wait (docs/model.md): all rows 4.79 % (with the
+	// elected lane's try_wait (docs/model.md): all rows 4.76 % (with the
 	// 290 tensor-core rows, 2.93 % on their own), microbench.csv 3.58 % —
 	// issue 31's targets are 5 and 4 %. Its worst row, elected_count1_warps16
 	// (-12.5 %), is the arrive/wait loops' per-warp cost at many warps the
