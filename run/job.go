@@ -95,6 +95,9 @@ func (f Spec) Job(file string) (*Job, error) {
 			return nil, err
 		}
 	}
+	if err := checkRegisters(f.Block, j.Block, prog, cfg); err != nil {
+		return nil, err
+	}
 	if j.Grid, err = Dims("--grid", f.Grid, prog.Grid, 1); err != nil {
 		return nil, err
 	}

@@ -32,6 +32,27 @@ func checkBlock(s string, d [3]int) error {
 	return nil
 }
 
+// checkRegisters refuses a block whose warps need more registers than the
+// SM's register file holds (limit.registers), as the CUDA runtime refuses
+// the launch ("too many resources requested"). flag is the --block value
+// ("": the kernel's own block).
+func checkRegisters(flag string, d [3]int, prog *isa.Program, cfg sm.Config) error {
+	if prog.RegsPerThread == 0 {
+		return nil
+	}
+	threads := d[0] * d[1] * d[2]
+	need := sm.CTARegisters(cfg.Limits, prog.RegsPerThread, (threads+31)/32)
+	if need <= cfg.Limits.Registers {
+		return nil
+	}
+	what := "the kernel's block"
+	if flag != "" {
+		what = fmt.Sprintf("--block %q", flag)
+	}
+	return &UsageError{Msg: fmt.Sprintf("%s: kernel %s takes %d registers a thread; %d threads need %d, more than the SM's %d (limit.registers)",
+		what, prog.Title(), prog.RegsPerThread, threads, need, cfg.Limits.Registers)}
+}
+
 // checkGrid refuses a --grid value past the launch limits.
 func checkGrid(s string, d [3]int) error {
 	bad := func(msg string, a ...any) error {

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"errors"
 	"maps"
 	"strings"
 	"testing"
@@ -60,20 +61,19 @@ func FuzzPtxasRegisters(f *testing.F) {
 // TestLaunchBeyondTheRegisterFileIsRefused: 1024 threads of a 72-register
 // kernel need 73,728 registers; the H200 refuses the launch (probe.csv's
 // lane_serial_warps32 row is the launch before's result), and so does
-// smsim, from SASS (the cubin's count) and from PTX (hwprobe.ptxas).
+// smsim, from SASS (the cubin's count) and from PTX (hwprobe.ptxas): a
+// usage error naming the block, as for --smem past its limit.
 func TestLaunchBeyondTheRegisterFileIsRefused(t *testing.T) {
 	for _, path := range []string{"../calibration/h200/hwprobe.sass", "../calibration/h200/hwprobe.ptx"} {
 		f := Spec{Kernel: "p_arrive_throughput<true>", Block: "1024", Launches: 1, Config: "h200", Args: []string{"buf:8"}}
-		j, err := f.Job(path)
-		if err != nil {
-			t.Fatal(err)
+		_, err := f.Job(path)
+		var ue *UsageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "1024 threads need 73728") {
+			t.Errorf("%s: %v, want a usage error: 1024 threads need 73728 registers", path, err)
 		}
-		out, err := Execute(j)
-		if err == nil && out != nil {
-			err = out.Err
-		}
-		if err == nil || !strings.Contains(err.Error(), "73728 registers") {
-			t.Errorf("%s: %v, want the launch refused for 73728 registers", path, err)
+		f.Block = "896" // 28 warps: 64,512 registers
+		if _, err := f.Job(path); err != nil {
+			t.Errorf("%s with 896 threads: %v", path, err)
 		}
 	}
 }

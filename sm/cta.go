@@ -159,11 +159,15 @@ type placement struct {
 	regsPerThread int // the launch's kernel's (isa.Program.RegsPerThread; 0: not bound)
 }
 
-// ctaRegs is the registers a CTA of nw warps takes from the register file:
-// each warp's registers rounded up to limit.register_unit.
-func (p placement) ctaRegs(nw int) int {
-	u := p.limits.RegisterUnit
-	return nw * ((p.regsPerThread*warp.Lanes + u - 1) / u * u)
+// ctaRegs is the registers a CTA of nw warps takes from the register file.
+func (p placement) ctaRegs(nw int) int { return CTARegisters(p.limits, p.regsPerThread, nw) }
+
+// CTARegisters is the registers a CTA of nw warps of a kernel of
+// regsPerThread registers a thread takes from an SM's register file: each
+// warp's registers rounded up to limit.register_unit.
+func CTARegisters(l Limits, regsPerThread, nw int) int {
+	u := max(l.RegisterUnit, 1)
+	return nw * ((regsPerThread*warp.Lanes + u - 1) / u * u)
 }
 
 // reservedSmem is the shared memory the CUDA runtime reserves per CTA on

@@ -105,6 +105,9 @@ func TestExitStatusAndFirstLine(t *testing.T) {
 		{name: "calibrate with no evaluations", args: []string{"calibrate", "--params", "syncs.latency", "--evals", "0"}, code: exitUsage,
 			line: `smsim: --evals 0: want 1 or more suite runs`},
 
+		{name: "block past the register file", args: []string{"run", filepath.Join("..", "..", "calibration", "h200", "hwprobe.sass"),
+			"-k", "p_arrive_throughput<true>", "-b", "1024", "-a", "buf:8"}, code: exitUsage,
+			line: `smsim: --block "1024": kernel void p_arrive_throughput<true>(long long*) takes 72 registers a thread; 1024 threads need 73728, more than the SM's 65536 (limit.registers)`},
 		{name: "arg naming a parameter without a value", args: []string{"run", half, "-a", "ITERS"}, code: exitUsage,
 			line: `smsim: --arg "ITERS": ITERS is parameter 0 of kernel entangle_half, with no value; give --arg ITERS=VALUE`},
 		{name: "integer arg in float notation", args: []string{"run", half, "-a", "1e18"}, code: exitInput,
