@@ -8,7 +8,8 @@ type cache struct {
 	sets   []*cacheSet
 	ways   int
 	clock  uint64 // LRU stamp source
-	hashed bool   // sets chosen by a hash of the line address (hashedIndex)
+	hashed bool   // sets chosen by a hash of the line address (index)
+	hosts  int    // ways marked written by the host: none, and a load need not look
 }
 
 type cacheSet []way
@@ -115,25 +116,33 @@ func (c *cache) fill(line uint64, mask uint8) (evicted bool) {
 		evicted = (*s)[victim].mask != 0
 	}
 	c.clock++
+	if (*s)[victim].host {
+		c.hosts--
+	}
 	(*s)[victim] = way{line: line, used: c.clock, mask: mask}
 	return evicted
 }
 
 // markHostWritten marks line, if present, as written by the host.
 func (c *cache) markHostWritten(line uint64) {
-	if w := c.way(line); w != nil {
+	if w := c.way(line); w != nil && !w.host {
 		w.host = true
+		c.hosts++
 	}
 }
 
 // takeHostWritten reports whether line is present and marked written by the
 // host, and clears the mark.
 func (c *cache) takeHostWritten(line uint64) bool {
+	if c.hosts == 0 {
+		return false
+	}
 	w := c.way(line)
 	if w == nil || !w.host {
 		return false
 	}
 	w.host = false
+	c.hosts--
 	return true
 }
 
@@ -158,6 +167,7 @@ func (c *cache) clear() {
 			clear(*s)
 		}
 	}
+	c.hosts = 0
 }
 
 // tlb is a fully associative LRU translation cache of page numbers.
