@@ -50,6 +50,13 @@ func (r *mmaReader) LoadShared(addr uint32, n int) (uint64, error) {
 	return uint64(v), err
 }
 
+func (r *mmaReader) ReadChunk(addr uint32, b *[16]byte) error {
+	if err := r.hazard(addr, len(b)); err != nil {
+		return err
+	}
+	return r.c.smem.Read(addr, b[:])
+}
+
 // hazard reports an async-proxy read of n bytes at addr that the generic
 // proxy's writes or a bulk copy in flight make undefined.
 func (r *mmaReader) hazard(addr uint32, n int) error {

@@ -1,19 +1,21 @@
 package warp
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"math/bits"
 
 	"github.com/smsim/smsim/isa"
 )
 
-// SharedReader loads the little-endian value of n (1, 2 or 4) bytes at a
-// shared-memory address of the CTA, for a wgmma's descriptors (the SM
-// checks the bounds).
+// SharedReader reads the CTA's shared memory for a wgmma's descriptors (the
+// SM checks the bounds): LoadShared the little-endian value of n (1, 2 or
+// 4) bytes at addr, ReadChunk the 16 bytes at addr, a multiple of 16 (a
+// row of a core matrix, which every layout keeps whole).
 type SharedReader interface {
 	LoadShared(addr uint32, n int) (uint64, error)
+	ReadChunk(addr uint32, b *[16]byte) error
 }
 
 // MaxAccRegs is the most accumulator registers a thread holds for one
@@ -43,10 +45,19 @@ type Wgmma struct {
 	Regs  [Lanes][MaxAccRegs]uint32
 	NRegs int
 
-	a  [16][32]float64  // the warp's 16 rows of A
-	b  [256][32]float64 // B by column
-	ae [16][32]int32    // their exponents as the tensor core aligns them (Exponents)
-	be [256][32]int32
+	a  [16 * 32]float64  // the warp's 16 rows of A: element (r, k) at 32r+k
+	ae [16 * 32]int32    // their exponents as the tensor core aligns them (Exponents)
+	bT [32 * 256]float64 // B by row of K: element (k, n) at 256k+n, so that fusedCols4 reads columns side by side
+	eb [32 * 256]int32
+	bc [32]float64 // a column of B (column), for the sums fusedCols4 leaves
+	ec [32]int32
+	// whether a row of A or a column of B holds a NaN or an infinity: its
+	// elements take the general sum (dotExp), the rest the fused one
+	aSpecial [16]bool
+	bSpecial [256]bool
+	cols     cols4
+	chunk    [16]byte    // a row of a core matrix read from shared memory (kept here: a local would escape)
+	row      [16]float64 // its elements' values
 }
 
 // ErrWgmmaOperand is wrapped by errors about a wgmma's operands that are
@@ -130,66 +141,6 @@ func (w *Warp) WriteWgmma(in *isa.Instr, g *Wgmma) {
 	}
 }
 
-// Run computes the warp's 16 rows of D = A·B (+ D) into g.Regs; rank is the
-// warp's index in its warpgroup.
-func (g *Wgmma) Run(rank int, read SharedReader, m *MMAModel) error {
-	if err := g.loadA(rank, read, m); err != nil {
-		return err
-	}
-	if err := g.loadB(read, m); err != nil {
-		return err
-	}
-	for r := range g.ae {
-		Exponents(g.A, g.a[r][:g.K], g.ae[r][:g.K])
-	}
-	for n := 0; n < g.N; n++ {
-		Exponents(g.B, g.b[n][:g.K], g.be[n][:g.K])
-	}
-	for l := 0; l < Lanes; l++ {
-		for j := 0; j < g.NRegs; j++ {
-			g.Regs[l][j] = g.element(m, rank, l, j, g.Regs[l][j])
-		}
-	}
-	return nil
-}
-
-// element computes accumulator register j of lane l from its old bits c.
-func (g *Wgmma) element(m *MMAModel, rank, l, j int, c uint32) uint32 {
-	if g.Acc == isa.F16 {
-		var h [2]uint16
-		for half := 0; half < 2; half++ {
-			row, col := AccPos(rank, l, 2*j+half)
-			var cb uint16
-			if g.ScaleD {
-				cb = uint16(c >> (16 * half))
-			}
-			r := row - 16*rank
-			h[half] = m.Dot16Exp(g.A, g.a[r][:g.K], g.b[col][:g.K], g.ae[r][:g.K], g.be[col][:g.K], cb, g.ScaleD)
-		}
-		return uint32(h[0]) | uint32(h[1])<<16
-	}
-	row, col := AccPos(rank, l, j)
-	ar, bc := g.a[row-16*rank][:g.K], g.b[col][:g.K]
-	if g.Acc == isa.S32 {
-		s := int64(0)
-		if g.ScaleD {
-			s = int64(int32(c))
-		}
-		for k := range ar {
-			s += int64(ar[k]) * int64(bc[k])
-		}
-		if g.Sat {
-			s = max(math.MinInt32, min(math.MaxInt32, s))
-		}
-		return uint32(s)
-	}
-	if !g.ScaleD {
-		c = 0
-	}
-	r := row - 16*rank
-	return m.DotExp(g.A, ar, bc, g.ae[r][:g.K], g.be[col][:g.K], c, g.ScaleD)
-}
-
 // loadA fills the warp's 16 rows of A, K values each.
 func (g *Wgmma) loadA(rank int, read SharedReader, m *MMAModel) error {
 	bitsPer := g.A.Bits()
@@ -201,37 +152,128 @@ func (g *Wgmma) loadA(rank int, read SharedReader, m *MMAModel) error {
 				for e := 0; e < per; e++ {
 					row, col := AFragPos(rank, l, j, e, bitsPer)
 					x := v >> (e * bitsPer) & (1<<bitsPer - 1)
-					g.a[row-16*rank][col] = g.value(m, g.A, x, g.NegA)
+					g.a[32*(row-16*rank)+col] = g.value(m, g.A, x, g.NegA)
 				}
 			}
 		}
 		return nil
 	}
-	for r := 0; r < 16; r++ {
+	return g.loadDesc(read, m, operand{g.DescA, g.A, g.NegA, g.TransA}, 16*rank, 16, view{g.a[:], 32, 1})
+}
+
+// loadB fills B by column: N columns of K values.
+func (g *Wgmma) loadB(read SharedReader, m *MMAModel) error {
+	return g.loadDesc(read, m, operand{g.DescB, g.B, g.NegB, g.TransB}, 0, g.N, view{g.bT[:], 1, 256})
+}
+
+// operand is what names a matrix in shared memory.
+type operand struct {
+	desc    MatrixDesc
+	typ     isa.MMAType
+	neg     bool // imm-scale -1
+	mnMajor bool // transposed: M or N is the contiguous dimension
+}
+
+// view places element (i, k) of a matrix at v[i·si + k·sk].
+type view struct {
+	v      []float64
+	si, sk int
+}
+
+func (d view) set(i, k int, x float64) { d.v[i*d.si+k*d.sk] = x }
+
+// loadDesc fills dst with elements (mn0+i, k) of the matrix o names, for
+// i < n and k < K, reading a core matrix's 16-byte rows whole: along K when
+// K-major, along M or N when M- or N-major.
+func (g *Wgmma) loadDesc(read SharedReader, m *MMAModel, o operand, mn0, n int, dst view) error {
+	bytes := o.typ.Bits() / 8
+	per := 16 / bytes // elements a 16-byte row
+	if o.mnMajor && (n%per != 0 || mn0%per != 0) {
+		return g.loadEach(read, m, o, mn0, n, dst)
+	}
+	chunk := &g.chunk
+	if !o.mnMajor {
+		for i := 0; i < n; i++ {
+			for k0 := 0; k0 < g.K; k0 += per {
+				if err := read.ReadChunk(o.desc.ElemAddr(mn0+i, k0, bytes, false), chunk); err != nil {
+					return err
+				}
+				row := g.decodeChunk(m, o)
+				for e, x := range row {
+					dst.set(i, k0+e, x)
+				}
+			}
+		}
+		return nil
+	}
+	for i0 := 0; i0 < n; i0 += per {
 		for k := 0; k < g.K; k++ {
-			x, err := read.LoadShared(g.DescA.ElemAddr(16*rank+r, k, bitsPer/8, g.TransA), bitsPer/8)
-			if err != nil {
+			if err := read.ReadChunk(o.desc.ElemAddr(mn0+i0, k, bytes, true), chunk); err != nil {
 				return err
 			}
-			g.a[r][k] = g.value(m, g.A, x, g.NegA)
+			row := g.decodeChunk(m, o)
+			for e, x := range row {
+				dst.set(i0+e, k, x)
+			}
 		}
 	}
 	return nil
 }
 
-// loadB fills B by column: N columns of K values.
-func (g *Wgmma) loadB(read SharedReader, m *MMAModel) error {
-	bytesPer := g.B.Bits() / 8
-	for n := 0; n < g.N; n++ {
+// loadEach is loadDesc an element at a time, for a shape whose rows of 16
+// bytes would reach past the operand.
+func (g *Wgmma) loadEach(read SharedReader, m *MMAModel, o operand, mn0, n int, dst view) error {
+	bytes := o.typ.Bits() / 8
+	for i := 0; i < n; i++ {
 		for k := 0; k < g.K; k++ {
-			x, err := read.LoadShared(g.DescB.ElemAddr(n, k, bytesPer, g.TransB), bytesPer)
+			x, err := read.LoadShared(o.desc.ElemAddr(mn0+i, k, bytes, o.mnMajor), bytes)
 			if err != nil {
 				return err
 			}
-			g.b[n][k] = g.value(m, g.B, x, g.NegB)
+			dst.set(i, k, g.value(m, o.typ, x, o.neg))
 		}
 	}
 	return nil
+}
+
+// decodeChunk returns the values of the elements in g.chunk, of o's type
+// and sign.
+func (g *Wgmma) decodeChunk(m *MMAModel, o operand) []float64 {
+	c, out := &g.chunk, &g.row
+	switch o.typ {
+	case isa.MMAF16, isa.MMABF16:
+		for e := range 8 {
+			h := binary.LittleEndian.Uint16(c[2*e:])
+			if o.typ == isa.MMAF16 {
+				out[e] = float64(F16ToF32(h))
+			} else {
+				out[e] = float64(BF16ToF32(h))
+			}
+		}
+		if o.neg {
+			for e := range 8 {
+				out[e] = -out[e]
+			}
+		}
+		return out[:8]
+	}
+	bytes := o.typ.Bits() / 8
+	per := 16 / bytes
+	for e := 0; e < per; e++ {
+		out[e] = g.value(m, o.typ, chunkElem(c, e, bytes), o.neg)
+	}
+	return out[:per]
+}
+
+// chunkElem is element e of a 16-byte row of elements of n bytes, little-endian.
+func chunkElem(c *[16]byte, e, n int) uint64 {
+	switch n {
+	case 1:
+		return uint64(c[e])
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(c[2*e:]))
+	}
+	return uint64(binary.LittleEndian.Uint32(c[4*e:]))
 }
 
 // value decodes an element; neg flips its sign (imm-scale -1).

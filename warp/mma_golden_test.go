@@ -150,6 +150,17 @@ func (r imageReader) LoadShared(addr uint32, n int) (uint64, error) {
 	return v, nil
 }
 
+func (r imageReader) ReadChunk(addr uint32, b *[16]byte) error {
+	for i := range b {
+		v, err := r.LoadShared(addr+uint32(i), 1)
+		if err != nil {
+			return err
+		}
+		b[i] = byte(v)
+	}
+	return nil
+}
+
 // runWgmmaCase runs the four warps of a case's warpgroup and returns the
 // accumulators of its 128 threads.
 func runWgmmaCase(c *wgmmaCase, m *MMAModel, g *Wgmma) ([]uint32, error) {

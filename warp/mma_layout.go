@@ -114,6 +114,12 @@ func AccPos(rank, lane, i int) (row, col int) {
 	return row, col
 }
 
+// AccSlot is AccPos's inverse within a warp: the lane and element that hold
+// row r (0-15) of the warp's share of D and column col.
+func AccSlot(r, col int) (lane, i int) {
+	return 4*(r%8) + col%8/2, 4*(col/8) + 2*(r/8) + col%2
+}
+
 // AFragPos returns the row and column of A (0 ≤ row < 64, 0 ≤ col < K)
 // that element e of register j (0-3) of lane lane holds in warp rank, for
 // A in registers with elements of bits bits (e counts from the low bits:

@@ -88,3 +88,18 @@ func TestFragmentPositions(t *testing.T) {
 		}
 	}
 }
+
+// TestAccSlotInvertsAccPos: every element of every lane of a warp's share of
+// the largest accumulator is found again by AccSlot.
+func TestAccSlotInvertsAccPos(t *testing.T) {
+	for rank := 0; rank < 4; rank++ {
+		for lane := 0; lane < Lanes; lane++ {
+			for i := 0; i < MaxAccRegs; i++ {
+				row, col := AccPos(rank, lane, i)
+				if l, j := AccSlot(row-16*rank, col); l != lane || j != i {
+					t.Fatalf("AccSlot(%d, %d) = (%d, %d), want (%d, %d)", row-16*rank, col, l, j, lane, i)
+				}
+			}
+		}
+	}
+}

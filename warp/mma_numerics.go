@@ -127,14 +127,33 @@ func (m *MMAModel) DotExp(t isa.MMAType, a, b []float64, ea, eb []int32, c uint3
 }
 
 // Exponents writes into e the exponent of each value of v, an operand of
-// type t, as the tensor core aligns it (a subnormal's is its format's least).
-func Exponents(t isa.MMAType, v []float64, e []int32) { exponents(v, eminOf(t), e) }
+// type t, as the tensor core aligns it (a subnormal's is its format's least;
+// a zero's, a NaN's or an infinity's noExp), and reports whether any value
+// is a NaN or an infinity.
+func Exponents(t isa.MMAType, v []float64, e []int32) (special bool) {
+	return exponents(v, eminOf(t), e)
+}
 
-// exponents writes expOf(v[k], emin) for each k into e.
-func exponents(v []float64, emin int, e []int32) {
+// noExp is the exponent Exponents gives a value that has none: so far below
+// every real exponent (at least -300 in these formats) that a sum with it
+// never leads a fused sum, and a sum of two of them is still an int32.
+const noExp = -1 << 20
+
+// exponents writes expOf(v[k], emin) for each k into e (noExp where it has
+// none) and reports whether any value is a NaN or an infinity.
+func exponents(v []float64, emin int, e []int32) (special bool) {
 	for k, x := range v {
-		e[k] = int32(expOf(x, emin))
+		f := int(math.Float64bits(x) >> 52 & 0x7ff)
+		switch f {
+		case 0:
+			e[k] = noExp
+		case 0x7ff:
+			e[k], special = noExp, true
+		default:
+			e[k] = int32(max(f-1023, emin))
+		}
 	}
+	return special
 }
 
 // dotExp is dot with the operands' exponents given (exponents): a
@@ -241,6 +260,11 @@ func (p *MMANumerics) sumFrom(terms []float64, lead int, special bool, out *ffmt
 			sum += alignTerm(t, q)
 		}
 	}
+	return p.finish(sum, q, out, r)
+}
+
+// finish normalises the aligned sum, sum·2^q, to out.
+func (p *MMANumerics) finish(sum int64, q int, out *ffmt, r isa.Rounding) float64 {
 	if sum == 0 {
 		return 0 // exact cancellation gives +0 (round toward -inf is never used)
 	}

@@ -1,0 +1,20 @@
+package warp
+
+// fusedCols4AVX2 is fusedCols4Go with four columns in one AVX2 register
+// (mma_run_amd64.s): a and ea point at row r of A and its exponents, b and
+// eb at column col0 of B's rows (256 apart), k is K.
+//
+//go:noescape
+func fusedCols4AVX2(a *float64, ea *int32, b *float64, eb *int32, k int, bias int64, x *cols4)
+
+// fusedCols4 runs fusedCols4Go's steps, packed where the host has AVX2.
+func fusedCols4(a []float64, ea []int32, b []float64, eb []int32, bias int64, x *cols4) {
+	if !hasAVX2 || len(a) == 0 {
+		fusedCols4Go(a, ea, b, eb, bias, x)
+		return
+	}
+	_ = b[256*(len(a)-1)+3] // the last row's four columns lie in b
+	_ = eb[256*(len(a)-1)+3]
+	_ = ea[len(a)-1]
+	fusedCols4AVX2(&a[0], &ea[0], &b[0], &eb[0], len(a), bias, x)
+}

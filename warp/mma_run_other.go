@@ -1,0 +1,9 @@
+//go:build !amd64
+
+package warp
+
+// fusedCols4 is fusedCols4Go: the packed form is written for amd64 only
+// (mma_run_amd64.s).
+func fusedCols4(a []float64, ea []int32, b []float64, eb []int32, bias int64, x *cols4) {
+	fusedCols4Go(a, ea, b, eb, bias, x)
+}
