@@ -40,6 +40,7 @@ func New(cfg sm.Config, n int, gm Memory, h *memory.Hierarchy) (*GPU, error) {
 		if i > 0 {
 			path = h.Sibling()
 		}
+		path.SetPartition(partitionOf(i, cfg.Mem.L2Partitions))
 		s, err := sm.New(cfg, g.eng, gm, path)
 		if err != nil {
 			return nil, err
@@ -53,6 +54,18 @@ func New(cfg sm.Config, n int, gm Memory, h *memory.Hierarchy) (*GPU, error) {
 	g.gpcs = layout(cfg.GPU, n)
 	g.d.g = g
 	return g, nil
+}
+
+// partitionOf is the L2 partition SM i is attached to (memory/l2.go): the
+// TPCs (two SMs) alternate between the partitions, so that the SMs split
+// evenly between them, as the H200's 66 and 66 do (calibration/h200/
+// l2near.csv side rows). On the H200 a GPC's SMs share a side (the four CTAs
+// of each cluster of cluster.csv's place rows do); smsim's GPCs
+// (gpu.gpc_sms: 18, 18, 18, 18, 18, 16, 16, 10) cannot be split 66 and 66
+// whole, and the bandwidth each partition serves follows the count of SMs
+// on its side, so the TPCs alternate instead.
+func partitionOf(i, partitions int) int {
+	return i / 2 % max(partitions, 1)
 }
 
 // layout groups SMs 0..n-1 into the GPCs of spec (gpu.gpc_sms), in SM order.

@@ -9,7 +9,6 @@ type cache struct {
 	ways   int
 	clock  uint64 // LRU stamp source
 	hashed bool   // sets chosen by a hash of the line address (index)
-	hosts  int    // ways marked written by the host: none, and a load need not look
 }
 
 type cacheSet []way
@@ -18,7 +17,6 @@ type way struct {
 	line uint64 // line address (byte address / LineBytes)
 	used uint64 // LRU stamp; larger is more recent
 	mask uint8  // valid sectors; 0: the way is empty
-	host bool   // the host wrote the line and no load has read it since
 }
 
 func newCache(bytes, lineBytes, ways int) cache {
@@ -116,34 +114,15 @@ func (c *cache) fill(line uint64, mask uint8) (evicted bool) {
 		evicted = (*s)[victim].mask != 0
 	}
 	c.clock++
-	if (*s)[victim].host {
-		c.hosts--
-	}
 	(*s)[victim] = way{line: line, used: c.clock, mask: mask}
 	return evicted
 }
 
-// markHostWritten marks line, if present, as written by the host.
-func (c *cache) markHostWritten(line uint64) {
-	if w := c.way(line); w != nil && !w.host {
-		w.host = true
-		c.hosts++
+// drop removes line, if present.
+func (c *cache) drop(line uint64) {
+	if w := c.way(line); w != nil {
+		*w = way{}
 	}
-}
-
-// takeHostWritten reports whether line is present and marked written by the
-// host, and clears the mark.
-func (c *cache) takeHostWritten(line uint64) bool {
-	if c.hosts == 0 {
-		return false
-	}
-	w := c.way(line)
-	if w == nil || !w.host {
-		return false
-	}
-	w.host = false
-	c.hosts--
-	return true
 }
 
 // way returns line's way, or nil when the line is not present.
@@ -167,7 +146,6 @@ func (c *cache) clear() {
 			clear(*s)
 		}
 	}
-	c.hosts = 0
 }
 
 // tlb is a fully associative LRU translation cache of page numbers.

@@ -11,7 +11,7 @@ type Config struct {
 
 	L1Bytes int // the SM's L1 data cache until a launch sets it (NewLaunch): 256 KiB minus the shared-memory carve-out (see L1BytesFor)
 	L1Ways  int
-	L2Bytes int // the whole chip's L2 (60 MiB on H200), shared with nobody in a one-SM model
+	L2Bytes int // the whole chip's L2 (60 MiB on H200), split evenly between its L2Partitions
 	L2Ways  int
 
 	// L1HitCycles is the load-to-use latency of an L1 hit. Derived from the
@@ -49,14 +49,22 @@ type Config struct {
 	TLBEntries    int
 	TLBMissCycles int
 
-	// L2HostWrittenCycles is what a load's first read of an L2 line that
-	// the host wrote before the launch (a cudaMemcpy: Warm) adds to the L2
-	// round trip; the read leaves the line as any other. Measured
-	// (calibration/h200/l1tlb.csv warm rows): one thread's random chase of
-	// L2-resident lines takes 380 cycles a load after a cudaMemcpy of them,
-	// 294 after a launch that read them, through L1 and around it alike;
-	// gmem.csv's footprint rows, each taken after a cudaMemcpy, 369-373.
-	L2HostWrittenCycles int
+	// WriteAckCycles is a store's acknowledgement from a line whose home is
+	// the near L2 partition, counted from its turn on the request path (what
+	// a GPU-scope membar waits for). Measured (calibration/h200/
+	// fencecost.csv mode 1): a fence after one st.global a thread takes 463-477
+	// cycles in the rounds whose lines' home is near, 598-633 in the others,
+	// against 307 alone; the load round trip (L1MissCycles + L2Cycles) would
+	// give about 570 and 750.
+	WriteAckCycles int
+
+	// L2FarCycles is what a read adds when its line is not in the SM's
+	// near L2 partition and crosses from the line's home (l2.go), and a
+	// write's acknowledgement from a home in the far partition: measured
+	// (calibration/h200/l2near.csv) as the gap between the two latencies of
+	// one thread's chase, 528 and 350 cycles a load from L2, 802 and 619
+	// from DRAM.
+	L2FarCycles int
 
 	// L2BytesPerCycle is the SM↔L2 link (per direction): the slope of bulk
 	// copy latency with size between 16 KiB and 128 KiB (≈100 B/cycle), and
@@ -103,22 +111,23 @@ type Config struct {
 // DefaultConfig returns the H200 model.
 func DefaultConfig() Config {
 	return Config{
-		LineBytes:           128,
-		SectorBytes:         32,
-		L1Bytes:             L1BytesFor(228 << 10),
-		L1Ways:              4,
-		L2Bytes:             60 << 20,
-		L2Ways:              16,
-		L1HitCycles:         39,
-		L1MissCycles:        86,
-		L2Cycles:            200,
-		DRAMCycles:          240,
-		TLBPageBytes:        2 << 20,
-		TLBEntries:          32,
-		TLBMissCycles:       100,
-		L2HostWrittenCycles: 86,
-		L2BytesPerCycle:     100,
-		DRAMBytesPerCycle:   80,
+		LineBytes:         128,
+		SectorBytes:       32,
+		L1Bytes:           L1BytesFor(228 << 10),
+		L1Ways:            4,
+		L2Bytes:           60 << 20,
+		L2Ways:            16,
+		L1HitCycles:       39,
+		L1MissCycles:      86,
+		L2Cycles:          200,
+		DRAMCycles:        240,
+		TLBPageBytes:      2 << 20,
+		TLBEntries:        32,
+		TLBMissCycles:     100,
+		L2FarCycles:       180,
+		WriteAckCycles:    188,
+		L2BytesPerCycle:   100,
+		DRAMBytesPerCycle: 80,
 
 		DRAMChannelBytes:         16 << 10,
 		DRAMChannelBytesPerCycle: 49,
@@ -182,7 +191,7 @@ func (c Config) Validate() error {
 		v    int
 	}{{"L1HitCycles", c.L1HitCycles}, {"L1MissCycles", c.L1MissCycles}, {"L2Cycles", c.L2Cycles},
 		{"DRAMCycles", c.DRAMCycles}, {"StreamDRAMCycles", c.StreamDRAMCycles}, {"TLBMissCycles", c.TLBMissCycles},
-		{"L2HostWrittenCycles", c.L2HostWrittenCycles}} {
+		{"L2FarCycles", c.L2FarCycles}, {"WriteAckCycles", c.WriteAckCycles}} {
 		if f.v < 0 {
 			return fmt.Errorf("memory: %s %d must not be negative", f.name, f.v)
 		}

@@ -10,7 +10,8 @@ import (
 
 // One SM's path to global memory on the H200 defaults: where each access is
 // served and after how many cycles. The accesses are a thousand cycles apart,
-// so none queues behind another.
+// so none queues behind another. The heap's first 4 KiB have their home in
+// the L2 partition far from this SM, the next 4 KiB in its own.
 func ExampleHierarchy_Access() {
 	h, err := memory.NewHierarchy(memory.DefaultConfig())
 	if err != nil {
@@ -23,18 +24,18 @@ func ExampleHierarchy_Access() {
 		addr  uint64
 		write bool
 	}{
-		{"first load of a line", a, false},
+		{"first load, far home", a, false},
 		{"the same line again", a + 4, false},
-		{"a store", a + 4096, true},
+		{"a store, near home", a + 4096, true},
 		{"a load of the stored line", a + 4096, false},
 	} {
 		lat, lvl := h.Access(sim.Cycle(1000*i), s.addr, 4, s.write)
 		fmt.Printf("%-26s %-4v %4d cycles\n", s.what, lvl, lat)
 	}
 	// Output:
-	// first load of a line       DRAM  626 cycles
+	// first load, far home       DRAM  806 cycles
 	// the same line again        L1     39 cycles
-	// a store                    L2    287 cycles
+	// a store, near home         L2    189 cycles
 	// a load of the stored line  L2    286 cycles
 }
 

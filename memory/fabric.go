@@ -6,7 +6,8 @@ import "github.com/smsim/smsim/sim"
 // partitions, each serving its share of the lines at GPUL2BytesPerCycle /
 // L2Partitions, and DRAM at GPUDRAMBytesPerCycle. Every L2 access of every
 // SM (a load's L1 miss, an L1-bypassing load, a store, a bulk copy's sectors)
-// takes its bytes' turn at the partition that holds its line, and every
+// takes its bytes' turn at the partition that serves it (the SM's near one,
+// or the line's home when the access crosses: l2.go), and every
 // L2 miss its turn at DRAM; a request that finds the resource busy waits.
 // Contention emerges from the SMs' requests: nothing depends on the grid.
 //
@@ -19,7 +20,6 @@ type fabric struct {
 	dramFree fixed
 	l2Rate   int // bytes a cycle of one partition
 	dramRate int
-	lineBits uint
 }
 
 // newFabric returns an idle fabric for cfg's partitions and bandwidths.
@@ -29,33 +29,13 @@ func newFabric(cfg Config) *fabric {
 		l2Free:   make([]fixed, parts),
 		l2Rate:   max(cfg.GPUL2BytesPerCycle/parts, 1),
 		dramRate: max(cfg.GPUDRAMBytesPerCycle, 1),
-		lineBits: uint(bitsLen(cfg.LineBytes) - 1),
 	}
 }
 
-func bitsLen(x int) int {
-	n := 0
-	for ; x > 0; x >>= 1 {
-		n++
-	}
-	return n
-}
-
-// partition is the L2 partition that holds line (a line index): the line
-// bits folded by XOR, as an address hash spreads consecutive lines.
-func (f *fabric) partition(line uint64) int {
-	n := uint64(len(f.l2Free))
-	if n == 1 {
-		return 0
-	}
-	h := line ^ line>>7 ^ line>>13
-	return int(h % n)
-}
-
-// l2 reserves n bytes of line's partition from cycle t and returns how long
-// the request waited for it.
-func (f *fabric) l2(t sim.Cycle, line uint64, n int) sim.Cycle {
-	return wait(&f.l2Free[f.partition(line)], t, n, f.l2Rate)
+// l2 reserves n bytes of partition p from cycle t and returns how long the
+// request waited for it.
+func (f *fabric) l2(t sim.Cycle, p, n int) sim.Cycle {
+	return wait(&f.l2Free[p], t, n, f.l2Rate)
 }
 
 // dram reserves n bytes of DRAM from cycle t and returns the wait.

@@ -47,19 +47,6 @@ func TestFabricSharesBandwidthBetweenSMs(t *testing.T) {
 	}
 }
 
-// TestFabricPartitionsSpreadLines: consecutive lines fall in both L2
-// partitions, about half each.
-func TestFabricPartitionsSpreadLines(t *testing.T) {
-	f := newFabric(DefaultConfig())
-	var n [2]int
-	for line := uint64(0); line < 4096; line++ {
-		n[f.partition(line)]++
-	}
-	if n[0] < 1800 || n[1] < 1800 {
-		t.Errorf("partition counts %v of 4096 lines", n)
-	}
-}
-
 // TestFabricWaitIsQueueing: a request waits for the bytes of earlier ones
 // at bytes-per-cycle, and not before they arrive.
 func TestFabricWaitIsQueueing(t *testing.T) {

@@ -54,7 +54,8 @@ func (f fixed) ceil() sim.Cycle { return sim.Cycle((f + fixedOne - 1) / fixedOne
 type Hierarchy struct {
 	cfg      Config
 	l1       cache
-	l2       *cache // shared by the hierarchies of one GPU's SMs (Sibling)
+	l2       *l2 // shared by the hierarchies of one GPU's SMs (Sibling)
+	near     int // the L2 partition the SM is attached to (SetPartition)
 	tlb      tlb
 	full     uint8            // sector mask of a whole line
 	linkFree fixed            // SM←L2 read direction
@@ -65,6 +66,8 @@ type Hierarchy struct {
 	lastReqLine uint64
 	lastReqWait sim.Cycle
 	lastReqSet  bool
+	partBytes   []int   // scratch: a bulk transfer's bytes by the partition that serves them
+	afterFar    int     // scratch: a bulk read's bytes after its last far line (allocate)
 	chanFree    []fixed // each DRAM channel's backlog for this SM's copies (dram.go)
 	dramFree    fixed   // the SM's share of DRAM bandwidth (mem.dram_bytes_per_cycle is what one SM sees)
 	fab         *fabric // the L2 partitions and DRAM the GPU's SMs share; nil for one SM alone
@@ -77,12 +80,13 @@ func NewHierarchy(cfg Config) (*Hierarchy, error) {
 		return nil, err
 	}
 	return &Hierarchy{
-		cfg:      cfg,
-		l1:       newCache(cfg.L1Bytes, cfg.LineBytes, cfg.L1Ways),
-		l2:       ptr(newHashedCache(cfg.L2Bytes, cfg.LineBytes, cfg.L2Ways)),
-		chanFree: newChannels(cfg),
-		tlb:      newTLB(cfg.TLBEntries),
-		full:     uint8(1<<(cfg.LineBytes/cfg.SectorBytes) - 1),
+		cfg:       cfg,
+		l1:        newCache(cfg.L1Bytes, cfg.LineBytes, cfg.L1Ways),
+		l2:        newL2(cfg),
+		chanFree:  newChannels(cfg),
+		partBytes: make([]int, max(cfg.L2Partitions, 1)),
+		tlb:       newTLB(cfg.TLBEntries),
+		full:      uint8(1<<(cfg.LineBytes/cfg.SectorBytes) - 1),
 	}, nil
 }
 
@@ -95,17 +99,22 @@ func (h *Hierarchy) Sibling() *Hierarchy {
 		h.fab = newFabric(h.cfg)
 	}
 	return &Hierarchy{
-		cfg:      h.cfg,
-		l1:       newCache(h.cfg.L1Bytes, h.cfg.LineBytes, h.cfg.L1Ways),
-		l2:       h.l2,
-		fab:      h.fab,
-		chanFree: newChannels(h.cfg),
-		tlb:      newTLB(h.cfg.TLBEntries),
-		full:     h.full,
+		cfg:       h.cfg,
+		l1:        newCache(h.cfg.L1Bytes, h.cfg.LineBytes, h.cfg.L1Ways),
+		l2:        h.l2,
+		fab:       h.fab,
+		chanFree:  newChannels(h.cfg),
+		partBytes: make([]int, len(h.partBytes)),
+		tlb:       newTLB(h.cfg.TLBEntries),
+		full:      h.full,
 	}
 }
 
-func ptr[T any](v T) *T { return &v }
+// SetPartition attaches the SM to L2 partition p (0 to L2Partitions-1):
+// the lines there are near for it (l2.go).
+func (h *Hierarchy) SetPartition(p int) {
+	h.near = min(max(p, 0), len(h.partBytes)-1)
+}
 
 // Config returns the configuration the hierarchy was built with.
 func (h *Hierarchy) Config() Config { return h.cfg }
@@ -134,9 +143,9 @@ func (h *Hierarchy) Access(now sim.Cycle, addr uint64, size int, write bool) (si
 	lat := h.translate(addr, size)
 	worst, level := 0, L1
 	h.forLines(addr, size, func(line uint64, mask uint8) {
-		cost, lvl := h.loadLine(line, mask)
+		cost, lvl, part := h.loadLine(line, mask)
 		if lvl > L1 {
-			cost += int(h.request(now, line)) + int(h.shared(now, line, mask, lvl == DRAM))
+			cost += int(h.request(now, line)) + int(h.shared(now, part, mask, lvl == DRAM))
 		}
 		worst, level = max(worst, cost), max(level, lvl)
 	})
@@ -156,178 +165,59 @@ func (h *Hierarchy) AccessL2(now sim.Cycle, addr uint64, size int) (sim.Cycle, L
 	h.stats.Loads++
 	worst, level := 0, L2
 	h.forLines(addr, size, func(line uint64, mask uint8) {
-		extra, lvl := h.l2Line(line, mask)
-		extra += int(h.request(now, line)) + int(h.shared(now, line, mask, lvl == DRAM))
+		extra, lvl, part := h.l2Line(line, mask)
+		extra += int(h.request(now, line)) + int(h.shared(now, part, mask, lvl == DRAM))
 		worst, level = max(worst, h.cfg.L1HitCycles+h.cfg.L2Cycles+extra), max(level, lvl)
 	})
 	return lat + sim.Cycle(worst), level
 }
 
-// loadLine looks up the sectors mask of one line for a load.
-func (h *Hierarchy) loadLine(line uint64, mask uint8) (int, Level) {
+// loadLine looks up the sectors mask of one line for a load and returns
+// its latency, the level that served it and the L2 partition that did
+// (l2Line).
+func (h *Hierarchy) loadLine(line uint64, mask uint8) (int, Level, int) {
 	if h.l1.probe(line, mask) == mask {
 		h.stats.L1Hits++
-		return h.cfg.L1HitCycles, L1
+		return h.cfg.L1HitCycles, L1, h.near
 	}
 	h.stats.L1Misses++
-	extra, lvl := h.l2Line(line, mask)
+	extra, lvl, part := h.l2Line(line, mask)
 	h.l1.fill(line, mask)
-	return h.cfg.L1MissCycles + h.cfg.L2Cycles + extra, lvl
+	return h.cfg.L1MissCycles + h.cfg.L2Cycles + extra, lvl, part
 }
 
 // l2Line looks up the sectors mask of one line in L2 for a load that reached
-// it, allocates them, and returns what DRAM adds and the level that served it.
-func (h *Hierarchy) l2Line(line uint64, mask uint8) (int, Level) {
-	miss := mask &^ h.l2.probe(line, mask)
+// it, allocates them, and returns what the far partition and DRAM add, the
+// level that served it and the partition: the SM's near one, or the line's
+// home when the read crossed to it (l2.go).
+func (h *Hierarchy) l2Line(line uint64, mask uint8) (int, Level, int) {
+	miss, far := h.l2.read(line, mask, h.near)
 	h.countL2(miss)
-	hostWritten := miss == 0 && h.l2.takeHostWritten(line)
-	h.l2.fill(line, mask)
+	extra, part := 0, h.near
+	if far {
+		h.stats.FarReads++
+		extra, part = h.cfg.L2FarCycles, h.l2.home(line)
+	}
 	if miss != 0 {
-		return h.cfg.DRAMCycles, DRAM
+		return extra + h.cfg.DRAMCycles, DRAM, part
 	}
-	if hostWritten {
-		h.stats.HostWrittenReads++
-		return h.cfg.L2HostWrittenCycles, L2
-	}
-	return 0, L2
-}
-
-// Stream models a bulk read of size bytes at addr requested at now, as the
-// TMA unit issues it (bypassing L1), and returns the cycle at which its last
-// byte reaches the SM and how many bytes came from DRAM. The bytes move in
-// sectors over the link; sectors missing in L2 are fetched from DRAM first.
-//
-//	ready = max(linkDone + L2Cycles, dramDone + L2Cycles + DRAMCycles + StreamDRAMCycles)
-//
-// where linkDone and dramDone are when the link and DRAM finish this
-// request's bytes after earlier requests' (see Hierarchy).
-func (h *Hierarchy) Stream(now sim.Cycle, addr uint64, size int) (ready sim.Cycle, dramBytes int) {
-	if size <= 0 {
-		return now, 0
-	}
-	t := now + h.translate(addr, size)
-	moved, missed := h.allocate(addr, size)
-	ready = occupy(&h.linkFree, t, moved, h.cfg.L2BytesPerCycle) + sim.Cycle(h.cfg.L2Cycles)
-	ready = max(ready, t+h.up(upCopy, t, h.lines(addr, size), 1)+sim.Cycle(h.cfg.L2Cycles))
-	if missed > 0 {
-		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
-		d = max(d, h.channels(t, addr, size, missed))
-		ready = max(ready, d+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles+h.cfg.StreamDRAMCycles))
-	}
-	if l2, dram := h.sharedRange(t, addr, size, missed); l2 > 0 {
-		ready = max(ready, l2+sim.Cycle(h.cfg.L2Cycles))
-		if missed > 0 {
-			ready = max(ready, dram+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles+h.cfg.StreamDRAMCycles))
-		}
-	}
-	h.stats.Streams++
-	h.stats.StreamBytes += uint64(size)
-	h.stats.DRAMBytes += uint64(missed)
-	return ready, missed
-}
-
-// allocate walks the sectors of [addr, addr+size) through L2, counting
-// the misses and filling the lines, and returns the bytes moved and the
-// bytes L2 did not hold (whole sectors).
-func (h *Hierarchy) allocate(addr uint64, size int) (moved, missed int) {
-	h.forLines(addr, size, func(line uint64, mask uint8) {
-		miss := mask &^ h.l2.probe(line, mask)
-		moved += bits.OnesCount8(mask)
-		missed += bits.OnesCount8(miss)
-		h.countL2(miss)
-		h.l2.fill(line, mask)
-	})
-	return moved * h.cfg.SectorBytes, missed * h.cfg.SectorBytes
-}
-
-// HitLatency is the round trip of a request L2 answers (L2Cycles): what an
-// out-of-bounds row of a tensor copy takes (package tma).
-func (h *Hierarchy) HitLatency() sim.Cycle { return sim.Cycle(h.cfg.L2Cycles) }
-
-// StreamWrite models a bulk write of size bytes at addr sent at now (a TMA
-// store) and returns the cycle at which the last byte is written in L2. L2
-// allocates the lines; nothing is read from DRAM.
-func (h *Hierarchy) StreamWrite(now sim.Cycle, addr uint64, size int) (done sim.Cycle) {
-	if size <= 0 {
-		return now
-	}
-	t := now + h.translate(addr, size)
-	moved := 0
-	h.forLines(addr, size, func(line uint64, mask uint8) {
-		moved += bits.OnesCount8(mask)
-		h.countL2(mask &^ h.l2.probe(line, mask))
-		h.l2.fill(line, mask)
-	})
-	l2, _ := h.sharedRange(t, addr, size, 0)
-	h.stats.StreamWrites++
-	h.stats.StreamWriteBytes += uint64(size)
-	return max(t+h.up(upCopy, t, moved, h.cfg.LineBytes/h.cfg.SectorBytes), l2) + sim.Cycle(h.cfg.L2Cycles)
-}
-
-// StreamReduce models a bulk reduction of size bytes at addr sent at now
-// (cp.reduce.async.bulk, whose read-modify-write happens in L2) and returns
-// the cycle at which the last byte has been combined in L2 and how many
-// bytes L2 read from DRAM to do it. The bytes cross the link as a bulk
-// write's do; sectors L2 does not hold are read from DRAM first, at what an
-// atomic that misses L2 pays (DRAMCycles, the load path's): the hierarchy
-// gives atomics no other cost (red.global is timed as a store).
-//
-//	done = max(writeDone + L2Cycles, dramDone + L2Cycles + DRAMCycles)
-func (h *Hierarchy) StreamReduce(now sim.Cycle, addr uint64, size int) (done sim.Cycle, dramBytes int) {
-	if size <= 0 {
-		return now, 0
-	}
-	t := now + h.translate(addr, size)
-	moved, missed := h.allocate(addr, size)
-	done = t + h.up(upCopy, t, moved/h.cfg.SectorBytes, h.cfg.LineBytes/h.cfg.SectorBytes) + sim.Cycle(h.cfg.L2Cycles)
-	if missed > 0 {
-		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
-		done = max(done, d+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles))
-	}
-	if l2, dram := h.sharedRange(t, addr, size, missed); l2 > 0 {
-		done = max(done, l2+sim.Cycle(h.cfg.L2Cycles))
-		if missed > 0 {
-			done = max(done, dram+sim.Cycle(h.cfg.L2Cycles+h.cfg.DRAMCycles))
-		}
-	}
-	h.stats.StreamReduces++
-	h.stats.StreamReduceBytes += uint64(size)
-	h.stats.DRAMBytes += uint64(missed)
-	return done, missed
+	return extra, L2, part
 }
 
 // shared is the wait at the GPU's shared resources (fabric) of the sectors
-// mask of line requested at now: its turn at the line's L2 partition and,
+// mask of a line requested at now: its turn at the L2 partition part that
+// serves it and,
 // if fromDRAM, then at DRAM. Zero for one SM alone.
-func (h *Hierarchy) shared(now sim.Cycle, line uint64, mask uint8, fromDRAM bool) sim.Cycle {
+func (h *Hierarchy) shared(now sim.Cycle, part int, mask uint8, fromDRAM bool) sim.Cycle {
 	if h.fab == nil {
 		return 0
 	}
 	n := bits.OnesCount8(mask) * h.cfg.SectorBytes
-	w := h.fab.l2(now, line, n)
+	w := h.fab.l2(now, part, n)
 	if fromDRAM {
 		w += h.fab.dram(now+w, n)
 	}
 	return w
-}
-
-// sharedRange reserves the fabric for a bulk transfer of size bytes at addr
-// requested at t, of which dramBytes come from DRAM, and returns when its
-// last line has passed its L2 partition and when DRAM has served its
-// misses: the bulk path's counterparts of the link's and the SM's DRAM
-// share's ends (Stream). Zero for one SM alone.
-func (h *Hierarchy) sharedRange(t sim.Cycle, addr uint64, size, dramBytes int) (l2, dram sim.Cycle) {
-	if h.fab == nil {
-		return 0, 0
-	}
-	h.forLines(addr, size, func(line uint64, mask uint8) {
-		free := &h.fab.l2Free[h.fab.partition(line)]
-		l2 = max(l2, occupy(free, t, bits.OnesCount8(mask)*h.cfg.SectorBytes, h.fab.l2Rate))
-	})
-	if dramBytes > 0 {
-		dram = occupy(&h.fab.dramFree, t, dramBytes, h.fab.dramRate)
-	}
-	return l2, dram
 }
 
 // occupy reserves a bandwidth resource for n bytes from cycle t (or from
@@ -385,17 +275,21 @@ func (h *Hierarchy) countL2(miss uint8) {
 }
 
 // Warm installs [addr, addr+size) in L2 as most recently used, in address
-// order, as a host copy of the range leaves it, each line marked written by
-// the host until a load reads it (L2HostWrittenCycles). Only the last
-// L2Bytes of the range can survive such a copy, so only those are installed.
+// order, as a host copy of the range leaves it: each line at its home
+// partition alone (l2.go), so that a read from the other partition's side
+// pays the hop (calibration/h200/l1tlb.csv warm rows: a chase of 2 MiB the
+// host copied in takes 380 cycles a load, 294 once a launch read it; half
+// the lines are far, at 180 more). Only the last half of L2Bytes of the
+// range survives such a copy: one thread's random chase over 32, 64 and 128
+// MiB the host copied in takes 416, 538 and 600 cycles a load (gmem.csv
+// footprint rows), what 28-29 MiB of L2 hits among DRAM reads give.
 func (h *Hierarchy) Warm(addr uint64, size uint64) {
-	if keep := uint64(h.cfg.L2Bytes); size > keep {
+	if keep := uint64(h.cfg.L2Bytes / 2); size > keep {
 		addr, size = addr+size-keep, keep
 	}
 	lb := uint64(h.cfg.LineBytes)
 	for line := addr / lb; size > 0 && line <= (addr+size-1)/lb; line++ {
-		h.l2.fill(line, h.full)
-		h.l2.markHostWritten(line)
+		h.l2.host(line, h.full)
 	}
 }
 

@@ -9,6 +9,10 @@ import (
 	"github.com/smsim/smsim/sim"
 )
 
+// onePartition makes the L2 one partition, so that no line's home is far
+// (l2.go), for tests of other gates.
+func onePartition(c *Config) { c.L2Partitions = 1 }
+
 func newTestHierarchy(t testing.TB, mod func(*Config)) *Hierarchy {
 	t.Helper()
 	cfg := DefaultConfig()
@@ -85,7 +89,8 @@ func TestAccessLatencyByLevel(t *testing.T) {
 	cfg := DefaultConfig()
 	l2 := sim.Cycle(cfg.L1MissCycles + cfg.L2Cycles)
 	dram := l2 + sim.Cycle(cfg.DRAMCycles)
-	h := newTestHierarchy(t, nil)
+	ack := sim.Cycle(cfg.WriteAckCycles)
+	h := newTestHierarchy(t, onePartition) // the far partition: TestFarReadsPayTheHopOnce
 	a := isa.HeapBase
 	steps := []struct {
 		name  string
@@ -98,9 +103,9 @@ func TestAccessLatencyByLevel(t *testing.T) {
 		{"same line again hits L1", a + 4, false, sim.Cycle(cfg.L1HitCycles), L1},
 		{"other sector of the line misses L1 and L2", a + 64, false, dram, DRAM},
 		// A 4-byte store writes part of a sector: two packets up (uppath.go).
-		{"store writes through to L2", a + 4096, true, l2 + 1, L2},
+		{"store writes through to L2", a + 4096, true, ack + 1, L2},
 		{"load after the store hits L2", a + 4096, false, l2, L2},
-		{"store 1 MiB further", a + 1<<20, true, l2 + 1, L2},
+		{"store 1 MiB further", a + 1<<20, true, ack + 1, L2},
 		{"an L2 hit there costs the same (no L1-path translation: l1tlb.csv)", a + 1<<20, false, l2, L2},
 	}
 	// Each step a thousand cycles after the last: steps issued together
@@ -121,7 +126,7 @@ func TestAccessLatencyByLevel(t *testing.T) {
 // round trip, allocates in L2 only, and leaves L1 as it was.
 func TestAccessL2BypassesL1(t *testing.T) {
 	cfg := DefaultConfig()
-	h := newTestHierarchy(t, nil)
+	h := newTestHierarchy(t, onePartition)
 	a := isa.HeapBase
 	bypass := sim.Cycle(cfg.L1HitCycles + cfg.L2Cycles)
 	if lat, lvl := h.AccessL2(0, a, 4); lvl != DRAM || lat != bypass+sim.Cycle(cfg.DRAMCycles+cfg.TLBMissCycles) {
@@ -200,6 +205,7 @@ func TestStreamReadyIsLatencyPlusBytesOverBandwidth(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newTestHierarchy(t, func(c *Config) {
+				onePartition(c)
 				c.L2Cycles, c.L2BytesPerCycle, c.DRAMCycles, c.DRAMBytesPerCycle = tt.l2Cycles, tt.bw, tt.dram, tt.dbw
 			})
 			a := isa.HeapBase
@@ -220,7 +226,7 @@ func TestStreamReadyIsLatencyPlusBytesOverBandwidth(t *testing.T) {
 }
 
 func TestBackToBackStreamsShareTheLink(t *testing.T) {
-	h := newTestHierarchy(t, nil)
+	h := newTestHierarchy(t, onePartition)
 	a := isa.HeapBase
 	h.Warm(a, 1<<20)
 	h.translate(a, 1)
@@ -239,7 +245,7 @@ func TestBackToBackStreamsShareTheLink(t *testing.T) {
 }
 
 func TestStatsSubRemovesWarmup(t *testing.T) {
-	h := newTestHierarchy(t, nil)
+	h := newTestHierarchy(t, onePartition)
 	h.Access(0, isa.HeapBase, 4, false)
 	snap := h.Stats()
 	h.Access(0, isa.HeapBase, 4, false)
@@ -295,30 +301,51 @@ func TestNewLaunchEmptiesAndSizesL1(t *testing.T) {
 	}
 }
 
-// A line the host copied in (Warm) costs L2HostWrittenCycles more on its
-// first read, through L1 or around it, and nothing after; a store to it
-// takes the mark away (l1tlb.csv warm rows: 380 cycles a load after a
-// cudaMemcpy, 294 after a launch that read the lines).
-func TestHostWrittenLinesCostTheirFirstRead(t *testing.T) {
+// A read of a line only its far home partition holds pays L2FarCycles and
+// leaves a copy near; a line the host copied in (Warm) is at its home alone;
+// a store leaves a copy near; a miss whose home is far pays the hop on top
+// of DRAM (l2near.csv: 350 and 528 cycles a load from L2, 619 and 802 from
+// DRAM).
+func TestFarReadsPayTheHopOnce(t *testing.T) {
 	cfg := DefaultConfig()
 	ca := sim.Cycle(cfg.L1MissCycles + cfg.L2Cycles)
 	cg := sim.Cycle(cfg.L1HitCycles + cfg.L2Cycles)
-	host := sim.Cycle(cfg.L2HostWrittenCycles)
+	far, dram := sim.Cycle(cfg.L2FarCycles), sim.Cycle(cfg.DRAMCycles)
 	h := newTestHierarchy(t, nil)
-	a := isa.HeapBase
-	h.Warm(a, 1<<20)
-	h.Access(0, a+4096, 4, true) // a store: the line is the GPU's now
+	// lines of the heap whose home is the far partition (1) and the near one (0)
+	line := func(home, k int, from uint64) uint64 {
+		for a := from; ; a += 128 {
+			if h.l2.home(a/128) == home {
+				if k == 0 {
+					return a
+				}
+				k--
+			}
+		}
+	}
+	farA, farB, farC, nearA := line(1, 0, isa.HeapBase), line(1, 1, isa.HeapBase), line(1, 2, isa.HeapBase), line(0, 0, isa.HeapBase)
+	farCold := line(1, 0, isa.HeapBase+1<<20) // past the copied MiB, in the same TLB page
+	h.Warm(isa.HeapBase, 1<<20)
+	h.translate(isa.HeapBase, 2<<20)
+	// a store is acknowledged from the line's home and leaves a copy near
+	// (a 4-byte store: two packets up the request path, uppath.go)
+	ack := sim.Cycle(cfg.WriteAckCycles) + far + 1
+	if lat, _ := h.Access(0, farC, 4, true); lat != ack {
+		t.Errorf("a store to a line homed far: %d cycles, want %d", lat, ack)
+	}
 	for i, s := range []struct {
-		name  string
-		addr  uint64
-		cg    bool
-		lat   sim.Cycle
-		count uint64
+		name     string
+		addr     uint64
+		cg       bool
+		lat      sim.Cycle
+		farReads uint64
 	}{
-		{"first read through L1", a, false, ca + host, 1},
-		{"first read around L1", a + 128, true, cg + host, 2},
-		{"a read of the line again", a + 128, true, cg, 2},
-		{"a line stored to since the copy", a + 4096, false, ca, 2},
+		{"a host-copied line homed far, through L1", farA, false, ca + far, 1},
+		{"a host-copied line homed far, around L1", farB, true, cg + far, 2},
+		{"the far line again", farB, true, cg, 2},
+		{"a host-copied line homed near", nearA, true, cg, 2},
+		{"a line homed far stored to since", farC, true, cg, 2},
+		{"a line homed far from DRAM", farCold, true, cg + far + dram, 3},
 	} {
 		var lat sim.Cycle
 		if s.cg {
@@ -326,8 +353,8 @@ func TestHostWrittenLinesCostTheirFirstRead(t *testing.T) {
 		} else {
 			lat, _ = h.Access(sim.Cycle(1000*(i+1)), s.addr, 4, false)
 		}
-		if lat != s.lat || h.Stats().HostWrittenReads != s.count {
-			t.Errorf("%s: %d cycles, %d first reads; want %d, %d", s.name, lat, h.Stats().HostWrittenReads, s.lat, s.count)
+		if lat != s.lat || h.Stats().FarReads != s.farReads {
+			t.Errorf("%s: %d cycles, %d far reads; want %d, %d", s.name, lat, h.Stats().FarReads, s.lat, s.farReads)
 		}
 	}
 }
@@ -384,7 +411,7 @@ func BenchmarkAccessL1Hit(b *testing.B) {
 // L2 first reads the missing sectors from DRAM, at a missing load's DRAM
 // latency.
 func TestStreamReduceIsAWriteThatReadsMissesFromDRAM(t *testing.T) {
-	h := newTestHierarchy(t, nil)
+	h := newTestHierarchy(t, onePartition) // no line's home is far
 	c := h.Config()
 	a := isa.HeapBase
 	h.Warm(a, 1<<20)
@@ -427,7 +454,7 @@ func TestStoresAndReadsTakeTurnsOnTheRequestPath(t *testing.T) {
 		{"a few stores under the link", 20, 128, 128, 200 + 384 + 0}, // 80 packets + 300 requests < 384
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newTestHierarchy(t, nil)
+			h := newTestHierarchy(t, onePartition)
 			a := isa.HeapBase
 			h.Warm(a, 1<<20)
 			h.translate(a, 1<<20)
@@ -439,7 +466,7 @@ func TestStoresAndReadsTakeTurnsOnTheRequestPath(t *testing.T) {
 			}
 		})
 	}
-	h := newTestHierarchy(t, nil)
+	h := newTestHierarchy(t, onePartition)
 	a := isa.HeapBase
 	h.Warm(a, 1<<20)
 	h.translate(a, 1<<20)
@@ -480,7 +507,7 @@ func TestL2SpreadsPowerOfTwoStrides(t *testing.T) {
 	}
 	seen := map[uint64]bool{}
 	for line := range uint64(hashChunkLines) {
-		seen[h.l2.index(a/128+line)] = true
+		seen[h.l2.parts[0].index(a/128+line)] = true
 	}
 	if len(seen) != hashChunkLines {
 		t.Errorf("a chunk of %d lines takes %d sets", hashChunkLines, len(seen))

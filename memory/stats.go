@@ -7,7 +7,7 @@ type Stats struct {
 	L1Hits, L1Misses  uint64 // line lookups of loads in L1
 	L2Hits, L2Misses  uint64 // line lookups in L2 (a miss: some sector was absent)
 	TLBMisses         uint64 // pages not in the TLB
-	HostWrittenReads  uint64 // loads of L2 lines the host wrote, their first read (Warm)
+	FarReads          uint64 // line reads that crossed to the line's home partition (l2.go)
 	Streams           uint64 // bulk reads
 	StreamBytes       uint64 // bytes requested by bulk reads
 	StreamWrites      uint64 // bulk writes
@@ -23,7 +23,7 @@ func (s Stats) Sub(o Stats) Stats {
 		Loads: s.Loads - o.Loads, Stores: s.Stores - o.Stores,
 		L1Hits: s.L1Hits - o.L1Hits, L1Misses: s.L1Misses - o.L1Misses,
 		L2Hits: s.L2Hits - o.L2Hits, L2Misses: s.L2Misses - o.L2Misses,
-		TLBMisses: s.TLBMisses - o.TLBMisses, HostWrittenReads: s.HostWrittenReads - o.HostWrittenReads,
+		TLBMisses: s.TLBMisses - o.TLBMisses, FarReads: s.FarReads - o.FarReads,
 		Streams: s.Streams - o.Streams, StreamBytes: s.StreamBytes - o.StreamBytes,
 		StreamWrites: s.StreamWrites - o.StreamWrites, StreamWriteBytes: s.StreamWriteBytes - o.StreamWriteBytes,
 		StreamReduces: s.StreamReduces - o.StreamReduces, StreamReduceBytes: s.StreamReduceBytes - o.StreamReduceBytes,

@@ -128,17 +128,21 @@ func (h *Hierarchy) sectorsOf(lineStart, addr uint64, size int) (mask, partial u
 
 // Store models one line of a warp store issued at now that writes the
 // sectors of mask (those of partial only in part) and returns its latency
-// to L2's acknowledgement: the sectors' turn on the request path, then the
-// L2 round trip. L2 allocates the sectors (no DRAM read); an L1 copy stays
-// valid.
+// to L2's acknowledgement: the sectors' turn on the request path, then
+// WriteAckCycles, and L2FarCycles more from a home in the far partition
+// (l2.go). L2 allocates the
+// sectors (no DRAM read); an L1 copy stays valid.
 func (h *Hierarchy) Store(now sim.Cycle, addr uint64, mask, partial uint8) sim.Cycle {
 	h.stats.Stores++
 	line := addr / uint64(h.cfg.LineBytes)
 	lat := h.translate(addr, h.cfg.LineBytes)
-	h.countL2(mask &^ h.l2.probe(line, mask))
-	h.l2.fill(line, mask)
+	miss, far := h.l2.write(line, mask, h.near)
+	h.countL2(miss)
 	h.l1.probe(line, mask)
 	packets := h.storePackets(mask, partial)
-	queued := max(h.up(upLSU, now, packets, packets), h.shared(now, line, mask, false))
-	return lat + queued + sim.Cycle(h.cfg.L1MissCycles+h.cfg.L2Cycles)
+	queued := max(h.up(upLSU, now, packets, packets), h.shared(now, h.l2.home(line), mask, false))
+	if far {
+		lat += sim.Cycle(h.cfg.L2FarCycles)
+	}
+	return lat + queued + sim.Cycle(h.cfg.WriteAckCycles)
 }

@@ -2,6 +2,7 @@ package run
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -41,11 +42,19 @@ func clusterPhaseJob(t *testing.T, c int, path string) *Job {
 	return withDumps(t, j, "1:hex:2048", fmt.Sprintf("2:hex:%d", ctas*128), "3:hex:2", "4:u32:2", fmt.Sprintf("5:i64:%d", ctas))
 }
 
+// farHop is how far a kernel whose time turns on a few lines may be from
+// the H200's beyond its bound: which L2 partition is a line's home depends
+// on the physical page (memory/l2.go), which smsim cannot know, so such a
+// line is near in smsim where it was far on the H200, or the other way,
+// by one hop (mem.l2_far).
+const farHop = 180
+
 // TestClusterKernelsOf2To16MatchH200 runs the functional cluster kernel
 // (multicast, DSMEM loads and reductions, remote arrivals, cluster
 // barriers) for clusters of 2, 4, 8 and 16 CTAs, from the SASS the H200 ran
 // and from PTX: every output bit for bit with the H200's, and from SASS each
-// CTA's cycles of the third launch within 10 % of the H200's (logged from
+// CTA's cycles of the third launch within 10 % of the H200's and a far hop
+// (farHop: the output's lines' homes decide a cluster barrier's wait; logged from
 // PTX, which runs without ptxas's MEMBAR.ALL.CTA and the membar a release
 // arrive holds the warp for: docs/clusters.md).
 func TestClusterKernelsOf2To16MatchH200(t *testing.T) {
@@ -69,18 +78,19 @@ func TestClusterKernelsOf2To16MatchH200(t *testing.T) {
 					}
 				}
 				hw := strings.Fields(h[key+"rep2_cycles"])
-				var worst float64
+				var worst, beyond float64
 				for i, v := range out.Dumps[4].Values {
 					want, _ := strconv.ParseFloat(hw[i], 64)
 					d := float64(v.(int64))/want - 1
 					if d*d > worst*worst {
 						worst = d
 					}
+					beyond = max(beyond, math.Abs(float64(v.(int64))-want)-0.10*want)
 				}
 				t.Logf("cluster of %d from %s: CTA cycles %v, H200 %v (worst %+.1f %%)", c, src, joinVals(out.Dumps[4].Values[:2]),
 					strings.Join(hw[:2], " "), 100*worst)
-				if src == "sass" && (worst > 0.10 || worst < -0.10) {
-					t.Errorf("cluster of %d: a CTA's cycles %+.1f %% from the H200's", c, 100*worst)
+				if src == "sass" && beyond > farHop {
+					t.Errorf("cluster of %d: a CTA's cycles %+.1f %% from the H200's, %.0f cycles past 10 %%", c, 100*worst, beyond)
 				}
 			})
 		}

@@ -70,8 +70,9 @@ func l1tlbCycles(t *testing.T, kernel string, cg int, args []string, hostCopied 
 // chain of loads that hit L2 costs the same through L1 as around it, in
 // address order or at random over 256 KiB to 8 MiB, at strides of 64 KiB to
 // 2 MiB (no translation cache of the L1 path to miss, and no set of the L2 a
-// power-of-two stride fills), and a line the host copied in costs
-// mem.l2_host_written more on its first read.
+// power-of-two stride fills), and a line the host copied in costs a far
+// hop (mem.l2_far) on its first read when its home is the other L2
+// partition, half the lines (memory/l2.go).
 func TestL2HitsCostTheSameInAnyOrder(t *testing.T) {
 	h := h200L1TLB(t)
 	const buf = "buf:671088640"

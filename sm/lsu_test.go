@@ -134,7 +134,9 @@ func TestBulkStoresTakeTheirShareOfTheArray(t *testing.T) {
 
 // A global access takes the memory path's latency for the level that
 // serves it (mem.l1_hit; mem.l1_miss + mem.l2 on an L2 hit; + mem.dram on a
-// miss; + mem.tlb_miss in a page not translated yet), the slowest of its
+// miss; + mem.l2_far when only the far L2 partition holds the line or, on a
+// miss, is its home: the first 4 KiB block's home is the SM's partition,
+// the second's the other; + mem.tlb_miss in a page not translated yet), the slowest of its
 // lines, and mem.per_line a line beyond the first, which also hold the LSU
 // pipe beyond interval.global.
 func TestMemoryPathLatencyByLevel(t *testing.T) {
@@ -158,12 +160,12 @@ func TestMemoryPathLatencyByLevel(t *testing.T) {
 		write    bool
 		want     sim.Cycle
 	}{
-		{"a cold line: TLB misses, DRAM", []uint64{0}, false, false, 10 + 32 + 257 + 375},
+		{"a cold line: TLB misses, DRAM", []uint64{0}, false, false, 10 + 32 + 257 + 285},
 		{"the same line again: an L1 hit", []uint64{0}, false, false, 32},
 		{"ld.global.cg of a line L2 holds", []uint64{0}, true, false, 32 + 257},
-		{"ld.global.cg of a line L2 lacks (page translated)", []uint64{128}, true, false, 32 + 257 + 375},
-		{"a load of that line: in L2, not in L1", []uint64{128}, false, false, 32 + 257},
-		{"a store of a whole line: its four sectors up to L2, one a cycle", []uint64{256}, false, true, 32 + 257 + 3},
+		{"ld.global.cg of a line L2 lacks (page translated), homed far", []uint64{4096}, true, false, 32 + 257 + 180 + 285},
+		{"a load of that line: in L2, not in L1", []uint64{4096}, false, false, 32 + 257},
+		{"a store of a whole line: its four sectors up to L2, one a cycle, then mem.write_ack", []uint64{256}, false, true, 188 + 3},
 		{"four L1-hit lines: mem.per_line each beyond the first", []uint64{0, 128, 4 * 128, 5 * 128}, false, false, 32 + 3*2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
