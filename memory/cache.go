@@ -1,17 +1,20 @@
 package memory
 
 // cache is a set-associative, sectored, LRU tag store (no data: contents
-// live in Global). Sets are allocated on first use, so a 60 MiB L2 of which
-// one SM touches a few lines costs a few sets; fully used it costs 24 bytes
-// per line (under 12 MiB for 60 MiB of 128-byte lines).
+// live in Global). Sets are allocated on first use, chunkSets at a time, so
+// a 60 MiB L2 of which one SM touches a few lines costs a few chunks; fully
+// used it costs 24 bytes per line (under 12 MiB for 60 MiB of 128-byte
+// lines).
 type cache struct {
-	sets   []*cacheSet
+	chunks [][]way // chunkSets sets of ways each, nil until a line maps to one
+	nsets  int
 	ways   int
 	clock  uint64 // LRU stamp source
 	hashed bool   // sets chosen by a hash of the line address (index)
 }
 
-type cacheSet []way
+// chunkSets is how many sets are allocated together.
+const chunkSets = 16
 
 type way struct {
 	line uint64 // line address (byte address / LineBytes)
@@ -20,7 +23,8 @@ type way struct {
 }
 
 func newCache(bytes, lineBytes, ways int) cache {
-	return cache{sets: make([]*cacheSet, bytes/lineBytes/ways), ways: ways}
+	n := bytes / lineBytes / ways
+	return cache{chunks: make([][]way, (n+chunkSets-1)/chunkSets), nsets: n, ways: ways}
 }
 
 // newHashedCache is newCache whose sets are chosen by hashedIndex.
@@ -46,7 +50,7 @@ func (c *cache) index(line uint64) uint64 {
 	if c.hashed {
 		line ^= mix64(line/hashChunkLines) &^ (hashChunkLines - 1)
 	}
-	return line % uint64(len(c.sets))
+	return line % uint64(c.nsets)
 }
 
 // mix64 is the finaliser of SplitMix64: a bijective hash of x.
@@ -58,24 +62,31 @@ func mix64(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-func (c *cache) set(line uint64) *cacheSet {
-	i := c.index(line)
-	if c.sets[i] == nil {
-		s := make(cacheSet, c.ways)
-		c.sets[i] = &s
+// setAt returns the ways of set i, or nil while its chunk is unused.
+func (c *cache) setAt(i uint64) []way {
+	ch := c.chunks[i/chunkSets]
+	if ch == nil {
+		return nil
 	}
-	return c.sets[i]
+	o := int(i%chunkSets) * c.ways
+	return ch[o : o+c.ways : o+c.ways]
+}
+
+// set returns the ways of line's set, allocating its chunk on first use.
+func (c *cache) set(line uint64) []way {
+	i := c.index(line)
+	if c.chunks[i/chunkSets] == nil {
+		c.chunks[i/chunkSets] = make([]way, chunkSets*c.ways)
+	}
+	return c.setAt(i)
 }
 
 // probe returns the subset of want that is valid for line, and refreshes
 // the line's LRU stamp when any of it is.
 func (c *cache) probe(line uint64, want uint8) uint8 {
-	s := c.sets[c.index(line)]
-	if s == nil {
-		return 0
-	}
-	for i := range *s {
-		w := &(*s)[i]
+	s := c.setAt(c.index(line))
+	for i := range s {
+		w := &s[i]
 		if w.mask != 0 && w.line == line {
 			if hit := w.mask & want; hit != 0 {
 				c.clock++
@@ -88,33 +99,56 @@ func (c *cache) probe(line uint64, want uint8) uint8 {
 	return 0
 }
 
+// access is probe then fill of the same sectors in one pass over the set:
+// it marks sectors mask of line valid and most recently used and returns
+// those of them that were valid before.
+func (c *cache) access(line uint64, mask uint8) (had uint8) {
+	s := c.set(line)
+	victim := 0
+	for i := range s {
+		w := &s[i]
+		if w.mask != 0 && w.line == line {
+			had = w.mask & mask
+			c.clock++
+			w.used, w.mask = c.clock, w.mask|mask
+			return had
+		}
+		if v := &s[victim]; v.mask != 0 && (w.mask == 0 || w.used < v.used) {
+			victim = i // the first empty way, else the least recently used
+		}
+	}
+	c.clock++
+	s[victim] = way{line: line, used: c.clock, mask: mask}
+	return 0
+}
+
 // fill marks sectors mask of line valid and most recently used. When the
 // line is not present it takes an empty way, or else evicts the least
 // recently used line of the set; evicted reports the latter.
 func (c *cache) fill(line uint64, mask uint8) (evicted bool) {
 	s := c.set(line)
 	victim := -1
-	for i := range *s {
-		if w := &(*s)[i]; w.mask != 0 && w.line == line {
+	for i := range s {
+		if w := &s[i]; w.mask != 0 && w.line == line {
 			victim, mask = i, mask|w.mask
 			break
 		}
 	}
 	if victim < 0 {
 		victim = 0
-		for i := range *s {
-			if (*s)[i].mask == 0 {
+		for i := range s {
+			if s[i].mask == 0 {
 				victim = i
 				break
 			}
-			if (*s)[i].used < (*s)[victim].used {
+			if s[i].used < s[victim].used {
 				victim = i
 			}
 		}
-		evicted = (*s)[victim].mask != 0
+		evicted = s[victim].mask != 0
 	}
 	c.clock++
-	(*s)[victim] = way{line: line, used: c.clock, mask: mask}
+	s[victim] = way{line: line, used: c.clock, mask: mask}
 	return evicted
 }
 
@@ -127,12 +161,9 @@ func (c *cache) drop(line uint64) {
 
 // way returns line's way, or nil when the line is not present.
 func (c *cache) way(line uint64) *way {
-	s := c.sets[c.index(line)]
-	if s == nil {
-		return nil
-	}
-	for i := range *s {
-		if w := &(*s)[i]; w.mask != 0 && w.line == line {
+	s := c.setAt(c.index(line))
+	for i := range s {
+		if w := &s[i]; w.mask != 0 && w.line == line {
 			return w
 		}
 	}
@@ -141,10 +172,8 @@ func (c *cache) way(line uint64) *way {
 
 // clear empties the cache (keeping the allocated sets).
 func (c *cache) clear() {
-	for _, s := range c.sets {
-		if s != nil {
-			clear(*s)
-		}
+	for _, ch := range c.chunks {
+		clear(ch)
 	}
 }
 

@@ -176,13 +176,12 @@ func (h *Hierarchy) AccessL2(now sim.Cycle, addr uint64, size int) (sim.Cycle, L
 // its latency, the level that served it and the L2 partition that did
 // (l2Line).
 func (h *Hierarchy) loadLine(line uint64, mask uint8) (int, Level, int) {
-	if h.l1.probe(line, mask) == mask {
+	if h.l1.access(line, mask) == mask {
 		h.stats.L1Hits++
 		return h.cfg.L1HitCycles, L1, h.near
 	}
 	h.stats.L1Misses++
 	extra, lvl, part := h.l2Line(line, mask)
-	h.l1.fill(line, mask)
 	return h.cfg.L1MissCycles + h.cfg.L2Cycles + extra, lvl, part
 }
 

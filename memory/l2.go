@@ -60,18 +60,11 @@ func (c *l2) home(line uint64) int {
 // the sectors, the home the ones DRAM supplied.
 func (c *l2) read(line uint64, mask uint8, near int) (miss uint8, far bool) {
 	h := c.home(line)
-	rest := mask &^ c.parts[near].probe(line, mask)
+	rest := mask &^ c.parts[near].access(line, mask)
 	if rest != 0 && h != near {
-		far = true
-		miss = rest &^ c.parts[h].probe(line, rest)
-		if miss != 0 {
-			c.parts[h].fill(line, miss)
-		}
-	} else {
-		miss = rest
+		return rest &^ c.parts[h].access(line, rest), true
 	}
-	c.parts[near].fill(line, mask)
-	return miss, far
+	return rest, false
 }
 
 // write lands the sectors mask of line, written from an SM near partition
@@ -80,8 +73,7 @@ func (c *l2) read(line uint64, mask uint8, near int) (miss uint8, far bool) {
 // and whether the home is another partition than near.
 func (c *l2) write(line uint64, mask uint8, near int) (miss uint8, far bool) {
 	h := c.home(line)
-	miss = mask &^ c.parts[h].probe(line, mask)
-	c.parts[h].fill(line, mask)
+	miss = mask &^ c.parts[h].access(line, mask)
 	if h != near {
 		c.parts[near].fill(line, mask)
 	}
