@@ -59,9 +59,11 @@ func (c *l2) home(line uint64) int {
 // partition (some sector was not near). The near partition ends up holding
 // the sectors, the home the ones DRAM supplied.
 func (c *l2) read(line uint64, mask uint8, near int) (miss uint8, far bool) {
-	h := c.home(line)
 	rest := mask &^ c.parts[near].access(line, mask)
-	if rest != 0 && h != near {
+	if rest == 0 {
+		return 0, false
+	}
+	if h := c.home(line); h != near {
 		return rest &^ c.parts[h].access(line, rest), true
 	}
 	return rest, false
