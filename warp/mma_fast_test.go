@@ -59,15 +59,7 @@ func TestMMASumMatchesItsReference(t *testing.T) {
 	m := H200MMAModel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	types := []isa.MMAType{isa.MMAF16, isa.MMABF16, isa.MMATF32, isa.MMAE4M3, isa.MMAE5M2}
-	bitsOf := func(ty isa.MMAType) uint64 {
-		switch ty {
-		case isa.MMATF32:
-			return uint64(rng.Uint32())
-		case isa.MMAE4M3, isa.MMAE5M2:
-			return uint64(rng.IntN(256))
-		}
-		return uint64(rng.IntN(1 << 16))
-	}
+	bitsOf := func(ty isa.MMAType) uint64 { return randBits(rng, ty) }
 	for n := 0; n < 200_000; n++ {
 		ty := types[n%len(types)]
 		k := 1 + rng.IntN(32)
