@@ -35,12 +35,14 @@ func New(cfg sm.Config, n int, gm Memory, h *memory.Hierarchy) (*GPU, error) {
 		return nil, fmt.Errorf("gpu: %d SMs: want 1..%d (gpu.sms)", n, cfg.GPU.SMs)
 	}
 	g := &GPU{cfg: cfg, eng: sim.New()}
+	var paths []*memory.Hierarchy
 	for i := 0; i < n; i++ {
 		path := h
 		if i > 0 {
 			path = h.Sibling()
 		}
 		path.SetPartition(partitionOf(i, cfg.Mem.L2Partitions))
+		paths = append(paths, path)
 		s, err := sm.New(cfg, g.eng, gm, path)
 		if err != nil {
 			return nil, err
@@ -52,6 +54,9 @@ func New(cfg sm.Config, n int, gm Memory, h *memory.Hierarchy) (*GPU, error) {
 		g.sms = append(g.sms, s)
 	}
 	g.gpcs = layout(cfg.GPU, n)
+	for i, path := range paths {
+		path.SetGPC(cfg.GPU.GPCOf(i)) // after the first Sibling gave the GPU its fabric
+	}
 	g.d.g = g
 	return g, nil
 }

@@ -26,6 +26,7 @@ func (h *Hierarchy) Stream(now sim.Cycle, addr uint64, size int) (ready sim.Cycl
 		return now, 0
 	}
 	t := now + h.translate(addr, size)
+	h.flightAt = t
 	moved, missed, far := h.allocate(addr, size, false)
 	rate := h.cfg.L2BytesPerCycle
 	if missed > 0 {
@@ -45,6 +46,10 @@ func (h *Hierarchy) Stream(now sim.Cycle, addr uint64, size int) (ready sim.Cycl
 		if missed > 0 {
 			ready = max(ready, dram+fromDRAM)
 		}
+	}
+	ready = max(ready, h.mergedAt)
+	for _, line := range h.newLines {
+		h.deliver(line, ready)
 	}
 	h.stats.Streams++
 	h.stats.StreamBytes += uint64(size)
@@ -70,7 +75,7 @@ func farHop(far, after, rate int) int {
 // L2FarCycles when a line's data crossed between partitions (else 0). It
 // leaves in afterFar the bytes of the lines after the last that crossed.
 func (h *Hierarchy) allocate(addr uint64, size int, write bool) (moved, missed, far int) {
-	h.afterFar = 0
+	h.afterFar, h.mergedAt, h.newLines = 0, 0, h.newLines[:0]
 	h.forLines(addr, size, func(line uint64, mask uint8) {
 		var miss uint8
 		var crossed bool
@@ -85,7 +90,14 @@ func (h *Hierarchy) allocate(addr uint64, size int, write bool) (moved, missed, 
 		n := bits.OnesCount8(mask)
 		moved += n
 		missed += bits.OnesCount8(miss)
-		h.partBytes[part] += n * h.cfg.SectorBytes
+		if at, ok := h.inFlight(line, h.flightAt); ok && !write {
+			h.mergedAt = max(h.mergedAt, at) // on its way to the GPC already (gpcmerge.go)
+		} else {
+			h.partBytes[part] += n * h.cfg.SectorBytes
+			if !write && h.gpc != nil {
+				h.newLines = append(h.newLines, line)
+			}
+		}
 		h.countL2(miss)
 		if crossed {
 			far, h.afterFar = h.cfg.L2FarCycles, 0

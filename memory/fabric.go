@@ -20,6 +20,7 @@ type fabric struct {
 	dramFree fixed
 	l2Rate   int // bytes a cycle of one partition
 	dramRate int
+	gpcs     []*gpcFlight // each GPC's lines in flight (gpcmerge.go)
 }
 
 // newFabric returns an idle fabric for cfg's partitions and bandwidths.

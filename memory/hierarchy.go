@@ -54,8 +54,9 @@ func (f fixed) ceil() sim.Cycle { return sim.Cycle((f + fixedOne - 1) / fixedOne
 type Hierarchy struct {
 	cfg      Config
 	l1       cache
-	l2       *l2 // shared by the hierarchies of one GPU's SMs (Sibling)
-	near     int // the L2 partition the SM is attached to (SetPartition)
+	l2       *l2        // shared by the hierarchies of one GPU's SMs (Sibling)
+	near     int        // the L2 partition the SM is attached to (SetPartition)
+	gpc      *gpcFlight // the lines on their way to the SM's GPC (SetGPC; nil alone)
 	tlb      tlb
 	full     uint8            // sector mask of a whole line
 	linkFree fixed            // SM←L2 read direction
@@ -66,11 +67,14 @@ type Hierarchy struct {
 	lastReqLine uint64
 	lastReqWait sim.Cycle
 	lastReqSet  bool
-	partBytes   []int   // scratch: a bulk transfer's bytes by the partition that serves them
-	afterFar    int     // scratch: a bulk read's bytes after its last far line (allocate)
-	chanFree    []fixed // each DRAM channel's backlog for this SM's copies (dram.go)
-	dramFree    fixed   // the SM's share of DRAM bandwidth (mem.dram_bytes_per_cycle is what one SM sees)
-	fab         *fabric // the L2 partitions and DRAM the GPU's SMs share; nil for one SM alone
+	partBytes   []int     // scratch: a bulk transfer's bytes by the partition that serves them
+	afterFar    int       // scratch: a bulk read's bytes after its last far line (allocate)
+	flightAt    sim.Cycle // scratch: when a bulk read's requests leave (allocate's in-flight test)
+	mergedAt    sim.Cycle // scratch: the latest arrival of a bulk read's lines already in flight to the GPC
+	newLines    []uint64  // scratch: a bulk read's lines not in flight to the GPC, delivered with it
+	chanFree    []fixed   // each DRAM channel's backlog for this SM's copies (dram.go)
+	dramFree    fixed     // the SM's share of DRAM bandwidth (mem.dram_bytes_per_cycle is what one SM sees)
+	fab         *fabric   // the L2 partitions and DRAM the GPU's SMs share; nil for one SM alone
 	stats       Stats
 }
 
@@ -145,7 +149,13 @@ func (h *Hierarchy) Access(now sim.Cycle, addr uint64, size int, write bool) (si
 	h.forLines(addr, size, func(line uint64, mask uint8) {
 		cost, lvl, part := h.loadLine(line, mask)
 		if lvl > L1 {
-			cost += int(h.request(now, line)) + int(h.shared(now, part, mask, lvl == DRAM))
+			cost += int(h.request(now, line))
+			if at, ok := h.inFlight(line, now); ok { // another SM of the GPC asked for it (gpcmerge.go)
+				cost = max(cost, int(at-now))
+			} else {
+				cost += int(h.shared(now, part, mask, lvl == DRAM))
+				h.deliver(line, now+sim.Cycle(cost))
+			}
 		}
 		worst, level = max(worst, cost), max(level, lvl)
 	})
@@ -166,8 +176,14 @@ func (h *Hierarchy) AccessL2(now sim.Cycle, addr uint64, size int) (sim.Cycle, L
 	worst, level := 0, L2
 	h.forLines(addr, size, func(line uint64, mask uint8) {
 		extra, lvl, part := h.l2Line(line, mask)
-		extra += int(h.request(now, line)) + int(h.shared(now, part, mask, lvl == DRAM))
-		worst, level = max(worst, h.cfg.L1HitCycles+h.cfg.L2Cycles+extra), max(level, lvl)
+		cost := h.cfg.L1HitCycles + h.cfg.L2Cycles + extra + int(h.request(now, line))
+		if at, ok := h.inFlight(line, now); ok { // another SM of the GPC asked for it (gpcmerge.go)
+			cost = max(cost, int(at-now))
+		} else {
+			cost += int(h.shared(now, part, mask, lvl == DRAM))
+			h.deliver(line, now+sim.Cycle(cost))
+		}
+		worst, level = max(worst, cost), max(level, lvl)
 	})
 	return lat + sim.Cycle(worst), level
 }
