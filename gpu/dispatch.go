@@ -9,7 +9,7 @@ import (
 )
 
 // dispatcher is the GPU's CTA scheduler for one launch. Without clusters it
-// gives each SM in turn one CTA while it has room, round after round, so
+// gives each SM in turn (dispatchOrder) one CTA while it has room, round after round, so
 // the first wave spreads over the SMs (measured: 264 CTAs of 128 threads
 // put two on each of the 132 SMs, calibration/h200/cluster.csv place,smid_c1_g264);
 // as CTAs retire, the next CTAs start on the SMs that have room. A cluster
@@ -84,7 +84,8 @@ func (d *dispatcher) Refill(now sim.Cycle) error {
 func (d *dispatcher) refillCTAs(now sim.Cycle) error {
 	for placed := true; placed && d.next < d.units; {
 		placed = false
-		for _, s := range d.g.sms {
+		for _, i := range d.g.order {
+			s := d.g.sms[i]
 			if d.next >= d.units {
 				break
 			}

@@ -45,3 +45,20 @@ func TestClusterCTAIDs(t *testing.T) {
 		t.Errorf("cluster 1's index %v, want (1,0,0)", got)
 	}
 }
+
+// TestDispatchOrderSpreadsOverGPCs: CTAs go to the first SM of a TPC of each
+// GPC in turn, then to the second SMs, then to the next TPCs, and every SM
+// comes once.
+func TestDispatchOrderSpreadsOverGPCs(t *testing.T) {
+	gpcs := [][]int{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9}}
+	want := []int{0, 4, 8, 1, 5, 9, 2, 6, 3, 7}
+	got := dispatchOrder(gpcs)
+	if len(got) != len(want) {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("order %v, want %v", got, want)
+		}
+	}
+}

@@ -13,11 +13,12 @@ import (
 
 // GPU is N SMs of one configuration on one engine.
 type GPU struct {
-	cfg  sm.Config
-	eng  *sim.Engine
-	sms  []*sm.SM
-	gpcs [][]int // the SMs of each GPC
-	d    dispatcher
+	cfg   sm.Config
+	eng   *sim.Engine
+	sms   []*sm.SM
+	gpcs  [][]int // the SMs of each GPC
+	order []int   // the SMs in the order CTAs are given to them (dispatchOrder)
+	d     dispatcher
 }
 
 // Memory is what the SMs share: functional global memory (sm.GlobalMemory
@@ -54,6 +55,7 @@ func New(cfg sm.Config, n int, gm Memory, h *memory.Hierarchy) (*GPU, error) {
 		g.sms = append(g.sms, s)
 	}
 	g.gpcs = layout(cfg.GPU, n)
+	g.order = dispatchOrder(g.gpcs)
 	for i, path := range paths {
 		path.SetGPC(cfg.GPU.GPCOf(i)) // after the first Sibling gave the GPU its fabric
 	}
@@ -71,6 +73,32 @@ func New(cfg sm.Config, n int, gm Memory, h *memory.Hierarchy) (*GPU, error) {
 // on its side, so the TPCs alternate instead.
 func partitionOf(i, partitions int) int {
 	return i / 2 % max(partitions, 1)
+}
+
+// dispatchOrder is the order in which CTAs are given to the SMs: a TPC of
+// each GPC in turn, both its SMs, then the GPCs' next TPCs, so that
+// consecutive CTAs land in different GPCs, as on the H200: there 16 CTAs
+// of one thread take one TPC of each of eight GPCs (calibration/h200/
+// cluster.csv place,smid_c1_g264: %smid 126 128 130 124 0 2 4 … 14, then
+// 127 129 … 15, each run of 16 %smid one TPC of each GPC), and 66 CTAs of
+// l2bw.cu about 8 in each GPC (l2bw_cta.csv). Which SMs of a GPC come first
+// differs between those two kernels; what the GPCs' shares of the L2's
+// delivery see is how many CTAs each GPC holds (memory/gpcmerge.go).
+func dispatchOrder(gpcs [][]int) []int {
+	var order []int
+	for tpc := 0; ; tpc++ {
+		n := len(order)
+		for half := 0; half < 2; half++ {
+			for _, g := range gpcs {
+				if i := 2*tpc + half; i < len(g) {
+					order = append(order, g[i])
+				}
+			}
+		}
+		if len(order) == n {
+			return order
+		}
+	}
 }
 
 // layout groups SMs 0..n-1 into the GPCs of spec (gpu.gpc_sms), in SM order.

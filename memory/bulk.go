@@ -41,7 +41,7 @@ func (h *Hierarchy) Stream(now sim.Cycle, addr uint64, size int) (ready sim.Cycl
 		d = max(d, h.channels(t, addr, size, missed))
 		ready = max(ready, d+fromDRAM)
 	}
-	if end, dram := h.sharedRange(t, missed); end > 0 {
+	if end, dram := h.sharedRange(t, missed, true); end > 0 {
 		ready = max(ready, end+l2)
 		if missed > 0 {
 			ready = max(ready, dram+fromDRAM)
@@ -122,7 +122,7 @@ func (h *Hierarchy) StreamWrite(now sim.Cycle, addr uint64, size int) (done sim.
 	}
 	t := now + h.translate(addr, size)
 	moved, _, far := h.allocate(addr, size, true)
-	end, _ := h.sharedRange(t, 0)
+	end, _ := h.sharedRange(t, 0, false)
 	h.stats.StreamWrites++
 	h.stats.StreamWriteBytes += uint64(size)
 	sectors := moved / h.cfg.SectorBytes
@@ -151,7 +151,7 @@ func (h *Hierarchy) StreamReduce(now sim.Cycle, addr uint64, size int) (done sim
 		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
 		done = max(done, d+l2+sim.Cycle(h.cfg.DRAMCycles))
 	}
-	if end, dram := h.sharedRange(t, missed); end > 0 {
+	if end, dram := h.sharedRange(t, missed, false); end > 0 {
 		done = max(done, end+l2)
 		if missed > 0 {
 			done = max(done, dram+l2+sim.Cycle(h.cfg.DRAMCycles))
@@ -166,19 +166,24 @@ func (h *Hierarchy) StreamReduce(now sim.Cycle, addr uint64, size int) (done sim
 // sharedRange reserves the fabric for the bulk transfer allocate just
 // walked (its bytes by partition, partBytes, which it clears), of which
 // dramBytes come from DRAM, requested at t, and returns when its last byte
-// has passed its L2 partition and when DRAM has served its misses: the bulk
-// path's counterparts of the link's and the SM's DRAM share's ends
-// (Stream). Zero for one SM alone.
-func (h *Hierarchy) sharedRange(t sim.Cycle, dramBytes int) (l2, dram sim.Cycle) {
+// has passed its L2 partition (and, a read, its GPC's delivery) and when
+// DRAM has served its misses: the bulk path's counterparts of the link's
+// and the SM's DRAM share's ends (Stream). Zero for one SM alone.
+func (h *Hierarchy) sharedRange(t sim.Cycle, dramBytes int, read bool) (l2, dram sim.Cycle) {
 	if h.fab == nil {
 		clear(h.partBytes)
 		return 0, 0
 	}
+	total := 0
 	for p, n := range h.partBytes {
 		if n > 0 {
 			l2 = max(l2, occupy(&h.fab.l2Free[p], t, n, h.fab.l2Rate))
 			h.partBytes[p] = 0
+			total += n
 		}
+	}
+	if read && total > 0 {
+		l2 = max(l2, h.gpcWait(t, total)) // the GPC's share of the delivery
 	}
 	if dramBytes > 0 {
 		dram = occupy(&h.fab.dramFree, t, dramBytes, h.fab.dramRate)

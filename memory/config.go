@@ -106,6 +106,14 @@ type Config struct {
 	L2Partitions         int
 	GPUL2BytesPerCycle   int
 	GPUDRAMBytesPerCycle int
+	// GPCL2BytesPerCycle is what the L2 delivers to the bulk copies of one
+	// GPC's SMs together (0: no limit): one GPC's 16 SMs bulk-copying lines
+	// no other SM reads take 590 B/cycle alone, 2, 4 and 7 such GPCs 562,
+	// 558 and 516 each (calibration/h200/gpcbw.csv). Plain loads are not
+	// held to it: l2bw.csv's streams of 528 CTAs reach 6.1 KB/cycle over the
+	// eight GPCs. A GPC's reads of a line in flight take it once
+	// (gpcmerge.go).
+	GPCL2BytesPerCycle int
 }
 
 // DefaultConfig returns the H200 model.
@@ -139,6 +147,7 @@ func DefaultConfig() Config {
 		L2Partitions:         2,
 		GPUL2BytesPerCycle:   6040,
 		GPUDRAMBytesPerCycle: 2254,
+		GPCL2BytesPerCycle:   560,
 	}
 }
 
@@ -183,6 +192,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("memory: L2Partitions %d must be 1 to 64", c.L2Partitions)
 	case c.GPUL2BytesPerCycle < c.L2Partitions:
 		return fmt.Errorf("memory: GPUL2BytesPerCycle %d must be at least one byte a cycle per partition (%d)", c.GPUL2BytesPerCycle, c.L2Partitions)
+	case c.GPCL2BytesPerCycle < 0:
+		return fmt.Errorf("memory: GPCL2BytesPerCycle %d must not be negative", c.GPCL2BytesPerCycle)
 	case c.GPUDRAMBytesPerCycle <= 0:
 		return fmt.Errorf("memory: GPUDRAMBytesPerCycle %d must be positive", c.GPUDRAMBytesPerCycle)
 	}

@@ -16,10 +16,22 @@ import "github.com/smsim/smsim/sim"
 // at most in gpcshare.cu's rings), a direct-mapped table by line.
 const flightSlots = 1 << 14
 
-// gpcFlight is what is on its way to one GPC.
+// gpcFlight is what is on its way to one GPC, and the GPC's share of the
+// L2's delivery (GPCL2BytesPerCycle).
 type gpcFlight struct {
 	line [flightSlots]uint64    // line index + 1 of the delivery a slot holds; 0: none
 	at   [flightSlots]sim.Cycle // when its data reaches the GPC
+	free fixed                  // when the GPC's delivery can take the next byte
+}
+
+// gpcWait books n bytes of a read on the SM's GPC's delivery from cycle t
+// and returns the cycle at which they have passed it (t without a GPC or a
+// limit).
+func (h *Hierarchy) gpcWait(t sim.Cycle, n int) sim.Cycle {
+	if h.gpc == nil || h.cfg.GPCL2BytesPerCycle <= 0 || n <= 0 {
+		return t
+	}
+	return occupy(&h.gpc.free, t, n, h.cfg.GPCL2BytesPerCycle)
 }
 
 // flight returns GPC g's table, making it on first use (at setup).

@@ -49,3 +49,29 @@ func TestGPCReadsOfALineInFlightMerge(t *testing.T) {
 		})
 	}
 }
+
+// TestGPCBulkReadsShareItsDelivery: two SMs of one GPC bulk-copying lines
+// no one else reads take turns at the GPC's delivery (GPCL2BytesPerCycle),
+// where two SMs of different GPCs each have their own
+// (calibration/h200/gpcbw.csv); plain loads are not held to it.
+func TestGPCBulkReadsShareItsDelivery(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.GPCL2BytesPerCycle = 32 // narrower than an SM's link
+	const size = 16 << 10
+	last := func(sameGPC bool) sim.Cycle {
+		a, _ := NewHierarchy(cfg)
+		b := a.Sibling()
+		a.SetGPC(0)
+		b.SetGPC(map[bool]int{true: 0, false: 1}[sameGPC])
+		ra, _ := a.Stream(0, 0, size)
+		rb, _ := b.Stream(0, 1<<20, size)
+		return max(ra, rb)
+	}
+	same, apart := last(true), last(false)
+	if want := sim.Cycle(2 * size / cfg.GPCL2BytesPerCycle); same < want {
+		t.Errorf("two SMs of one GPC done at %d, want at least %d (their bytes at %d B/cycle)", same, want, cfg.GPCL2BytesPerCycle)
+	}
+	if apart >= same {
+		t.Errorf("two SMs of two GPCs done at %d, not before two of one GPC (%d)", apart, same)
+	}
+}

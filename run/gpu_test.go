@@ -79,20 +79,33 @@ func runDump(t *testing.T, j *Job, dump string) []any {
 	return out.Dumps[0].Values
 }
 
-// TestGPUSpreadsCTAsOverSMs checks the dispatcher's first wave: one CTA on
-// each SM before any SM takes a second (264 CTAs of 128 threads: two on
-// each of the 132 SMs, as the H200 places them).
+// TestGPUSpreadsCTAsOverSMs checks the dispatcher's first wave: consecutive
+// CTAs in different GPCs, and one CTA on each SM before any SM takes a
+// second (264 CTAs of 128 threads: two on each of the 132 SMs, as the H200
+// places them).
 func TestGPUSpreadsCTAsOverSMs(t *testing.T) {
 	j := gpuJob(t, strings.Replace(whereKernel, ".reg .b32", ".reg .pred %p<2>;\n\t.reg .b32", 1),
 		Spec{Kernel: "where", Block: "128", Grid: "264", SMs: 132, Args: []string{"buf:2112"}})
 	v := runDump(t, j, "0:u32:528")
-	per := map[uint64]int{}
+	per, first8, first66 := map[uint64]int{}, map[int]bool{}, map[int]int{}
 	for i := 0; i < 264; i++ {
 		smid := uint64(v[2*i].(uint32))
-		if i < 132 && smid != uint64(i) {
-			t.Errorf("CTA %d on SM %d, want SM %d", i, smid, i)
+		gpc := j.Config.GPU.GPCOf(int(smid))
+		if i < 8 { // a TPC of each GPC first (gpu.dispatchOrder)
+			first8[gpc] = true
+		}
+		if i < 66 {
+			first66[gpc]++
 		}
 		per[smid]++
+	}
+	if len(first8) != 8 {
+		t.Errorf("the first 8 CTAs in %d GPCs, want 8", len(first8))
+	}
+	for g, n := range first66 { // as the H200 puts 66 CTAs (l2bw_cta.csv): about 8 a GPC
+		if n < 6 || n > 10 {
+			t.Errorf("GPC %d holds %d of the first 66 CTAs, want 6 to 10", g, n)
+		}
 	}
 	for s, n := range per {
 		if n != 2 {

@@ -361,6 +361,8 @@ func gpuKeys() []decl {
 		"parts of the L2 the SMs share, each serving its lines at gpu.l2_bytes_per_cycle / gpu.l2_partitions", func(c *Config) *int { return &c.Mem.L2Partitions })
 	g.int("gpu.l2_bytes_per_cycle", "B/cycle", 6040, l2bw("stream,l2,528: 528 CTAs re-read a 16 MiB L2-resident footprint, 132 MiB in 11.6 us at 1980 MHz (6040 B/cycle; 132 CTAs reach 3450)"),
 		"L2 hit bandwidth to all the SMs of the GPU together (one SM alone never reaches it)", func(c *Config) *int { return &c.Mem.GPUL2BytesPerCycle })
+	g.int("gpu.gpc_l2_bytes_per_cycle", "B/cycle", 560, measuredSrc("gpcbw.csv: one cluster of 16 CTAs (one GPC) bulk-copying lines no other SM reads, alone on the GPU, 590 B/cycle; 2, 4 and 7 such GPCs 562, 558 and 516 each; 16 CTAs spread one a GPC pair of SMs 1281 in all (80 each, their links')"),
+		"what the L2 delivers to the bulk copies of one GPC's SMs together (0: no limit; a GPC's reads of a line in flight take it once; plain loads are not held to it: l2bw.csv's 528-CTA streams reach 6.1 KB/cycle)", func(c *Config) *int { return &c.Mem.GPCL2BytesPerCycle })
 	g.int("gpu.dram_bytes_per_cycle", "B/cycle", 2254, l2bw("stream,dram,528: 528 CTAs stream 132 MiB from DRAM in 31.0 us at 1980 MHz (4.46 TB/s, 2254 B/cycle, against 4.8 TB/s nominal; 264 CTAs reach 2117)"),
 		"DRAM bandwidth to all the SMs of the GPU together (one SM alone never reaches it; mem.dram_bytes_per_cycle is one SM's)", func(c *Config) *int { return &c.Mem.GPUDRAMBytesPerCycle })
 	g.int("cluster.max_ctas", "CTAs", 16, Source{Documented, "the CUDA programming guide (8 portable, 16 with cudaFuncAttributeNonPortableClusterSizeAllowed; 16 measured: cbar,c16)"},
