@@ -74,3 +74,16 @@ func (h *Hierarchy) deliver(line uint64, at sim.Cycle) {
 	i := line % flightSlots
 	h.gpc.line[i], h.gpc.at[i] = line+1, at
 }
+
+// fromL2 is the latency of a load's line that reached L2, cost cycles from
+// now on the SM's own path, with what the GPU's SMs share: when the line's
+// delivery to the SM's GPC is in flight, its arrival; else the wait at the
+// partition part (and DRAM) added, and the delivery noted for the GPC.
+func (h *Hierarchy) fromL2(now sim.Cycle, line uint64, cost, part int, mask uint8, fromDRAM bool) int {
+	if at, ok := h.inFlight(line, now); ok {
+		return max(cost, int(at-now))
+	}
+	cost += int(h.shared(now, part, mask, fromDRAM))
+	h.deliver(line, now+sim.Cycle(cost))
+	return cost
+}
