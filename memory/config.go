@@ -54,8 +54,8 @@ type Config struct {
 	// a GPU-scope membar waits for). Measured (calibration/h200/
 	// fencecost.csv mode 1): a fence after one st.global a thread takes 463-477
 	// cycles in the rounds whose lines' home is near, 598-633 in the others,
-	// against 307 alone; the load round trip (L1MissCycles + L2Cycles) would
-	// give about 570 and 750.
+	// against 307 alone: a write's acknowledgement comes sooner than a
+	// read's data (L1MissCycles + L2Cycles).
 	WriteAckCycles int
 
 	// L2FarCycles is what a read adds when its line is not in the SM's
