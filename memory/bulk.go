@@ -26,8 +26,7 @@ func (h *Hierarchy) Stream(now sim.Cycle, addr uint64, size int) (ready sim.Cycl
 		return now, 0
 	}
 	t := now + h.translate(addr, size)
-	h.flightAt = t
-	moved, missed, far := h.allocate(addr, size, false)
+	moved, missed, far := h.allocate(addr, size, t, false)
 	rate := h.cfg.L2BytesPerCycle
 	if missed > 0 {
 		rate = min(rate, h.cfg.DRAMBytesPerCycle)
@@ -73,8 +72,10 @@ func farHop(far, after, rate int) int {
 // the misses and each partition's bytes (partBytes, for sharedRange), and
 // returns the bytes moved, the bytes L2 did not hold (whole sectors) and
 // L2FarCycles when a line's data crossed between partitions (else 0). It
-// leaves in afterFar the bytes of the lines after the last that crossed.
-func (h *Hierarchy) allocate(addr uint64, size int, write bool) (moved, missed, far int) {
+// leaves in afterFar the bytes of the lines after the last that crossed,
+// and for reads requested at t, in mergedAt and newLines, the latest
+// arrival of those already in flight to the SM's GPC and the others.
+func (h *Hierarchy) allocate(addr uint64, size int, t sim.Cycle, write bool) (moved, missed, far int) {
 	h.afterFar, h.mergedAt, h.newLines = 0, 0, h.newLines[:0]
 	h.forLines(addr, size, func(line uint64, mask uint8) {
 		var miss uint8
@@ -90,11 +91,13 @@ func (h *Hierarchy) allocate(addr uint64, size int, write bool) (moved, missed, 
 		n := bits.OnesCount8(mask)
 		moved += n
 		missed += bits.OnesCount8(miss)
-		if at, ok := h.inFlight(line, h.flightAt); ok && !write {
+		if write {
+			h.partBytes[part] += n * h.cfg.SectorBytes
+		} else if at, ok := h.inFlight(line, t); ok {
 			h.mergedAt = max(h.mergedAt, at) // on its way to the GPC already (gpcmerge.go)
 		} else {
 			h.partBytes[part] += n * h.cfg.SectorBytes
-			if !write && h.gpc != nil {
+			if h.gpc != nil {
 				h.newLines = append(h.newLines, line)
 			}
 		}
@@ -121,7 +124,7 @@ func (h *Hierarchy) StreamWrite(now sim.Cycle, addr uint64, size int) (done sim.
 		return now
 	}
 	t := now + h.translate(addr, size)
-	moved, _, far := h.allocate(addr, size, true)
+	moved, _, far := h.allocate(addr, size, t, true)
 	end, _ := h.sharedRange(t, 0, false)
 	h.stats.StreamWrites++
 	h.stats.StreamWriteBytes += uint64(size)
@@ -144,7 +147,7 @@ func (h *Hierarchy) StreamReduce(now sim.Cycle, addr uint64, size int) (done sim
 		return now, 0
 	}
 	t := now + h.translate(addr, size)
-	moved, missed, far := h.allocate(addr, size, true)
+	moved, missed, far := h.allocate(addr, size, t, true)
 	l2 := sim.Cycle(h.cfg.L2Cycles + far)
 	done = t + h.up(upCopy, t, moved/h.cfg.SectorBytes, h.cfg.LineBytes/h.cfg.SectorBytes) + l2
 	if missed > 0 {

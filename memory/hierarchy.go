@@ -69,7 +69,6 @@ type Hierarchy struct {
 	lastReqSet  bool
 	partBytes   []int     // scratch: a bulk transfer's bytes by the partition that serves them
 	afterFar    int       // scratch: a bulk read's bytes after its last far line (allocate)
-	flightAt    sim.Cycle // scratch: when a bulk read's requests leave (allocate's in-flight test)
 	mergedAt    sim.Cycle // scratch: the latest arrival of a bulk read's lines already in flight to the GPC
 	newLines    []uint64  // scratch: a bulk read's lines not in flight to the GPC, delivered with it
 	chanFree    []fixed   // each DRAM channel's backlog for this SM's copies (dram.go)

@@ -102,30 +102,6 @@ func (m *MMAModel) tf32(b uint32) float64 {
 	return float64(math.Float32frombits(b &^ 0x1fff))
 }
 
-// Dot computes c + Σ a[k]·b[k] for inputs of type t (a and b exact
-// values; c the accumulator's f32 bits, read when scaleD) and returns the
-// f32 result's bits.
-func (m *MMAModel) Dot(t, tb isa.MMAType, a, b []float64, c uint32, scaleD bool) uint32 {
-	var ea, eb [32]int32
-	exponents(a, eminOf(t), ea[:len(a)])
-	exponents(b, eminOf(tb), eb[:len(b)])
-	return m.DotExp(t, a, b, ea[:len(a)], eb[:len(b)], c, scaleD)
-}
-
-// DotExp is Dot with the operands' exponents given (Exponents): a
-// warpgroup MMA reads each row of A and column of B for many elements.
-func (m *MMAModel) DotExp(t isa.MMAType, a, b []float64, ea, eb []int32, c uint32, scaleD bool) uint32 {
-	cv := 0.0
-	if scaleD {
-		cv = float64(math.Float32frombits(c))
-	}
-	v := m.numerics(t).dotExp(a, b, ea, eb, cv, &fmtF32, isa.RZ)
-	if math.IsNaN(v) {
-		return m.NaN
-	}
-	return math.Float32bits(float32(v))
-}
-
 // Exponents writes into e the exponent of each value of v, an operand of
 // type t, as the tensor core aligns it (a subnormal's is its format's least;
 // a zero's, a NaN's or an infinity's noExp), and reports whether any value
@@ -156,8 +132,9 @@ func exponents(v []float64, emin int, e []int32) (special bool) {
 	return special
 }
 
-// dotExp is dot with the operands' exponents given (exponents): a
-// warpgroup MMA reads each row of A and column of B for many elements.
+// dotExp is the fused sum c + Σ a[k]·b[k] for operands with their
+// exponents given (Exponents), rounded to out: a warpgroup MMA reads each
+// row of A and column of B for many elements.
 func (p *MMANumerics) dotExp(a, b []float64, ea, eb []int32, c float64, out *ffmt, r isa.Rounding) float64 {
 	var terms [33]float64
 	terms[0] = c
@@ -195,28 +172,6 @@ func expOf(x float64, emin int) int {
 		return math.MinInt32
 	}
 	return max(f-1023, emin)
-}
-
-// Dot16 is Dot with an f16 accumulator (c its bits): the f32 result
-// rounded to f16.
-func (m *MMAModel) Dot16(t, tb isa.MMAType, a, b []float64, c uint16, scaleD bool) uint16 {
-	var ea, eb [32]int32
-	exponents(a, eminOf(t), ea[:len(a)])
-	exponents(b, eminOf(tb), eb[:len(b)])
-	return m.Dot16Exp(t, a, b, ea[:len(a)], eb[:len(b)], c, scaleD)
-}
-
-// Dot16Exp is Dot16 with the operands' exponents given (Exponents).
-func (m *MMAModel) Dot16Exp(t isa.MMAType, a, b []float64, ea, eb []int32, c uint16, scaleD bool) uint16 {
-	cv := 0.0
-	if scaleD {
-		cv = float64(F16ToF32(c))
-	}
-	v := m.numerics(t).dotExp(a, b, ea, eb, cv, &fmtF16, isa.RN)
-	if math.IsNaN(v) {
-		return uint16(m.NaN >> 16)
-	}
-	return uint16(fmtF16.encode(v))
 }
 
 // sum adds the terms (C first, then the products) as the tensor core does,

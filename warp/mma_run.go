@@ -183,7 +183,7 @@ func (g *Wgmma) runInt() {
 // exponents eb[256k+j]) against the row a (exponents ea), with bias 1023 +
 // FracBits, the lead exponent among the accumulator's and the products'
 // (ea[k]+eb[k]) and the sum of the terms scaled to 2^(FracBits-lead) and
-// truncated toward zero — fusedDot's steps, which are exact in float64 (each
+// truncated toward zero — dotExp's alignment and sum, exact in float64 (each
 // term is below 2^(FracBits+2) in magnitude, their sum below 2^53).
 func fusedCols4Go(a []float64, ea []int32, b []float64, eb []int32, bias int64, x *cols4) {
 	for j := range 4 {
