@@ -159,6 +159,10 @@ func (g *GPU) Run(l *sm.Launch) (*Result, error) {
 			return nil, err
 		}
 	}
+	mma := sm.NewMMAWorkers(-1) // one set of workers for every SM's wgmmas
+	for _, s := range g.sms {
+		s.ShareMMAWorkers(mma)
+	}
 	start := g.eng.Now()
 	err := g.d.Refill(start)
 	if err == nil {
@@ -173,6 +177,7 @@ func (g *GPU) Run(l *sm.Launch) (*Result, error) {
 			first = e
 		}
 	}
+	mma.Close()
 	res.Result = merge(res.PerSM)
 	return res, first
 }

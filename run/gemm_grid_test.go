@@ -13,7 +13,7 @@ func h200GemmGrid(t *testing.T) map[string][3]string {
 	recs := h200CSV(t, "../apps/h200/gemm_grid.csv")
 	kern, slow, hash := map[string][]float64{}, map[string][]float64{}, map[string]string{}
 	for _, rec := range recs {
-		if len(rec) != 8 || rec[0] != "grid" {
+		if len(rec) != 10 || rec[0] != "grid" {
 			continue
 		}
 		k := rec[1] + "," + rec[2]

@@ -273,6 +273,9 @@ func (s *SM) freeSlot() int {
 // warpDone retires a warp whose lanes have all exited; the last warp of a
 // CTA retires the CTA and lets the next one start.
 func (s *SM) warpDone(now sim.Cycle, wc *wctx) {
+	if wc.mma.pending != nil {
+		wc.mma.pending.join() // its registers go with it
+	}
 	wc.done, wc.doneAt = true, now
 	s.account(wc, now)
 	s.result0(wc)

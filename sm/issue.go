@@ -29,6 +29,9 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 		return
 	}
 	in := &s.prog.Instrs[pc]
+	if pw := wc.mma.pending; pw != nil && pw.any && in.Op != isa.OpWgmma && pw.touches(in) {
+		pw.join() // it reads or writes accumulators a wgmma has not computed yet
+	}
 	wc.hold = -1 // a suspending try_wait has answered: the warp issues again
 	s.constExtra = 0
 	mask := w.GuardMask(in, sp.Mask)

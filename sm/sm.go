@@ -114,7 +114,8 @@ type SM struct {
 	dsmemFree      uint64        // when the SM's link to the SM-to-SM network is next free, in 1/256 cycle
 	peer           *cta          // the CTA whose shared memory the lane access in progress reaches (nil: the warp's own)
 	tensor         []tensorPipe  // the sub-partitions' tensor pipes (wgmma)
-	mma            *warp.Wgmma   // the wgmma being executed (reused)
+	mmaPool        *MMAWorkers   // computes the wgmmas' accumulators (mma_workers.go)
+	ownPool        bool          // mmaPool is the SM's own, which it closes
 	mmaModel       warp.MMAModel // the tensor cores' arithmetic
 	mmaRead        mmaReader     // the wgmma's shared-memory reads
 }
@@ -188,6 +189,7 @@ func (s *SM) Limit() sim.Cycle {
 // result and diagnostic: its own failure, the cycle limit, or a deadlock
 // when work remains.
 func (s *SM) Finish(err error) (*Result, error) {
+	s.closeMMA()
 	l := s.launch
 	if err == nil {
 		err = s.err

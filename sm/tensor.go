@@ -48,6 +48,7 @@ type mmaGroups struct {
 	openFrom  sim.Cycle // the open group's first wgmma's issue
 	openN     int       // wgmma.mma_async in the open group
 	committed []sim.Cycle
+	pending   *mmaPending // the warp's wgmmas the workers have not computed yet (mma_workers.go)
 }
 
 // shareCycles is how long one warp's share of a wgmma (16 rows of m64nNkK)

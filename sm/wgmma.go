@@ -132,12 +132,13 @@ func (s *SM) wgmma(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
 		return s.diag(wc, in, DiagMisuse, "wgmma-partial-warpgroup", mask,
 			fmt.Sprintf("wgmma.mma_async needs a whole warpgroup: warps %d-%d of the CTA, whose %d threads leave it short", first, first+3, wc.c.threads))
 	}
-	if s.mma == nil {
-		s.mma = &warp.Wgmma{}
-		s.mmaModel = warp.H200MMAModel()
+	p := s.mmaWorkers()
+	if pw := wc.mma.pending; pw != nil && pw.any && pw.touchesOperands(in, int(in.NDst)+int(in.NDst)) {
+		pw.join() // A's registers or a descriptor written by an earlier wgmma not yet computed
 	}
-	g := s.mma
+	g := p.frame()
 	if err := w.DecodeWgmma(in, mask, uint64(now-s.start), g); err != nil {
+		p.release(g)
 		code := "wgmma-operand"
 		if !errors.Is(err, warp.ErrWgmmaOperand) {
 			code = "unsupported"
@@ -146,10 +147,12 @@ func (s *SM) wgmma(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
 	}
 	if g.NRegs == 0 { // SASS's group marker (xGMMA RZ, gdesc[URZ], RZ): no accumulators, nothing read
 		s.bookTensor(now, wc, g)
+		p.release(g)
 		return nil
 	}
 	s.mmaRead = mmaReader{s: s, c: wc.c, in: in, wc: wc}
-	if err := g.Run(w.InCTA&3, &s.mmaRead, &s.mmaModel); err != nil {
+	if err := g.Load(w.InCTA&3, &s.mmaRead, &s.mmaModel); err != nil {
+		p.release(g)
 		var d *Diag
 		if errors.As(err, &d) {
 			return d
@@ -157,9 +160,63 @@ func (s *SM) wgmma(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
 		return s.diag(wc, in, DiagMisuse, "shared-out-of-bounds", mask,
 			fmt.Sprintf("wgmma.mma_async reads a matrix outside the block's %d bytes of shared memory: %v", wc.c.smem.Size(), err))
 	}
-	w.WriteWgmma(in, g)
-	s.bookTensor(now, wc, g)
+	s.bookTensor(now, wc, g) // before the job: a worker may reuse g once it is done
+	s.submitMMA(p, wc, in, g)
 	return nil
+}
+
+// mmaWorkers returns the workers that compute the SM's wgmmas: the GPU's
+// (ShareMMAWorkers), else the SM's own, started at its first wgmma.
+func (s *SM) mmaWorkers() *MMAWorkers {
+	if s.mmaPool == nil {
+		s.mmaPool, s.ownPool = NewMMAWorkers(-1), true
+	}
+	if s.mmaModel == (warp.MMAModel{}) {
+		s.mmaModel = warp.H200MMAModel()
+	}
+	return s.mmaPool
+}
+
+// ShareMMAWorkers has the SM's wgmmas computed by p, which its owner
+// closes.
+func (s *SM) ShareMMAWorkers(p *MMAWorkers) { s.mmaPool, s.ownPool = p, false }
+
+// submitMMA hands the accumulators' part of the warp's wgmma to the
+// workers, noting the registers it reads and writes.
+func (s *SM) submitMMA(p *MMAWorkers, wc *wctx, in *isa.Instr, g *warp.Wgmma) {
+	pw := wc.mma.pending
+	if pw == nil {
+		pw = &mmaPending{}
+		wc.mma.pending = pw
+	}
+	if p.queues != nil {
+		for j := 0; j < g.NRegs; j++ {
+			pw.mark(in.Src(j).Reg)
+			if d := in.Dst(j); d.Kind == isa.KReg {
+				pw.mark(d.Reg)
+			}
+		}
+		pw.any = true
+	}
+	p.submit(s.smid*maxWarpSlots+wc.slot, mmaJob{g: g, w: wc.w, in: in, m: &s.mmaModel, done: &pw.jobs})
+}
+
+// joinMMA waits until the wgmmas of every warp of the SM are computed.
+func (s *SM) joinMMA() {
+	for _, wc := range s.warps {
+		if wc != nil && wc.mma.pending != nil {
+			wc.mma.pending.join()
+		}
+	}
+}
+
+// closeMMA joins the SM's warps and stops its own workers.
+func (s *SM) closeMMA() {
+	s.joinMMA()
+	if s.ownPool && s.mmaPool != nil {
+		s.mmaPool.Close()
+		s.mmaPool = nil
+	}
 }
 
 // bookTensor holds the warp's sub-partition's tensor pipe for its share and

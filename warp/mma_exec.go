@@ -72,12 +72,6 @@ func (w *Warp) DecodeWgmma(in *isa.Instr, mask uint32, t uint64, g *Wgmma) error
 	g.A, g.B = in.WgmmaTypes()
 	g.K = g.A.K()
 	g.ADesc = in.WgmmaARegs() == 0
-	for j := 0; j < g.NRegs; j++ {
-		r := &w.regs[in.Src(j).Reg]
-		for l := 0; l < Lanes; l++ {
-			g.Regs[l][j] = uint32(r[l])
-		}
-	}
 	at := g.NRegs
 	if g.ADesc {
 		d, err := w.uniform(in.Src(at), mask, t, "the A descriptor")
@@ -125,6 +119,29 @@ func (w *Warp) uniform(o *isa.Operand, mask uint32, t uint64, what string) (uint
 		}
 	}
 	return v[first], nil
+}
+
+// ReadWgmmaAcc reads the accumulators going in (D's old values) from the
+// warp's registers into g.Regs.
+func (w *Warp) ReadWgmmaAcc(in *isa.Instr, g *Wgmma) {
+	for j := 0; j < g.NRegs; j++ {
+		r := &w.regs[in.Src(j).Reg]
+		for l := 0; l < Lanes; l++ {
+			g.Regs[l][j] = uint32(r[l])
+		}
+	}
+}
+
+// FinishWgmma is the part of a wgmma that reads and writes the warp's
+// accumulators: D = A·B (+ D) from the operands g loaded (Load) into the
+// registers in's destinations name. It reads no shared memory and decides
+// no timing, so it may run after the wgmma issued, on another goroutine,
+// as long as nothing else touches those registers in between (sm's
+// mmaWorkers).
+func (w *Warp) FinishWgmma(in *isa.Instr, g *Wgmma, m *MMAModel) {
+	w.ReadWgmmaAcc(in, g)
+	g.Compute(m)
+	w.WriteWgmma(in, g)
 }
 
 // WriteWgmma writes the accumulators g computed to the warp's registers.

@@ -6,21 +6,28 @@ import (
 	"github.com/smsim/smsim/isa"
 )
 
-// Run computes the warp's 16 rows of D = A·B (+ D) into g.Regs; rank is the
-// warp's index in its warpgroup.
+// Run computes the warp's 16 rows of D = A·B (+ D) into g.Regs, which hold
+// D's old values; rank is the warp's index in its warpgroup.
 func (g *Wgmma) Run(rank int, read SharedReader, m *MMAModel) error {
-	if err := g.loadA(rank, read, m); err != nil {
+	if err := g.Load(rank, read, m); err != nil {
 		return err
 	}
-	if err := g.loadB(read, m); err != nil {
-		return err
-	}
-	g.compute(m)
+	g.Compute(m)
 	return nil
 }
 
-// compute computes D from the loaded operands.
-func (g *Wgmma) compute(m *MMAModel) {
+// Load reads the warp's operands: its 16 rows of A (from shared memory or
+// g.ARegs) and B, from shared memory as the descriptors name them.
+func (g *Wgmma) Load(rank int, read SharedReader, m *MMAModel) error {
+	if err := g.loadA(rank, read, m); err != nil {
+		return err
+	}
+	return g.loadB(read, m)
+}
+
+// Compute computes D into g.Regs from the loaded operands and D's old
+// values in g.Regs.
+func (g *Wgmma) Compute(m *MMAModel) {
 	g.exponents()
 	if g.Acc == isa.S32 {
 		g.runInt()

@@ -76,7 +76,7 @@ func TestWgmmaColumnsMatchTheGeneralSum(t *testing.T) {
 		for _, packed := range []bool{false, true} {
 			hasAVX2 = packed && saved
 			g.Regs = old
-			g.compute(&m)
+			g.Compute(&m)
 			for r := 0; r < 16; r++ {
 				for col := 0; col < g.N; col++ {
 					if got := g.bitsAt(r, col); got != ref[r][col] {

@@ -2,14 +2,15 @@
 // tiles b, b + G, b + 2G, ... of C (G the grid), its producer loading them in that order and its two consumers
 // alternating over them, as gemm_wgmma.cu's one CTA does over all tiles. Held out: no parameter of smsim is fitted
 // to it. Each CTA records clock64 and %globaltimer at its start and end and its %smid: the kernel's time is its first
-// CTA's start to its last CTA's end in %globaltimer nanoseconds, converted at 1.98 cycles a ns (l2bw.cu's measure);
-// the slowest CTA's cycles are the largest clock64 difference.
+// CTA's start to its last CTA's end in %globaltimer nanoseconds, converted to cycles at the clock the SMs ran at in
+// that launch (the CTAs' clock64 cycles over their %globaltimer nanoseconds, summed: under this kernel's load the H200
+// runs below its 1.98 GHz boost); the slowest CTA's cycles are the largest clock64 difference.
 // Cases: C of 64 x 128 (one tile, 1 CTA) and of 64*R x 768 (6 tiles a row) with one tile a CTA for grids of 6, 66, 132,
 // 264 and 528 CTAs (264 and 528 run in two and four waves: one CTA fits an SM), and 528 tiles over grids of 66 and 132
 // CTAs (8 and 4 tiles a CTA); K = 1024. A, B: integers in [-8, 8) (f16int:1, f16int:2 as smsim spells them), so C is
 // exact; the host checks it against an integer product.
-// Output: "grid,CONFIG,GRID,rep,kernel_cycles,slowest_cta_cycles,sms_used,c_fnv" rows, three launches after one that
-// is checked (A and B are in L2 after it, as after smsim's --launches 2).
+// Output: "grid,CONFIG,GRID,rep,kernel_cycles,slowest_cta_cycles,sms_used,c_fnv,kernel_ns,clk_per_ns" rows, three
+// launches after one that is checked (A and B are in L2 after it, as after smsim's --launches 2).
 // Build: nvcc -O3 -std=c++17 -arch=sm_90a -o gemm_grid gemm_grid.cu -lcuda
 #define GEMM_WGMMA_NO_MAIN
 #include "gemm_wgmma.cu"
@@ -147,16 +148,19 @@ static void grid_case(int M, int N, int K, int G) {
       fprintf(stderr, "gemm_grid %s grid %d: host check %s (%zu wrong)\n", cfg, G, bad ? "FAILED" : "ok", bad);
       continue;
     }
-    long long lo = h[1], hi = h[2], slow = 0;
+    long long lo = h[1], hi = h[2], slow = 0, cyc = 0, ns = 0;
     std::set<long long> sms;
     for (int i = 0; i < G; i++) {
       lo = std::min(lo, h[4 * i + 1]);
       hi = std::max(hi, h[4 * i + 2]);
       slow = std::max(slow, h[4 * i]);
       sms.insert(h[4 * i + 3]);
+      cyc += h[4 * i];
+      ns += h[4 * i + 2] - h[4 * i + 1];
     }
-    printf("grid,%s,%d,%d,%.0f,%lld,%zu,0x%016llx\n", cfg, G, rep, (hi - lo) * 1.98, slow, sms.size(),
-           (unsigned long long)fnv1a64(cb));
+    const double clk = (double)cyc / (double)ns;  // the SMs' clock in this launch, cycles a ns
+    printf("grid,%s,%d,%d,%.0f,%lld,%zu,0x%016llx,%lld,%.4f\n", cfg, G, rep, (hi - lo) * clk, slow, sms.size(),
+           (unsigned long long)fnv1a64(cb), hi - lo, clk);
   }
   CK(cudaFree(A));
   CK(cudaFree(B));
