@@ -82,7 +82,11 @@ func (g *Global) Read(addr uint64, b []byte) error {
 	for done := 0; done < len(b); {
 		a := addr + uint64(done)
 		n := min(len(b)-done, int(pageBytes-a%pageBytes))
-		if p := g.page(a / pageBytes); p != nil {
+		p := g.page(a / pageBytes)
+		if p == nil {
+			p = g.cleanPage(a / pageBytes) // a page read again is generated once (clean.go)
+		}
+		if p != nil {
 			copy(b[done:done+n], p[a%pageBytes:])
 		} else {
 			r.Fill.Generate(a-r.Base, b[done:done+n])

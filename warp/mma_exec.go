@@ -58,6 +58,19 @@ type Wgmma struct {
 	cols     cols4
 	chunk    [16]byte    // a row of a core matrix read from shared memory (kept here: a local would escape)
 	row      [16]float64 // its elements' values
+	// The bytes of A's and B's core-matrix rows as Load read them, in the
+	// order decodeDesc takes them (nil rows: the operand's values are
+	// already in a or bT). K·size is 32 bytes for every type.
+	rawA     [16 * 32]byte
+	rawB     [256 * 32]byte
+	opA, opB pendingOperand
+}
+
+// pendingOperand is an operand whose bytes Load read and Compute decodes.
+type pendingOperand struct {
+	o      operand
+	mn0, n int
+	raw    bool // its bytes wait in rawA or rawB
 }
 
 // ErrWgmmaOperand is wrapped by errors about a wgmma's operands that are
@@ -175,12 +188,22 @@ func (g *Wgmma) loadA(rank int, read SharedReader, m *MMAModel) error {
 		}
 		return nil
 	}
-	return g.loadDesc(read, m, operand{g.DescA, g.A, g.NegA, g.TransA}, 16*rank, 16, view{g.a[:], 32, 1})
+	return g.loadDesc(read, m, pendingOperand{o: operand{g.DescA, g.A, g.NegA, g.TransA}, mn0: 16 * rank, n: 16}, &g.opA, g.rawA[:], view{g.a[:], 32, 1})
 }
 
 // loadB fills B by column: N columns of K values.
 func (g *Wgmma) loadB(read SharedReader, m *MMAModel) error {
-	return g.loadDesc(read, m, operand{g.DescB, g.B, g.NegB, g.TransB}, 0, g.N, view{g.bT[:], 1, 256})
+	return g.loadDesc(read, m, pendingOperand{o: operand{g.DescB, g.B, g.NegB, g.TransB}, n: g.N}, &g.opB, g.rawB[:], view{g.bT[:], 1, 256})
+}
+
+// decode turns the bytes Load read into the operands' values.
+func (g *Wgmma) decode(m *MMAModel) {
+	if g.opA.raw {
+		g.decodeDesc(m, &g.opA, g.rawA[:], view{g.a[:], 32, 1})
+	}
+	if g.opB.raw {
+		g.decodeDesc(m, &g.opB, g.rawB[:], view{g.bT[:], 1, 256})
+	}
 }
 
 // operand is what names a matrix in shared memory.
@@ -199,42 +222,74 @@ type view struct {
 
 func (d view) set(i, k int, x float64) { d.v[i*d.si+k*d.sk] = x }
 
-// loadDesc fills dst with elements (mn0+i, k) of the matrix o names, for
-// i < n and k < K, reading a core matrix's 16-byte rows whole: along K when
-// K-major, along M or N when M- or N-major.
-func (g *Wgmma) loadDesc(read SharedReader, m *MMAModel, o operand, mn0, n int, dst view) error {
+// loadDesc reads the elements (mn0+i, k), i < n and k < K, of the matrix
+// p names: a core matrix's 16-byte rows whole, along K when K-major, along
+// M or N when M- or N-major, into raw for decodeDesc, and notes p in *at.
+// A shape whose rows of 16 bytes would reach past the operand is read and
+// decoded an element at a time, into dst.
+func (g *Wgmma) loadDesc(read SharedReader, m *MMAModel, p pendingOperand, at *pendingOperand, raw []byte, dst view) error {
+	o := p.o
 	bytes := o.typ.Bits() / 8
 	per := 16 / bytes // elements a 16-byte row
-	if o.mnMajor && (n%per != 0 || mn0%per != 0) {
-		return g.loadEach(read, m, o, mn0, n, dst)
+	*at = p
+	if o.mnMajor && (p.n%per != 0 || p.mn0%per != 0) {
+		return g.loadEach(read, m, o, p.mn0, p.n, dst)
 	}
-	chunk := &g.chunk
+	at.raw = true
+	next := 0
+	chunk := func(addr uint32) error {
+		c := (*[16]byte)(raw[next : next+16])
+		next += 16
+		return read.ReadChunk(addr, c)
+	}
 	if !o.mnMajor {
-		for i := 0; i < n; i++ {
+		for i := 0; i < p.n; i++ {
 			for k0 := 0; k0 < g.K; k0 += per {
-				if err := read.ReadChunk(o.desc.ElemAddr(mn0+i, k0, bytes, false), chunk); err != nil {
+				if err := chunk(o.desc.ElemAddr(p.mn0+i, k0, bytes, false)); err != nil {
 					return err
-				}
-				row := g.decodeChunk(m, o)
-				for e, x := range row {
-					dst.set(i, k0+e, x)
 				}
 			}
 		}
 		return nil
 	}
-	for i0 := 0; i0 < n; i0 += per {
+	for i0 := 0; i0 < p.n; i0 += per {
 		for k := 0; k < g.K; k++ {
-			if err := read.ReadChunk(o.desc.ElemAddr(mn0+i0, k, bytes, true), chunk); err != nil {
+			if err := chunk(o.desc.ElemAddr(p.mn0+i0, k, bytes, true)); err != nil {
 				return err
-			}
-			row := g.decodeChunk(m, o)
-			for e, x := range row {
-				dst.set(i0+e, k, x)
 			}
 		}
 	}
 	return nil
+}
+
+// decodeDesc fills dst from the rows loadDesc read into raw, in the order
+// it read them.
+func (g *Wgmma) decodeDesc(m *MMAModel, p *pendingOperand, raw []byte, dst view) {
+	o := p.o
+	per := 16 / (o.typ.Bits() / 8)
+	next := 0
+	row := func() []float64 {
+		g.chunk = [16]byte(raw[next : next+16])
+		next += 16
+		return g.decodeChunk(m, o)
+	}
+	if !o.mnMajor {
+		for i := 0; i < p.n; i++ {
+			for k0 := 0; k0 < g.K; k0 += per {
+				for e, x := range row() {
+					dst.set(i, k0+e, x)
+				}
+			}
+		}
+		return
+	}
+	for i0 := 0; i0 < p.n; i0 += per {
+		for k := 0; k < g.K; k++ {
+			for e, x := range row() {
+				dst.set(i0+e, k, x)
+			}
+		}
+	}
 }
 
 // loadEach is loadDesc an element at a time, for a shape whose rows of 16

@@ -17,8 +17,11 @@ func (g *Wgmma) Run(rank int, read SharedReader, m *MMAModel) error {
 }
 
 // Load reads the warp's operands: its 16 rows of A (from shared memory or
-// g.ARegs) and B, from shared memory as the descriptors name them.
+// g.ARegs) and B, from shared memory as the descriptors name them. What it
+// reads from shared memory is decoded by Compute: Load does all the reading,
+// Compute none.
 func (g *Wgmma) Load(rank int, read SharedReader, m *MMAModel) error {
+	g.opA.raw, g.opB.raw = false, false
 	if err := g.loadA(rank, read, m); err != nil {
 		return err
 	}
@@ -28,6 +31,7 @@ func (g *Wgmma) Load(rank int, read SharedReader, m *MMAModel) error {
 // Compute computes D into g.Regs from the loaded operands and D's old
 // values in g.Regs.
 func (g *Wgmma) Compute(m *MMAModel) {
+	g.decode(m)
 	g.exponents()
 	if g.Acc == isa.S32 {
 		g.runInt()
