@@ -19,7 +19,13 @@ type GPU struct {
 	gpcs  [][]int // the SMs of each GPC
 	order []int   // the SMs in the order CTAs are given to them (dispatchOrder)
 	d     dispatcher
+	// threads bounds the host threads a launch may use (0: every core):
+	// the tensor cores' arithmetic runs on all but one (sm.MMAWorkers).
+	threads int
 }
+
+// SetThreads bounds the host threads a launch may use (0: every core).
+func (g *GPU) SetThreads(n int) { g.threads = n }
 
 // Memory is what the SMs share: functional global memory (sm.GlobalMemory
 // and tma.GlobalMem) and the first SM's timing hierarchy, whose L2 and DRAM
@@ -159,7 +165,7 @@ func (g *GPU) Run(l *sm.Launch) (*Result, error) {
 			return nil, err
 		}
 	}
-	mma := sm.NewMMAWorkers(-1) // one set of workers for every SM's wgmmas
+	mma := sm.NewMMAWorkers(g.threads) // one set of workers for every SM's wgmmas
 	for _, s := range g.sms {
 		s.ShareMMAWorkers(mma)
 	}

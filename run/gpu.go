@@ -52,6 +52,7 @@ func launcher(j *Job, gm *memory.Global, ps *Params) (runner, error) {
 	if j.Observer != nil {
 		g.SetObserver(j.Observer)
 	}
+	g.SetThreads(j.Threads)
 	return gpuRunner{g}, nil
 }
 

@@ -30,6 +30,7 @@ type Spec struct {
 	SMs       int      // --sms: SMs to simulate (0: one, or the configuration's gpu.sms for a cluster launch)
 	Cluster   string   // --cluster X[,Y[,Z]]: the launch's cluster shape; "": the source's, else none
 	Symbols   []string // --symbol NAME=FILL: a module-scope variable's contents before the first launch
+	Threads   int      // --threads: host threads the simulation may use (0: every core)
 }
 
 // Job is one simulation: a kernel, its launch and a machine configuration.
@@ -51,6 +52,7 @@ type Job struct {
 	Observer  sm.Observer                         // nil: none
 	Prep      func(*memory.Global, *Params) error // writes inputs before the first launch
 	Warm      []string                            // buffer parameters the host just wrote: resident in L2 at the start
+	Threads   int                                 // host threads the simulation may use (0: every core; sm.MMAWorkers)
 }
 
 // Outcome is what a job produced.
@@ -80,7 +82,10 @@ func (f Spec) Job(file string) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &Job{Source: src, Prog: prog, Config: cfg, Args: f.Args, Launches: f.Launches, MaxCycles: f.MaxCycles}
+	j := &Job{Source: src, Prog: prog, Config: cfg, Args: f.Args, Launches: f.Launches, MaxCycles: f.MaxCycles, Threads: f.Threads}
+	if f.Threads < 0 || f.Threads > maxThreads {
+		return nil, &UsageError{Msg: fmt.Sprintf("--threads %d: want 0 (every core) or 1..%d", f.Threads, maxThreads)}
+	}
 	if f.Lenient {
 		j.Mode = mbarrier.Faithful
 	}
@@ -241,8 +246,12 @@ func machine(j *Job, gm *memory.Global, ps *Params) (*sm.SM, error) {
 	if j.Observer != nil {
 		s.SetObserver(j.Observer)
 	}
+	s.SetThreads(j.Threads)
 	return s, nil
 }
+
+// maxThreads bounds --threads.
+const maxThreads = 1024
 
 // hierarchy is the memory path of a job's first SM, with the buffers the
 // host just wrote resident in L2.

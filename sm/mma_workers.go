@@ -33,11 +33,11 @@ type MMAWorkers struct {
 
 // mmaJob is one warp's share of a wgmma, its operands loaded.
 type mmaJob struct {
-	g    *warp.Wgmma
-	w    *warp.Warp
-	in   *isa.Instr
-	m    *warp.MMAModel
-	done *sync.WaitGroup // the warp's outstanding jobs
+	g       *warp.Wgmma
+	w       *warp.Warp
+	in      *isa.Instr
+	m       *warp.MMAModel
+	pending *mmaPending // the warp's outstanding jobs
 }
 
 // maxWarpSlots spreads the SMs' warps over the workers' queues (an SM holds
@@ -49,14 +49,15 @@ const maxWarpSlots = 64
 // workers are busy.
 const mmaFramesPerWorker = 4
 
-// NewMMAWorkers returns workers that start n goroutines at the first
-// wgmma; n < 0 takes one fewer than GOMAXPROCS (the driving goroutine
-// keeps a core), and 0 computes every wgmma inline.
-func NewMMAWorkers(n int) *MMAWorkers {
-	if n < 0 {
-		n = runtime.GOMAXPROCS(0) - 1
+// NewMMAWorkers returns the workers of a simulation that may use threads
+// host threads (0: GOMAXPROCS): the driving goroutine keeps one, and the
+// rest start at the first wgmma; with one thread every wgmma is computed
+// inline.
+func NewMMAWorkers(threads int) *MMAWorkers {
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
 	}
-	return &MMAWorkers{n: max(n, 0)}
+	return &MMAWorkers{n: threads - 1}
 }
 
 // start starts the workers, once.
@@ -77,13 +78,24 @@ var mmaJobHold func()
 func (p *MMAWorkers) work(q chan mmaJob) {
 	defer p.wg.Done()
 	for j := range q {
-		if mmaJobHold != nil {
-			mmaJobHold()
-		}
-		j.w.FinishWgmma(j.in, j.g, j.m)
-		p.free <- j.g
-		j.done.Done()
+		p.run(j)
 	}
+}
+
+// run computes one job; a panic (a bug) is handed to the warp's join, to
+// surface on the simulation's goroutine as it would have without workers.
+func (p *MMAWorkers) run(j mmaJob) {
+	defer func() {
+		if r := recover(); r != nil {
+			j.pending.fault = r
+		}
+		p.free <- j.g
+		j.pending.jobs.Done()
+	}()
+	if mmaJobHold != nil {
+		mmaJobHold()
+	}
+	j.w.FinishWgmma(j.in, j.g, j.m)
 }
 
 // frame returns an operand frame to load a wgmma into: a free one, a new
@@ -124,7 +136,7 @@ func (p *MMAWorkers) submit(key int, j mmaJob) {
 		j.w.FinishWgmma(j.in, j.g, j.m)
 		return
 	}
-	j.done.Add(1)
+	j.pending.jobs.Add(1)
 	p.queues[key%len(p.queues)] <- j
 }
 
@@ -141,9 +153,10 @@ func (p *MMAWorkers) Close() {
 // mmaPending is a warp's wgmmas not yet computed: the registers they read
 // and write, and their count.
 type mmaPending struct {
-	jobs sync.WaitGroup
-	regs []uint64 // bit r: general register r
-	any  bool
+	jobs  sync.WaitGroup
+	regs  []uint64 // bit r: general register r
+	any   bool
+	fault any // a job's panic, raised again by join
 }
 
 // mark adds register r to the set.
@@ -209,4 +222,8 @@ func (m *mmaPending) join() {
 	m.jobs.Wait()
 	clear(m.regs)
 	m.any = false
+	if r := m.fault; r != nil {
+		m.fault = nil
+		panic(r)
+	}
 }

@@ -3,7 +3,6 @@ package sm_test
 import (
 	"fmt"
 	"reflect"
-	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -13,8 +12,8 @@ import (
 )
 
 // TestWgmmaWorkersChangeNothing runs apps/h200/gemm_grid.cu's GEMM on 6 SMs
-// with its wgmmas computed inline (GOMAXPROCS 1: no workers) and on three
-// workers, each made slow, so that the SMs run far ahead of them unless
+// with its wgmmas computed inline (--threads 1: no workers) and on three
+// workers (--threads 4), each made slow, so that the SMs run far ahead of them unless
 // they wait where they must (sm.MMAWorkers): the report, every warp's
 // stalls and C must be the same, bit for bit.
 func TestWgmmaWorkersChangeNothing(t *testing.T) {
@@ -27,8 +26,8 @@ func TestWgmmaWorkersChangeNothing(t *testing.T) {
 			fmt.Sprintf("tensormap:f16,1024x%d,box=64x64,swizzle=128B,fill=f16int:1", m),
 			fmt.Sprintf("tensormap:f16,1024x%d,box=64x128,swizzle=128B,fill=f16int:2", n),
 			fmt.Sprintf("buf:%d", m*n*4), strconv.Itoa(m), strconv.Itoa(n), "1024", fmt.Sprintf("buf:%d", grid*32)}}
-	outcome := func(procs int) *run.Outcome {
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	outcome := func(threads int) *run.Outcome {
+		f.Threads = threads
 		j, err := f.Job("../apps/h200/gemm_grid.sass")
 		if err != nil {
 			t.Fatal(err)
@@ -40,7 +39,7 @@ func TestWgmmaWorkersChangeNothing(t *testing.T) {
 		j.Dumps = append(j.Dumps, d)
 		out, err := run.Execute(j)
 		if err != nil || out.Err != nil {
-			t.Fatalf("GOMAXPROCS %d: %v %v", procs, err, out.Err)
+			t.Fatalf("--threads %d: %v %v", threads, err, out.Err)
 		}
 		return out
 	}

@@ -46,3 +46,23 @@ func TestPendingWgmmaRegistersAreTheOnesTouched(t *testing.T) {
 		t.Error("after join the set still holds r25")
 	}
 }
+
+// A panic on a worker (a bug in the arithmetic) is raised again where the
+// warp joins its wgmmas, on the simulation's goroutine, as it would have
+// been without workers.
+func TestWorkerPanicSurfacesAtJoin(t *testing.T) {
+	mmaJobHold = func() { panic("boom") }
+	defer func() { mmaJobHold = nil }()
+	p := NewMMAWorkers(2)
+	defer p.Close()
+	var pw mmaPending
+	pw.any = true
+	p.submit(0, mmaJob{g: p.frame(), pending: &pw})
+	defer func() {
+		if r := recover(); r != "boom" {
+			t.Errorf("join raised %v, want the worker's panic", r)
+		}
+	}()
+	pw.join()
+	t.Error("join returned after the job panicked")
+}

@@ -116,6 +116,7 @@ type SM struct {
 	tensor         []tensorPipe  // the sub-partitions' tensor pipes (wgmma)
 	mmaPool        *MMAWorkers   // computes the wgmmas' accumulators (mma_workers.go)
 	ownPool        bool          // mmaPool is the SM's own, which it closes
+	threads        int           // host threads the SM alone may use (0: every core)
 	mmaModel       warp.MMAModel // the tensor cores' arithmetic
 	mmaRead        mmaReader     // the wgmma's shared-memory reads
 }

@@ -169,13 +169,17 @@ func (s *SM) wgmma(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error {
 // (ShareMMAWorkers), else the SM's own, started at its first wgmma.
 func (s *SM) mmaWorkers() *MMAWorkers {
 	if s.mmaPool == nil {
-		s.mmaPool, s.ownPool = NewMMAWorkers(-1), true
+		s.mmaPool, s.ownPool = NewMMAWorkers(s.threads), true
 	}
 	if s.mmaModel == (warp.MMAModel{}) {
 		s.mmaModel = warp.H200MMAModel()
 	}
 	return s.mmaPool
 }
+
+// SetThreads bounds the host threads the SM alone may use (0: every core;
+// MMAWorkers).
+func (s *SM) SetThreads(n int) { s.threads = n }
 
 // ShareMMAWorkers has the SM's wgmmas computed by p, which its owner
 // closes.
@@ -198,7 +202,7 @@ func (s *SM) submitMMA(p *MMAWorkers, wc *wctx, in *isa.Instr, g *warp.Wgmma) {
 		}
 		pw.any = true
 	}
-	p.submit(s.smid*maxWarpSlots+wc.slot, mmaJob{g: g, w: wc.w, in: in, m: &s.mmaModel, done: &pw.jobs})
+	p.submit(s.smid*maxWarpSlots+wc.slot, mmaJob{g: g, w: wc.w, in: in, m: &s.mmaModel, pending: pw})
 }
 
 // joinMMA waits until the wgmmas of every warp of the SM are computed.

@@ -35,6 +35,9 @@ type Stats struct {
 // error is put's first.
 func (g *Grid) RunPoints(ctx context.Context, jobs int, todo []int, put func(Record) error, progress func(done, failed int)) (Stats, error) {
 	start := time.Now()
+	if jobs > 1 && g.Spec.Threads == 0 {
+		g.Spec.Threads = 1 // the points share the cores: one each
+	}
 	work := make(chan int)
 	results := make(chan Record)
 	for w := 0; w < min(max(jobs, 1), max(len(todo), 1)); w++ {

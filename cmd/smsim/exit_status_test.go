@@ -67,6 +67,8 @@ func TestExitStatusAndFirstLine(t *testing.T) {
 			line: "smsim: --dump ITERS: not a buffer parameter of kernel entangle_half (0:ITERS s64)"},
 		{name: "dumps section without a dump", args: []string{"run", half, "-o", "csv", "--report", "dumps"}, code: exitUsage,
 			line: "smsim: --report dumps: no --dump NAME[:TYPE[:COUNT]] names a buffer to print"},
+		{name: "negative threads", args: []string{"run", half, "--threads", "-1"}, code: exitUsage,
+			line: "smsim: --threads -1: want 0 (every core) or 1..1024"},
 		{name: "block over 1024 threads", args: []string{"run", half, "--block", "5000"}, code: exitUsage,
 			line: `smsim: --block "5000": 5000 threads per block, more than the 1024 a block may have`},
 		{name: "block of 2048 threads in three dimensions", args: []string{"run", half, "--block", "32,32,2"}, code: exitUsage,
