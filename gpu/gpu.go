@@ -160,8 +160,11 @@ func (g *GPU) Run(l *sm.Launch) (*Result, error) {
 	if err := g.d.begin(l); err != nil {
 		return nil, err
 	}
-	for _, s := range g.sms {
-		if err := s.Begin(l); err != nil {
+	if err := g.sms[0].Begin(l); err != nil {
+		return nil, err
+	}
+	for _, s := range g.sms[1:] {
+		if err := s.BeginLike(l, g.sms[0]); err != nil { // the first's decoded program
 			return nil, err
 		}
 	}

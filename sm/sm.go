@@ -226,7 +226,15 @@ func (s *SM) Finish(err error) (*Result, error) {
 	return s.result(), nil
 }
 
-func (s *SM) begin(l *Launch) error {
+func (s *SM) begin(l *Launch) error { return s.beginLike(l, nil) }
+
+// BeginLike is Begin for an SM of a GPU whose SM like began the same
+// launch: it takes like's decoded program (uops and lane kernels, pure
+// functions of the program and the configuration, which the SMs share)
+// instead of decoding it again.
+func (s *SM) BeginLike(l *Launch, like *SM) error { return s.beginLike(l, like) }
+
+func (s *SM) beginLike(l *Launch, like *SM) error {
 	if l.Prog == nil {
 		return &Diag{Kind: DiagInput, Code: "no-program", Warp: -1, Phase: -1, Msg: "no program to launch"}
 	}
@@ -236,7 +244,11 @@ func (s *SM) begin(l *Launch) error {
 	if s.obs != nil {
 		s.obs.Launch()
 	}
-	s.uops, s.kernels = decode(l.Prog, &s.cfg), decodeKernels(l.Prog)
+	if like != nil && like.prog == l.Prog && like.uops != nil {
+		s.uops, s.kernels = like.uops, like.kernels
+	} else {
+		s.uops, s.kernels = decode(l.Prog, &s.cfg), decodeKernels(l.Prog)
+	}
 	s.ctas, s.nextCTA, s.done, s.err = nil, 0, false, nil
 	s.totalCTA = l.Grid[0] * l.Grid[1] * l.Grid[2]
 	s.warps = make([]*wctx, s.cfg.Limits.Warps)
