@@ -26,7 +26,6 @@ type MMAWorkers struct {
 	n      int // workers, started at the first wgmma
 	queues []chan mmaJob
 	free   chan *warp.Wgmma // operand frames not in use
-	made   int              // frames allocated so far (at most cap(free))
 	inline *warp.Wgmma      // the one frame of a pool with no workers
 	wg     sync.WaitGroup   // the workers, for Close
 }
@@ -60,9 +59,13 @@ func NewMMAWorkers(threads int) *MMAWorkers {
 	return &MMAWorkers{n: threads - 1}
 }
 
-// start starts the workers, once.
+// start starts the workers, once, with all their frames: a run allocates
+// the same whatever the workers' pace.
 func (p *MMAWorkers) start() {
 	p.free = make(chan *warp.Wgmma, mmaFramesPerWorker*p.n)
+	for range cap(p.free) {
+		p.free <- &warp.Wgmma{}
+	}
 	for i := 0; i < p.n; i++ {
 		q := make(chan mmaJob, mmaFramesPerWorker)
 		p.queues = append(p.queues, q)
@@ -98,8 +101,8 @@ func (p *MMAWorkers) run(j mmaJob) {
 	j.w.FinishWgmma(j.in, j.g, j.m)
 }
 
-// frame returns an operand frame to load a wgmma into: a free one, a new
-// one while fewer than the bound exist, else the next one a worker frees.
+// frame returns an operand frame to load a wgmma into: a free one, else
+// the next one a worker frees.
 func (p *MMAWorkers) frame() *warp.Wgmma {
 	if p.n > 0 && p.queues == nil {
 		p.start()
@@ -109,15 +112,6 @@ func (p *MMAWorkers) frame() *warp.Wgmma {
 			p.inline = &warp.Wgmma{}
 		}
 		return p.inline
-	}
-	select {
-	case g := <-p.free:
-		return g
-	default:
-	}
-	if p.made < cap(p.free) {
-		p.made++
-		return &warp.Wgmma{}
 	}
 	return <-p.free
 }
@@ -147,7 +141,7 @@ func (p *MMAWorkers) Close() {
 		close(q)
 	}
 	p.wg.Wait()
-	p.queues, p.free, p.made = nil, nil, 0
+	p.queues, p.free = nil, nil
 }
 
 // mmaPending is a warp's wgmmas not yet computed: the registers they read
