@@ -10,7 +10,9 @@
 // CTAs (8 and 4 tiles a CTA); K = 1024. A, B: integers in [-8, 8) (f16int:1, f16int:2 as smsim spells them), so C is
 // exact; the host checks it against an integer product.
 // Output: "grid,CONFIG,GRID,rep,kernel_cycles,slowest_cta_cycles,sms_used,c_fnv,kernel_ns,clk_per_ns" rows, three
-// launches after one that is checked (A and B are in L2 after it, as after smsim's --launches 2).
+// launches after one that is checked (A and B are in L2 after it, as after smsim's --launches 2), each followed by
+// its CTAs' "cta,CONFIG,GRID,rep,cta,smid,cycles,start_ns,end_ns" rows (ns from the launch's first start), which
+// gemm_grid_cta.csv keeps apart.
 // Build: nvcc -O3 -std=c++17 -arch=sm_90a -o gemm_grid gemm_grid.cu -lcuda
 #define GEMM_WGMMA_NO_MAIN
 #include "gemm_wgmma.cu"
@@ -161,6 +163,9 @@ static void grid_case(int M, int N, int K, int G) {
     const double clk = (double)cyc / (double)ns;  // the SMs' clock in this launch, cycles a ns
     printf("grid,%s,%d,%d,%.0f,%lld,%zu,0x%016llx,%lld,%.4f\n", cfg, G, rep, (hi - lo) * clk, slow, sms.size(),
            (unsigned long long)fnv1a64(cb), hi - lo, clk);
+    for (int i = 0; i < G; i++)
+      printf("cta,%s,%d,%d,%d,%lld,%lld,%lld,%lld\n", cfg, G, rep, i, h[4 * i + 3], h[4 * i], h[4 * i + 1] - lo,
+             h[4 * i + 2] - lo);
   }
   CK(cudaFree(A));
   CK(cudaFree(B));
