@@ -66,6 +66,12 @@ type Config struct {
 	// from DRAM.
 	L2FarCycles int
 
+	// L2Ns, DRAMNs and L2FarNs are the nanoseconds of L2Cycles, DRAMCycles
+	// and L2FarCycles spent on the L2's and DRAM's own clocks, which an SM
+	// clock other than RefClockMHz does not change (AtClock).
+	L2Ns, DRAMNs, L2FarNs float64
+	atMHz                 float64 // the SM clock AtClock put the cycles at (0: RefClockMHz, not converted)
+
 	// L2BytesPerCycle is the SM↔L2 link (per direction): the slope of bulk
 	// copy latency with size between 16 KiB and 128 KiB (≈100 B/cycle), and
 	// the 16 KiB-chunk L2 bandwidth row (98.9).
@@ -205,6 +211,20 @@ func (c Config) Validate() error {
 		{"L2FarCycles", c.L2FarCycles}, {"WriteAckCycles", c.WriteAckCycles}} {
 		if f.v < 0 {
 			return fmt.Errorf("memory: %s %d must not be negative", f.name, f.v)
+		}
+	}
+	if c.atMHz != 0 {
+		return nil // AtClock folded the nanoseconds into the cycles
+	}
+	for _, f := range []struct {
+		name, of string
+		ns       float64
+		cycles   int
+	}{{"L2Ns", "L2Cycles", c.L2Ns, c.L2Cycles}, {"DRAMNs", "DRAMCycles", c.DRAMNs, c.DRAMCycles},
+		{"L2FarNs", "L2FarCycles", c.L2FarNs, c.L2FarCycles}} {
+		if f.ns < 0 || f.ns*RefClockMHz/1000 > float64(f.cycles)+0.5 {
+			return fmt.Errorf("memory: %s %g must be 0 to the %d cycles of %s at %d MHz (%.1f ns)",
+				f.name, f.ns, f.cycles, f.of, RefClockMHz, float64(f.cycles)*1000/RefClockMHz)
 		}
 	}
 	return nil

@@ -256,7 +256,7 @@ const maxThreads = 1024
 // hierarchy is the memory path of a job's first SM, with the buffers the
 // host just wrote resident in L2.
 func hierarchy(j *Job, ps *Params) (*memory.Hierarchy, error) {
-	h, err := memory.NewHierarchy(j.Config.Mem)
+	h, err := memory.NewHierarchy(j.Config.Mem.AtClock(j.Config.ClockMHz))
 	if err != nil {
 		return nil, &InputError{Err: err}
 	}

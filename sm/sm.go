@@ -133,6 +133,7 @@ func New(cfg Config, eng *sim.Engine, gmem GlobalMemory, path MemoryPath) (*SM, 
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	cfg.Mem = cfg.Mem.AtClock(cfg.ClockMHz) // the L2's and DRAM's nanoseconds at the SM's clock
 	s := &SM{cfg: cfg, eng: eng, gmem: gmem, lsu: newLSU(&cfg, path), consts: newConstCache(&cfg), place: placement{limits: cfg.Limits, smem: cfg.Smem.Capacity},
 		limits: defaultReportLimits()}
 	s.gspan, _ = gmem.(spanMemory)
