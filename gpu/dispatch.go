@@ -18,12 +18,14 @@ import (
 type dispatcher struct {
 	g       *GPU
 	l       *sm.Launch
-	cluster [3]int // CTAs per cluster in each dimension (1,1,1 without)
-	size    int    // CTAs per cluster
-	units   int    // clusters (or CTAs) in the grid
-	next    int    // next cluster (or CTA) to start
-	nextGPC int    // the GPC the next cluster tries first
-	pick    []int  // scratch: candidate SMs
+	cluster [3]int    // CTAs per cluster in each dimension (1,1,1 without)
+	size    int       // CTAs per cluster
+	units   int       // clusters (or CTAs) in the grid
+	next    int       // next cluster (or CTA) to start
+	nextGPC int       // the GPC the next cluster tries first
+	pick    []int     // scratch: candidate SMs
+	launch  sim.Cycle // gpu.cta_launch_ns: a CTA's retirement to its successor's start
+	queued  sim.Cycle // the cycle of the latest refill queued (Refill), to queue one a cycle
 }
 
 // LaunchError is a launch the GPU cannot run as given: a cluster shape that
@@ -52,6 +54,7 @@ func (d *dispatcher) begin(l *sm.Launch) error {
 		return &LaunchError{Msg: fmt.Sprintf("cluster of %d CTAs cannot be co-scheduled: the largest GPC of the %d simulated SMs has %d (--sms, gpu.gpc_sms)", d.size, len(d.g.sms), big)}
 	}
 	d.units = l.Grid[0] * l.Grid[1] * l.Grid[2] / d.size
+	d.launch, d.queued = sim.Cycle(spec.CTALaunchCycles(d.g.cfg.ClockMHz)), 0
 	return nil
 }
 
@@ -66,8 +69,28 @@ func (d *dispatcher) largestGPC() int {
 // Exhausted reports whether every CTA of the grid has started.
 func (d *dispatcher) Exhausted() bool { return d.next >= d.units }
 
-// Refill starts the grid's next CTAs (or clusters) wherever they fit.
+// Refill is an SM's word that one of its CTAs retired: the grid's next
+// CTAs start gpu.cta_launch_ns later, wherever they fit then, as the
+// H200's do (calibration: apps/h200/gemm_grid_cta.csv).
 func (d *dispatcher) Refill(now sim.Cycle) error {
+	if d.next >= d.units {
+		return nil
+	}
+	if d.launch == 0 {
+		return d.fill(now)
+	}
+	if at := now + d.launch; at != d.queued {
+		d.queued = at
+		d.g.eng.Schedule(at, sim.PhaseDeliver, d, 0)
+	}
+	return nil
+}
+
+// Handle starts the CTAs of a refill Refill queued.
+func (d *dispatcher) Handle(now sim.Cycle, _ uint64) error { return d.fill(now) }
+
+// fill starts the grid's next CTAs (or clusters) wherever they fit.
+func (d *dispatcher) fill(now sim.Cycle) error {
 	if d.size == 1 && d.l.Cluster == [3]int{} {
 		return d.refillCTAs(now)
 	}

@@ -173,7 +173,7 @@ func (g *GPU) Run(l *sm.Launch) (*Result, error) {
 		s.ShareMMAWorkers(mma)
 	}
 	start := g.eng.Now()
-	err := g.d.Refill(start)
+	err := g.d.fill(start) // the first wave, at once
 	if err == nil {
 		err = sm.RunPast(g.eng, g.sms[0].Limit(), g.done)
 	}

@@ -13,7 +13,7 @@ import (
 func h200Mem() Config {
 	c := DefaultConfig()
 	c.L1MissCycles, c.L2Cycles, c.DRAMCycles, c.L2FarCycles, c.WriteAckCycles = 32, 257, 285, 180, 188
-	c.L2Ns, c.DRAMNs, c.L2FarNs = 73.3, 132, 84
+	c.L2Ns, c.DRAMNs, c.L2FarNs = 71.4, 140, 89
 	return c
 }
 
@@ -47,22 +47,24 @@ func chaseAt(t *testing.T, clockMHz float64) (hit, dram float64) {
 // TestLatenciesFollowTheSMClockAsClockdomMeasured: the L2's and DRAM's
 // nanoseconds (AtClock) make an L2 hit and a DRAM line as many cycles
 // shorter at a lower SM clock as calibration/h200/clockdom.csv measured:
-// from 1.968 cycles a ns (its idle rows) to 1.800 and 1.675, an L2 hit
-// 12.4 and 21.5 cycles shorter, a DRAM line 41.8 and 73.6.
+// from 1.978 cycles a ns (its idle rows) to 1.800 and 1.661, an L2 hit
+// 12.8 and 22.6 cycles shorter, a DRAM line 52.0 and 85.1.
 func TestLatenciesFollowTheSMClockAsClockdomMeasured(t *testing.T) {
-	refHit, refDRAM := chaseAt(t, 1968.2)
+	refHit, refDRAM := chaseAt(t, 1977.9)
 	for _, c := range []struct {
 		mhz               float64
-		hitDrop, dramDrop float64 // clockdom.csv: cycles fewer than at 1.968
+		hitDrop, dramDrop float64 // clockdom.csv: cycles fewer than at 1.978
 	}{
-		{1799.6, 285.60 - 273.20, 664.66 - 622.85},
-		{1675.4, 285.60 - 264.15, 664.66 - 591.06},
+		{1799.9, 278.52 - 265.70, 687.43 - 635.42},
+		{1662.1, 278.52 - 255.97, 687.43 - 602.38},
 	} {
 		hit, dram := chaseAt(t, c.mhz)
 		if d := refHit - hit; math.Abs(d-c.hitDrop) > 1.5 {
 			t.Errorf("%.0f MHz: an L2 hit %.1f cycles shorter, clockdom.csv %.1f", c.mhz, d, c.hitDrop)
 		}
-		if d := refDRAM - dram; math.Abs(d-c.dramDrop) > 0.1*c.dramDrop {
+		// A DRAM line's nanoseconds vary between launches more than an L2
+		// hit's (three runs of the probe: 250, 253 and 273 ns): 15 %.
+		if d := refDRAM - dram; math.Abs(d-c.dramDrop) > 0.15*c.dramDrop {
 			t.Errorf("%.0f MHz: a DRAM line %.1f cycles shorter, clockdom.csv %.1f", c.mhz, d, c.dramDrop)
 		}
 	}
@@ -90,10 +92,10 @@ func TestAtClockKeepsTheReferenceAndScalesBandwidth(t *testing.T) {
 		{"GPCL2BytesPerCycle (a GPC's delivery)", lo.GPCL2BytesPerCycle, 672},
 		{"L2BytesPerCycle (the SM's link)", lo.L2BytesPerCycle, c.L2BytesPerCycle},
 		{"DRAMBytesPerCycle (the SM's share)", lo.DRAMBytesPerCycle, c.DRAMBytesPerCycle},
-		{"L2Cycles", lo.L2Cycles, 257 - 24}, // 73.3 ns × 0.33 cycles a ns fewer
+		{"L2Cycles", lo.L2Cycles, 257 - 24}, // 71.4 ns × 0.33 cycles a ns fewer
 		{"WriteAckCycles", lo.WriteAckCycles, 188 - 24},
-		{"DRAMCycles", lo.DRAMCycles, 285 - 44}, // 132 ns
-		{"L2FarCycles", lo.L2FarCycles, 180 - 28},
+		{"DRAMCycles", lo.DRAMCycles, 285 - 46}, // 140 ns
+		{"L2FarCycles", lo.L2FarCycles, 180 - 29},
 	} {
 		if f.got != f.want {
 			t.Errorf("%s at 1650 MHz: %d, want %d", f.name, f.got, f.want)

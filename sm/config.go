@@ -262,6 +262,7 @@ func (c *Config) Validate() error {
 		{c.Syncs.Interval >= 1, "syncs.interval must be at least 1"},
 		{min(c.Tensor.F16Ops, c.Tensor.TF32Ops, c.Tensor.FP8Ops, c.Tensor.Int8Ops) >= 1, "tensor.*_ops must be at least 1"},
 		{c.ClockMHz > 0, "clock_mhz must be positive"},
+		{c.GPU.CTALaunchNs >= 0, "gpu.cta_launch_ns must not be negative"},
 		{c.Watchdog.SpinCycles >= 1000, "watchdog.spin_cycles must be at least 1000"},
 		{c.GPU.SMs >= 1, "gpu.sms must be at least 1"},
 		{c.GPU.DSMEMBytesPerCycle >= 1, "dsmem.bytes_per_cycle must be at least 1"},

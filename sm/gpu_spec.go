@@ -1,5 +1,7 @@
 package sm
 
+import "math"
+
 // maxGPCs is the most GPCs gpu.gpc_sms lists.
 const maxGPCs = 16
 
@@ -19,6 +21,13 @@ type GPUSpec struct {
 	Release            int          // cluster.release: a .release arrival's wait for visibility
 	ArriveInterval     int          // cluster.arrive_interval: between two warps\' arrivals of one CTA
 	ReleaseInterval    int          // cluster.release_interval: between two warps\' .release arrivals of one CTA
+	CTALaunchNs        float64      // gpu.cta_launch_ns: a CTA's retirement to the start of the one sent in its place
+}
+
+// CTALaunchCycles is gpu.cta_launch_ns in cycles of an SM clocked at
+// clockMHz.
+func (g GPUSpec) CTALaunchCycles(clockMHz float64) int {
+	return int(math.Round(g.CTALaunchNs * clockMHz / 1000))
 }
 
 // GPCOf returns the GPC of SM i under the spec's layout (SMs past the

@@ -266,17 +266,17 @@ func memKeys() []decl {
 	g.int("mem.write_ack", "cycles", 188, measuredSrc("fencecost.csv mode 1: a fence after one st.global a thread takes 463-477 cycles in the rounds whose lines' home is the near L2 partition (second launch, rank 0: 8 of 16 rounds), 598-633 in the others, 307 alone (mode 0)"), "a store's acknowledgement from a line whose home is the near L2 partition, after its turn on the request path", func(c *Config) *int { return &c.Mem.WriteAckCycles })
 	g.int("mem.l2_far", "cycles", 180, measuredSrc("l2near.csv: one thread's chase of L2-resident lines after every SM wrote them takes 350 cycles a load (mean of the lower mode) for three lines in four and 528 for the fourth; from DRAM 619 and 802; all near on the next chase from the same side; l1tlb.csv warm: 380 cycles after a cudaMemcpy of them against 294 once read, half the lines far"), "what a read adds when its line is only in the far L2 partition (its home), and a store's acknowledgement from a far home", func(c *Config) *int { return &c.Mem.L2FarCycles })
 	clockdom := func(what string) Source {
-		return measuredSrc("clockdom.csv (one SM chases L2 and DRAM while other SMs' tensor cores pull the clock down: 1.97, 1.80 and 1.67 clock64 cycles a ns), " + what)
+		return measuredSrc("clockdom.csv (one SM chases L2 and DRAM while other SMs' tensor cores pull the clock down: 1.98, 1.80 and 1.66 clock64 cycles a ns), " + what)
 	}
-	g.add("mem.l2_ns", "ns", clockdom("an L2 hit 285.6 cycles a hop at 1.97, 273.2 at 1.80, 264.2 at 1.67: 141.3 SM cycles plus 73.3 ns"),
+	g.add("mem.l2_ns", "ns", clockdom("an L2 hit 278.5 cycles a hop at 1.98, 265.7 at 1.80, 256.0 at 1.66: 137.3 SM cycles plus 71.4 ns"),
 		"of mem.l2 and mem.write_ack, the nanoseconds on the L2's own clock, which a clock_mhz below 1980 turns into fewer cycles",
-		floatField{at: func(c *Config) *float64 { return &c.Mem.L2Ns }, def: 73.3})
-	g.add("mem.dram_ns", "ns", clockdom("a DRAM line 664.7 cycles a hop at 1.97, 622.9 at 1.80, 591.1 at 1.67: 172.1 SM cycles plus 250.3 ns, past an L2 hit 30.8 cycles plus 177.0 ns, 91.9 % of it at 1980 MHz; mem.dram's share taken alike (285 cycles: 132 ns)"),
+		floatField{at: func(c *Config) *float64 { return &c.Mem.L2Ns }, def: 71.4, zero: true})
+	g.add("mem.dram_ns", "ns", clockdom("a DRAM line 687.4 cycles a hop at 1.98, 635.4 at 1.80, 602.4 at 1.66: 147.8 SM cycles plus 272.8 ns, past an L2 hit 10.4 cycles plus 201.4 ns, 97.4 % of it at 1980 MHz; mem.dram's share taken alike (285 cycles: 140 ns)"),
 		"of mem.dram, the nanoseconds on DRAM's and the L2's own clocks",
-		floatField{at: func(c *Config) *float64 { return &c.Mem.DRAMNs }, def: 132})
-	g.add("mem.l2_far_ns", "ns", Source{Assumed, "the far hop splits as a DRAM line's time past an L2 hit does in clockdom.csv (91.9 % of 180 cycles at 1980 MHz: 84 ns)"},
+		floatField{at: func(c *Config) *float64 { return &c.Mem.DRAMNs }, def: 140, zero: true})
+	g.add("mem.l2_far_ns", "ns", Source{Assumed, "the far hop splits as a DRAM line's time past an L2 hit does in clockdom.csv (97.4 % of 180 cycles at 1980 MHz: 89 ns)"},
 		"of mem.l2_far, the nanoseconds on the L2's own clock",
-		floatField{at: func(c *Config) *float64 { return &c.Mem.L2FarNs }, def: 84})
+		floatField{at: func(c *Config) *float64 { return &c.Mem.L2FarNs }, def: 89, zero: true})
 	g.int("mem.tlb_miss", "cycles", 10, measuredSrc("gmem.csv dram_pages8192 - dram_pages8 (10.4 cycles: every load in a new page)"), "TLB miss penalty", func(c *Config) *int { return &c.Mem.TLBMissCycles })
 	g.name = "constant caches"
 	g.int("const.l1_5", "cycles", 70, measuredSrc("constcache.csv: a pointer chase through a __constant__ array, each hop an LDC c[0x3][R] timed alone: 36 cycles in a 64-byte line read before, 106 in a new 64-byte line of a 256-byte line read before (+70); the first read of each 64-byte parameter line (bank 0, LDC c[0x0][imm]) 95-102"), "a constant read whose 64-byte line the SM's immediate constant cache lacks, from the constant cache behind it", func(c *Config) *int { return &c.Const.L15Cycles })
@@ -377,6 +377,9 @@ func gpuKeys() []decl {
 		"what the L2 delivers to the bulk copies of one GPC's SMs together, at 1980 MHz: its bytes a ns hold at other clock_mhz (clockbw.csv) (0: no limit; a GPC's reads of a line in flight take it once; plain loads are not held to it: l2bw.csv's 528-CTA streams reach 6.1 KB/cycle)", func(c *Config) *int { return &c.Mem.GPCL2BytesPerCycle })
 	g.int("gpu.dram_bytes_per_cycle", "B/cycle", 2254, l2bw("stream,dram,528: 528 CTAs stream 132 MiB from DRAM in 31.0 us at 1980 MHz (4.46 TB/s, 2254 B/cycle, against 4.8 TB/s nominal; 264 CTAs reach 2117)"),
 		"DRAM bandwidth to all the SMs of the GPU together (one SM alone never reaches it; mem.dram_bytes_per_cycle is one SM's), at 1980 MHz: its bytes a ns hold at other clock_mhz", func(c *Config) *int { return &c.Mem.GPUDRAMBytesPerCycle })
+	g.add("gpu.cta_launch_ns", "ns", measuredSrc("ctalaunch.csv: a CTA's first %globaltimer read comes 192 or 224 ns (the median of each of 21 launches, 208 on average; 160-448 over all their refills) after the last read of the CTA before it on its SM, whatever its threads (32-1024), shared memory (120 or 200 KiB) and the stores it makes before it ends (0-128 KiB); smsim's own instructions in that span take 47 ns"),
+		"from a CTA's retirement to the start of the CTA the GPU sends its SM in its place (launches of several SMs; the first wave starts at once)",
+		floatField{at: func(c *Config) *float64 { return &c.GPU.CTALaunchNs }, def: 161, zero: true})
 	g.int("cluster.max_ctas", "CTAs", 16, Source{Documented, "the CUDA programming guide (8 portable, 16 with cudaFuncAttributeNonPortableClusterSizeAllowed; 16 measured: cbar,c16)"},
 		"most CTAs a cluster may have", func(c *Config) *int { return &c.GPU.MaxClusterCTAs })
 	g.int("dsmem.latency", "cycles", 168, probe("dsmem: a dependent ld.shared::cluster chain in the peer CTA takes 190.7 cycles a hop, in the CTA's own shared memory through ld.shared 23.1"),

@@ -132,8 +132,9 @@ func (f intField) set(c *Config, s string) error {
 
 // floatField is a positive real field (a clock rate).
 type floatField struct {
-	at  func(*Config) *float64
-	def float64
+	at   func(*Config) *float64
+	def  float64
+	zero bool // 0 is a value (a duration that may be none), not only positive numbers
 }
 
 func (f floatField) get(c *Config) string { return strconv.FormatFloat(*f.at(c), 'g', -1, 64) }
@@ -141,7 +142,14 @@ func (f floatField) reset(c *Config)      { *f.at(c) = f.def }
 
 func (f floatField) set(c *Config, s string) error {
 	v, err := strconv.ParseFloat(s, 64)
+	if f.zero && err == nil && v == 0 {
+		*f.at(c) = 0
+		return nil
+	}
 	if err != nil || v <= 0 || v > 1e5 {
+		if f.zero {
+			return fmt.Errorf("want 0 or a positive number, got %q", s)
+		}
 		return fmt.Errorf("want a positive number, got %q", s)
 	}
 	*f.at(c) = v

@@ -39,13 +39,15 @@ __device__ __forceinline__ void mma_f16(float (&d)[64], uint64_t da, uint64_t db
                : "l"(da), "l"(db), "r"(1));
 }
 
-// wg_any: whether v holds in any thread of the warpgroup (named barrier id, 128 threads), the same answer in all:
-// a warpgroup's wgmmas are .aligned, so its four warps must leave the loop together.
-__device__ __forceinline__ bool wg_any(bool v, uint32_t id) {
-  uint32_t r;
-  asm volatile("{\n.reg .pred p, q;\nsetp.ne.u32 p, %1, 0;\nbarrier.red.or.pred q, %2, 128, p;\nselp.u32 %0, 1, 0, q;\n}"
-               : "=r"(r) : "r"((uint32_t)v), "r"(id) : "memory");
-  return r != 0;
+// wg_done: whether the warpgroup's first thread finds v, the same answer in all its threads, through shared memory
+// and the warpgroup's named barrier (id, 128 threads): a warpgroup's wgmmas are .aligned, so its four warps must leave
+// the loop together.
+__device__ __forceinline__ bool wg_done(bool v, uint32_t id, volatile int* flag) {
+  if (threadIdx.x % 128 == 0) *flag = v;
+  asm volatile("bar.sync %0, 128;" :: "r"(id) : "memory");
+  const bool r = *flag != 0;
+  asm volatile("bar.sync %0, 128;" :: "r"(id) : "memory");
+  return r;
 }
 
 // load_wgmma: the calling warpgroup issues groups of four wgmmas over its 24 KiB of operands (A's 64 rows of 128
@@ -53,6 +55,7 @@ __device__ __forceinline__ bool wg_any(bool v, uint32_t id) {
 // %globaltimer ns to out[0..1].
 __device__ void load_wgmma(const volatile int* stop, bool zeros, unsigned long long* out, long long limit_ns) {
   extern __shared__ __align__(1024) uint8_t smem[];
+  __shared__ int flags[2];
   const uint32_t wg = threadIdx.x / 128;
   const uint32_t base = ((sa(smem) + 1023u) & ~1023u) + wg * 24576;
   uint8_t* p = smem + (base - sa(smem));
@@ -70,7 +73,7 @@ __device__ void load_wgmma(const volatile int* stop, bool zeros, unsigned long l
   for (int j = 0; j < 64; j++) d[j] = 0.0f;
   const uint64_t da = sdesc(base), db = sdesc(base + 8192);
   const long long c0 = clk(), g0 = gtime();
-  while (!wg_any(*stop != 0 || gtime() - g0 > limit_ns, 1 + wg)) {
+  while (!wg_done(*stop != 0 || gtime() - g0 > limit_ns, 1 + wg, &flags[wg])) {
     for (int g = 0; g < 16; g++) {
       asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll

@@ -22,7 +22,8 @@ var corpusDirs = []string{"../../calibration/h200", "../../testdata/cuda", "test
 // are outside the operand grammar these tests check, wgmma_probe.sass was
 // printed without encodings and tma_swizzle has no ptxas report;
 // loweringCorpus runs them all.
-var tensorListings = map[string]bool{"wgmma_probe": true, "wgmma_rate": true, "wgmma_share": true, "stg_wgmma": true, "tma_swizzle": true}
+var tensorListings = map[string]bool{"wgmma_probe": true, "wgmma_rate": true, "wgmma_share": true, "stg_wgmma": true, "tma_swizzle": true,
+	"clockdom": true, "clockbw": true}
 
 // corpus returns the committed files with extension ext (".sass", ".cubin").
 func corpus(t testing.TB, ext string) []string {
