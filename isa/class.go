@@ -119,6 +119,8 @@ func ClassOf(in *Instr) Class {
 		return ClassBranch
 	case OpBarSync, OpBarArrive, OpBarRed, OpClusterArrive, OpClusterWait:
 		return ClassBar
+	case OpBarResult: // B2R: a read of the barrier unit's state, as S2R reads a special register
+		return ClassSpecial
 	case OpShfl:
 		return ClassShared // SHFL runs in the shared-memory pipe: 24 cycles, one every 4.00 a sub-partition (calibration/h200 ldg.csv)
 	case OpBarWarpSync, OpVote, OpMatch, OpRedux:

@@ -91,7 +91,8 @@ const (
 	// Synchronisation.
 	OpBarSync     // bar.sync / barrier.sync a (id) [, b (thread count)]
 	OpBarArrive   // bar.arrive a [, b]
-	OpBarRed      // bar.red: d = reduction AtomOp over pred c across the CTA at barrier a
+	OpBarRed      // bar.red: d = reduction AtomOp over pred c across the CTA at barrier a (SASS BAR.RED: no d; a[, b], c)
+	OpBarResult   // d[, p] = the count of true predicates of the warp's last SASS BAR.RED and its reduction (B2R.RESULT)
 	OpBarWarpSync // bar.warp.sync a (membermask)
 	OpNanosleep   // sleep for about a nanoseconds
 	OpVote        // d = vote Mode (all/any/uni/ballot) of pred a over membermask b
@@ -214,7 +215,7 @@ var opNames = [...]string{
 	OpLd: "ld", OpSt: "st", OpAtom: "atom", OpRed: "red", OpFence: "fence", OpPrefetch: "prefetch",
 	OpLdmatrix: "ldmatrix", OpStmatrix: "stmatrix",
 	OpBra: "bra", OpBrx: "brx.idx", OpCall: "call", OpRet: "ret", OpExit: "exit", OpTrap: "trap", OpBrkpt: "brkpt",
-	OpBarSync: "bar.sync", OpBarArrive: "bar.arrive", OpBarRed: "bar.red", OpBarWarpSync: "bar.warp.sync",
+	OpBarSync: "bar.sync", OpBarArrive: "bar.arrive", OpBarRed: "bar.red", OpBarResult: "b2r.result", OpBarWarpSync: "bar.warp.sync",
 	OpNanosleep: "nanosleep", OpVote: "vote", OpShfl: "shfl", OpMatch: "match", OpRedux: "redux",
 	OpActivemask: "activemask", OpElect: "elect.sync", OpGriddepctl: "griddepcontrol",
 	OpMbarInit: "mbarrier.init", OpMbarInval: "mbarrier.inval", OpMbarArrive: "mbarrier.arrive",

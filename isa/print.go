@@ -97,6 +97,16 @@ func (in *Instr) String() string {
 		b.WriteString("@" + in.Guard.String() + " ")
 	}
 	b.WriteString(in.Op.String())
+	if in.Op == OpBarRed { // the reduction: SASS BAR.RED's own modifier (the PTX frontend lowers bar.red otherwise)
+		switch in.Atom {
+		case AtomPopc:
+			b.WriteString(".popc")
+		case AtomAnd:
+			b.WriteString(".and")
+		case AtomOr:
+			b.WriteString(".or")
+		}
+	}
 	for _, f := range flagNames {
 		if in.Flags.Has(f.f) {
 			b.WriteString("." + f.name)

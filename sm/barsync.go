@@ -15,6 +15,16 @@ type barSync struct {
 	waiting []waiterRef // blocked splits (bar.sync; bar.arrive does not wait)
 	free    sim.Cycle   // next cycle the barrier accepts a warp arrival
 	gen     uint64      // completed generations
+	// A BAR.RED generation's reduction: the arriving threads whose
+	// predicate held, and the threads that gave one.
+	redTrue, redGiven int
+}
+
+// barRedResult is what the warp's last BAR.RED reduced, for its B2R.RESULT.
+type barRedResult struct {
+	count uint32     // threads whose predicate held
+	all   bool       // every thread that gave one
+	op    isa.AtomOp // the warp's BAR.RED: .POPC, .AND or .OR
 }
 
 // bsyncEpoch counts completed generations of barrier 0 (__syncthreads): the
@@ -31,7 +41,7 @@ func (s *SM) execBarSync(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) er
 	c := wc.c
 	bs := &c.bsync[id]
 	expect := c.threads
-	if in.NSrc() > 1 {
+	if in.NSrc() > 1 && (in.Op != isa.OpBarRed || in.NSrc() > 2) { // BAR.RED's last operand is its predicate
 		expect = int(wc.w.Scalar(in.Src(1), mask, t))
 		if expect%warp.Lanes != 0 || expect <= 0 {
 			return s.diag(wc, in, DiagMisuse, "bad-barrier-count", mask,
@@ -39,6 +49,12 @@ func (s *SM) execBarSync(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) er
 		}
 	}
 	bs.expect = expect
+	if in.Op == isa.OpBarRed {
+		wc.barRed.op = in.Atom
+		p := wc.w.PredOperand(in.Src(in.NSrc()-1)) & wc.w.Current().Mask
+		bs.redTrue += popcount(p)
+		bs.redGiven += popcount(wc.w.Current().Mask)
+	}
 	// bar.sync orders the warp's earlier memory operations, barrier
 	// updates included (an mbarrier.init before __syncthreads is visible
 	// after it), so the arrival counts once they are applied. The barrier
@@ -92,11 +108,40 @@ func (s *SM) barSyncCheckAt(at sim.Cycle, c *cta, id int) {
 		return
 	}
 	release := at + sim.Cycle(s.cfg.Bar.Latency)
+	red := barRedResult{count: uint32(bs.redTrue), all: bs.redTrue == bs.redGiven}
 	for _, w := range bs.waiting {
 		s.eng.Schedule(release, sim.PhaseDeliver, timerHandler{s}, uint64(w.slot)<<48|w.ticket)
+		if wc := s.warps[w.slot]; wc != nil {
+			wc.barRed.count, wc.barRed.all = red.count, red.all // what its B2R.RESULT reads
+		}
 	}
+	bs.redTrue, bs.redGiven = 0, 0
 	bs.waiting = bs.waiting[:0]
 	bs.arrived = 0
 	bs.gen++
 	s.progress(at)
+}
+
+// execBarResult executes B2R.RESULT d[, p]: the count of true predicates of
+// the warp's last BAR.RED into d, and into p its reduction: whether every
+// thread's held after a .AND, whether any did after a .OR or .POPC.
+func (s *SM) execBarResult(wc *wctx, in *isa.Instr, mask uint32) {
+	w, r := wc.w, wc.barRed
+	var v warp.Vec
+	for l := range v {
+		v[l] = uint64(r.count)
+	}
+	w.Write(in.Dst(0), mask, &v, isa.U32)
+	if in.NDst > 1 {
+		held := r.count > 0
+		if r.op == isa.AtomAnd {
+			held = r.all
+		}
+		var p uint32
+		if held {
+			p = mask
+		}
+		w.SetPred(in.Dst(1).Reg, mask, p)
+	}
+	w.Advance()
 }

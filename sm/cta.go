@@ -92,17 +92,18 @@ type wctx struct {
 	openWaits []openWait // barrier phases this warp is waiting on
 	seenB     *barrier   // the barrier and phase of the warp's latest wait answered complete (noteWait)
 	seenPhase uint64
-	tries     []tryRec  // try_waits in flight, one per blocked split
-	cp        cpThreads // cp.async groups per lane
-	cbarArmed uint32    // lanes arrived at the cluster barrier, not yet waited
-	writeAck  sim.Cycle // when the L2 has acknowledged the warp's global writes so far
-	smemWrote sim.Cycle // when the warp's shared-memory writes so far are in the data array
-	fencedAt  sim.Cycle // when the warp's latest GPU-scope membar completed (membar.go)
-	fenced    bool      // that membar covers the warp's writes and no release has used it yet
-	heldUntil sim.Cycle // a GPU-scope membar holds the warp's issue until then (membar.go)
-	remoteAt  sim.Cycle // when the warp's latest operation on another CTA's barrier is applied
-	cbarGen   uint64    // the cluster barrier generation its wait waits for
-	mma       mmaGroups // wgmma groups (wgmma.go)
+	tries     []tryRec     // try_waits in flight, one per blocked split
+	cp        cpThreads    // cp.async groups per lane
+	cbarArmed uint32       // lanes arrived at the cluster barrier, not yet waited
+	writeAck  sim.Cycle    // when the L2 has acknowledged the warp's global writes so far
+	smemWrote sim.Cycle    // when the warp's shared-memory writes so far are in the data array
+	fencedAt  sim.Cycle    // when the warp's latest GPU-scope membar completed (membar.go)
+	fenced    bool         // that membar covers the warp's writes and no release has used it yet
+	heldUntil sim.Cycle    // a GPU-scope membar holds the warp's issue until then (membar.go)
+	remoteAt  sim.Cycle    // when the warp's latest operation on another CTA's barrier is applied
+	cbarGen   uint64       // the cluster barrier generation its wait waits for
+	mma       mmaGroups    // wgmma groups (wgmma.go)
+	barRed    barRedResult // its last BAR.RED's reduction (barsync.go)
 	done      bool
 	doneAt    sim.Cycle
 }

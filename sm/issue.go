@@ -143,6 +143,10 @@ func (s *SM) execute(now sim.Cycle, wc *wctx, in *isa.Instr, mask uint32) error 
 		return s.execSASS(now, wc, in, mask)
 	case isa.OpBarSync, isa.OpBarArrive, isa.OpBarRed:
 		return s.execBarSync(now, wc, in, mask)
+	case isa.OpBarResult:
+		s.execBarResult(wc, in, mask)
+		wc.busyUntil = now + lat
+		return nil
 	case isa.OpMapa:
 		return s.execMapa(now, wc, in, mask)
 	case isa.OpClusterArrive:

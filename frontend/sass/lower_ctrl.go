@@ -425,10 +425,14 @@ func lowerNanosleep(l *lowerer) error {
 	return nil
 }
 
-// lowerBar: BAR.SYNC[.DEFER_BLOCKING] id [, count], BAR.ARV id, count.
+// lowerBar: BAR.SYNC[.DEFER_BLOCKING] id [, count], BAR.ARV id, count,
+// BAR.RED.{POPC,AND,OR}[.DEFER_BLOCKING] id [, count], {!}p.
 func lowerBar(l *lowerer) error {
-	if err := l.mods("SYNC", "DEFER_BLOCKING", "ARV", "SYNCALL"); err != nil {
+	if err := l.mods("SYNC", "DEFER_BLOCKING", "ARV", "SYNCALL", "RED", "POPC", "AND", "OR"); err != nil {
 		return err
+	}
+	if l.has("RED") {
+		return lowerBarRed(l)
 	}
 	op := isa.OpBarSync
 	if l.has("ARV") {
@@ -445,6 +449,72 @@ func lowerBar(l *lowerer) error {
 	l.set(op, isa.TNone, 0, s...)
 	l.out.Flags |= isa.FAligned
 	l.out.Class = isa.ClassBar
+	return nil
+}
+
+// lowerBarRed: BAR.RED.{POPC,AND,OR}[.DEFER_BLOCKING] id [, count], {!}p
+// (barrier.red, __syncthreads_count/and/or): a bar.sync at which each
+// thread also gives p; the barrier unit counts the true ones, and the
+// warp's B2R.RESULT reads the count and the reduction afterwards
+// (testdata/cuda/scan.sass, syncthreads_reduce_i32).
+func lowerBarRed(l *lowerer) error {
+	var op isa.AtomOp
+	switch {
+	case l.has("POPC"):
+		op = isa.AtomPopc
+	case l.has("AND"):
+		op = isa.AtomAnd
+	case l.has("OR"):
+		op = isa.AtomOr
+	default:
+		return l.unsupported("BAR.RED needs .POPC, .AND or .OR")
+	}
+	ops := l.in.Operands
+	if len(ops) < 2 || len(ops) > 3 || !isPred(&ops[len(ops)-1]) {
+		return l.bad("want id [, count], predicate")
+	}
+	s, err := l.srcs(wInt, l.ops(ops[:len(ops)-1])...)
+	if err != nil {
+		return err
+	}
+	p, err := l.predSrc(&ops[len(ops)-1])
+	if err != nil {
+		return err
+	}
+	l.set(isa.OpBarRed, isa.TNone, 0, append(s, p)...)
+	l.out.Atom = op
+	l.out.Flags |= isa.FAligned
+	l.out.Class = isa.ClassBar
+	return nil
+}
+
+// lowerB2R: B2R.RESULT d [, p]: the count of true predicates of the warp's
+// last BAR.RED into d, its reduction into p.
+func lowerB2R(l *lowerer) error {
+	if err := l.mods("RESULT"); err != nil {
+		return err
+	}
+	if !l.has("RESULT") {
+		return l.unsupported("B2R without .RESULT")
+	}
+	ops := l.in.Operands
+	if len(ops) < 1 || len(ops) > 2 {
+		return l.bad("%d operands", len(ops))
+	}
+	d, err := l.dst(&ops[0], false)
+	if err != nil {
+		return err
+	}
+	out := []isa.Operand{d}
+	if len(ops) == 2 {
+		p, err := l.predDst(&ops[1])
+		if err != nil {
+			return err
+		}
+		out = append(out, p)
+	}
+	l.set(isa.OpBarResult, isa.U32, len(out), out...)
+	l.out.Class = isa.ClassSpecial
 	return nil
 }
 

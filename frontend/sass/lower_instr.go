@@ -48,7 +48,7 @@ func loweringTable() map[string]lowerFn {
 		// control
 		"BRA": lowerBra, "CALL": lowerCall, "RET": lowerJmx, "BRX": lowerJmx, "EXIT": lowerExit,
 		"BSSY": lowerBssy, "BSYNC": lowerBsync, "BREAK": lowerBreak, "BMOV": lowerBmov, "WARPSYNC": lowerWarpsync,
-		"ENDCOLLECTIVE": lowerNop, "NOP": lowerNop, "YIELD": lowerYield, "NANOSLEEP": lowerNanosleep, "BAR": lowerBar,
+		"ENDCOLLECTIVE": lowerNop, "NOP": lowerNop, "YIELD": lowerYield, "NANOSLEEP": lowerNanosleep, "BAR": lowerBar, "B2R": lowerB2R,
 	}
 }
 

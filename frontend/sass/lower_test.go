@@ -125,6 +125,11 @@ func TestLoweringForms(t *testing.T) {
 		{"UTMALDG.2D [UR8], [UR16]", "utma.2d.b8 r264, r272.64"},
 		{"MUFU.SIN R0, R1", "mufu.sin.ftz.approx.f32 r0, r1"},
 		{"WARPGROUP.DEPBAR.LE gsb0, 0x1", "wgmma.wait_group 1"},
+		// __syncthreads_count/and/or (testdata/cuda/scan.sass); the id and count in registers (barrier.red with a count).
+		{"BAR.RED.POPC.DEFER_BLOCKING 0x0, !P3", "bar.red.popc.aligned 0, !p3"},
+		{"BAR.RED.OR.DEFER_BLOCKING R0, 0x80, P0", "bar.red.or.aligned r0, 128, p0"},
+		{"B2R.RESULT R6", "b2r.result.u32 r6"},
+		{"B2R.RESULT RZ, P0", "b2r.result.u32 _, p0"},
 		// C = RZ (the first wgmma of a chain, ptxas's spelling of scale-d 0): D = A·B, scale-d the constant 0.
 		{"HGMMA.64x8x16.F32 R24, gdesc[UR4], RZ, !UPT", "wgmma.mma_async.shared.f32 r24, r25, r26, r27, r24, r25, r26, r27, r260.64, r262.64, 0, 1, 1, 0, 0"},
 		{"HGMMA.64x8x16.F32 R24, gdesc[UR4], RZ, UP0", "wgmma.mma_async.shared.f32 r24, r25, r26, r27, r24, r25, r26, r27, r260.64, r262.64, 0, 1, 1, 0, 0"},

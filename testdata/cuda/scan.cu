@@ -1,5 +1,5 @@
 // scan.cu: prefix scans within a block (shared memory + __syncthreads, and warp shuffles), int32 with
-// wrap-around, and a ballot/popc stream compaction. Results must match the GPU bit for bit.
+// wrap-around, a ballot/popc stream compaction, and __syncthreads_count/and/or. Results must match the GPU bit for bit.
 // Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o scan scan.cu
 // Run:   CASES=cases.jsonl ./scan
 #include <cuda_runtime.h>
@@ -68,6 +68,22 @@ extern "C" __global__ void compact_i32(const int* __restrict__ in, int* __restri
   if (keep) out[woff[warp] + rank] = v;
 }
 
+// syncthreads_reduce_i32: __syncthreads_count, __syncthreads_and and __syncthreads_or over three predicates of
+// each thread's word (barrier.red, BAR.RED.POPC/AND/OR in SASS with B2R.RESULT), three rounds with the word
+// rotated, each thread storing count*4 + and*2 + or a round. Threads past n take no value (their predicates false,
+// true for and).
+extern "C" __global__ void syncthreads_reduce_i32(const int* __restrict__ in, int* __restrict__ out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = i < n ? in[i] : 0;
+  for (int r = 0; r < 3; r++) {
+    const int c = __syncthreads_count((v & 3) == 1);
+    const int a = __syncthreads_and(i >= n || (v & 0x30000) != 0x30000);
+    const int o = __syncthreads_or((v & 0xff) == 0x5a);
+    if (i < n) out[r * n + i] = c * 4 + (a ? 2 : 0) + (o ? 1 : 0);
+    v = (int)(((unsigned)v >> 7) | ((unsigned)v << 25));
+  }
+}
+
 #include "harness.h"  // the host harness shared by every testdata/cuda/*.cu
 
 int main() {
@@ -119,6 +135,32 @@ int main() {
     rc[0] = k;
     c.expect(out, ref); c.expect(cnt, rc);
     c.run([&] { compact_i32<<<c.grid, c.block, c.smem>>>(in, out, cnt); });
+  }
+  {
+    Case c("syncthreads_reduce_3x256", F, "syncthreads_reduce_i32", dim3(256), dim3(3), 0,
+           "__syncthreads_count/and/or (barrier.red popc/and/or) over 700 random words, the last block partly idle");
+    const int* in = c.buf<int>("buf:2800:random:8");
+    int* out = c.buf<int>("buf:8400");
+    const int n = c.i32(700);
+    c.dump(out, "i32", 2100);
+    std::vector<uint32_t> w = words_of(c.host(in)), ref(2100);
+    for (int r = 0; r < 3; r++)
+      for (int b = 0; b < 3; b++) {
+        int cnt = 0; bool all = true, any = false;
+        for (int t = 0; t < 256; t++) {
+          const int i = b * 256 + t;
+          const uint32_t v = i < 700 ? (w[i] >> (7 * r) | (r ? w[i] << (32 - 7 * r) : 0)) : 0;
+          cnt += i < 700 && (v & 3) == 1;
+          all = all && (i >= 700 || (v & 0x30000) != 0x30000);
+          any = any || (i < 700 && (v & 0xff) == 0x5a);
+        }
+        for (int t = 0; t < 256; t++) {
+          const int i = b * 256 + t;
+          if (i < 700) ref[r * 700 + i] = cnt * 4 + (all ? 2 : 0) + (any ? 1 : 0);
+        }
+      }
+    c.expect(out, ref);
+    c.run([&] { syncthreads_reduce_i32<<<c.grid, c.block, c.smem>>>(in, out, n); });
   }
   return 0;
 }
