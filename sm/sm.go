@@ -135,7 +135,7 @@ func New(cfg Config, eng *sim.Engine, gmem GlobalMemory, path MemoryPath) (*SM, 
 	}
 	cfg.Mem = cfg.Mem.AtClock(cfg.ClockMHz) // the L2's and DRAM's nanoseconds at the SM's clock
 	s := &SM{cfg: cfg, eng: eng, gmem: gmem, lsu: newLSU(&cfg, path), consts: newConstCache(&cfg), place: placement{limits: cfg.Limits, smem: cfg.Smem.Capacity},
-		limits: defaultReportLimits()}
+		limits: defaultReportLimits(), mmaModel: warp.H200MMAModel()}
 	s.gspan, _ = gmem.(spanMemory)
 	s.clk = sim.NewClocked(eng, s)
 	return s, nil

@@ -171,9 +171,6 @@ func (s *SM) mmaWorkers() *MMAWorkers {
 	if s.mmaPool == nil {
 		s.mmaPool, s.ownPool = NewMMAWorkers(s.threads), true
 	}
-	if s.mmaModel == (warp.MMAModel{}) {
-		s.mmaModel = warp.H200MMAModel()
-	}
 	return s.mmaPool
 }
 
