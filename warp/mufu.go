@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"sync"
 
 	"github.com/smsim/smsim/isa"
@@ -32,10 +33,26 @@ import (
 //go:embed mufu/*.tbl
 var mufuFiles embed.FS
 
+// mufuTable is one measured table, kept as its file has it: a running sum
+// of 2-bit steps (each entry differs from the one before by 0 to 3 units
+// in the last place, in one direction), with the sum at the start of every
+// block of 64 entries. An entry is its block's sum plus the steps before it
+// in the block, a pair of popcounts: 4 MiB for a table of 2^23 entries,
+// against 32 MiB expanded, which a kernel's random lookups (softmax's ex2)
+// missed the host's caches on.
 type mufuTable struct {
-	once sync.Once
-	name string
-	v    []uint32
+	once   sync.Once
+	name   string
+	n      uint32
+	blocks []mufuBlock
+}
+
+// mufuBlock is 64 entries of a table: the first entry's value and the 64
+// steps that follow it (two bits each, the lowest first), 32 bytes.
+type mufuBlock struct {
+	steps   [2]uint64
+	base    uint32
+	falling bool
 }
 
 var (
@@ -45,45 +62,106 @@ var (
 	tblRsq    = &mufuTable{name: "rsq"}
 )
 
-// at returns entry k, decoding the table on first use (2^23 or 2^24
-// entries: 32 or 64 MiB, made only by a kernel that uses the function).
+// at returns entry k, decoding the table on first use (made only by a
+// kernel that uses the function).
 func (t *mufuTable) at(k uint32) uint32 {
-	t.once.Do(func() {
-		v, err := decodeMufu(t.name)
-		if err != nil {
-			panic(fmt.Sprintf("warp: MUFU table %s: %v", t.name, err)) // the embedded data is part of the build
-		}
-		t.v = v
-	})
-	return t.v[k]
+	t.once.Do(t.load)
+	b := &t.blocks[k>>6]
+	s := stepsBefore(&b.steps, k&63)
+	if b.falling {
+		return b.base - s
+	}
+	return b.base + s
 }
 
-func decodeMufu(name string) ([]uint32, error) {
+// load decodes the embedded table.
+func (t *mufuTable) load() {
+	n, first, falling, steps, err := readMufu(t.name)
+	if err != nil {
+		panic(fmt.Sprintf("warp: MUFU table %s: %v", t.name, err)) // the embedded data is part of the build
+	}
+	t.n = n
+	t.blocks = mufuBlocks(n, first, falling, steps)
+}
+
+// mufuBlocks groups n entries, from first by steps, into blocks of 64.
+func mufuBlocks(n, first uint32, falling bool, steps []byte) []mufuBlock {
+	nb := (n + 63) / 64
+	padded := make([]byte, 16*nb)
+	copy(padded, steps)
+	blocks := make([]mufuBlock, nb)
+	cur := first
+	for i := range blocks {
+		b := &blocks[i]
+		b.steps[0] = binary.LittleEndian.Uint64(padded[16*i:])
+		b.steps[1] = binary.LittleEndian.Uint64(padded[16*i+8:])
+		b.base, b.falling = cur, falling
+		s := stepsBefore(&b.steps, 64)
+		if falling {
+			cur -= s
+		} else {
+			cur += s
+		}
+	}
+	return blocks
+}
+
+// stepsBefore is the sum of the first k (at most 64) 2-bit steps of w.
+func stepsBefore(w *[2]uint64, k uint32) uint32 {
+	lo, hi := w[0], uint64(0)
+	if k < 32 {
+		lo &= 1<<(2*k) - 1
+	} else {
+		hi = w[1] & (1<<(2*(k-32)) - 1)
+		if k == 64 {
+			hi = w[1]
+		}
+	}
+	return sum2(lo) + sum2(hi)
+}
+
+// sum2 is the sum of the 32 2-bit fields of x.
+func sum2(x uint64) uint32 {
+	return uint32(bits.OnesCount64(x) + bits.OnesCount64(x&0xaaaaaaaaaaaaaaaa))
+}
+
+// readMufu reads a table file: its entry count, first entry, direction and
+// steps (n-1 of them, four a byte).
+func readMufu(name string) (n, first uint32, falling bool, steps []byte, err error) {
 	b, err := mufuFiles.ReadFile("mufu/" + name + ".tbl")
 	if err != nil {
-		return nil, err
+		return 0, 0, false, nil, err
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(b))
 	if err != nil {
-		return nil, err
+		return 0, 0, false, nil, err
 	}
 	raw, err := io.ReadAll(zr)
 	if err != nil {
-		return nil, err
+		return 0, 0, false, nil, err
 	}
 	if len(raw) < 9 {
-		return nil, fmt.Errorf("%d bytes", len(raw))
+		return 0, 0, false, nil, fmt.Errorf("%d bytes", len(raw))
 	}
-	n := binary.LittleEndian.Uint32(raw)
-	cur := binary.LittleEndian.Uint32(raw[4:])
-	falling := raw[8] == 1
-	steps := raw[9:]
-	if uint64(len(steps))*4 < uint64(n)-1 {
-		return nil, fmt.Errorf("%d steps for %d entries", len(steps)*4, n)
+	n = binary.LittleEndian.Uint32(raw)
+	first = binary.LittleEndian.Uint32(raw[4:])
+	steps = raw[9:]
+	if n == 0 || uint64(len(steps))*4 < uint64(n)-1 {
+		return 0, 0, false, nil, fmt.Errorf("%d steps for %d entries", len(steps)*4, n)
+	}
+	return n, first, raw[8] == 1, steps, nil
+}
+
+// decodeMufu expands a table to every entry (the reference the blocks are
+// tested against).
+func decodeMufu(name string) ([]uint32, error) {
+	n, first, falling, steps, err := readMufu(name)
+	if err != nil {
+		return nil, err
 	}
 	v := make([]uint32, n)
-	v[0] = cur
-	stepSums(v[1:], cur, steps, falling)
+	v[0] = first
+	stepSums(v[1:], first, steps, falling)
 	return v, nil
 }
 

@@ -147,3 +147,47 @@ func TestMufuStepSums(t *testing.T) {
 		}
 	}
 }
+
+// The blocks a table is kept in give every entry of its full expansion
+// (every entry in a full run, a stride of them in -short).
+func TestMufuBlocksMatchTheExpandedTables(t *testing.T) {
+	stride := 1
+	if testing.Short() {
+		stride = 97
+	}
+	for _, tbl := range []*mufuTable{tblEx2Pos, tblEx2Neg, tblRcp, tblRsq} {
+		want, err := decodeMufu(tbl.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tbl.at(0)
+		if int(tbl.n) != len(want) {
+			t.Fatalf("%s: %d entries, want %d", tbl.name, tbl.n, len(want))
+		}
+		for k := 0; k < len(want); k += stride {
+			if got := tbl.at(uint32(k)); got != want[k] {
+				t.Fatalf("%s: entry %d is %#x, want %#x", tbl.name, k, got, want[k])
+			}
+		}
+		if last := len(want) - 1; tbl.at(uint32(last)) != want[last] {
+			t.Fatalf("%s: last entry %#x, want %#x", tbl.name, tbl.at(uint32(last)), want[last])
+		}
+	}
+}
+
+// stepsBefore sums the first k fields of a block's steps for every k.
+func TestMufuStepsBefore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for range 100 {
+		w := [2]uint64{rng.Uint64(), rng.Uint64()}
+		want := uint32(0)
+		for k := uint32(0); k <= 64; k++ {
+			if got := stepsBefore(&w, k); got != want {
+				t.Fatalf("steps %#x: the first %d sum to %d, want %d", w, k, got, want)
+			}
+			if k < 64 {
+				want += uint32(w[k/32]>>(2*(k%32))) & 3
+			}
+		}
+	}
+}
