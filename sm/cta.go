@@ -222,8 +222,8 @@ func (s *SM) startCTA(now sim.Cycle, id, nw, threads, smem int) error {
 		env.WarpID = uint32(slot)
 		wc := &wctx{c: c, slot: slot, sp: slot % s.cfg.Sched.Count, age: s.stats.WarpsLaunched,
 			depPC: -1, hold: -1, acctAt: now, waitFrom: now, reason: ReasonNotSelected}
-		wc.w = warp.New(slot, k, s.prog, live, env)
-		wc.regBoard = newRegBoard(s.prog.NumRegs, s.prog.NumPreds)
+		wc.w = s.files.New(slot, k, s.prog, live, env)
+		wc.regBoard = s.boards.get(s.prog.NumRegs, s.prog.NumPreds)
 		s.stats.WarpsLaunched++
 		s.warps[slot] = wc
 		s.sched[wc.sp].add(wc)
@@ -282,6 +282,8 @@ func (s *SM) warpDone(now sim.Cycle, wc *wctx) {
 	s.result0(wc)
 	s.warps[wc.slot] = nil
 	s.sched[wc.sp].remove(wc)
+	s.files.Free(wc.w) // the next CTA's warps take its register files
+	s.boards.put(&wc.regBoard)
 	c := wc.c
 	c.live--
 	// A warp that exits counts as arrived at every CTA barrier (bar.sync) from now on.

@@ -106,7 +106,7 @@ func (s *SM) schedule(now sim.Cycle, sc *scheduler) sim.Cycle {
 	pick.checkAt = now + 1
 	pick.readyDeps = false
 	s.issue(now, pick)
-	if len(pick.predDue) > 0 {
+	if len(pick.predDue) > 0 && !pick.done { // an exited warp's scoreboard went to the pool
 		s.pushPredicates(now, pick)
 	}
 	return now + 1
@@ -209,7 +209,7 @@ func (s *SM) scanAll(now sim.Cycle, sc *scheduler) sim.Cycle {
 	pick.checkAt = now + 1
 	pick.readyDeps = false
 	s.issue(now, pick)
-	if len(pick.predDue) > 0 {
+	if len(pick.predDue) > 0 && !pick.done { // an exited warp's scoreboard went to the pool
 		s.pushPredicates(now, pick)
 	}
 	// The issue cycle is "selected"; the SM ticks again at now+1, where the

@@ -37,6 +37,30 @@ func newRegBoard(regs, preds int) regBoard {
 	return regBoard{ent: make([]sbEntry, regs+preds), npreg: int32(regs)}
 }
 
+// boardPool keeps the scoreboards of retired warps for the warps that
+// start after them (as warp.Files keeps their register files).
+type boardPool [][]sbEntry
+
+// get returns a scoreboard of regs general registers and preds
+// predicates, every entry ready: a retired warp's, cleared, when it is
+// large enough.
+func (p *boardPool) get(regs, preds int) regBoard {
+	n := len(*p)
+	if n == 0 || cap((*p)[n-1]) < regs+preds {
+		return newRegBoard(regs, preds)
+	}
+	ent := (*p)[n-1][:regs+preds]
+	*p = (*p)[:n-1]
+	clear(ent)
+	return regBoard{ent: ent, npreg: int32(regs)}
+}
+
+// put gives a retired warp's scoreboard to the pool.
+func (p *boardPool) put(b *regBoard) {
+	*p = append(*p, b.ent)
+	b.ent = nil
+}
+
 // predEntry is the entry of predicate register r.
 func (b *regBoard) predEntry(r int32) int32 { return b.npreg + r }
 

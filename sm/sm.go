@@ -50,12 +50,16 @@ type Launch struct {
 
 // SM is one streaming multiprocessor running one launch at a time.
 type SM struct {
-	cfg  Config
-	eng  *sim.Engine
-	clk  *sim.Clocked
-	gmem GlobalMemory
-	copy CopyEngine
-	obs  Observer
+	cfg Config
+	// files and boards keep retired warps' register files and scoreboards
+	// for the warps that start after them.
+	files  warp.Files
+	boards boardPool
+	eng    *sim.Engine
+	clk    *sim.Clocked
+	gmem   GlobalMemory
+	copy   CopyEngine
+	obs    Observer
 
 	launch     *Launch
 	prog       *isa.Program

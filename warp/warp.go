@@ -79,9 +79,17 @@ type Warp struct {
 
 // New returns a warp for prog whose existing lanes are live, all starting at pc 0.
 func New(id, inCTA int, prog *isa.Program, live uint32, env Env) *Warp {
+	return newWith(id, inCTA, prog, live, env, nil, nil)
+}
+
+// newWith is New with the register files regs and preds (cleared, of the
+// program's lengths), or new ones where they are nil.
+func newWith(id, inCTA int, prog *isa.Program, live uint32, env Env, regs []Vec, preds []uint32) *Warp {
 	w := &Warp{ID: id, InCTA: inCTA, Prog: prog, Env: env, Live: live}
-	w.regs = make([]Vec, prog.NumRegs)
-	w.preds = make([]uint32, prog.NumPreds)
+	if regs == nil {
+		regs, preds = make([]Vec, prog.NumRegs), make([]uint32, prog.NumPreds)
+	}
+	w.regs, w.preds = regs, preds
 	w.uniR, w.uniP = int32(prog.NumRegs), int32(prog.NumPreds)
 	if prog.UniformRegs > 0 {
 		w.uniR = prog.UniformRegs
@@ -281,4 +289,34 @@ func widthMask(t isa.Type) uint64 {
 		return 0xffffffff
 	}
 	return ^uint64(0)
+}
+
+// Files keeps the register files of retired warps for the warps that start
+// after them: a grid of many CTAs allocates its register files once per
+// warp slot rather than once per warp. The zero value is an empty pool.
+type Files struct {
+	regs  [][]Vec
+	preds [][]uint32
+}
+
+// New is New with register files from the pool when it has them, cleared:
+// a warp starts with every register zero either way.
+func (f *Files) New(id, inCTA int, prog *isa.Program, live uint32, env Env) *Warp {
+	var regs []Vec
+	var preds []uint32
+	if n := len(f.regs); n > 0 && cap(f.regs[n-1]) >= prog.NumRegs && cap(f.preds[n-1]) >= prog.NumPreds {
+		regs, preds = f.regs[n-1][:prog.NumRegs], f.preds[n-1][:prog.NumPreds]
+		f.regs, f.preds = f.regs[:n-1], f.preds[:n-1]
+		clear(regs)
+		clear(preds)
+	}
+	return newWith(id, inCTA, prog, live, env, regs, preds)
+}
+
+// Free gives w's register files to the pool: w has retired, and reading
+// its registers after this panics.
+func (f *Files) Free(w *Warp) {
+	f.regs = append(f.regs, w.regs)
+	f.preds = append(f.preds, w.preds)
+	w.regs, w.preds = nil, nil
 }
