@@ -30,6 +30,8 @@ func (w *Warp) fastCvt(in *isa.Instr, mask uint32, now uint64) bool {
 		f32ToIntLanes(d, a, mask, &c)
 	case dt == isa.F16 && st == isa.F32 && rnLike(in.Rnd):
 		f32ToF16Lanes(d, a, mask, ftz, sat)
+	case (dt == isa.F16 || dt == isa.BF16) && st == isa.F32 && !sat:
+		narrowLanes(in, d, a, mask) // .ftz changes only subnormal inputs, which the exact path takes
 	case dt == isa.F32 && st == isa.F16 && in.Rnd == isa.RNone:
 		f16ToF32Lanes(d, a, mask, sat)
 	case dt == isa.F32 && st == isa.BF16 && in.Rnd == isa.RNone && !ftz && !sat:
@@ -186,4 +188,65 @@ func f32ToF16(x uint32, ftz, sat bool) uint64 {
 		}
 	}
 	return r
+}
+
+// narrowF32 rounds the f32 x to a narrower float format of expBits
+// exponent and mantBits significand bits (f16: 5, 10; bf16: 8, 7) under
+// rounding mode r, when x is a normal number whose result is normal too:
+// the significand's low bits are dropped and the kept part rounded by
+// their value, a carry moving into the exponent (past the largest binade,
+// to infinity, which is where every mode that rounds away from zero takes
+// an overflow). ok is false for zeros, subnormals, infinities, NaNs and
+// results outside the normal range, which the exact path rounds.
+func narrowF32(x uint32, expBits, mantBits uint, r isa.Rounding) (v uint64, ok bool) {
+	e := int(x >> 23 & 0xff)
+	te := e - 127 + (1<<(expBits-1) - 1)
+	if e == 0 || e == 0xff || te < 1 || te >= 1<<expBits-1 {
+		return 0, false
+	}
+	shift := 23 - mantBits
+	neg := x>>31 != 0
+	rem := x & (1<<shift - 1)
+	half := uint32(1) << (shift - 1)
+	v = uint64(te)<<mantBits | uint64(x&0x7fffff>>shift)
+	up := false
+	switch r {
+	case isa.RNone, isa.RN:
+		up = rem > half || rem == half && v&1 != 0
+	case isa.RNA:
+		up = rem >= half
+	case isa.RZ:
+	case isa.RP:
+		up = rem != 0 && !neg
+	case isa.RM:
+		up = rem != 0 && neg
+	default:
+		return 0, false
+	}
+	if up {
+		v++
+	}
+	if neg {
+		v |= 1 << (expBits + mantBits)
+	}
+	return v, true
+}
+
+// narrowLanes is cvt.rnd.{f16,bf16}.f32 d, a on the lanes of mask, each
+// lane narrowF32's result or, where it declines, the exact path's.
+func narrowLanes(in *isa.Instr, d, a *Vec, mask uint32) {
+	expBits, mantBits := uint(5), uint(10)
+	if in.Type == isa.BF16 {
+		expBits, mantBits = 8, 7
+	}
+	for l := range d {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		if v, ok := narrowF32(uint32(a[l]), expBits, mantBits, in.Rnd); ok {
+			d[l] = v
+		} else {
+			d[l] = floatToFloat(in, a[l])
+		}
+	}
 }

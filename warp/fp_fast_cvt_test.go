@@ -104,3 +104,51 @@ func TestF16WidenCommonIsF16ToF32(t *testing.T) {
 		}
 	}
 }
+
+// narrowF32 (cvt.rnd.f16.f32 and cvt.rnd.bf16.f32 in every rounding mode
+// on the fast lanes) gives the exact path's bits wherever it answers, for
+// every exponent and sign and every pattern of the dropped bits under
+// several kept significands, and answers for every normal result.
+func TestNarrowF32MatchesTheExactPath(t *testing.T) {
+	for _, tc := range []struct {
+		dt                isa.Type
+		expBits, mantBits uint
+	}{{isa.F16, 5, 10}, {isa.BF16, 8, 7}} {
+		drop := uint(23) - tc.mantBits
+		highs := []uint32{0, 1, 0x155 & (1<<tc.mantBits - 1), 1<<tc.mantBits - 1}
+		lows := 1 << drop
+		step := 1
+		if lows > 1<<13 {
+			step = 37 // bf16 drops 16 bits: a stride through them, the midpoint and its neighbours below
+		}
+		for _, rnd := range []isa.Rounding{isa.RN, isa.RZ, isa.RM, isa.RP, isa.RNA} {
+			in := isa.Instr{Op: isa.OpCvt, Type: tc.dt, Type2: isa.F32, Rnd: rnd}
+			answered := 0
+			for se := uint32(0); se < 512; se++ {
+				for _, hi := range highs {
+					check := func(lo uint32) {
+						x := se<<23 | hi<<drop | lo
+						got, ok := narrowF32(x, tc.expBits, tc.mantBits, rnd)
+						if !ok {
+							return
+						}
+						answered++
+						if want := floatToFloat(&in, uint64(x)); got != want {
+							t.Fatalf("cvt (rounding %d).%s.f32 of %#08x: %#x, the exact path %#x", rnd, tc.dt, x, got, want)
+						}
+					}
+					for lo := 0; lo < lows; lo += step {
+						check(uint32(lo))
+					}
+					for _, lo := range []uint32{1<<(drop-1) - 1, 1 << (drop - 1), 1<<(drop-1) + 1, 1<<drop - 1} {
+						check(lo)
+					}
+				}
+			}
+			// Normal results: 2^expBits-2 binades of each sign.
+			if min := 2 * (1<<tc.expBits - 2) * len(highs); answered < min {
+				t.Errorf("%s rounding %d: answered %d inputs, want at least %d", tc.dt, rnd, answered, min)
+			}
+		}
+	}
+}

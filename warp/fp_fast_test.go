@@ -97,6 +97,13 @@ func fastCases() []fastCase {
 			cvtForm(isa.F32, st, isa.RNone, isa.FFtz, intGen(uint(st.Bits()))))
 	}
 	cs = append(cs, cvtForm(isa.F32, isa.BF16, isa.RNone, 0, bf16Gen))
+	for _, dt := range []isa.Type{isa.F16, isa.BF16} {
+		for _, rnd := range []isa.Rounding{isa.RN, isa.RZ, isa.RM, isa.RP} {
+			for _, fl := range []isa.Flags{0, isa.FFtz} {
+				cs = append(cs, cvtForm(dt, isa.F32, rnd, fl, f32Gen))
+			}
+		}
+	}
 	return cs
 }
 
@@ -343,7 +350,7 @@ func TestFastFloatLeavesTheRestToTheExactPath(t *testing.T) {
 		form(isa.OpFma, isa.F64, isa.RN, 0, g...),
 		form(isa.OpFma, isa.F16x2, isa.RZ, 0, g...),
 		form(isa.OpMax, isa.F16x2, 0, 0, g[:2]...),
-		cvtForm(isa.F16, isa.F32, isa.RZ, 0, f32Gen),
+		cvtForm(isa.F16, isa.F32, isa.RZ, isa.FSat, f32Gen),
 		cvtForm(isa.F32, isa.F64, isa.RN, 0, f32Gen),
 		cvtForm(isa.F32, isa.S64, isa.RN, 0, f32Gen),
 		cvtForm(isa.F32, isa.U32, isa.RZ, 0, f32Gen),
