@@ -2,6 +2,7 @@ package warp
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/smsim/smsim/isa"
 )
@@ -277,22 +278,26 @@ func (w *Warp) f32Narrow(in *isa.Instr, mask uint32, now uint64) {
 	d := &w.regs[in.Dst(0).Reg]
 	a := w.Operand(in.Src(0), 0, mask, now)
 	if in.Op == isa.OpEx2 && o.ftz() {
-		for l := range d {
-			if mask>>l&1 != 0 {
-				d[l] = uint64(mufuEx2(uint32(a[l])))
-			}
-		}
+		w.mufuWarm = mufuEx2Lanes(d, a, mask)
 		return
 	}
 	if in.Op == isa.OpEx2 {
+		// mufuF32's first case, x >= -126 (or NaN), on the MUFU lanes;
+		// the rest lane by lane.
+		table, rest := uint32(0), uint32(0)
 		for l := range d {
 			if mask>>l&1 == 0 {
 				continue
 			}
-			if x := uint32(a[l]); math.Float32frombits(x) >= -126 {
-				d[l] = uint64(mufuEx2(x)) // mufuF32's first case
-				continue
+			if x := math.Float32frombits(uint32(a[l])); x >= -126 || x != x {
+				table |= 1 << l
+			} else {
+				rest |= 1 << l
 			}
+		}
+		w.mufuWarm = mufuEx2Lanes(d, a, table)
+		for ; rest != 0; rest &= rest - 1 {
+			l := bits.TrailingZeros32(rest)
 			r, _ := o.mufuF32(uint32(a[l]))
 			d[l] = uint64(r)
 		}

@@ -74,6 +74,13 @@ func (t *mufuTable) at(k uint32) uint32 {
 	return b.base + s
 }
 
+// touch reads the block of entry k and returns a word of it, so that a
+// later at(k) finds it in the host's cache.
+func (t *mufuTable) touch(k uint32) uint32 {
+	t.once.Do(t.load)
+	return t.blocks[k>>6].base
+}
+
 // load decodes the embedded table.
 func (t *mufuTable) load() {
 	n, first, falling, steps, err := readMufu(t.name)
@@ -210,35 +217,75 @@ func withExponent(p uint32, n int64) uint32 {
 
 // mufuEx2 is MUFU.EX2 of the float x (bits).
 func mufuEx2(x uint32) uint32 {
+	t, k, n, r := ex2Split(x)
+	if t == nil {
+		return r
+	}
+	return withExponent(t.at(k), n)
+}
+
+// ex2Split splits MUFU.EX2 of x into its table t, the entry k and the
+// power of two n that scales it; t is nil where x needs no table, and r is
+// then the result.
+func ex2Split(x uint32) (t *mufuTable, k uint32, n int64, r uint32) {
 	switch {
 	case x&0x7fffffff > mufuInf:
-		return mufuNaN
+		return nil, 0, 0, mufuNaN
 	case x == mufuInf:
-		return mufuInf
+		return nil, 0, 0, mufuInf
 	case x == mufuSign|mufuInf:
-		return 0
+		return nil, 0, 0, 0
 	}
 	if x>>23&0xff == 0 {
-		return 0x3f800000 // a subnormal input is zero
+		return nil, 0, 0, 0x3f800000 // a subnormal input is zero
 	}
 	// |x| * 2^23, truncated: the significand m (24 bits, 1.23) times 2^e.
 	e := int64(x>>23&0xff) - 127
 	m := uint64(x&0x7fffff | 0x800000)
-	var k uint64
+	var q uint64
 	switch {
 	case e >= 0:
-		k = m << uint(min(e, 16)) // from 2^8 on the result is 0 or infinite anyway
+		q = m << uint(min(e, 16)) // from 2^8 on the result is 0 or infinite anyway
 	case e > -25:
-		k = m >> uint(-e)
+		q = m >> uint(-e)
 	}
-	n, f := int64(k>>23), uint32(k&(1<<23-1))
+	n, f := int64(q>>23), uint32(q&(1<<23-1))
 	if x&mufuSign == 0 {
-		return withExponent(tblEx2Pos.at(f), n)
+		return tblEx2Pos, f, n, 0
 	}
 	if f == 0 {
-		return withExponent(0x3f800000, -n)
+		return nil, 0, 0, withExponent(0x3f800000, -n)
 	}
-	return withExponent(tblEx2Neg.at(f-1), -n)
+	return tblEx2Neg, f - 1, -n, 0
+}
+
+// mufuEx2Lanes is MUFU.EX2 on the lanes of mask of a into d. The lanes'
+// table blocks are read in a first pass of independent loads, so that the
+// host's cache misses on them overlap (a softmax's 32 inputs fall in 32
+// blocks), and their entries taken in a second.
+func mufuEx2Lanes(d, a *Vec, mask uint32) uint32 {
+	var tbl [Lanes]*mufuTable
+	var ks [Lanes]uint32
+	var ns [Lanes]int64
+	var warm uint32
+	for l := range d {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		t, k, n, r := ex2Split(uint32(a[l]))
+		if t == nil {
+			d[l] = uint64(r)
+			continue
+		}
+		tbl[l], ks[l], ns[l] = t, k, n
+		warm += t.touch(k)
+	}
+	for l := range d {
+		if t := tbl[l]; t != nil {
+			d[l] = uint64(withExponent(t.at(ks[l]), ns[l]))
+		}
+	}
+	return warm
 }
 
 // mufuRcp is MUFU.RCP of the float x (bits).

@@ -75,6 +75,9 @@ type Warp struct {
 	// cbar are the convergence-barrier registers B0-B15 of SASS (BSSY,
 	// BSYNC, BREAK, BMOV): lane masks.
 	cbar [16]uint32
+	// mufuWarm keeps a word of the MUFU table blocks a warp instruction
+	// read ahead (mufuEx2Lanes), so that the reads are not dropped.
+	mufuWarm uint32
 }
 
 // New returns a warp for prog whose existing lanes are live, all starting at pc 0.
