@@ -3,7 +3,7 @@ package memory
 // cache is a set-associative, sectored, LRU tag store (no data: contents
 // live in Global). Sets are allocated on first use, chunkSets at a time, so
 // a 60 MiB L2 of which one SM touches a few lines costs a few chunks; fully
-// used it costs 24 bytes per line (under 12 MiB for 60 MiB of 128-byte
+// used it costs 16 bytes per line (under 8 MiB for 60 MiB of 128-byte
 // lines).
 type cache struct {
 	chunks [][]way // chunkSets sets of ways each, nil until a line maps to one
@@ -16,11 +16,27 @@ type cache struct {
 // chunkSets is how many sets are allocated together.
 const chunkSets = 16
 
+// way is one line of a set: 16 bytes, so that a 16-way set spans four of
+// the host's cache lines (a streaming kernel's every access scans a set
+// no earlier access brought in).
 type way struct {
-	line uint64 // line address (byte address / LineBytes)
-	used uint64 // LRU stamp; larger is more recent
-	mask uint8  // valid sectors; 0: the way is empty
+	tag  uint64 // line address (byte address / LineBytes) + 1; 0: the way is empty
+	meta uint64 // LRU stamp (larger is more recent) << 8 | valid sectors
 }
+
+// newWay is line holding sectors mask, used at stamp (empty without sectors).
+func newWay(line uint64, stamp uint64, mask uint8) way {
+	if mask == 0 {
+		return way{}
+	}
+	return way{tag: line + 1, meta: stamp<<8 | uint64(mask)}
+}
+
+func (w *way) mask() uint8  { return uint8(w.meta) }
+func (w *way) used() uint64 { return w.meta >> 8 }
+
+// touch makes w most recently used at stamp, adding sectors mask.
+func (w *way) touch(stamp uint64, mask uint8) { w.meta = stamp<<8 | (w.meta|uint64(mask))&0xff }
 
 func newCache(bytes, lineBytes, ways int) cache {
 	n := bytes / lineBytes / ways
@@ -87,10 +103,10 @@ func (c *cache) probe(line uint64, want uint8) uint8 {
 	s := c.setAt(c.index(line))
 	for i := range s {
 		w := &s[i]
-		if w.mask != 0 && w.line == line {
-			if hit := w.mask & want; hit != 0 {
+		if w.tag == line+1 {
+			if hit := w.mask() & want; hit != 0 {
 				c.clock++
-				w.used = c.clock
+				w.touch(c.clock, 0)
 				return hit
 			}
 			return 0
@@ -107,18 +123,18 @@ func (c *cache) access(line uint64, mask uint8) (had uint8) {
 	victim := 0
 	for i := range s {
 		w := &s[i]
-		if w.mask != 0 && w.line == line {
-			had = w.mask & mask
+		if w.tag == line+1 {
+			had = w.mask() & mask
 			c.clock++
-			w.used, w.mask = c.clock, w.mask|mask
+			w.touch(c.clock, mask)
 			return had
 		}
-		if v := &s[victim]; v.mask != 0 && (w.mask == 0 || w.used < v.used) {
+		if v := &s[victim]; v.tag != 0 && (w.tag == 0 || w.meta < v.meta) {
 			victim = i // the first empty way, else the least recently used
 		}
 	}
 	c.clock++
-	s[victim] = way{line: line, used: c.clock, mask: mask}
+	s[victim] = newWay(line, c.clock, mask)
 	return 0
 }
 
@@ -129,26 +145,26 @@ func (c *cache) fill(line uint64, mask uint8) (evicted bool) {
 	s := c.set(line)
 	victim := -1
 	for i := range s {
-		if w := &s[i]; w.mask != 0 && w.line == line {
-			victim, mask = i, mask|w.mask
+		if w := &s[i]; w.tag == line+1 {
+			victim, mask = i, mask|w.mask()
 			break
 		}
 	}
 	if victim < 0 {
 		victim = 0
 		for i := range s {
-			if s[i].mask == 0 {
+			if s[i].tag == 0 {
 				victim = i
 				break
 			}
-			if s[i].used < s[victim].used {
+			if s[i].used() < s[victim].used() {
 				victim = i
 			}
 		}
-		evicted = s[victim].mask != 0
+		evicted = s[victim].tag != 0
 	}
 	c.clock++
-	s[victim] = way{line: line, used: c.clock, mask: mask}
+	s[victim] = newWay(line, c.clock, mask)
 	return evicted
 }
 
@@ -163,7 +179,7 @@ func (c *cache) drop(line uint64) {
 func (c *cache) way(line uint64) *way {
 	s := c.setAt(c.index(line))
 	for i := range s {
-		if w := &s[i]; w.mask != 0 && w.line == line {
+		if w := &s[i]; w.tag == line+1 {
 			return w
 		}
 	}
