@@ -66,6 +66,11 @@ var (
 // kernel that uses the function).
 func (t *mufuTable) at(k uint32) uint32 {
 	t.once.Do(t.load)
+	return t.entry(k)
+}
+
+// entry is entry k of a loaded table.
+func (t *mufuTable) entry(k uint32) uint32 {
 	b := &t.blocks[k>>6]
 	s := stepsBefore(&b.steps, k&63)
 	if b.falling {
@@ -74,12 +79,9 @@ func (t *mufuTable) at(k uint32) uint32 {
 	return b.base + s
 }
 
-// touch reads the block of entry k and returns a word of it, so that a
-// later at(k) finds it in the host's cache.
-func (t *mufuTable) touch(k uint32) uint32 {
-	t.once.Do(t.load)
-	return t.blocks[k>>6].base
-}
+// touch reads the block of entry k of a loaded table and returns a word
+// of it, so that a later entry(k) finds it in the host's cache.
+func (t *mufuTable) touch(k uint32) uint32 { return t.blocks[k>>6].base }
 
 // load decodes the embedded table.
 func (t *mufuTable) load() {
@@ -268,6 +270,8 @@ func mufuEx2Lanes(d, a *Vec, mask uint32) uint32 {
 	var ks [Lanes]uint32
 	var ns [Lanes]int64
 	var warm uint32
+	tblEx2Pos.once.Do(tblEx2Pos.load)
+	tblEx2Neg.once.Do(tblEx2Neg.load)
 	for l := range d {
 		if mask>>l&1 == 0 {
 			continue
@@ -282,7 +286,7 @@ func mufuEx2Lanes(d, a *Vec, mask uint32) uint32 {
 	}
 	for l := range d {
 		if t := tbl[l]; t != nil {
-			d[l] = uint64(withExponent(t.at(ks[l]), ns[l]))
+			d[l] = uint64(withExponent(t.entry(ks[l]), ns[l]))
 		}
 	}
 	return warm
