@@ -43,17 +43,8 @@ func ldIssue(t *testing.T, n, p, w int) []float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := ParseDump(fmt.Sprintf("1:i64:%d", n+1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	j.Dumps = []DumpSpec{spec}
-	out, err := Execute(j)
-	if err != nil || out.Err != nil {
-		t.Fatalf("k_iss<%d, %d> on %d warps: %v %v", n, p, w, err, out.Err)
-	}
 	var v []float64
-	for _, x := range out.Dumps[0].Values {
+	for _, x := range runDump(t, j, fmt.Sprintf("1:i64:%d", n+1)) {
 		v = append(v, float64(x.(int64)))
 	}
 	return v
@@ -122,16 +113,7 @@ func spanOf(t *testing.T, file, k string, offsets bool) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := ParseDump("2:i64:1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	j.Dumps = []DumpSpec{spec}
-	out, err := Execute(j)
-	if err != nil || out.Err != nil {
-		t.Fatalf("%s: %v %v", k, err, out.Err)
-	}
-	return float64(out.Dumps[0].Values[0].(int64))
+	return float64(runDump(t, j, "2:i64:1")[0].(int64))
 }
 
 // h200Span is the median span of the rows of FILE.csv that start with key
