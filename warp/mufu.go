@@ -37,7 +37,7 @@ var mufuFiles embed.FS
 // of 2-bit steps (each entry differs from the one before by 0 to 3 units
 // in the last place, in one direction), with the sum at the start of every
 // block of 64 entries. An entry is its block's sum plus the steps before it
-// in the block, a pair of popcounts: 4 MiB for a table of 2^23 entries,
+// in the block, a pair of popcounts: 3 MiB for a table of 2^23 entries,
 // against 32 MiB expanded, which a kernel's random lookups (softmax's ex2)
 // missed the host's caches on.
 type mufuTable struct {
@@ -48,7 +48,7 @@ type mufuTable struct {
 }
 
 // mufuBlock is 64 entries of a table: the first entry's value and the 64
-// steps that follow it (two bits each, the lowest first), 32 bytes.
+// steps that follow it (two bits each, the lowest first), 24 bytes.
 type mufuBlock struct {
 	steps   [2]uint64
 	base    uint32
