@@ -39,11 +39,12 @@ func f32ToF16Lanes(d, a *Vec, mask uint32, ftz, sat bool) {
 		}
 		return
 	}
+	if mask == FullMask {
+		mask = groupLanes(f32ToF16Wide(d, a)) // four lanes at a time where the host converts halves
+	}
 	var rest uint32
-	for l := range d {
-		if mask>>l&1 == 0 {
-			continue
-		}
+	for lanes := mask; lanes != 0; lanes &= lanes - 1 {
+		l := bits.TrailingZeros32(lanes)
 		r, ok := f16Nearest(uint32(a[l]))
 		if !ok {
 			rest |= 1 << l
@@ -69,10 +70,11 @@ func f16PackLanes(d, a, b *Vec, mask uint32, ftz, sat bool) {
 		}
 		return
 	}
-	for l := range d {
-		if mask>>l&1 == 0 {
-			continue
-		}
+	if mask == FullMask {
+		mask = groupLanes(f16PackWide(d, a, b)) // four lanes at a time where the host converts halves
+	}
+	for lanes := mask; lanes != 0; lanes &= lanes - 1 {
+		l := bits.TrailingZeros32(lanes)
 		x, y := uint32(a[l]), uint32(b[l])
 		hi, ok := f16Nearest(x)
 		if !ok {
@@ -91,11 +93,12 @@ func f16PackLanes(d, a, b *Vec, mask uint32, ftz, sat bool) {
 func f16ToF32Lanes(d, a *Vec, mask uint32, sat bool) {
 	rest := mask
 	if !sat {
+		if mask == FullMask {
+			mask = groupLanes(f16ToF32Wide(d, a)) // four lanes at a time where the host converts halves
+		}
 		rest = 0
-		for l := range d {
-			if mask>>l&1 == 0 {
-				continue
-			}
+		for lanes := mask; lanes != 0; lanes &= lanes - 1 {
+			l := bits.TrailingZeros32(lanes)
 			x, ok := f16WidenCommon(uint16(a[l]))
 			if !ok {
 				rest |= 1 << l

@@ -165,3 +165,115 @@ func TestHAdd2F32SelectsItsHalves(t *testing.T) {
 		}
 	}
 }
+
+// The packed HADD2.F32 lanes give the per-lane loop's bits: random halves,
+// and every group with an infinite or NaN half, a zero, a subnormal or the
+// largest half in some lane.
+func TestHAdd2F32WideIsTheLaneLoop(t *testing.T) {
+	if !hasF16C {
+		t.Skip("the host has no packed half conversions")
+	}
+	rng := rand.New(rand.NewSource(9))
+	specials := []uint64{0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xfe00, 0, 0x8000, 1, 0x8001, 0x3ff, 0x7bff, 0xfbff}
+	for k := 0; k < 20000; k++ {
+		var a, b, got, want Vec
+		for l := range a {
+			a[l], b[l] = rng.Uint64(), rng.Uint64()
+			if rng.Intn(8) == 0 {
+				a[l] = a[l]&^0xffff | specials[rng.Intn(len(specials))]
+			}
+			if rng.Intn(8) == 0 {
+				b[l] = b[l]&^0xffff | specials[rng.Intn(len(specials))]
+			}
+		}
+		hadd2F32(&a, &b, &got, FullMask)
+		hadd2F32Lanes(&a, &b, &want, FullMask, allGroups)
+		if got != want {
+			t.Fatalf("HADD2.F32 of %x and %x: packed %x, lanes %x", a, b, got, want)
+		}
+	}
+}
+
+// The packed F2FP.F16.F32.PACK_AB lanes give the per-lane loop's bits
+// (each half f32ToF16 to nearest): random floats of every exponent, zeros,
+// the ends of f16's normal range, subnormal results, infinities and NaNs,
+// with the destination apart from the operands and the same as either.
+func TestF16PackWideIsTheLaneLoop(t *testing.T) {
+	if !hasF16C {
+		t.Skip("the host has no packed half conversions")
+	}
+	rng := rand.New(rand.NewSource(11))
+	specials := []uint32{0, 0x80000000, 0x38800000, 0x387fffff, 0x477fefff, 0x477ff000, 0x47800000, 0x7f800000,
+		0xff800000, 0x7fc00000, 0x7f800001, 0x33000000, 0x33000001, 0x00000001, 0xc77fffff}
+	operand := func() uint64 {
+		if rng.Intn(6) == 0 {
+			return uint64(specials[rng.Intn(len(specials))]) | rng.Uint64()<<32
+		}
+		x := rng.Uint32()
+		if rng.Intn(2) == 0 { // mostly within f16's range
+			x = x&0x807fffff | uint32(100+rng.Intn(50))<<23
+		}
+		return uint64(x) | rng.Uint64()<<32
+	}
+	for k := 0; k < 20000; k++ {
+		var a, b Vec
+		for l := range a {
+			a[l], b[l] = operand(), operand()
+		}
+		var want Vec
+		for l := range want {
+			want[l] = f32ToF16(uint32(a[l]), false, false)<<16 | f32ToF16(uint32(b[l]), false, false)
+		}
+		for alias := 0; alias < 3; alias++ {
+			aa, bb := a, b
+			d := &Vec{}
+			switch alias {
+			case 1:
+				d = &aa
+			case 2:
+				d = &bb
+			}
+			f16PackLanes(d, &aa, &bb, FullMask, false, false)
+			if *d != want {
+				t.Fatalf("alias %d: F2FP.PACK_AB of %x and %x: %x, want %x", alias, a, b, *d, want)
+			}
+		}
+	}
+}
+
+// The packed forms take every group whose lanes they answer for and leave
+// exactly the groups with another lane (here lane 4g+1 of group g of
+// groups): an infinity or NaN, or for the narrowing forms a result below
+// f16's normal range.
+func TestHalfWideFormsLeaveTheGroupsTheyCannotAnswer(t *testing.T) {
+	if !hasF16C {
+		t.Skip("the host has no packed half conversions")
+	}
+	forms := []struct {
+		name string
+		odd  uint64 // what lane 4g+1 holds in a group left to the loop
+		base uint64 // every other lane
+		run  func(a *Vec) uint32
+	}{
+		{"f32ToF16", 0x7fc00000, 0x3f800000, func(a *Vec) uint32 { var d Vec; return f32ToF16Wide(&d, a) }},
+		{"f32ToF16 subnormal", 0x33800000, 0xc0400000, func(a *Vec) uint32 { var d Vec; return f32ToF16Wide(&d, a) }},
+		{"f16Pack", 0xff800000, 0x3f800000, func(a *Vec) uint32 { var d Vec; return f16PackWide(&d, a, a) }},
+		{"f16ToF32", 0x7c00, 0x3c00, func(a *Vec) uint32 { var d Vec; return f16ToF32Wide(&d, a) }},
+		{"f16ToF32 NaN", 0xfe00, 0x0001, func(a *Vec) uint32 { var d Vec; return f16ToF32Wide(&d, a) }},
+		{"hadd2F32", 0x7e00, 0x8000, func(a *Vec) uint32 { var r Vec; b := *a; return hadd2F32Wide(a, &b, &r) }},
+	}
+	for _, f := range forms {
+		for _, groups := range []uint32{0, 1, 0x80, 0x5a, allGroups} {
+			var a Vec
+			for l := range a {
+				a[l] = f.base
+				if l%4 == 1 && groups>>(l/4)&1 != 0 {
+					a[l] = f.odd
+				}
+			}
+			if rest := f.run(&a); rest != groups {
+				t.Errorf("%s: groups %#x left to the loop, want %#x", f.name, rest, groups)
+			}
+		}
+	}
+}

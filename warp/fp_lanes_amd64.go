@@ -49,3 +49,69 @@ func f32MulWide(a, b, d *Vec) bool {
 	}
 	return hasAVX2
 }
+
+// hasF16C reports whether the host converts halves (VCVTPH2PS), with AVX2.
+var hasF16C = hasAVX2 && cpuHasF16C()
+
+func cpuHasF16C() bool
+
+// hadd2F32AVX computes hadd2F32's lanes four at a time (fp_addmul_amd64.s)
+// and returns the groups of four lanes with an infinite or NaN half, which
+// it wrote but hadd2F32's per-lane loop must redo. r must not be a or b.
+//
+//go:noescape
+func hadd2F32AVX(a, b, r *Vec) (rest uint32)
+
+// hadd2F32Wide runs the packed lanes where the host has them and returns
+// the groups of four lanes left to the per-lane loop (all of them without
+// F16C).
+func hadd2F32Wide(a, b, r *Vec) uint32 {
+	if !hasF16C {
+		return allGroups
+	}
+	return hadd2F32AVX(a, b, r)
+}
+
+// f16PackAVX computes f16PackLanes's lanes (without .ftz or .sat) four at a
+// time (fp_addmul_amd64.s) and returns the groups of four lanes it left
+// unwritten for the per-lane loop: those with a lane f16Nearest does not
+// answer for. d may be a or b.
+//
+//go:noescape
+func f16PackAVX(d, a, b *Vec) (rest uint32)
+
+// f16PackWide runs the packed lanes where the host has them and returns
+// the groups of four lanes left to the per-lane loop.
+func f16PackWide(d, a, b *Vec) uint32 {
+	if !hasF16C {
+		return allGroups
+	}
+	return f16PackAVX(d, a, b)
+}
+
+// f32ToF16AVX and f16ToF32AVX compute f32ToF16Lanes's lanes (without .ftz
+// or .sat) and f16ToF32Lanes's (without .sat) four at a time
+// (fp_addmul_amd64.s) and return the groups of four lanes they left
+// unwritten for the per-lane loops. d may be a.
+//
+//go:noescape
+func f32ToF16AVX(d, a *Vec) (rest uint32)
+
+//go:noescape
+func f16ToF32AVX(d, a *Vec) (rest uint32)
+
+// f32ToF16Wide and f16ToF32Wide run the packed lanes where the host has
+// them and return the groups of four lanes left to the per-lane loops.
+func f32ToF16Wide(d, a *Vec) uint32 {
+	if !hasF16C {
+		return allGroups
+	}
+	return f32ToF16AVX(d, a)
+}
+
+func f16ToF32Wide(d, a *Vec) uint32 {
+	if !hasF16C {
+		return allGroups
+	}
+	return f16ToF32AVX(d, a)
+}

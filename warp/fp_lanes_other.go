@@ -10,3 +10,14 @@ func f32FmaWide(a, b, c, d *Vec) uint32 { return allGroups }
 func f32AddWide(a, b, d *Vec) bool { return false }
 
 func f32MulWide(a, b, d *Vec) bool { return false }
+
+// hadd2F32Wide leaves every group of four lanes to hadd2F32's loop.
+func hadd2F32Wide(a, b, r *Vec) uint32 { return allGroups }
+
+// f16PackWide leaves every group of four lanes to f16PackLanes's loop.
+func f16PackWide(d, a, b *Vec) uint32 { return allGroups }
+
+// f32ToF16Wide and f16ToF32Wide leave every group to the per-lane loops.
+func f32ToF16Wide(d, a *Vec) uint32 { return allGroups }
+
+func f16ToF32Wide(d, a *Vec) uint32 { return allGroups }

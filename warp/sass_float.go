@@ -2,6 +2,7 @@ package warp
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/smsim/smsim/isa"
 )
@@ -66,10 +67,18 @@ func (w *Warp) lowHalf(o *isa.Operand, slot int, mask uint32, now uint64) *Vec {
 // hadd2F32 is HADD2.F32 on the lanes of mask: the low halves of a and b
 // (f16) added and rounded once to f32 into r.
 func hadd2F32(a, b, r *Vec, mask uint32) {
-	for l := range r {
-		if mask>>l&1 == 0 {
-			continue
-		}
+	groups := uint32(allGroups)
+	if mask == FullMask && r != a && r != b {
+		groups = hadd2F32Wide(a, b, r) // four lanes at a time where the host converts halves
+	}
+	hadd2F32Lanes(a, b, r, mask, groups)
+}
+
+// hadd2F32Lanes is hadd2F32 a lane at a time, on the lanes of mask in the
+// groups of four lanes of groups.
+func hadd2F32Lanes(a, b, r *Vec, mask, groups uint32) {
+	for lanes := mask & groupLanes(groups); lanes != 0; lanes &= lanes - 1 {
+		l := bits.TrailingZeros32(lanes)
 		y, okY := f16WidenCommon(uint16(b[l]))
 		if okY && uint16(a[l]) == 0x8000 {
 			// -0 + y is y for a zero or normal y: ptxas widens a half
@@ -87,6 +96,16 @@ func hadd2F32(a, b, r *Vec, mask uint32) {
 		s := float64(math.Float32frombits(x)) + float64(math.Float32frombits(y))
 		r[l] = uint64(math.Float32bits(float32(s))) // two halves add exactly in float64
 	}
+}
+
+// groupLanes is the lanes of the groups of four lanes in groups (bit g:
+// lanes 4g to 4g+3).
+func groupLanes(groups uint32) uint32 {
+	var m uint32
+	for ; groups != 0; groups &= groups - 1 {
+		m |= 0xf << (4 * bits.TrailingZeros32(groups))
+	}
+	return m
 }
 
 // f16WidenCommon is F16ToF32's bits for a zero or a normal number (the
