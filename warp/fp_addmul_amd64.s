@@ -299,3 +299,66 @@ TEXT ·f16ToF32AVX(SB), NOSPLIT, $0-20
 	VZEROUPPER
 	MOVL R8, rest+16(FP)
 	RET
+
+// s32ToF32AVX and u32ToF32AVX are intToF32Lanes of 32-bit integers, four
+// lanes at a time: the low 32 bits of four lanes packed (VPERMD) and
+// converted to nearest (VCVTDQ2PS; an unsigned word as its high and low
+// 16 bits, each converted exactly, the high half scaled by 2^16 exactly,
+// and the two added once to nearest), zero-extended into the lanes of d.
+// A group is written after its operands are read, so d may be a.
+
+DATA lowHalfMask<>+0(SB)/4, $0xffff
+GLOBL lowHalfMask<>(SB), RODATA|NOPTR, $4
+DATA two16<>+0(SB)/4, $0x47800000
+GLOBL two16<>(SB), RODATA|NOPTR, $4
+
+#define S2F4(off) \
+	VPERMD    off(SI), Y15, Y0; \
+	VCVTDQ2PS X0, X0; \
+	VPMOVZXDQ X0, Y0; \
+	VMOVDQU   Y0, off(DX)
+
+#define U2F4(off) \
+	VPERMD    off(SI), Y15, Y0; \
+	VPSRLD    $16, X0, X1; \
+	VPAND     X14, X0, X0; \
+	VCVTDQ2PS X1, X1; \
+	VCVTDQ2PS X0, X0; \
+	VMULPS    X13, X1, X1; \
+	VADDPS    X1, X0, X0; \
+	VPMOVZXDQ X0, Y0; \
+	VMOVDQU   Y0, off(DX)
+
+// func s32ToF32AVX(d, a *Vec)
+TEXT ·s32ToF32AVX(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DX
+	MOVQ a+8(FP), SI
+	VMOVDQU lanePack<>(SB), Y15
+	S2F4(0)
+	S2F4(32)
+	S2F4(64)
+	S2F4(96)
+	S2F4(128)
+	S2F4(160)
+	S2F4(192)
+	S2F4(224)
+	VZEROUPPER
+	RET
+
+// func u32ToF32AVX(d, a *Vec)
+TEXT ·u32ToF32AVX(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DX
+	MOVQ a+8(FP), SI
+	VMOVDQU      lanePack<>(SB), Y15
+	VPBROADCASTD lowHalfMask<>(SB), X14
+	VPBROADCASTD two16<>(SB), X13
+	U2F4(0)
+	U2F4(32)
+	U2F4(64)
+	U2F4(96)
+	U2F4(128)
+	U2F4(160)
+	U2F4(192)
+	U2F4(224)
+	VZEROUPPER
+	RET

@@ -118,6 +118,9 @@ func f16ToF32Lanes(d, a *Vec, mask uint32, sat bool) {
 // signed, exact in int64 and rounded once to f32.
 func intToF32Lanes(d, a *Vec, mask uint32, e ext) {
 	sh := e.shift & 63
+	if sh == 32 && mask == FullMask && int32ToF32Wide(d, a, e.signed) {
+		return // four lanes at a time
+	}
 	if e.signed {
 		for l := range d {
 			if mask>>l&1 != 0 {

@@ -115,3 +115,26 @@ func f16ToF32Wide(d, a *Vec) uint32 {
 	}
 	return f16ToF32AVX(d, a)
 }
+
+// s32ToF32AVX and u32ToF32AVX compute intToF32Lanes's lanes of 32-bit
+// integers four at a time (fp_addmul_amd64.s). d may be a.
+//
+//go:noescape
+func s32ToF32AVX(d, a *Vec)
+
+//go:noescape
+func u32ToF32AVX(d, a *Vec)
+
+// int32ToF32Wide runs the packed lanes of a 32-bit integer's conversion
+// where the host has them and reports whether it did.
+func int32ToF32Wide(d, a *Vec, signed bool) bool {
+	switch {
+	case !hasAVX2:
+		return false
+	case signed:
+		s32ToF32AVX(d, a)
+	default:
+		u32ToF32AVX(d, a)
+	}
+	return true
+}

@@ -21,3 +21,6 @@ func f16PackWide(d, a, b *Vec) uint32 { return allGroups }
 func f32ToF16Wide(d, a *Vec) uint32 { return allGroups }
 
 func f16ToF32Wide(d, a *Vec) uint32 { return allGroups }
+
+// int32ToF32Wide leaves the lanes to intToF32Lanes's loops.
+func int32ToF32Wide(d, a *Vec, signed bool) bool { return false }
