@@ -57,7 +57,7 @@ func cpuHasF16C() bool
 
 // hadd2F32AVX computes hadd2F32's lanes four at a time (fp_addmul_amd64.s)
 // and returns the groups of four lanes with an infinite or NaN half, which
-// it wrote but hadd2F32's per-lane loop must redo. r must not be a or b.
+// it left unwritten for hadd2F32's per-lane loop. r may be a or b.
 //
 //go:noescape
 func hadd2F32AVX(a, b, r *Vec) (rest uint32)

@@ -68,7 +68,7 @@ func (w *Warp) lowHalf(o *isa.Operand, slot int, mask uint32, now uint64) *Vec {
 // (f16) added and rounded once to f32 into r.
 func hadd2F32(a, b, r *Vec, mask uint32) {
 	groups := uint32(allGroups)
-	if mask == FullMask && r != a && r != b {
+	if mask == FullMask {
 		groups = hadd2F32Wide(a, b, r) // four lanes at a time where the host converts halves
 	}
 	hadd2F32Lanes(a, b, r, mask, groups)
