@@ -68,6 +68,19 @@ TEXT ·f32MulAVX2(SB), NOSPLIT, $0-24
 	CMPL R10, $8; \
 	JLT  label
 
+// GROUPSTART starts the loop at group 0, rest empty, Y15 the packing
+// indices; GROUPEND ends the function, returning rest at off(FP).
+#define GROUPSTART \
+	XORL    R8, R8; \
+	XORQ    R9, R9; \
+	XORL    R10, R10; \
+	VMOVDQU lanePack<>(SB), Y15
+
+#define GROUPEND(off) \
+	VZEROUPPER; \
+	MOVL R8, rest+off(FP); \
+	RET
+
 // KEEPREST sets rest's bit for the group and Y6 to all ones when X2's
 // four dwords are not all ones (a lane the packed form does not answer
 // for), else Y6 to zero.
@@ -121,10 +134,7 @@ TEXT ·hadd2F32AVX(SB), NOSPLIT, $0-28
 	MOVQ a+0(FP), SI
 	MOVQ b+8(FP), DI
 	MOVQ r+16(FP), DX
-	XORL R8, R8
-	XORQ R9, R9
-	XORL R10, R10
-	VMOVDQU      lanePack<>(SB), Y15
+	GROUPSTART
 	VMOVDQU      halfPack<>(SB), X13
 	VPBROADCASTW halfExp<>(SB), X12
 	VPCMPEQD     X7, X7, X7
@@ -148,9 +158,7 @@ hadd:
 	VPMOVZXDQ X0, Y0
 	STOREKEPT
 	GROUPLOOP(hadd)
-	VZEROUPPER
-	MOVL R8, rest+24(FP)
-	RET
+	GROUPEND(24)
 
 // func cpuHasF16C() bool
 TEXT ·cpuHasF16C(SB), NOSPLIT, $0-1
@@ -205,10 +213,7 @@ TEXT ·f16PackAVX(SB), NOSPLIT, $0-28
 	MOVQ d+0(FP), DX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
-	XORL R8, R8
-	XORQ R9, R9
-	XORL R10, R10
-	VMOVDQU lanePack<>(SB), Y15
+	GROUPSTART
 	NARROWCONSTS
 
 pack:
@@ -224,9 +229,7 @@ pack:
 	VPMOVZXDQ  X0, Y0
 	STOREKEPT
 	GROUPLOOP(pack)
-	VZEROUPPER
-	MOVL R8, rest+24(FP)
-	RET
+	GROUPEND(24)
 
 // f32ToF16AVX is f32ToF16Lanes without .ftz or .sat (VCVTPS2PH $0 where
 // f16Nearest answers), and f16ToF32AVX f16ToF32Lanes without .sat
@@ -238,10 +241,7 @@ pack:
 TEXT ·f32ToF16AVX(SB), NOSPLIT, $0-20
 	MOVQ d+0(FP), DX
 	MOVQ a+8(FP), SI
-	XORL R8, R8
-	XORQ R9, R9
-	XORL R10, R10
-	VMOVDQU lanePack<>(SB), Y15
+	GROUPSTART
 	NARROWCONSTS
 
 tohalf:
@@ -252,18 +252,13 @@ tohalf:
 	VPMOVZXWQ X0, Y0
 	STOREKEPT
 	GROUPLOOP(tohalf)
-	VZEROUPPER
-	MOVL R8, rest+16(FP)
-	RET
+	GROUPEND(16)
 
 // func f16ToF32AVX(d, a *Vec) (rest uint32)
 TEXT ·f16ToF32AVX(SB), NOSPLIT, $0-20
 	MOVQ d+0(FP), DX
 	MOVQ a+8(FP), SI
-	XORL R8, R8
-	XORQ R9, R9
-	XORL R10, R10
-	VMOVDQU      lanePack<>(SB), Y15
+	GROUPSTART
 	VMOVDQU      halfPack<>(SB), X13
 	VPBROADCASTW halfExp<>(SB), X12
 	VPCMPEQD     X7, X7, X7
@@ -277,9 +272,7 @@ fromhalf:
 	VPMOVZXDQ X0, Y0
 	STOREKEPT
 	GROUPLOOP(fromhalf)
-	VZEROUPPER
-	MOVL R8, rest+16(FP)
-	RET
+	GROUPEND(16)
 
 // s32ToF32AVX and u32ToF32AVX are intToF32Lanes of 32-bit integers: the
 // low 32 bits of four lanes packed (VPERMD) and converted to nearest
@@ -297,9 +290,7 @@ GLOBL two16<>(SB), RODATA|NOPTR, $4
 TEXT ·s32ToF32AVX(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DX
 	MOVQ a+8(FP), SI
-	XORQ R9, R9
-	XORL R10, R10
-	VMOVDQU lanePack<>(SB), Y15
+	GROUPSTART
 
 s2f:
 	VPERMD    (SI)(R9*1), Y15, Y0
@@ -314,9 +305,7 @@ s2f:
 TEXT ·u32ToF32AVX(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DX
 	MOVQ a+8(FP), SI
-	XORQ R9, R9
-	XORL R10, R10
-	VMOVDQU      lanePack<>(SB), Y15
+	GROUPSTART
 	VPBROADCASTD lowHalfMask<>(SB), X14
 	VPBROADCASTD two16<>(SB), X13
 
