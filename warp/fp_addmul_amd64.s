@@ -322,3 +322,51 @@ u2f:
 	GROUPLOOP(u2f)
 	VZEROUPPER
 	RET
+
+// f32TruncAVX is f32ToIntLanes's in-line case, a truncation (.rzi) of
+// |x| < 2^31, four lanes at a time: the low 32 bits of four lanes packed
+// (VPERMD), truncated (VCVTTPS2DQ) and zero-extended into the lanes of d,
+// or sign-extended when wide (a 64-bit destination). A group with a lane
+// outside that case (|x| >= 2^31, an infinity, a NaN, or a sign bit in
+// neg: a negative x for an unsigned destination) is not written; the
+// others are written after their operands are read, so d may be a.
+
+DATA f32ExpBits<>+0(SB)/4, $0x7f800000
+GLOBL f32ExpBits<>(SB), RODATA|NOPTR, $4
+DATA f32Exp31<>+0(SB)/4, $0x4effffff
+GLOBL f32Exp31<>(SB), RODATA|NOPTR, $4
+
+// func f32TruncAVX(d, a *Vec, neg uint32, wide bool) (rest uint32)
+TEXT ·f32TruncAVX(SB), NOSPLIT, $0-28
+	MOVQ d+0(FP), DX
+	MOVQ a+8(FP), SI
+	MOVL         neg+16(FP), AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, X14
+	MOVBLZX      wide+20(FP), R12
+	VPBROADCASTD f32ExpBits<>(SB), X13
+	VPBROADCASTD f32Exp31<>(SB), X12
+	VPXOR        X7, X7, X7
+	GROUPSTART
+
+trunc:
+	VPERMD     (SI)(R9*1), Y15, Y0
+	VPAND      X13, X0, X1
+	VPCMPGTD   X12, X1, X1
+	VPAND      X14, X0, X2
+	VPCMPEQD   X7, X2, X2
+	VPANDN     X2, X1, X2
+	KEEPREST
+	VCVTTPS2DQ X0, X0
+	TESTL      R12, R12
+	JNE        trunc64
+	VPMOVZXDQ  X0, Y0
+	JMP        truncstore
+
+trunc64:
+	VPMOVSXDQ X0, Y0
+
+truncstore:
+	STOREKEPT
+	GROUPLOOP(trunc)
+	GROUPEND(24)

@@ -145,11 +145,12 @@ func f32ToIntLanes(d, a *Vec, mask uint32, c *f32ToInt) {
 	if !c.signed {
 		neg = f32Sign
 	}
+	if trunc && mask == FullMask {
+		mask = groupLanes(f32TruncWide(d, a, neg, c.mask == ^uint64(0))) // four lanes at a time
+	}
 	var rest uint32
-	for l := range d {
-		if mask>>l&1 == 0 {
-			continue
-		}
+	for lanes := mask; lanes != 0; lanes &= lanes - 1 {
+		l := bits.TrailingZeros32(lanes)
 		x := uint32(a[l])
 		if !trunc || x&f32Exp >= (127+31)<<23 || x&neg != 0 {
 			rest |= 1 << l

@@ -243,9 +243,10 @@ func TestF16PackWideIsTheLaneLoop(t *testing.T) {
 
 // The packed forms take every group whose lanes they answer for and leave
 // exactly the groups with another lane (here lane 4g+1 of group g of
-// groups): an infinity or NaN, or for the narrowing forms a result below
-// f16's normal range.
-func TestHalfWideFormsLeaveTheGroupsTheyCannotAnswer(t *testing.T) {
+// groups): an infinity or NaN, for the narrowing forms a result below
+// f16's normal range, for the truncations |x| >= 2^31 or a negative x for
+// an unsigned destination.
+func TestWideFormsLeaveTheGroupsTheyCannotAnswer(t *testing.T) {
 	if !hasF16C {
 		t.Skip("the host has no packed half conversions")
 	}
@@ -261,6 +262,9 @@ func TestHalfWideFormsLeaveTheGroupsTheyCannotAnswer(t *testing.T) {
 		{"f16ToF32", 0x7c00, 0x3c00, func(a *Vec) uint32 { var d Vec; return f16ToF32Wide(&d, a) }},
 		{"f16ToF32 NaN", 0xfe00, 0x0001, func(a *Vec) uint32 { var d Vec; return f16ToF32Wide(&d, a) }},
 		{"hadd2F32", 0x7e00, 0x8000, func(a *Vec) uint32 { var r Vec; b := *a; return hadd2F32Wide(a, &b, &r) }},
+		{"f32Trunc 2^31", 0x4f000000, 0xc0490fdb, func(a *Vec) uint32 { var d Vec; return f32TruncWide(&d, a, 0, false) }},
+		{"f32Trunc NaN", 0x7fc00000, 0x4effffff, func(a *Vec) uint32 { var d Vec; return f32TruncWide(&d, a, 0, true) }},
+		{"f32Trunc unsigned", 0x80000000, 0x40490fdb, func(a *Vec) uint32 { var d Vec; return f32TruncWide(&d, a, f32Sign, false) }},
 	}
 	for _, f := range forms {
 		for _, groups := range []uint32{0, 1, 0x80, 0x5a, allGroups} {

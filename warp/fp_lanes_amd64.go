@@ -138,3 +138,20 @@ func int32ToF32Wide(d, a *Vec, signed bool) bool {
 	}
 	return true
 }
+
+// f32TruncAVX computes f32ToIntLanes's truncations of |x| < 2^31 four lanes
+// at a time (fp_addmul_amd64.s), sign-extended when wide, and returns the
+// groups of four lanes it left unwritten for the per-lane loop: those with
+// a lane out of that range, or with a sign bit in neg. d may be a.
+//
+//go:noescape
+func f32TruncAVX(d, a *Vec, neg uint32, wide bool) (rest uint32)
+
+// f32TruncWide runs the packed truncations where the host has them and
+// returns the groups left to the per-lane loop.
+func f32TruncWide(d, a *Vec, neg uint32, wide bool) uint32 {
+	if !hasAVX2 {
+		return allGroups
+	}
+	return f32TruncAVX(d, a, neg, wide)
+}

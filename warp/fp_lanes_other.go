@@ -24,3 +24,6 @@ func f16ToF32Wide(d, a *Vec) uint32 { return allGroups }
 
 // int32ToF32Wide leaves the lanes to intToF32Lanes's loops.
 func int32ToF32Wide(d, a *Vec, signed bool) bool { return false }
+
+// f32TruncWide leaves every group to f32ToIntLanes's loop.
+func f32TruncWide(d, a *Vec, neg uint32, wide bool) uint32 { return allGroups }
