@@ -58,6 +58,16 @@ func f32MulLanes(a, b, d *Vec) {
 // allGroups is every group of four lanes of a warp (f32FmaWide).
 const allGroups = 1<<(Lanes/4) - 1
 
+// groupLanes is the lanes of the groups of four lanes in groups (bit g:
+// lanes 4g to 4g+3).
+func groupLanes(groups uint32) uint32 {
+	var m uint32
+	for ; groups != 0; groups &= groups - 1 {
+		m |= 0xf << (4 * bits.TrailingZeros32(groups))
+	}
+	return m
+}
+
 // f32FmaV is fma.rn.f32 (f32Fma without the flags); lanes with a NaN or
 // infinite operand are left to the caller. The packed lanes (f32FmaWide)
 // compute the groups of four lanes whose sums need no second look; the

@@ -98,16 +98,6 @@ func hadd2F32Lanes(a, b, r *Vec, mask, groups uint32) {
 	}
 }
 
-// groupLanes is the lanes of the groups of four lanes in groups (bit g:
-// lanes 4g to 4g+3).
-func groupLanes(groups uint32) uint32 {
-	var m uint32
-	for ; groups != 0; groups &= groups - 1 {
-		m |= 0xf << (4 * bits.TrailingZeros32(groups))
-	}
-	return m
-}
-
 // f16WidenCommon is F16ToF32's bits for a zero or a normal number (the
 // common case, without a call; false otherwise): a zero keeps its sign, a
 // normal number's exponent is rebiased from 15 to 127.
