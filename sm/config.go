@@ -266,6 +266,10 @@ func (c *Config) Validate() error {
 		{c.Watchdog.SpinCycles >= 1000, "watchdog.spin_cycles must be at least 1000"},
 		{c.GPU.SMs >= 1, "gpu.sms must be at least 1"},
 		{c.GPU.DSMEMBytesPerCycle >= 1, "dsmem.bytes_per_cycle must be at least 1"},
+		// A .release.cluster remote arrive waits cluster.release for its
+		// membar, then travels the rest of cluster.arrive_latency: a trip
+		// shorter than nothing would land the arrival before its release.
+		{c.GPU.ArriveLatency >= c.GPU.Release, "cluster.arrive_latency must be at least cluster.release (the SM-to-SM trip is their difference)"},
 		{c.Const.UniformLines >= 1 && c.Const.UniformLines <= maxUniformLines, "const.uniform_lines must be 1..64"}, // maxUniformLines, spelled out: Validate allocates nothing (TestNoAllocationPerInstruction)
 	}
 	for _, ch := range checks {

@@ -89,3 +89,32 @@ func TestModelChoicesLoadTheirOldSpelling(t *testing.T) {
 		t.Error("syncs.pad_answers=2 loaded")
 	}
 }
+
+// Validate refuses settings the model cannot run, each with a message that
+// names the keys to change.
+func TestValidateRefusesImpossibleSettings(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  func(*Config)
+		want string
+	}{
+		{"remote arrive shorter than its release", func(c *Config) { c.GPU.ArriveLatency, c.GPU.Release = 100, 261 },
+			"cluster.arrive_latency must be at least cluster.release"},
+		{"no scheduler", func(c *Config) { c.Sched.Count = 0 }, "sched.count must be 1..64"},
+		{"negative CTA launch", func(c *Config) { c.GPU.CTALaunchNs = -1 }, "gpu.cta_launch_ns must not be negative"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := DefaultConfig()
+			tc.set(&c)
+			err := c.Validate()
+			if err == nil || !regexp.MustCompile(regexp.QuoteMeta(tc.want)).MatchString(err.Error()) {
+				t.Errorf("Validate() = %v, want an error saying %q", err, tc.want)
+			}
+		})
+	}
+	c := DefaultConfig()
+	c.GPU.ArriveLatency = c.GPU.Release // a trip of no cycles: a what-if, not an impossibility
+	if err := c.Validate(); err != nil {
+		t.Errorf("arrive_latency = release: %v", err)
+	}
+}
