@@ -54,8 +54,26 @@ func median(v []float64) float64 {
 // both loops, so the PTX path's loads in flight differ from the hardware's
 // (a lone CTA's stream from L2 44 % fast from PTX, 10 % from SASS).
 func l2bwLaunch(t *testing.T, kernel, place string, grid int) (float64, float64) {
-	const path = "../testdata/l2bw/l2bw_probe.sass"
 	t.Helper()
+	j := l2bwJob(t, kernel, place, grid)
+	out, err := Execute(j)
+	if err != nil || out.Err != nil {
+		t.Fatalf("%s %s %d: %v %v", kernel, place, grid, err, out.Err)
+	}
+	v := out.Dumps[0].Values
+	var slowest int64
+	for c := 0; c < grid; c++ {
+		slowest = max(slowest, v[5*c+1].(int64)-v[5*c].(int64))
+	}
+	return float64(out.Result.Cycles), float64(slowest)
+}
+
+// l2bwJob is the launch of l2bw.cu's kernel ("stream" or "reduce") from
+// place ("dram" or "l2") on grid CTAs over 132 SMs, as the H200 ran it,
+// with the CTAs' clock stamps dumped.
+func l2bwJob(tb testing.TB, kernel, place string, grid int) *Job {
+	tb.Helper()
+	const path = "../testdata/l2bw/l2bw_probe.sass"
 	const slice = 256 << 10
 	var args []string
 	stamps := "4"
@@ -79,23 +97,14 @@ func l2bwLaunch(t *testing.T, kernel, place string, grid int) (float64, float64)
 		Config: "h200", Args: args}
 	j, err := f.Job(path)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	spec, err := ParseDump(fmt.Sprintf("%s:i64:%d", stamps, 5*grid))
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	j.Dumps = []DumpSpec{spec}
-	out, err := Execute(j)
-	if err != nil || out.Err != nil {
-		t.Fatalf("%s %s %d: %v %v", kernel, place, grid, err, out.Err)
-	}
-	v := out.Dumps[0].Values
-	var slowest int64
-	for c := 0; c < grid; c++ {
-		slowest = max(slowest, v[5*c+1].(int64)-v[5*c].(int64))
-	}
-	return float64(out.Result.Cycles), float64(slowest)
+	return j
 }
 
 // TestL2BandwidthUnderLoadMatchesH200 runs l2bw.cu's stream (DRAM and L2
