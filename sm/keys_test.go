@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -107,7 +108,7 @@ func TestValidateRefusesImpossibleSettings(t *testing.T) {
 			c := DefaultConfig()
 			tc.set(&c)
 			err := c.Validate()
-			if err == nil || !regexp.MustCompile(regexp.QuoteMeta(tc.want)).MatchString(err.Error()) {
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Validate() = %v, want an error saying %q", err, tc.want)
 			}
 		})
