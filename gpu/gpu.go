@@ -11,10 +11,12 @@ import (
 	"github.com/smsim/smsim/tma"
 )
 
-// GPU is N SMs of one configuration on one engine.
+// GPU is N SMs of one configuration, each with its own event engine, run
+// together by a sim.Group.
 type GPU struct {
 	cfg   sm.Config
-	eng   *sim.Engine
+	eng   *sim.Engine // the dispatcher's
+	clock *sim.Group  // the dispatcher's engine, then the SMs', in SM order
 	sms   []*sm.SM
 	gpcs  [][]int // the SMs of each GPC
 	order []int   // the SMs in the order CTAs are given to them (dispatchOrder)
@@ -42,6 +44,7 @@ func New(cfg sm.Config, n int, gm Memory, h *memory.Hierarchy) (*GPU, error) {
 		return nil, fmt.Errorf("gpu: %d SMs: want 1..%d (gpu.sms)", n, cfg.GPU.SMs)
 	}
 	g := &GPU{cfg: cfg, eng: sim.New()}
+	engs := []*sim.Engine{g.eng}
 	var paths []*memory.Hierarchy
 	for i := 0; i < n; i++ {
 		path := h
@@ -50,7 +53,9 @@ func New(cfg sm.Config, n int, gm Memory, h *memory.Hierarchy) (*GPU, error) {
 		}
 		path.SetPartition(partitionOf(i, cfg.Mem.L2Partitions))
 		paths = append(paths, path)
-		s, err := sm.New(cfg, g.eng, gm, path)
+		eng := sim.New()
+		engs = append(engs, eng)
+		s, err := sm.New(cfg, eng, gm, path)
 		if err != nil {
 			return nil, err
 		}
@@ -60,6 +65,7 @@ func New(cfg sm.Config, n int, gm Memory, h *memory.Hierarchy) (*GPU, error) {
 		s.SetPlace(i, n, &g.d)
 		g.sms = append(g.sms, s)
 	}
+	g.clock = sim.NewGroup(engs...)
 	g.gpcs = layout(cfg.GPU, n)
 	g.order = dispatchOrder(g.gpcs)
 	for i, path := range paths {
@@ -157,6 +163,7 @@ type Result struct {
 // Run executes one launch on the GPU's SMs and returns its report: the
 // kernel's cycles are the last SM's, the statistics their sums.
 func (g *GPU) Run(l *sm.Launch) (*Result, error) {
+	g.clock.Align() // a launch starts every SM's clock where the last one ended
 	if err := g.d.begin(l); err != nil {
 		return nil, err
 	}
@@ -175,7 +182,7 @@ func (g *GPU) Run(l *sm.Launch) (*Result, error) {
 	start := g.eng.Now()
 	err := g.d.fill(start) // the first wave, at once
 	if err == nil {
-		err = sm.RunPast(g.eng, g.sms[0].Limit(), g.done)
+		err = sm.RunPast(g.clock, g.sms[0].Limit(), g.done)
 	}
 	res := &Result{}
 	var first error

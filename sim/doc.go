@@ -17,7 +17,11 @@
 // whoever hands it work (Clocked.WakeAt), so a kernel whose warps all wait ten
 // million cycles on a copy costs a handful of events, not ten million ticks.
 //
+// Several engines. A GPU gives each SM an engine of its own and runs them as
+// one clock with a Group: cycle by cycle, each engine's events of the cycle
+// run together, engine after engine in a fixed order.
+//
 // What it leaves out: clock domains (there is one SM clock), parallel execution
-// (one run is single-threaded by design; sweeps parallelise across runs), and
-// any global state.
+// (a Group runs its engines on one thread; docs/parallel.md is the plan for
+// several), and any global state.
 package sim

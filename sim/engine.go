@@ -85,7 +85,10 @@ type Engine struct {
 	hs      []Handler // handlers of queued events, by event.slot
 	free    []int32   // slots of hs not in use
 	handled uint64
-	limit   Cycle // Run's limit, which StepTo respects
+	limit   Cycle  // Run's limit, which StepTo respects
+	clock   *Cycle // what Now reads: now, or its Group's clock
+	hint    *Cycle // never later than the next event's cycle: own, or its slot in its Group's
+	ownHint Cycle
 
 	near    nearQueue // the events of the next nearSpan cycles; q holds the rest
 	nearOff bool      // every event in q (the reference order, for tests)
@@ -97,11 +100,13 @@ type Engine struct {
 
 // New returns an engine at cycle 0 with an empty queue.
 func New() *Engine {
-	return &Engine{q: make([]event, 0, 64), hs: make([]Handler, 0, 64), free: make([]int32, 0, 64), near: newNearQueue(), compactAt: compactFloor}
+	e := &Engine{q: make([]event, 0, 64), hs: make([]Handler, 0, 64), free: make([]int32, 0, 64), near: newNearQueue(), compactAt: compactFloor, ownHint: Never}
+	e.clock, e.hint = &e.now, &e.ownHint
+	return e
 }
 
 // Now is the cycle of the event being handled (or of the last one handled).
-func (e *Engine) Now() Cycle { return e.now }
+func (e *Engine) Now() Cycle { return *e.clock }
 
 // Pending reports how many events are queued.
 func (e *Engine) Pending() int { return len(e.q) + e.near.n }
@@ -117,6 +122,7 @@ func (e *Engine) Schedule(at Cycle, ph Phase, h Handler, arg uint64) {
 		panic(fmt.Sprintf("sim: event %T scheduled at cycle %d, before now (%d)", h, at, e.now))
 	}
 	e.seq++
+	*e.hint = min(*e.hint, at)
 	ev := event{at: at, key: uint64(ph)<<56 | e.seq, arg: arg, slot: e.hold(h)}
 	if at-e.now < nearSpan && !e.nearOff {
 		e.near.push(ev)
@@ -188,7 +194,9 @@ func (e *Engine) StepTo(at Cycle) bool {
 }
 
 // NextAt reports the cycle of the earliest queued event, or Never.
-func (e *Engine) NextAt() Cycle {
+func (e *Engine) NextAt() Cycle { return e.nextAt() }
+
+func (e *Engine) nextAt() Cycle {
 	i, fromNear := e.next()
 	switch {
 	case fromNear:

@@ -166,12 +166,18 @@ func (s *SM) Run(l *Launch) (*Result, error) {
 // retired and none is left for it.
 func (s *SM) Done() bool { return s.done || len(s.ctas) == 0 && s.gridDone() }
 
+// Runner is what runs a launch's events: one SM's sim.Engine, or a GPU's
+// sim.Group of them.
+type Runner interface {
+	Run(until sim.Cycle) error
+}
+
 // RunPast runs eng up to limit; if the limit stops it after the launch is
 // done, what is left runs out without one. Past the last warp only
 // bookkeeping can be queued (the time limits of waits that ended, copies'
 // and stores' last bytes), and a launch that finished within --max-cycles
 // has not reached it.
-func RunPast(eng *sim.Engine, limit sim.Cycle, done func() bool) error {
+func RunPast(eng Runner, limit sim.Cycle, done func() bool) error {
 	err := eng.Run(limit)
 	if isLimit(err) && done() {
 		err = eng.Run(sim.Never - 1)
