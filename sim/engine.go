@@ -89,6 +89,9 @@ type Engine struct {
 	clock   *Cycle // what Now reads: now, or its Group's clock
 	hint    *Cycle // never later than the next event's cycle: own, or its slot in its Group's
 	ownHint Cycle
+	grp     *Group // the group that runs the engine, or nil
+	idx     int    // its place in the group
+	turn    bool   // it has the group's turn this cycle (Serial)
 
 	near    nearQueue // the events of the next nearSpan cycles; q holds the rest
 	nearOff bool      // every event in q (the reference order, for tests)

@@ -17,6 +17,7 @@ type Group struct {
 	engs  []*Engine
 	now   Cycle   // every engine's Now
 	hints []Cycle // each engine's hint (Engine.hint points here): never later than its next event
+	par   *parallel
 }
 
 // NewGroup makes a group of engs, which run in that order within a cycle.
@@ -28,6 +29,7 @@ func NewGroup(engs ...*Engine) *Group {
 		g.now = max(g.now, e.now)
 		g.hints[i] = *e.hint
 		e.clock, e.hint = &g.now, &g.hints[i]
+		e.grp, e.idx = g, i
 	}
 	return g
 }
@@ -46,8 +48,8 @@ func (g *Group) Align() {
 }
 
 // Run handles the engines' events until every queue is empty, a handler
-// returns an error, or the next event lies beyond until (ErrLimit, wrapped
-// in *LimitError, that event left queued), as Engine.Run does for one.
+// returns an error, or the next event lies beyond until (a *LimitError,
+// that event left queued), as Engine.Run does for one.
 func (g *Group) Run(until Cycle) error {
 	for i, e := range g.engs {
 		g.hints[i] = e.nextAt()
@@ -82,15 +84,30 @@ func (g *Group) nextAt() Cycle {
 func (g *Group) runCycle(t Cycle) error {
 	g.now = t
 	for pending := true; pending; {
-		for i, e := range g.engs {
-			if g.hints[i] > t {
-				continue
-			}
-			if err := e.runCycle(t); err != nil {
-				return err
-			}
+		var err error
+		if g.par != nil {
+			err = g.par.pass(g, t)
+		} else {
+			err = g.pass(t, 0)
+		}
+		if err != nil {
+			return err
 		}
 		pending = g.nextAt() <= t
+	}
+	return nil
+}
+
+// pass runs the events of cycle t of the engines from the from-th on, in
+// order, on this thread.
+func (g *Group) pass(t Cycle, from int) error {
+	for i := from; i < len(g.engs); i++ {
+		if g.hints[i] > t {
+			continue
+		}
+		if err := g.engs[i].runCycle(t); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -1,0 +1,140 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// sharedWorld is what the engines of parallelRun share: a log and a
+// counter that decides latencies, so that any change in the order in which
+// the engines touch it changes what follows.
+type sharedWorld struct {
+	log     []string
+	counter uint64
+}
+
+// worker is one engine's component: each event does some work of its own
+// and, one time in three, touches the shared world after Serial; then it
+// schedules its next event at a latency that depends on what it saw.
+type worker struct {
+	e     *Engine
+	id    int
+	w     *sharedWorld
+	rng   *rand.Rand
+	own   []string
+	left  int
+	fail  int // fail at the fail-th event (0: never)
+	count int
+}
+
+func (k *worker) Handle(now Cycle, arg uint64) error {
+	k.count++
+	if k.count == k.fail {
+		return fmt.Errorf("engine %d failed at cycle %d", k.id, now)
+	}
+	k.own = append(k.own, fmt.Sprintf("%d/%d", now, arg))
+	next := Cycle(1 + k.rng.IntN(3))
+	if k.rng.IntN(3) == 0 {
+		k.e.Serial()
+		k.w.counter = k.w.counter*6364136223846793005 + uint64(k.id)
+		k.w.log = append(k.w.log, fmt.Sprintf("%d:%d", now, k.id))
+		next += Cycle(k.w.counter >> 62)
+	}
+	if k.left--; k.left > 0 {
+		k.e.Schedule(now+next, Phase(k.rng.IntN(3)), k, arg+1)
+	}
+	return nil
+}
+
+// starter is the first engine's component: it wakes engine arg's worker at
+// the cycle it runs (a dispatcher starting a CTA).
+type starter struct {
+	ws []*worker
+}
+
+func (s *starter) Handle(now Cycle, arg uint64) error {
+	k := s.ws[arg]
+	k.e.Schedule(now+1, PhaseDeliver, k, 1000*arg)
+	return nil
+}
+
+// parallelRun runs 1 + n engines on threads host threads and returns the
+// shared log, each worker's own log, and the run's error.
+func parallelRun(t *testing.T, n, threads, failAt int) (string, []string, error) {
+	t.Helper()
+	w := &sharedWorld{}
+	first := New()
+	engs := []*Engine{first}
+	st := &starter{}
+	for i := 0; i < n; i++ {
+		e := New()
+		k := &worker{e: e, id: i, w: w, rng: rand.New(rand.NewPCG(uint64(i), 7)), left: 400}
+		if i == n/2 {
+			k.fail = failAt
+		}
+		st.ws = append(st.ws, k)
+		engs = append(engs, e)
+		e.Schedule(Cycle(i%5), PhaseTick, k, 0)
+		first.Schedule(Cycle(50+i), PhaseDeliver, st, uint64(i))
+	}
+	g := NewGroup(engs...)
+	g.SetThreads(threads)
+	defer g.Stop()
+	err := g.Run(Never - 1)
+	if err != nil && threads > 1 && !g.Faulted() {
+		t.Errorf("%d threads: the run failed (%v) and Faulted is false", threads, err)
+	}
+	var own []string
+	for _, k := range st.ws {
+		own = append(own, strings.Join(k.own, " "))
+	}
+	return strings.Join(w.log, " "), own, err
+}
+
+func TestParallelGroupRunsAsOneThread(t *testing.T) {
+	wantShared, wantOwn, err := parallelRun(t, 24, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(wantShared) < 1000 {
+		t.Fatalf("the shared log is too short to test anything: %d bytes", len(wantShared))
+	}
+	for _, threads := range []int{2, 3, 8} {
+		shared, own, err := parallelRun(t, 24, threads, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if shared != wantShared {
+			t.Errorf("%d threads: the engines touched their shared state in another order", threads)
+		}
+		for i := range own {
+			if own[i] != wantOwn[i] {
+				t.Errorf("%d threads: engine %d ran other events", threads, i+1)
+			}
+		}
+	}
+}
+
+func TestParallelGroupReportsAFault(t *testing.T) {
+	_, _, want := parallelRun(t, 8, 1, 30)
+	if want == nil {
+		t.Fatal("no error on one thread")
+	}
+	_, _, err := parallelRun(t, 8, 4, 30)
+	if err == nil || err.Error() != want.Error() {
+		t.Errorf("4 threads: error %v, want %v", err, want)
+	}
+}
+
+// Serial is free for an engine alone and for a group on one thread.
+func TestSerialAloneReturnsAtOnce(t *testing.T) {
+	e := New()
+	e.Serial()
+	g := NewGroup(New(), e)
+	e.Serial()
+	if err := g.Run(Never - 1); err != nil {
+		t.Fatal(err)
+	}
+}
