@@ -1,7 +1,9 @@
 package gpu
 
 import (
+	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 
@@ -22,8 +24,10 @@ type GPU struct {
 	order []int   // the SMs in the order CTAs are given to them (dispatchOrder)
 	d     dispatcher
 	// threads bounds the host threads a launch may use (0: every core):
-	// the tensor cores' arithmetic runs on all but one (sm.MMAWorkers).
-	threads int
+	// the SMs of a launch without clusters run on them (sim.Group), and
+	// the tensor cores' arithmetic on all but one (sm.MMAWorkers).
+	threads  int
+	observed bool // an observer is attached: it takes the SMs' calls on one thread
 }
 
 // SetThreads bounds the host threads a launch may use (0: every core).
@@ -55,11 +59,13 @@ func New(cfg sm.Config, n int, gm Memory, h *memory.Hierarchy) (*GPU, error) {
 		paths = append(paths, path)
 		eng := sim.New()
 		engs = append(engs, eng)
-		s, err := sm.New(cfg, eng, gm, path)
+		path.SetSerial(eng)
+		mem := smMemory(gm, eng)
+		s, err := sm.New(cfg, eng, mem, path)
 		if err != nil {
 			return nil, err
 		}
-		if err := s.AttachTMA(gm, path); err != nil {
+		if err := s.AttachTMA(mem, path); err != nil {
 			return nil, err
 		}
 		s.SetPlace(i, n, &g.d)
@@ -144,6 +150,7 @@ type PerSM interface {
 // SetObserver attaches an observer: to every SM through ForSM when it is
 // a PerSM, else to SM 0.
 func (g *GPU) SetObserver(o sm.Observer) {
+	g.observed = o != nil
 	p, ok := o.(PerSM)
 	if !ok {
 		g.sms[0].SetObserver(o)
@@ -179,10 +186,16 @@ func (g *GPU) Run(l *sm.Launch) (*Result, error) {
 	for _, s := range g.sms {
 		s.ShareMMAWorkers(mma)
 	}
+	g.clock.SetThreads(g.smThreads(l))
+	defer g.clock.Stop()
 	start := g.eng.Now()
 	err := g.d.fill(start) // the first wave, at once
 	if err == nil {
 		err = sm.RunPast(g.clock, g.sms[0].Limit(), g.done)
+	}
+	if g.clock.Faulted() {
+		mma.Close()
+		return nil, ErrRedoOnOneThread
 	}
 	res := &Result{}
 	var first error
@@ -196,6 +209,28 @@ func (g *GPU) Run(l *sm.Launch) (*Result, error) {
 	mma.Close()
 	res.Result = merge(res.PerSM)
 	return res, first
+}
+
+// ErrRedoOnOneThread says a launch whose SMs ran on several host threads
+// failed in a way that leaves other SMs a cycle ahead of where one thread
+// would have stopped them (sim.Group.Faulted): its report would not be the
+// exact one, and the whole job must be run again on one thread.
+var ErrRedoOnOneThread = errors.New("gpu: a launch on several threads failed; run it again on one thread for its exact report")
+
+// smThreads is how many host threads launch l's SMs run on: the GPU's
+// threads (0: every core), or one where the SMs act on each other within
+// a cycle — the CTAs of a cluster (remote shared memory and barriers,
+// multicast), the dispatcher starting CTAs the moment one retires
+// (gpu.cta_launch_ns 0) — or an observer takes every SM's calls.
+func (g *GPU) smThreads(l *sm.Launch) int {
+	n := g.threads
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	if l.Cluster != [3]int{} || g.d.launch == 0 || g.observed {
+		return 1
+	}
+	return min(n, len(g.sms))
 }
 
 // done reports whether every SM has finished the launch.

@@ -76,6 +76,7 @@ func farHop(far, after, rate int) int {
 // and for reads requested at t, in mergedAt and newLines, the latest
 // arrival of those already in flight to the SM's GPC and the others.
 func (h *Hierarchy) allocate(addr uint64, size int, t sim.Cycle, write bool) (moved, missed, far int) {
+	h.enter()
 	h.afterFar, h.mergedAt, h.newLines = 0, 0, h.newLines[:0]
 	h.forLines(addr, size, func(line uint64, mask uint8) {
 		var miss uint8
@@ -173,6 +174,7 @@ func (h *Hierarchy) StreamReduce(now sim.Cycle, addr uint64, size int) (done sim
 // DRAM has served its misses: the bulk path's counterparts of the link's
 // and the SM's DRAM share's ends (Stream). Zero for one SM alone.
 func (h *Hierarchy) sharedRange(t sim.Cycle, dramBytes int, read bool) (l2, dram sim.Cycle) {
+	h.enter()
 	if h.fab == nil {
 		clear(h.partBytes)
 		return 0, 0

@@ -28,6 +28,7 @@ type gpcFlight struct {
 // and returns the cycle at which they have passed it (t without a GPC or a
 // limit).
 func (h *Hierarchy) gpcWait(t sim.Cycle, n int) sim.Cycle {
+	h.enter()
 	if h.gpc == nil || h.cfg.GPCL2BytesPerCycle <= 0 || n <= 0 {
 		return t
 	}
@@ -56,6 +57,7 @@ func (h *Hierarchy) SetGPC(g int) {
 // inFlight returns when the delivery of line to the SM's GPC arrives, when
 // one requested before t is still on its way.
 func (h *Hierarchy) inFlight(line uint64, t sim.Cycle) (sim.Cycle, bool) {
+	h.enter()
 	if h.gpc == nil {
 		return 0, false
 	}
@@ -68,6 +70,7 @@ func (h *Hierarchy) inFlight(line uint64, t sim.Cycle) (sim.Cycle, bool) {
 
 // deliver notes that line reaches the SM's GPC at cycle at.
 func (h *Hierarchy) deliver(line uint64, at sim.Cycle) {
+	h.enter()
 	if h.gpc == nil {
 		return
 	}

@@ -74,6 +74,7 @@ type Hierarchy struct {
 	chanFree    []fixed   // each DRAM channel's backlog for this SM's copies (dram.go)
 	dramFree    fixed     // the SM's share of DRAM bandwidth (mem.dram_bytes_per_cycle is what one SM sees)
 	fab         *fabric   // the L2 partitions and DRAM the GPU's SMs share; nil for one SM alone
+	serial      Serializer
 	stats       Stats
 }
 
@@ -110,6 +111,25 @@ func (h *Hierarchy) Sibling() *Hierarchy {
 		partBytes: make([]int, len(h.partBytes)),
 		tlb:       newTLB(h.cfg.TLBEntries),
 		full:      h.full,
+	}
+}
+
+// Serializer is what the hierarchy of an SM of a GPU calls before it
+// touches what the SMs share (the L2's contents, the partitions' and
+// DRAM's bandwidth, its GPC's deliveries): the SM's sim.Engine, whose
+// Serial lets the SMs run on several host threads with the results of one.
+type Serializer interface {
+	Serial()
+}
+
+// SetSerial makes the hierarchy call s.Serial before it touches what the
+// SMs share.
+func (h *Hierarchy) SetSerial(s Serializer) { h.serial = s }
+
+// enter is called before the shared state is touched.
+func (h *Hierarchy) enter() {
+	if h.serial != nil {
+		h.serial.Serial()
 	}
 }
 
@@ -193,6 +213,7 @@ func (h *Hierarchy) loadLine(line uint64, mask uint8) (int, Level, int) {
 // level that served it and the partition: the SM's near one, or the line's
 // home when the read crossed to it (l2.go).
 func (h *Hierarchy) l2Line(line uint64, mask uint8) (int, Level, int) {
+	h.enter()
 	miss, far := h.l2.read(line, mask, h.near)
 	h.countL2(miss)
 	extra, part := 0, h.near
@@ -211,6 +232,7 @@ func (h *Hierarchy) l2Line(line uint64, mask uint8) (int, Level, int) {
 // serves it and,
 // if fromDRAM, then at DRAM. Zero for one SM alone.
 func (h *Hierarchy) shared(now sim.Cycle, part int, mask uint8, fromDRAM bool) sim.Cycle {
+	h.enter()
 	if h.fab == nil {
 		return 0
 	}

@@ -133,6 +133,7 @@ func (h *Hierarchy) sectorsOf(lineStart, addr uint64, size int) (mask, partial u
 // (l2.go). L2 allocates the
 // sectors (no DRAM read); an L1 copy stays valid.
 func (h *Hierarchy) Store(now sim.Cycle, addr uint64, mask, partial uint8) sim.Cycle {
+	h.enter()
 	h.stats.Stores++
 	line := addr / uint64(h.cfg.LineBytes)
 	lat := h.translate(addr, h.cfg.LineBytes)

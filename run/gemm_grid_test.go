@@ -45,6 +45,23 @@ func fnvBytesOfWords(vals []any) string {
 	return fmt.Sprintf("0x%016x", h)
 }
 
+// gemmGridJob is apps/h200/gemm_grid.cu's launch of grid CTAs over 132 SMs
+// computing C of m × n from K = 1024, twice, from the SASS the H200 ran,
+// with the configuration settings sets.
+func gemmGridJob(t *testing.T, m, n, grid int, sets ...string) *Job {
+	t.Helper()
+	f := Spec{Kernel: "gemm_grid<4>", Block: "384", Grid: strconv.Itoa(grid), Smem: strconv.Itoa(4*24576 + 1024),
+		Launches: 2, Config: "h200", SMs: 132, Sets: sets, Args: []string{
+			fmt.Sprintf("tensormap:f16,1024x%d,box=64x64,swizzle=128B,fill=f16int:1", m),
+			fmt.Sprintf("tensormap:f16,1024x%d,box=64x128,swizzle=128B,fill=f16int:2", n),
+			fmt.Sprintf("buf:%d", m*n*4), strconv.Itoa(m), strconv.Itoa(n), "1024", fmt.Sprintf("buf:%d", grid*32)}}
+	j, err := f.Job("../apps/h200/gemm_grid.sass")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
 // TestGemmGridMatchesH200 runs apps/h200/gemm_grid.cu (gemm_wgmma.cu's GEMM
 // as a grid, one tile a CTA) on 1 and 6 SMs from the SASS the H200 ran: C
 // bit for bit with the H200's, and the slowest CTA's cycles within 10 %.
@@ -56,16 +73,7 @@ func TestGemmGridMatchesH200(t *testing.T) {
 	}
 	h := h200GemmGrid(t)
 	for _, c := range []struct{ m, n, grid int }{{64, 128, 1}, {64, 768, 6}} {
-		f := Spec{Kernel: "gemm_grid<4>", Block: "384", Grid: strconv.Itoa(c.grid), Smem: strconv.Itoa(4*24576 + 1024),
-			Launches: 2, Config: "h200", SMs: 132, Args: []string{
-				fmt.Sprintf("tensormap:f16,1024x%d,box=64x64,swizzle=128B,fill=f16int:1", c.m),
-				fmt.Sprintf("tensormap:f16,1024x%d,box=64x128,swizzle=128B,fill=f16int:2", c.n),
-				fmt.Sprintf("buf:%d", c.m*c.n*4), strconv.Itoa(c.m), strconv.Itoa(c.n), "1024", fmt.Sprintf("buf:%d", c.grid*32)}}
-		j, err := f.Job("../apps/h200/gemm_grid.sass")
-		if err != nil {
-			t.Fatal(err)
-		}
-		j = withDumps(t, j, fmt.Sprintf("2:hex:%d", c.m*c.n), fmt.Sprintf("6:i64:%d", 4*c.grid))
+		j := withDumps(t, gemmGridJob(t, c.m, c.n, c.grid), fmt.Sprintf("2:hex:%d", c.m*c.n), fmt.Sprintf("6:i64:%d", 4*c.grid))
 		out, err := Execute(j)
 		if err != nil || out.Err != nil {
 			t.Fatalf("grid %d: %v %v", c.grid, err, out.Err)
@@ -96,16 +104,7 @@ func TestGemmGridAtItsClockMatchesH200(t *testing.T) {
 	}
 	const m, n, grid = 1408, 768, 132
 	h := h200GemmGrid(t)[fmt.Sprintf("f16_%dx%dx1024_stages4,%d", m, n, grid)]
-	f := Spec{Kernel: "gemm_grid<4>", Block: "384", Grid: strconv.Itoa(grid), Smem: strconv.Itoa(4*24576 + 1024),
-		Launches: 2, Config: "h200", SMs: 132, Sets: []string{"clock_mhz=1740"}, Args: []string{
-			fmt.Sprintf("tensormap:f16,1024x%d,box=64x64,swizzle=128B,fill=f16int:1", m),
-			fmt.Sprintf("tensormap:f16,1024x%d,box=64x128,swizzle=128B,fill=f16int:2", n),
-			fmt.Sprintf("buf:%d", m*n*4), strconv.Itoa(m), strconv.Itoa(n), "1024", fmt.Sprintf("buf:%d", grid*32)}}
-	j, err := f.Job("../apps/h200/gemm_grid.sass")
-	if err != nil {
-		t.Fatal(err)
-	}
-	j = withDumps(t, j, fmt.Sprintf("6:i64:%d", 4*grid))
+	j := withDumps(t, gemmGridJob(t, m, n, grid, "clock_mhz=1740"), fmt.Sprintf("6:i64:%d", 4*grid))
 	out, err := Execute(j)
 	if err != nil || out.Err != nil {
 		t.Fatalf("%v %v", err, out.Err)

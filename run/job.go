@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/smsim/smsim/gpu"
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/mbarrier"
 	"github.com/smsim/smsim/memory"
@@ -175,7 +176,21 @@ func Dims(flag, s string, src [3]int, def int) ([3]int, error) {
 // Execute runs the job's launches on a fresh machine and returns the last
 // launch's outcome. Errors before the run (arguments, the machine's
 // configuration) are returned as err; the run's own in Outcome.Err.
+//
+// A GPU's SMs run on several host threads (Job.Threads) with the results of
+// one; a launch that fails there may have left SMs a cycle past the
+// failure, so such a job is run again on one thread for its exact report.
 func Execute(j *Job) (*Outcome, error) {
+	out, err := execute(j)
+	if err == nil && errors.Is(out.Err, gpu.ErrRedoOnOneThread) {
+		one := *j
+		one.Threads = 1
+		return execute(&one)
+	}
+	return out, err
+}
+
+func execute(j *Job) (*Outcome, error) {
 	gm := memory.NewGlobal()
 	for _, d := range j.Prog.Data {
 		if err := gm.MapData(d.Addr, d.Bytes, fmt.Sprintf("%s data at 0x%x", d.Space, d.Addr)); err != nil {

@@ -111,6 +111,7 @@ type wctx struct {
 // fillCTAs starts CTAs of the grid while they fit the SM's limits.
 func (s *SM) fillCTAs(now sim.Cycle) error {
 	if s.source != nil {
+		s.eng.Serial() // the dispatcher is the GPU's
 		return s.source.Refill(now)
 	}
 	l := s.launch

@@ -20,14 +20,15 @@ import (
 // therefore identical with any number of workers; with none, each wgmma
 // is computed when it issues.
 //
-// One MMAWorkers may serve several SMs (a GPU's), all driven from one
-// goroutine.
+// One MMAWorkers may serve several SMs (a GPU's), driven from one goroutine
+// or several (sim.Group.SetThreads): its queues and frames are channels.
 type MMAWorkers struct {
 	n      int // workers, started at the first wgmma
 	queues []chan mmaJob
 	free   chan *warp.Wgmma // operand frames not in use
 	inline *warp.Wgmma      // the one frame of a pool with no workers
 	wg     sync.WaitGroup   // the workers, for Close
+	once   sync.Once        // start
 }
 
 // mmaJob is one warp's share of a wgmma, its operands loaded.
@@ -104,8 +105,8 @@ func (p *MMAWorkers) run(j mmaJob) {
 // frame returns an operand frame to load a wgmma into: a free one, else
 // the next one a worker frees.
 func (p *MMAWorkers) frame() *warp.Wgmma {
-	if p.n > 0 && p.queues == nil {
-		p.start()
+	if p.n > 0 {
+		p.once.Do(p.start) // the SMs of a GPU may ask from several threads
 	}
 	if p.queues == nil {
 		if p.inline == nil {
@@ -142,6 +143,7 @@ func (p *MMAWorkers) Close() {
 	}
 	p.wg.Wait()
 	p.queues, p.free = nil, nil
+	p.once = sync.Once{}
 }
 
 // mmaPending is a warp's wgmmas not yet computed: the registers they read
