@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync/atomic"
 )
 
@@ -29,7 +31,7 @@ func (g *Group) SetThreads(n int) {
 	g.Stop()
 	if n > 1 {
 		k := len(g.engs)
-		g.par = &parallel{threads: n, isDue: make([]uint64, k), finished: make([]atomic.Uint64, k), errs: make([]error, k)}
+		g.par = &parallel{threads: n, isDue: make([]uint64, k), finished: make([]atomic.Uint64, k), errs: make([]error, k), panics: make([]any, k)}
 	}
 }
 
@@ -77,6 +79,7 @@ type parallel struct {
 	isDue    []uint64        // isDue[i] == epoch: engine i is in the pass
 	finished []atomic.Uint64 // finished[i] == epoch: engine i has run its events of the pass
 	errs     []error         // each engine's handler error in the pass
+	panics   []any           // each engine's handler panic in the pass, with its stack
 	faulted  bool
 
 	prefix atomic.Int64 // every engine before it has finished the pass (or is not in it)
@@ -123,6 +126,10 @@ func (p *parallel) pass(g *Group, t Cycle) error {
 	}
 	p.running = false
 	for _, i := range p.due {
+		if r := p.panics[i]; r != nil {
+			p.faulted = true
+			panic(fmt.Sprintf("engine %d on another thread: %v", i, r))
+		}
 		if err := p.errs[i]; err != nil {
 			p.faulted = true
 			for _, j := range p.due {
@@ -170,12 +177,24 @@ func (p *parallel) share(k int) {
 		if i%p.w != k {
 			continue
 		}
-		e := p.g.engs[i]
-		e.turn = false
-		p.errs[i] = e.runCycle(p.t)
+		p.run(i)
+	}
+}
+
+// run runs engine i's events of the pass and records that it has. A panic
+// (a bug) is kept for the group's own goroutine to raise again, where the
+// caller's recover sees it; the engines after this one go on meanwhile.
+func (p *parallel) run(i int) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.panics[i] = fmt.Sprintf("%v\n%s", r, debug.Stack())
+		}
 		p.finished[i].Store(p.epoch)
 		p.advance()
-	}
+	}()
+	e := p.g.engs[i]
+	e.turn = false
+	p.errs[i] = e.runCycle(p.t)
 }
 
 // advance moves the prefix past the engines that have finished or are not

@@ -138,3 +138,30 @@ func TestSerialAloneReturnsAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A handler's panic on another thread is raised again on the group's own
+// goroutine, where the caller can recover it, and the run does not hang.
+func TestParallelGroupRaisesAPanicOnItsGoroutine(t *testing.T) {
+	engs := []*Engine{New()}
+	for i := 0; i < 4; i++ {
+		e := New()
+		engs = append(engs, e)
+		e.Schedule(7, PhaseTick, HandlerFunc(func(Cycle, uint64) error {
+			if i == 2 {
+				panic("boom")
+			}
+			return nil
+		}), 0)
+	}
+	g := NewGroup(engs...)
+	g.SetThreads(4)
+	defer g.Stop()
+	defer func() {
+		r := recover()
+		if r == nil || !strings.Contains(fmt.Sprint(r), "boom") {
+			t.Errorf("recovered %v, want the handler's panic", r)
+		}
+	}()
+	_ = g.Run(Never - 1)
+	t.Error("Run returned")
+}
