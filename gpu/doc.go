@@ -9,8 +9,10 @@
 // distinct SMs of one GPC (gpu.gpc_sms).
 //
 // The SMs run in lock step, each on its own event engine (sim.Group): in
-// each cycle the dispatcher's events run first, then each SM's, in SM
-// order, so a run is deterministic, and an SM's events of a cycle meet
-// what the SMs share (the L2, DRAM, a GPC's delivery) in SM order, the
-// order a parallel run can keep (docs/parallel.md).
+// each cycle the dispatcher's events run first, then each SM's, in the
+// order CTAs are given to the SMs (clockOrder), so a run is deterministic,
+// and the SMs meet what they share (the L2, DRAM, a GPC's delivery, global
+// memory) in that order. On several host threads (SetThreads) each SM takes
+// its turn there (sim.Engine.Serial; serial.go), so a run gives the same
+// results on any number of threads (docs/parallel.md).
 package gpu

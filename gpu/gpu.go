@@ -18,7 +18,7 @@ import (
 type GPU struct {
 	cfg   sm.Config
 	eng   *sim.Engine // the dispatcher's
-	clock *sim.Group  // the dispatcher's engine, then the SMs', in SM order
+	clock *sim.Group  // the dispatcher's engine, then the SMs' in dispatch order
 	sms   []*sm.SM
 	gpcs  [][]int // the SMs of each GPC
 	order []int   // the SMs in the order CTAs are given to them (dispatchOrder)
@@ -48,7 +48,7 @@ func New(cfg sm.Config, n int, gm Memory, h *memory.Hierarchy) (*GPU, error) {
 		return nil, fmt.Errorf("gpu: %d SMs: want 1..%d (gpu.sms)", n, cfg.GPU.SMs)
 	}
 	g := &GPU{cfg: cfg, eng: sim.New()}
-	engs := []*sim.Engine{g.eng}
+	var engs []*sim.Engine // by SM
 	var paths []*memory.Hierarchy
 	for i := 0; i < n; i++ {
 		path := h
@@ -71,14 +71,29 @@ func New(cfg sm.Config, n int, gm Memory, h *memory.Hierarchy) (*GPU, error) {
 		s.SetPlace(i, n, &g.d)
 		g.sms = append(g.sms, s)
 	}
-	g.clock = sim.NewGroup(engs...)
 	g.gpcs = layout(cfg.GPU, n)
 	g.order = dispatchOrder(g.gpcs)
+	g.clock = sim.NewGroup(clockOrder(g.eng, engs, g.order)...)
 	for i, path := range paths {
 		path.SetGPC(cfg.GPU.GPCOf(i)) // after the first Sibling gave the GPU its fabric
 	}
 	g.d.g = g
 	return g, nil
+}
+
+// clockOrder is the order in which the engines run within a cycle: the
+// dispatcher's, then the SMs' in the order CTAs are given to them, which
+// takes the GPCs in turn. Where the SMs run on several threads, SM k waits
+// for the SMs before it in this order to finish the cycle before it
+// touches what they share; with the GPCs interleaved, the SMs of one GPC,
+// which a cluster launch keeps on one thread, are not all behind another
+// GPC's.
+func clockOrder(dispatcher *sim.Engine, bySM []*sim.Engine, order []int) []*sim.Engine {
+	engs := []*sim.Engine{dispatcher}
+	for _, i := range order {
+		engs = append(engs, bySM[i])
+	}
+	return engs
 }
 
 // partitionOf is the L2 partition SM i is attached to (memory/l2.go): the
@@ -186,7 +201,10 @@ func (g *GPU) Run(l *sm.Launch) (*Result, error) {
 	for _, s := range g.sms {
 		s.ShareMMAWorkers(mma)
 	}
-	g.clock.SetThreads(g.smThreads(l))
+	g.clock.SetThreads(g.smThreads())
+	if l.Cluster != [3]int{} {
+		g.clock.SetUnits(g.gpcUnits())
+	}
 	defer g.clock.Stop()
 	start := g.eng.Now()
 	err := g.d.fill(start) // the first wave, at once
@@ -217,20 +235,31 @@ func (g *GPU) Run(l *sm.Launch) (*Result, error) {
 // exact one, and the whole job must be run again on one thread.
 var ErrRedoOnOneThread = errors.New("gpu: a launch on several threads failed; run it again on one thread for its exact report")
 
-// smThreads is how many host threads launch l's SMs run on: the GPU's
-// threads (0: every core), or one where the SMs act on each other within
-// a cycle — the CTAs of a cluster (remote shared memory and barriers,
-// multicast), the dispatcher starting CTAs the moment one retires
-// (gpu.cta_launch_ns 0) — or an observer takes every SM's calls.
-func (g *GPU) smThreads(l *sm.Launch) int {
+// smThreads is how many host threads the SMs run on: the GPU's threads
+// (0: every core), or one where the dispatcher starts CTAs the moment one
+// retires (gpu.cta_launch_ns 0: from within an SM's cycle) or an observer
+// takes every SM's calls.
+func (g *GPU) smThreads() int {
 	n := g.threads
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
 	}
-	if l.Cluster != [3]int{} || g.d.launch == 0 || g.observed {
+	if g.d.launch == 0 || g.observed {
 		return 1
 	}
 	return min(n, len(g.sms))
+}
+
+// gpcUnits gives each engine of the clock its SM's GPC as the unit whose
+// engines share a thread (the dispatcher's its own): a cluster's CTAs,
+// which act on each other's shared memory, barriers and copy engines
+// within a cycle, run on SMs of one GPC.
+func (g *GPU) gpcUnits() []int {
+	units := []int{len(g.gpcs)}
+	for _, i := range g.order {
+		units = append(units, g.cfg.GPU.GPCOf(i))
+	}
+	return units
 }
 
 // done reports whether every SM has finished the launch.

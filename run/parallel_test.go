@@ -74,7 +74,7 @@ func sameOnAnyThreads(t *testing.T, job func() *Job, threads ...int) *Outcome {
 // grids (shared bandwidth, the L2's contents, GPC deliveries, waves of
 // CTAs), a warp-specialised GEMM grid (TMA, mbarriers, wgmma) and a grid of
 // global atomics on one counter, whose tickets record the order of every
-// SM's atomics.
+// SM's atomics; and cluster launches, whose GPCs run on a thread each.
 func TestGPUOnSeveralThreadsGivesOneThreadsResults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs grids of 132 and 264 CTAs four times each")
@@ -90,6 +90,11 @@ func TestGPUOnSeveralThreadsGivesOneThreadsResults(t *testing.T) {
 	t.Run("gemm_6", func(t *testing.T) { // TMA, mbarriers and wgmma
 		sameOnAnyThreads(t, func() *Job { return withDumps(t, gemmGridJob(t, 64, 768, 6), "2:hex:49152", "6:i64:24") }, 2, 8)
 	})
+	for _, c := range []int{2, 4} { // clusters: multicast, DSMEM, remote arrivals, cluster barriers
+		t.Run(fmt.Sprintf("cluster_%d", c), func(t *testing.T) {
+			sameOnAnyThreads(t, func() *Job { return clusterFuncJob(t, c) }, 2, 3, 8)
+		})
+	}
 	t.Run("tickets", func(t *testing.T) {
 		out := sameOnAnyThreads(t, ticketsJob(t, "buf:4"), 2, 3, 8)
 		if out.Err != nil {
@@ -158,6 +163,7 @@ func TestGPUThreadsShareNothingUnguarded(t *testing.T) {
 		return gpuJob(t, prefetchKernel, Spec{Kernel: "prefetch", Block: "32", Grid: "16", SMs: 16, Args: []string{"buf:1048576"}})
 	}, 4)
 	sameOnAnyThreads(t, func() *Job { return withDumps(t, gemmGridJob(t, 64, 256, 2), "2:hex:16384") }, 2)
+	sameOnAnyThreads(t, func() *Job { return clusterFuncJob(t, 4) }, 3)
 	job := func() *Job {
 		j := gpuJob(t, ticketKernel, Spec{Kernel: "tickets", Block: "64", Grid: "24", SMs: 8,
 			Args: []string{"buf:4", "buf:12288"}})

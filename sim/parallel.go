@@ -35,6 +35,18 @@ func (g *Group) SetThreads(n int) {
 	}
 }
 
+// SetUnits keeps the engines of one unit on one thread: engine i's unit
+// is units[i] (nil: each engine its own). Engines that act on each other's
+// state within a cycle, not through Serial, must share a unit: the SMs of a
+// GPC, whose clusters' CTAs reach into each other's shared memory,
+// barriers and copy engines. A unit's engines still run in the group's
+// order, between the others'.
+func (g *Group) SetUnits(units []int) {
+	if g.par != nil {
+		g.par.units = units
+	}
+}
+
 // Faulted reports that a handler failed while the engines ran on several
 // threads (see SetThreads).
 func (g *Group) Faulted() bool { return g.par != nil && g.par.faulted }
@@ -67,6 +79,7 @@ func (e *Engine) Serial() {
 // a sleep and wake-up each would cost as much as.
 type parallel struct {
 	threads int
+	units   []int         // each engine's unit (SetUnits); nil: its index
 	started int           // extra threads running
 	seq     atomic.Uint64 // passes started: the threads wait for it to move
 	left    atomic.Int32  // shares of the pass not finished
@@ -168,13 +181,17 @@ func (p *parallel) thread(k int, seen uint64) {
 	}
 }
 
-// share runs the k-th of the pass's w shares: its engines i with
-// i mod w = k, each after the one before it (an engine waits only for
+// share runs the k-th of the pass's w shares: the engines whose unit u
+// has u mod w = k, each after the one before it (an engine waits only for
 // earlier ones). An engine stays on one thread from pass to pass, and its
 // state in that core's caches.
 func (p *parallel) share(k int) {
 	for _, i := range p.due {
-		if i%p.w != k {
+		u := i
+		if p.units != nil {
+			u = p.units[i]
+		}
+		if u%p.w != k {
 			continue
 		}
 		p.run(i)
