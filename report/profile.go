@@ -20,11 +20,19 @@ import (
 // go to that last instruction. The instructions are the ones smsim runs:
 // the PTX's after smsim's ptxas-like rewrites (isa), each with the source
 // position it came from.
+//
+// On a GPU of several SMs (ForSM) the rows sum every SM's warps.
 type Profile struct {
-	prog    *isa.Program
-	rows    []profileRow
-	pending [][sm.NumReasons]uint64 // per warp slot: cycles not yet attributed
-	last    []int                   // per warp slot: the last instruction issued, -1 before the first
+	prog *isa.Program
+	rows []profileRow
+	own  profileWarps    // the warps of the SM observed directly
+	sms  []*profileWarps // the warps of each SM observed through ForSM
+}
+
+// profileWarps is the state of one SM's warps, by warp slot.
+type profileWarps struct {
+	pending [][sm.NumReasons]uint64 // cycles not yet attributed
+	last    []int                   // the last instruction issued, -1 before the first
 }
 
 type profileRow struct {
@@ -38,42 +46,76 @@ func NewProfile(p *isa.Program) *Profile {
 	return &Profile{prog: p, rows: make([]profileRow, len(p.Instrs))}
 }
 
-func (p *Profile) warp(w int) {
-	for len(p.last) <= w {
-		p.pending = append(p.pending, [sm.NumReasons]uint64{})
-		p.last = append(p.last, -1)
+func (ws *profileWarps) warp(w int) {
+	for len(ws.last) <= w {
+		ws.pending = append(ws.pending, [sm.NumReasons]uint64{})
+		ws.last = append(ws.last, -1)
 	}
 }
 
+// ForSM returns the observer of SM i of a GPU (gpu.PerSM): its warps'
+// cycles go to the same rows.
+func (p *Profile) ForSM(i int) sm.Observer {
+	for len(p.sms) <= i {
+		p.sms = append(p.sms, &profileWarps{})
+	}
+	return smProfile{p: p, ws: p.sms[i]}
+}
+
+// smProfile is one SM's view of a Profile.
+type smProfile struct {
+	p  *Profile
+	ws *profileWarps
+}
+
+func (o smProfile) Launch()                                 { o.p.launch(o.ws) }
+func (o smProfile) Issue(_ uint64, w, pc int, lanes uint32) { o.p.issue(o.ws, w, pc, lanes) }
+func (o smProfile) Stall(w int, from, to uint64, r sm.Reason, _ string) {
+	o.p.stall(o.ws, w, from, to, r)
+}
+func (o smProfile) Phase(string, int, uint64, uint64, uint64) {}
+func (o smProfile) Copy(uint64, int, uint64, uint64, string)  {}
+func (o smProfile) MMAGroup(int, int, uint64, uint64)         {}
+
 // Launch starts the profile again: it describes the last launch, as the report does.
-func (p *Profile) Launch() {
+func (p *Profile) Launch() { p.launch(&p.own) }
+
+// launch clears the rows and the warps of ws (every SM of a GPU calls it
+// before any of them issues).
+func (p *Profile) launch(ws *profileWarps) {
 	clear(p.rows)
-	p.pending, p.last = p.pending[:0], p.last[:0]
+	ws.pending, ws.last = ws.pending[:0], ws.last[:0]
 }
 
 // Issue implements sm.Observer: the issued instruction takes the warp's
 // waiting cycles since its last issue.
-func (p *Profile) Issue(_ uint64, w, pc int, lanes uint32) {
-	p.warp(w)
+func (p *Profile) Issue(_ uint64, w, pc int, lanes uint32) { p.issue(&p.own, w, pc, lanes) }
+
+func (p *Profile) issue(ws *profileWarps, w, pc int, lanes uint32) {
+	ws.warp(w)
 	r := &p.rows[pc]
 	r.issues++
 	r.threads += uint64(bits.OnesCount32(lanes))
-	for k, c := range p.pending[w] {
+	for k, c := range ws.pending[w] {
 		r.stalls[k] += c
 	}
-	p.pending[w] = [sm.NumReasons]uint64{}
-	p.last[w] = pc
+	ws.pending[w] = [sm.NumReasons]uint64{}
+	ws.last[w] = pc
 }
 
 // Stall implements sm.Observer: an issue cycle goes to the instruction
 // issued, a waiting cycle to the one the warp issues next.
 func (p *Profile) Stall(w int, from, to uint64, r sm.Reason, _ string) {
-	p.warp(w)
-	if r == sm.ReasonSelected && p.last[w] >= 0 {
-		p.rows[p.last[w]].stalls[r] += to - from
+	p.stall(&p.own, w, from, to, r)
+}
+
+func (p *Profile) stall(ws *profileWarps, w int, from, to uint64, r sm.Reason) {
+	ws.warp(w)
+	if r == sm.ReasonSelected && ws.last[w] >= 0 {
+		p.rows[ws.last[w]].stalls[r] += to - from
 		return
 	}
-	p.pending[w][r] += to - from
+	ws.pending[w][r] += to - from
 }
 
 // Phase implements sm.Observer; the profile has no use for phases.
@@ -87,14 +129,21 @@ func (p *Profile) MMAGroup(int, int, uint64, uint64) {}
 
 // Finish gives each warp's cycles after its last issue to that instruction.
 func (p *Profile) Finish() {
-	for w, pc := range p.last {
+	p.finish(&p.own)
+	for _, ws := range p.sms {
+		p.finish(ws)
+	}
+}
+
+func (p *Profile) finish(ws *profileWarps) {
+	for w, pc := range ws.last {
 		if pc < 0 {
 			continue
 		}
-		for k, c := range p.pending[w] {
+		for k, c := range ws.pending[w] {
 			p.rows[pc].stalls[k] += c
 		}
-		p.pending[w] = [sm.NumReasons]uint64{}
+		ws.pending[w] = [sm.NumReasons]uint64{}
 	}
 }
 

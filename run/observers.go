@@ -1,10 +1,27 @@
 package run
 
-import "github.com/smsim/smsim/sm"
+import (
+	"github.com/smsim/smsim/gpu"
+	"github.com/smsim/smsim/sm"
+)
 
 // Observers fans the SM's observer calls out to several observers (a
 // timeline and a profile of one run), in order.
 type Observers []sm.Observer
+
+// ForSM returns the observers of SM i of a GPU (gpu.PerSM): each one's view
+// of SM i, or, for one that observes a single SM, itself on SM 0 alone.
+func (o Observers) ForSM(i int) sm.Observer {
+	var out Observers
+	for _, x := range o {
+		if p, ok := x.(gpu.PerSM); ok {
+			out = append(out, p.ForSM(i))
+		} else if i == 0 {
+			out = append(out, x)
+		}
+	}
+	return out
+}
 
 // Launch implements sm.Observer.
 func (o Observers) Launch() {

@@ -44,10 +44,14 @@ func profiled(t *testing.T, args ...string) profiledRun {
 
 // Every warp cycle of the run lands on exactly one instruction: the profile's
 // issues are the report's warp instructions, and its cycles of each stall
-// reason are the warps' cycles of that reason.
+// reason are the warps' cycles of that reason; on a GPU of several SMs,
+// every SM's, also beside a timeline.
 func TestProfileAccountsForEveryWarpCycle(t *testing.T) {
-	for _, ex := range []string{"arrive_wait.sms", "tma_pipeline.sms", "early_exit.sms", "entangle_lanes.sms"} {
-		r := profiled(t, filepath.Join("..", "..", "examples", ex))
+	for _, c := range [][]string{{"arrive_wait.sms"}, {"tma_pipeline.sms"}, {"early_exit.sms"}, {"entangle_lanes.sms"},
+		{"tma_pipeline.sms", "--sms", "4", "-g", "8"},
+		{"arrive_wait.sms", "--sms", "3", "-g", "6", "--timeline", filepath.Join(t.TempDir(), "t.json")}} {
+		ex := strings.Join(c, " ")
+		r := profiled(t, append([]string{filepath.Join("..", "..", "examples", c[0])}, c[1:]...)...)
 		var issues uint64
 		byReason := map[string]uint64{}
 		for _, in := range r.Instructions {
@@ -228,5 +232,40 @@ func TestProfileTableSection(t *testing.T) {
 	code, out, errs = cli(t, "run", ex, "-o", "csv", "--report", "instructions")
 	if code != 0 || !strings.HasPrefix(out, strings.Join(report.ProfileHeader(), ",")) {
 		t.Errorf("csv instructions: exit %d %s\n%s", code, errs, out)
+	}
+}
+
+// --timeline beside --profile on a GPU of several SMs still gives each SM
+// its process of warp tracks, as --timeline alone does.
+func TestTimelineBesideAProfileCoversEverySM(t *testing.T) {
+	ex := filepath.Join("..", "..", "examples", "arrive_wait.sms")
+	dir := t.TempDir()
+	pids := func(args ...string) map[int]bool {
+		tl := filepath.Join(dir, "t.json")
+		args = append([]string{"run", ex, "--sms", "3", "-g", "6", "--timeline", tl}, args...)
+		if code, _, errs := cli(t, args...); code != 0 {
+			t.Fatalf("%v: %s", args, errs)
+		}
+		b, err := os.ReadFile(tl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			TraceEvents []struct {
+				Pid int `json:"pid"`
+			} `json:"traceEvents"`
+		}
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		seen := map[int]bool{}
+		for _, e := range doc.TraceEvents {
+			seen[e.Pid] = true
+		}
+		return seen
+	}
+	alone, beside := pids(), pids("--profile", filepath.Join(dir, "p.csv"))
+	if len(alone) < 4 || len(beside) != len(alone) {
+		t.Errorf("processes: %d with the timeline alone, %d beside a profile", len(alone), len(beside))
 	}
 }
