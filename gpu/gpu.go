@@ -26,8 +26,9 @@ type GPU struct {
 	// threads bounds the host threads a launch may use (0: every core):
 	// the SMs of a launch without clusters run on them (sim.Group), and
 	// the tensor cores' arithmetic on all but one (sm.MMAWorkers).
-	threads  int
-	observed bool // an observer is attached: it takes the SMs' calls on one thread
+	threads   int
+	recs      []*recorder // each SM's observer while the SMs run (nil: none)
+	recording bool        // the SMs are running: their observers' calls are kept
 }
 
 // SetThreads bounds the host threads a launch may use (0: every core).
@@ -164,16 +165,28 @@ type PerSM interface {
 
 // SetObserver attaches an observer: to every SM through ForSM when it is
 // a PerSM, else to SM 0.
+// The SMs' calls reach it in one order, from one goroutine, whatever the
+// number of host threads (recorder).
 func (g *GPU) SetObserver(o sm.Observer) {
-	g.observed = o != nil
-	p, ok := o.(PerSM)
-	if !ok {
-		g.sms[0].SetObserver(o)
+	if o == nil {
 		return
 	}
+	g.recs = make([]*recorder, len(g.sms))
+	p, ok := o.(PerSM)
 	for i, s := range g.sms {
-		s.SetObserver(p.ForSM(i))
+		var to sm.Observer
+		switch {
+		case ok:
+			to = p.ForSM(i)
+		case i == 0:
+			to = o
+		default:
+			continue
+		}
+		g.recs[i] = &recorder{to: to, on: &g.recording}
+		s.SetObserver(g.recs[i])
 	}
+	g.clock.SetAfterPass(g.replay)
 }
 
 // Result is a launch's outcome on the GPU: the merged report and each SM's.
@@ -209,7 +222,10 @@ func (g *GPU) Run(l *sm.Launch) (*Result, error) {
 	start := g.eng.Now()
 	err := g.d.fill(start) // the first wave, at once
 	if err == nil {
+		g.recording = true
 		err = sm.RunPast(g.clock, g.sms[0].Limit(), g.done)
+		g.recording = false
+		g.replay()
 	}
 	if g.clock.Faulted() {
 		mma.Close()
@@ -237,14 +253,13 @@ var ErrRedoOnOneThread = errors.New("gpu: a launch on several threads failed; ru
 
 // smThreads is how many host threads the SMs run on: the GPU's threads
 // (0: every core), or one where the dispatcher starts CTAs the moment one
-// retires (gpu.cta_launch_ns 0: from within an SM's cycle) or an observer
-// takes every SM's calls.
+// retires (gpu.cta_launch_ns 0: from within an SM's cycle).
 func (g *GPU) smThreads() int {
 	n := g.threads
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
 	}
-	if g.d.launch == 0 || g.observed {
+	if g.d.launch == 0 {
 		return 1
 	}
 	return min(n, len(g.sms))

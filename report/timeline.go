@@ -113,7 +113,7 @@ func (t *Timeline) add(e TraceEvent) {
 // Launch forgets an earlier launch's events: the timeline shows the last
 // launch, which the report describes.
 func (t *Timeline) Launch() {
-	t.events, t.dropped = t.events[:0], 0
+	t.events, t.dropped, t.tensor = t.events[:0], 0, false
 	clear(t.spans)
 	clear(t.barTrack)
 }

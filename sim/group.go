@@ -18,7 +18,14 @@ type Group struct {
 	now   Cycle   // every engine's Now
 	hints []Cycle // each engine's hint (Engine.hint points here): never later than its next event
 	par   *parallel
+	after func() // run after each pass, on the group's goroutine (SetAfterPass)
 }
+
+// SetAfterPass makes the group call f after each pass over its engines (a
+// cycle's events, or the further ones scheduled for it), on the goroutine
+// that called Run: what the engines buffered during the pass can be handed
+// on there in the group's order.
+func (g *Group) SetAfterPass(f func()) { g.after = f }
 
 // NewGroup makes a group of engs, which run in that order within a cycle.
 // From then on the group runs them (not Engine.Run) and their Now is the
@@ -89,6 +96,9 @@ func (g *Group) runCycle(t Cycle) error {
 			err = g.par.pass(g, t)
 		} else {
 			err = g.pass(t, 0)
+		}
+		if g.after != nil {
+			g.after()
 		}
 		if err != nil {
 			return err
