@@ -31,7 +31,8 @@ func (g *Group) SetThreads(n int) {
 	g.Stop()
 	if n > 1 {
 		k := len(g.engs)
-		g.par = &parallel{threads: n, isDue: make([]uint64, k), finished: make([]atomic.Uint64, k), errs: make([]error, k), panics: make([]any, k)}
+		g.par = &parallel{threads: n, isDue: make([]uint64, k), finished: make([]atomic.Uint64, k), errs: make([]error, k), panics: make([]any, k),
+			current: make([]int, n)}
 	}
 }
 
@@ -63,14 +64,29 @@ func (g *Group) Stop() {
 
 // Serial is called by a component of the engine before it touches state
 // that its group's engines share: on several threads, it waits until the
-// engines before this one have finished the cycle. Alone, or on one
+// engines before the one running have finished the cycle. The one running
+// is this engine, or another of its unit whose event reached into this
+// one's components (a CTA of a cluster into a peer's). Alone, or on one
 // thread, it returns at once.
 func (e *Engine) Serial() {
-	if e.turn || e.grp == nil || e.grp.par == nil || !e.grp.par.running {
+	if e.grp == nil || e.grp.par == nil || !e.grp.par.running {
 		return
 	}
-	e.grp.par.waitFor(e.idx)
-	e.turn = true
+	p := e.grp.par
+	c := p.g.engs[p.current[p.unitOf(e.idx)%p.w]]
+	if c.turn {
+		return
+	}
+	p.waitFor(c.idx)
+	c.turn = true
+}
+
+// unitOf is engine i's unit.
+func (p *parallel) unitOf(i int) int {
+	if p.units != nil {
+		return p.units[i]
+	}
+	return i
 }
 
 // parallel is the state of a group running on several threads. The
@@ -80,6 +96,7 @@ func (e *Engine) Serial() {
 type parallel struct {
 	threads int
 	units   []int         // each engine's unit (SetUnits); nil: its index
+	current []int         // the engine each thread is running
 	started int           // extra threads running
 	seq     atomic.Uint64 // passes started: the threads wait for it to move
 	left    atomic.Int32  // shares of the pass not finished
@@ -187,13 +204,10 @@ func (p *parallel) thread(k int, seen uint64) {
 // state in that core's caches.
 func (p *parallel) share(k int) {
 	for _, i := range p.due {
-		u := i
-		if p.units != nil {
-			u = p.units[i]
-		}
-		if u%p.w != k {
+		if p.unitOf(i)%p.w != k {
 			continue
 		}
+		p.current[k] = i
 		p.run(i)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 )
 
 // sharedWorld is what the engines of parallelRun share: a log and a
@@ -164,4 +165,46 @@ func TestParallelGroupRaisesAPanicOnItsGoroutine(t *testing.T) {
 	}()
 	_ = g.Run(Never - 1)
 	t.Error("Run returned")
+}
+
+// An event of one engine that reaches into another engine of its unit (a
+// CTA into a cluster peer's components) takes the turn of the engine
+// running, not of the one reached into, which comes later in the order:
+// waiting for that one's predecessors would wait for itself.
+func TestSerialFromAnotherEngineOfTheUnitTakesTheRunningOnesTurn(t *testing.T) {
+	engs := []*Engine{New(), New(), New(), New()}
+	var log []string
+	touch := func(by *Engine, name string) HandlerFunc {
+		return func(now Cycle, _ uint64) error {
+			by.Serial()
+			log = append(log, fmt.Sprintf("%d:%s", now, name))
+			return nil
+		}
+	}
+	for c := Cycle(1); c <= 50; c++ {
+		engs[1].Schedule(c, PhaseTick, touch(engs[3], "1 via 3"), 0) // engine 1 reaches into engine 3
+		engs[2].Schedule(c, PhaseTick, touch(engs[2], "2"), 0)
+		engs[3].Schedule(c, PhaseTick, touch(engs[3], "3"), 0)
+	}
+	g := NewGroup(engs...)
+	g.SetThreads(2)
+	g.SetUnits([]int{0, 1, 2, 1}) // engines 1 and 3 share a thread
+	defer g.Stop()
+	done := make(chan error, 1)
+	go func() { done <- g.Run(Never - 1) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the group hung")
+	}
+	var want []string
+	for c := 1; c <= 50; c++ {
+		want = append(want, fmt.Sprintf("%d:1 via 3", c), fmt.Sprintf("%d:2", c), fmt.Sprintf("%d:3", c))
+	}
+	if got := strings.Join(log, " "); got != strings.Join(want, " ") {
+		t.Errorf("order:\n%s\nwant:\n%s", got, strings.Join(want, " "))
+	}
 }
