@@ -3,31 +3,20 @@ package run
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
-// ticketKernel takes a ticket per thread from one global counter and
-// writes it, with its SM, where the thread's index says: the tickets show
-// the order in which every SM's atomics reached memory.
-const ticketKernel = ptxHead + `
-.visible .entry tickets(.param .u64 counter, .param .u64 out)
-{
-	.reg .b32 %r<8>;
-	.reg .b64 %rd<6>;
-	ld.param.u64 %rd1, [counter];
-	ld.param.u64 %rd2, [out];
-	mov.u32 %r1, %tid.x;
-	mov.u32 %r2, %ctaid.x;
-	mov.u32 %r3, %ntid.x;
-	mad.lo.u32 %r4, %r2, %r3, %r1;
-	atom.global.add.u32 %r5, [%rd1], 1;
-	mov.u32 %r6, %smid;
-	mul.wide.u32 %rd3, %r4, 8;
-	add.u64 %rd4, %rd2, %rd3;
-	st.global.v2.u32 [%rd4], {%r5, %r6};
-	ret;
-}
-`
+// ticketKernel is testdata/gpu/tickets.ptx: a ticket per thread from one
+// global counter, written with its SM where the thread's index says.
+var ticketKernel = func() string {
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "gpu", "tickets.ptx"))
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
 
 // outcomeBytes is what a run gives its user, as bytes: the report, the
 // error and the dumps (not the host time).

@@ -7,29 +7,6 @@ import (
 	"testing"
 )
 
-// ticketsPTX takes a ticket per thread from one global counter and writes
-// it: the dump records the order of every SM's atomics.
-const ticketsPTX = `.version 8.7
-.target sm_90a
-.address_size 64
-.visible .entry tickets(.param .u64 counter, .param .u64 out)
-{
-	.reg .b32 %r<8>;
-	.reg .b64 %rd<6>;
-	ld.param.u64 %rd1, [counter];
-	ld.param.u64 %rd2, [out];
-	mov.u32 %r1, %tid.x;
-	mov.u32 %r2, %ctaid.x;
-	mov.u32 %r3, %ntid.x;
-	mad.lo.u32 %r4, %r2, %r3, %r1;
-	atom.global.add.u32 %r5, [%rd1], 1;
-	mul.wide.u32 %rd3, %r4, 4;
-	add.u64 %rd4, %rd2, %rd3;
-	st.global.u32 [%rd4], %r5;
-	ret;
-}
-`
-
 // hostTime is the part of a report that is the host's, not the run's.
 var hostTime = regexp.MustCompile(`simulated in [0-9.]+ s \([0-9.]+M warp-instr/s\)`)
 
@@ -40,20 +17,17 @@ var hostTime = regexp.MustCompile(`simulated in [0-9.]+ s \([0-9.]+M warp-instr/
 // bounds), which is run again on one thread.
 func TestRunOnSeveralThreadsPrintsOneThreadsReport(t *testing.T) {
 	dir := t.TempDir()
-	ptx := filepath.Join(dir, "tickets.ptx")
-	if err := os.WriteFile(ptx, []byte(ticketsPTX), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	ptx := filepath.Join("..", "..", "testdata", "gpu", "tickets.ptx") // a ticket a thread from one counter
 	ex := func(name string) string { return filepath.Join("..", "..", "examples", name) }
 	for _, c := range []struct {
 		name string
 		args []string
 		code int
 	}{
-		{"tickets", []string{ptx, "--sms", "32", "-g", "64", "-b", "64", "-a", "buf:4", "-a", "buf:16384", "--dump", "1:u32:4096"}, 0},
+		{"tickets", []string{ptx, "--sms", "32", "-g", "64", "-b", "64", "-a", "buf:4", "-a", "buf:32768", "--dump", "1:u32:8192"}, 0},
 		{"tma_pipeline", []string{ex("tma_pipeline.sms"), "--sms", "4", "-g", "8"}, 0},
 		{"arrive_wait", []string{ex("arrive_wait.sms"), "--sms", "3", "-g", "6"}, 0},
-		{"failing", []string{ptx, "--sms", "8", "-g", "16", "-b", "64", "-a", "buf:1", "-a", "buf:4096"}, exitMisuse},
+		{"failing", []string{ptx, "--sms", "8", "-g", "16", "-b", "64", "-a", "buf:1", "-a", "buf:8192"}, exitMisuse},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var want [3]string
