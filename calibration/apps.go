@@ -115,7 +115,7 @@ func RunApp(dir string, a App, input string, cfg sm.Config) AppResult {
 		return r
 	}
 	j := &run.Job{Source: src, Prog: prog, Config: cfg, Block: a.Block, Grid: a.Grid, Smem: a.Smem, Args: a.Args,
-		Launches: max(a.Launches, 1), MaxCycles: 2_000_000_000}
+		Launches: max(a.Launches, 1), MaxCycles: 2_000_000_000, Threads: 1} // the apps run side by side, a thread each
 	out, err := run.Execute(j)
 	if err == nil && out.Err != nil {
 		err = out.Err

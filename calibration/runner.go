@@ -64,7 +64,8 @@ func runRecipe(sources *sourceCache, r recipe, cfg sm.Config) ([]float64, Launch
 	}
 	j := &run.Job{Source: src, Prog: prog, Config: cfg, Block: [3]int{r.block, 1, 1}, Grid: [3]int{1, 1, 1}, Smem: r.smem,
 		Args: r.args, Launches: max(r.launches, 1), MaxCycles: 2_000_000_000, Prep: r.prep, Warm: r.warm,
-		Dumps: []run.DumpSpec{{Name: outIdx, Type: "i64", Count: r.outLen}}}
+		Dumps:   []run.DumpSpec{{Name: outIdx, Type: "i64", Count: r.outLen}},
+		Threads: 1} // the suite runs its launches side by side (--jobs), a thread each, as smsim sweep does
 	start := time.Now()
 	out, err := run.Execute(j)
 	if err == nil && out.Err != nil {

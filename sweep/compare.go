@@ -67,6 +67,9 @@ func Compare(vs []Variant, jobs int, arrays bool) ([]Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("variant %s: %w", v.Name, err)
 		}
+		if jobs > 1 && len(vs) > 1 && j.Threads == 0 {
+			j.Threads = 1 // the variants share the cores: one each, as a sweep's points do
+		}
 		js[i] = j
 	}
 	results := make([]Result, len(vs))
