@@ -221,7 +221,9 @@ func (p *parallel) run(i int) {
 			p.panics[i] = fmt.Sprintf("%v\n%s", r, debug.Stack())
 		}
 		p.finished[i].Store(p.epoch)
-		p.advance()
+		if p.prefix.Load() == int64(i) {
+			p.advance()
+		}
 	}()
 	e := p.g.engs[i]
 	e.turn = false
@@ -229,9 +231,13 @@ func (p *parallel) run(i int) {
 }
 
 // advance moves the prefix past the engines that have finished or are not
-// in the pass. Threads may advance it together: each move is a
-// compare-and-swap from a value it checked, and a thread that finishes an
-// engine looks again after storing that it has.
+// in the pass. The thread that finishes the engine at the prefix moves it;
+// one that finishes a later engine stores that it has and leaves it, unless
+// the prefix has reached that engine meanwhile (it looks after storing): the
+// one moving the prefix looks at each engine's flag after its own move, so
+// it sees every flag stored before the other thread looked (the atomics are
+// sequentially consistent). Threads may still move it together; each move
+// is a compare-and-swap from a value it checked.
 func (p *parallel) advance() {
 	n := int64(len(p.isDue))
 	for {
