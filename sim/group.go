@@ -142,8 +142,13 @@ func (e *Engine) runCycle(t Cycle) error {
 	e.now, e.limit = t, t
 	for {
 		i, fromNear := e.next()
-		if (!fromNear && len(e.q) == 0) || e.nextIn(fromNear, i) > t {
-			break
+		if !fromNear && len(e.q) == 0 {
+			*e.hint = Never
+			return nil
+		}
+		if at := e.nextIn(fromNear, i); at > t {
+			*e.hint = at
+			return nil
 		}
 		var ev event
 		if fromNear {
@@ -156,6 +161,4 @@ func (e *Engine) runCycle(t Cycle) error {
 			return err
 		}
 	}
-	*e.hint = e.nextAt()
-	return nil
 }
