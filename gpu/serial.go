@@ -1,13 +1,9 @@
 package gpu
 
-import "github.com/smsim/smsim/sim"
-
-// spanMemory is the warp-wide access path of global memory
-// (memory.Global.Span and WritableSpan), which sm uses where it has one.
-type spanMemory interface {
-	Span(lo, hi uint64, scratch []byte) ([]byte, bool)
-	WritableSpan(lo, hi uint64) ([]byte, bool)
-}
+import (
+	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/sm"
+)
 
 // serialMemory is global memory as one SM of a GPU sees it: every access
 // first takes the SM's turn (sim.Engine.Serial), since the SMs share the
@@ -32,7 +28,7 @@ func (s serialMemory) Write(addr uint64, b []byte) error {
 // span's bytes are used within the cycle, while the SM holds its turn.
 type serialSpanMemory struct {
 	serialMemory
-	sp spanMemory
+	sp sm.SpanMemory
 }
 
 func (s serialSpanMemory) Span(lo, hi uint64, scratch []byte) ([]byte, bool) {
@@ -48,7 +44,7 @@ func (s serialSpanMemory) WritableSpan(lo, hi uint64) ([]byte, bool) {
 // smMemory wraps gm for the SM whose engine is e.
 func smMemory(gm Memory, e *sim.Engine) Memory {
 	s := serialMemory{m: gm, e: e}
-	if sp, ok := gm.(spanMemory); ok {
+	if sp, ok := gm.(sm.SpanMemory); ok {
 		return serialSpanMemory{s, sp}
 	}
 	return s

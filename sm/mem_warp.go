@@ -22,9 +22,9 @@ import (
 // parameter, constant or local space — goes a lane at a time, where the
 // first refused lane is reported as before.
 
-// spanMemory is a global memory that lends a warp's span of bytes
+// SpanMemory is a global memory that lends a warp's span of bytes
 // (memory.Global is one).
-type spanMemory interface {
+type SpanMemory interface {
 	Span(lo, hi uint64, scratch []byte) ([]byte, bool)
 	WritableSpan(lo, hi uint64) ([]byte, bool)
 }

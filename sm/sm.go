@@ -101,7 +101,7 @@ type SM struct {
 	commits    map[uint64]uint64    // bulk groups committed, by thread
 	mapUse     []mapUse             // tensor maps read from global memory: rewritten since?
 	laneBuf    [maxAccessBytes]byte // one lane's bytes of the memory access in progress (laneAccess)
-	gspan      spanMemory           // gmem's spans for the warp-wide accesses, if it lends them (mem_warp.go)
+	gspan      SpanMemory           // gmem's spans for the warp-wide accesses, if it lends them (mem_warp.go)
 	lanes      warpLanes            // the warp-wide access in progress: its lanes' offsets
 	laneByLane bool                 // every access a lane at a time: the tests hold the warp-wide path to it
 	spanBuf    [warpSpanBytes]byte  // a warp-wide load's span of global memory where it is copied
@@ -140,7 +140,7 @@ func New(cfg Config, eng *sim.Engine, gmem GlobalMemory, path MemoryPath) (*SM, 
 	cfg.Mem = cfg.Mem.AtClock(cfg.ClockMHz) // the L2's and DRAM's nanoseconds at the SM's clock
 	s := &SM{cfg: cfg, eng: eng, gmem: gmem, lsu: newLSU(&cfg, path), consts: newConstCache(&cfg), place: placement{limits: cfg.Limits, smem: cfg.Smem.Capacity},
 		limits: defaultReportLimits(), mmaModel: warp.H200MMAModel()}
-	s.gspan, _ = gmem.(spanMemory)
+	s.gspan, _ = gmem.(SpanMemory)
 	s.clk = sim.NewClocked(eng, s)
 	return s, nil
 }
