@@ -120,22 +120,32 @@ func (c *cache) probe(line uint64, want uint8) uint8 {
 // those of them that were valid before.
 func (c *cache) access(line uint64, mask uint8) (had uint8) {
 	s := c.set(line)
-	victim := 0
 	for i := range s {
-		w := &s[i]
-		if w.tag == line+1 {
+		if w := &s[i]; w.tag == line+1 {
 			had = w.mask() & mask
 			c.clock++
 			w.touch(c.clock, mask)
 			return had
 		}
-		if v := &s[victim]; v.tag != 0 && (w.tag == 0 || w.meta < v.meta) {
-			victim = i // the first empty way, else the least recently used
-		}
 	}
 	c.clock++
-	s[victim] = newWay(line, c.clock, mask)
+	s[victimWay(s)] = newWay(line, c.clock, mask)
 	return 0
+}
+
+// victimWay is the way of set s a missing line takes: the first empty way,
+// else the least recently used (the first of them, were two equal).
+func victimWay(s []way) int {
+	victim := 0
+	for i := range s {
+		if s[i].tag == 0 {
+			return i
+		}
+		if s[i].meta < s[victim].meta {
+			victim = i
+		}
+	}
+	return victim
 }
 
 // fill marks sectors mask of line valid and most recently used. When the

@@ -150,24 +150,30 @@ func (s *SM) laneAccesses(wc *wctx, in *isa.Instr, av *warp.Vec, mask uint32, si
 
 // noteLine adds the line of a global access at off to the nlines lines of
 // lineSet (in the order the lanes first touch them) and, for a write, its
-// size bytes to the line's store bytes; it returns the new count.
+// size bytes to the line's store bytes; it returns the new count. While the
+// lines noted rise (linesRising), a line above the latest is a new one.
 func (s *SM) noteLine(in *isa.Instr, lineSet *[warp.Lanes]uint64, nlines int, off uint64, size int) int {
-	lb := uint64(s.cfg.Mem.LineBytes)
-	line := off / lb
+	lb := uint64(s.cfg.Mem.LineBytes) // a power of two (memory.Config.Validate)
+	line := off >> bits.TrailingZeros64(lb)
 	k := nlines - 1 // a warp's lanes mostly touch its lines in order: the latest first
-	if k < 0 || lineSet[k] != line {
+	switch {
+	case k >= 0 && lineSet[k] == line:
+	case k < 0 || s.linesRising && line > lineSet[k]:
+		k = nlines
+	default:
 		k = 0
 		for k < nlines && lineSet[k] != line {
 			k++
 		}
 	}
 	if k == nlines {
+		s.linesRising = nlines == 0 || s.linesRising && line > lineSet[nlines-1]
 		lineSet[nlines] = line
 		s.storeBytes[nlines] = [2]uint64{}
 		nlines++
 	}
 	if in.Op != isa.OpLd {
-		markBytes(&s.storeBytes[k], int(off%lb), size)
+		markBytes(&s.storeBytes[k], int(off&(lb-1)), size)
 	}
 	return nlines
 }

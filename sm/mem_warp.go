@@ -36,12 +36,15 @@ type SpanMemory interface {
 const warpSpanBytes = 2 * warp.Lanes * maxAccessBytes
 
 // warpLanes is a warp access's lanes resolved to one space: each active
-// lane's offset, their lowest and highest, and their bits ORed (alignment).
+// lane's offset, their lowest and highest, their bits ORed (alignment), and
+// whether each active lane's access starts where the one before it ends
+// (run: the lanes cover [lo, hi+size) once, in lane order).
 type warpLanes struct {
 	sp        isa.Space
 	off       [warp.Lanes]uint64
 	lo, hi    uint64
 	orOffsets uint64
+	run       bool
 }
 
 // warpAccess performs ld or st for the lanes of mask at the addresses av
@@ -59,7 +62,7 @@ func (s *SM) warpAccess(wc *wctx, in *isa.Instr, av *warp.Vec, mask uint32, size
 		return 0, 0, false
 	}
 	wl := &s.lanes
-	if !wl.resolve(in.Space, av, mask) {
+	if !wl.resolve(in.Space, av, mask, uint64(size)) {
 		return 0, 0, false
 	}
 	switch wl.sp {
@@ -92,10 +95,13 @@ func plainStoreData(in *isa.Instr) bool {
 }
 
 // resolve finds each active lane's space and offset as space does, and
-// reports whether they all fall in one space.
-func (wl *warpLanes) resolve(sp isa.Space, av *warp.Vec, mask uint32) bool {
+// reports whether they all fall in one space; it notes whether the lanes'
+// accesses of size bytes follow one another (run).
+func (wl *warpLanes) resolve(sp isa.Space, av *warp.Vec, mask uint32, size uint64) bool {
 	first := true
 	wl.orOffsets = 0
+	run := true
+	var next uint64
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		lsp, off := space(sp, av[l])
@@ -104,11 +110,15 @@ func (wl *warpLanes) resolve(sp isa.Space, av *warp.Vec, mask uint32) bool {
 			wl.sp, wl.lo, wl.hi, first = lsp, off, off, false
 		case lsp != wl.sp:
 			return false
+		default:
+			run = run && off == next
 		}
+		next = off + size
 		wl.off[l] = off
 		wl.lo, wl.hi = min(wl.lo, off), max(wl.hi, off)
 		wl.orOffsets |= off
 	}
+	wl.run = run
 	return true
 }
 
@@ -135,11 +145,33 @@ func (s *SM) warpGlobal(wc *wctx, in *isa.Instr, wl *warpLanes, mask uint32, siz
 		}
 		storeLanes(wc.w, in, mask, &wl.off, wl.lo, b)
 	}
+	if wl.run && wl.orOffsets&uint64(size-1) == 0 { // aligned lanes: none crosses a line
+		return s.noteRange(in, lineSet, wl.lo, end), true
+	}
 	nlines := 0
 	for m := mask; m != 0; m &= m - 1 {
 		nlines = s.noteLine(in, lineSet, nlines, wl.off[bits.TrailingZeros32(m)], size)
 	}
 	return nlines, true
+}
+
+// noteRange is noteLine of every lane of an access whose lanes cover the
+// bytes [lo, end) one after another, in lane order: their lines in
+// ascending order and, for a store, the bytes of each.
+func (s *SM) noteRange(in *isa.Instr, lineSet *[warp.Lanes]uint64, lo, end uint64) int {
+	lb := uint64(s.cfg.Mem.LineBytes)
+	n := 0
+	for line := lo / lb; line <= (end-1)/lb; line++ {
+		lineSet[n] = line
+		s.storeBytes[n] = [2]uint64{}
+		if in.Op != isa.OpLd {
+			ls := line * lb
+			a, b := max(lo, ls), min(end, ls+lb)
+			markBytes(&s.storeBytes[n], int(a-ls), int(b-a))
+		}
+		n++
+	}
+	return n
 }
 
 // warpShared performs a shared ld or st whose lanes all reach the executing

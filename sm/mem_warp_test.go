@@ -4,11 +4,13 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/memory"
 	"github.com/smsim/smsim/sim"
+	"github.com/smsim/smsim/warp"
 )
 
 // warpCase is one random warp access: its space, operation, element type and
@@ -308,4 +310,78 @@ func ldst(op isa.Op, sp isa.Space, typ isa.Type, vec uint8, addr isa.Operand, re
 	}
 	in.Ops = append([]isa.Operand{addr}, regs...)
 	return in
+}
+
+// TestNoteRangeIsNoteLineOfEachLane holds the lines and store bytes that
+// noteRange notes for a run of aligned lanes to those noteLine notes lane
+// by lane, for loads and stores of every access size, at offsets around
+// line boundaries and for 1 to 32 lanes.
+func TestNoteRangeIsNoteLineOfEachLane(t *testing.T) {
+	s, err := New(DefaultConfig(), sim.New(), &fakeMem{b: map[uint64]byte{}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, op := range []isa.Op{isa.OpLd, isa.OpSt} {
+		in := &isa.Instr{Op: op}
+		for size := uint64(1); size <= 32; size *= 2 {
+			for i := 0; i < 500; i++ {
+				lo := (uint64(rng.IntN(1<<16)) + 4096) / size * size
+				lanes := 1 + rng.IntN(32)
+				var want [warp.Lanes]uint64
+				n := 0
+				for l := 0; l < lanes; l++ {
+					n = s.noteLine(in, &want, n, lo+uint64(l)*size, int(size))
+				}
+				wantBytes := s.storeBytes
+				var got [warp.Lanes]uint64
+				m := s.noteRange(in, &got, lo, lo+uint64(lanes)*size)
+				if m != n || got != want || (op == isa.OpSt && s.storeBytes != wantBytes) {
+					t.Fatalf("%v of %d lanes of %d bytes from %#x: %d lines %v, want %d %v (store bytes equal: %v)",
+						op, lanes, size, lo, m, got[:m], n, want[:n], s.storeBytes == wantBytes)
+				}
+			}
+		}
+	}
+}
+
+// TestNoteLineKeepsFirstTouchOrder holds noteLine's lines to their
+// definition — each line once, in the order the lanes first touch it — for
+// rising, strided, falling, repeating and random lanes.
+func TestNoteLineKeepsFirstTouchOrder(t *testing.T) {
+	s, err := New(DefaultConfig(), sim.New(), &fakeMem{b: map[uint64]byte{}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 5))
+	in := &isa.Instr{Op: isa.OpLd}
+	for i := 0; i < 5000; i++ {
+		var offs [warp.Lanes]uint64
+		base, stride := uint64(rng.IntN(1<<20)), uint64(rng.IntN(300))
+		for l := range offs {
+			switch i % 4 {
+			case 0:
+				offs[l] = base + uint64(l)*stride
+			case 1:
+				offs[l] = base + uint64(31-l)*stride
+			case 2:
+				offs[l] = base + uint64(l/4)*stride + uint64(rng.IntN(3))*128
+			default:
+				offs[l] = uint64(rng.IntN(2048))
+			}
+		}
+		var got [warp.Lanes]uint64
+		n := 0
+		var want []uint64
+		for _, off := range offs {
+			n = s.noteLine(in, &got, n, off, 4)
+			line := off / 128
+			if !slices.Contains(want, line) {
+				want = append(want, line)
+			}
+		}
+		if !slices.Equal(got[:n], want) {
+			t.Fatalf("lanes at %v: lines %v, want %v", offs, got[:n], want)
+		}
+	}
 }

@@ -61,27 +61,28 @@ type SM struct {
 	copy   CopyEngine
 	obs    Observer
 
-	launch     *Launch
-	prog       *isa.Program
-	banks      [][]byte          // constant banks of the launch (SASS c[N][...]): bank 0 laid out for it
-	uops       []uop             // per instruction: what the scheduler and issue read of it (uop.go)
-	kernels    []warp.Kernel     // per instruction: its lane kernel where it has one (decodeKernels)
-	groups     [warp.Lanes]group // an mbarrier operation's lanes by barrier (execMbarrier's scratch)
-	ctas       []*cta            // resident CTAs
-	nextCTA    int               // next CTA of the grid to start
-	totalCTA   int
-	warps      []*wctx // resident warps by slot (nil when free)
-	sched      []scheduler
-	syncs      syncsUnit             // the barrier (SYNCS) unit
-	lsu        lsu                   // the load/store unit's timing
-	storeBytes [warp.Lanes][2]uint64 // a global store's bytes, a mask per line it touches (mem.go)
-	consts     constCache            // the constant caches (constcache.go)
-	constExtra sim.Cycle             // what the issuing instruction's constant reads add (constReads)
-	place      placement             // where CTAs may start
-	start      sim.Cycle
-	lastRetire sim.Cycle // when the SM's latest CTA retired
-	err        error
-	done       bool
+	launch      *Launch
+	prog        *isa.Program
+	banks       [][]byte          // constant banks of the launch (SASS c[N][...]): bank 0 laid out for it
+	uops        []uop             // per instruction: what the scheduler and issue read of it (uop.go)
+	kernels     []warp.Kernel     // per instruction: its lane kernel where it has one (decodeKernels)
+	groups      [warp.Lanes]group // an mbarrier operation's lanes by barrier (execMbarrier's scratch)
+	ctas        []*cta            // resident CTAs
+	nextCTA     int               // next CTA of the grid to start
+	totalCTA    int
+	warps       []*wctx // resident warps by slot (nil when free)
+	sched       []scheduler
+	syncs       syncsUnit             // the barrier (SYNCS) unit
+	lsu         lsu                   // the load/store unit's timing
+	storeBytes  [warp.Lanes][2]uint64 // a global store's bytes, a mask per line it touches (mem.go)
+	linesRising bool                  // the lines noteLine noted so far rise (mem.go)
+	consts      constCache            // the constant caches (constcache.go)
+	constExtra  sim.Cycle             // what the issuing instruction's constant reads add (constReads)
+	place       placement             // where CTAs may start
+	start       sim.Cycle
+	lastRetire  sim.Cycle // when the SM's latest CTA retired
+	err         error
+	done        bool
 
 	tickets    uint64 // wait tickets handed to blocked splits
 	stats      Stats
