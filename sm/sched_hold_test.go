@@ -2,9 +2,11 @@ package sm
 
 import (
 	"math/rand"
+	"reflect"
 	"testing"
 
 	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/sim"
 )
 
 // heldGroupProgram is a random loop of instructions on pipes of different
@@ -133,6 +135,57 @@ func TestHeldGroupsMatchVisits(t *testing.T) {
 			if g.Start != w.Start || g.End != w.End || g.Instructions != w.Instructions || g.Stalls != w.Stalls {
 				t.Fatalf("program %d (scheduled %v, %d threads): warp %d %+v, want %+v", prog, sched, threads, k, g, w)
 			}
+		}
+	}
+}
+
+// A scheduler of fewer than minQueued warps skips its scan while no warp
+// is due (scanAll's quiet cycle): random loops over pipes of different
+// rates, from PTX and Scheduled, and arrive/try_wait loops whose answers
+// and bar.sync wake-ups bring warps' looks forward, on 1 to 14 warps (one
+// to three a scheduler, exiting at different trips), in grids of one CTA
+// and of three that shared memory lets run only one at a time (a CTA's
+// warps arrive at schedulers its predecessor left quiet), run with and
+// without the skip give the same result: cycles, scheduler ticks, every
+// warp's start, end, instructions and stalls, and every issue the observer
+// sees.
+func TestQuietScansMatchTheScan(t *testing.T) {
+	for prog := 0; prog < 64; prog++ {
+		sched := prog%2 == 1 && prog < 32
+		threads := []int{32, 96, 224, 448}[prog%4]
+		grid := 1 + 2*(prog/8%2)
+		build := func() *isa.Program { return heldGroupProgram(int64(prog), sched) }
+		if prog >= 32 {
+			build = func() *isa.Program { return heldWaitProgram(int64(prog), threads, 6) }
+		}
+		run := func(quiet bool) (*Result, []issueRec) {
+			quietScans = quiet
+			defer func() { quietScans = true }()
+			p := build()
+			p.SharedStatic = max(p.SharedStatic, 64)
+			if grid > 1 {
+				p.SharedStatic = 160 << 10 // one CTA at a time
+			}
+			s, err := New(DefaultConfig(), sim.New(), &fakeMem{b: map[uint64]byte{}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			obs := &ctrlObs{s: s}
+			s.SetObserver(obs)
+			r, err := s.Run(&Launch{Prog: p, Block: [3]int{threads, 1, 1}, Grid: [3]int{grid, 1, 1},
+				Params: make([]byte, p.ParamBytes), MaxCycles: 1_000_000})
+			if err != nil {
+				t.Fatalf("program %d: %v", prog, err)
+			}
+			return r, obs.issues
+		}
+		want, wantIssues := run(false)
+		got, gotIssues := run(true)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("program %d (scheduled %v, %d threads, %d CTAs):\n%+v\nwant\n%+v", prog, sched, threads, grid, got, want)
+		}
+		if !reflect.DeepEqual(gotIssues, wantIssues) {
+			t.Fatalf("program %d (scheduled %v, %d threads, %d CTAs): the issues differ", prog, sched, threads, grid)
 		}
 	}
 }

@@ -55,6 +55,7 @@ type warpQueues struct {
 	far              uint64                   // waiting warps due 64 or more cycles after scanned when they began to wait
 	farMin           sim.Cycle                // the earliest cycle of those (sim.Never: none)
 	scanned          sim.Cycle                // the cycle of the last scan: cal holds the cycles after it
+	quiet            sim.Cycle                // without the queues: no warp is due before it (the warps' earliest checkAt, or a cycle not after the last scan)
 }
 
 // maxPipeGroups bounds a program's distinct pipe pairs (pipesOf: a pipe
@@ -218,6 +219,7 @@ func (q *warpQueues) leaveReady(i int, g uint8) {
 // timer brought its checkAt forward): a waiting warp moves on the
 // calendar, or to due if that cycle is not after the last scan.
 func (q *warpQueues) lowered(i int, at sim.Cycle) {
+	q.quiet = min(q.quiet, at)
 	if !q.on || q.wait&(1<<i) == 0 || at >= q.at[i] {
 		return
 	}
@@ -249,6 +251,7 @@ func (q *warpQueues) leaveWait(i int) {
 // woken moves warp i of pipe group g, whose readiness an event reset at
 // now, from ready to due; a waiting one is looked at by now.
 func (q *warpQueues) woken(i int, g uint8, now sim.Cycle) {
+	q.quiet = min(q.quiet, now)
 	if !q.on {
 		return
 	}
@@ -262,6 +265,7 @@ func (q *warpQueues) woken(i int, g uint8, now sim.Cycle) {
 // added makes warp i (a new one, in slot) due; last is the slot issued
 // last.
 func (q *warpQueues) added(i, slot, last int) {
+	q.quiet = 0
 	if q.on {
 		q.due |= 1 << i
 	}
@@ -273,6 +277,7 @@ func (q *warpQueues) added(i, slot, last int) {
 // removeAt drops warp i, which left the scheduler's list: the warps above
 // it move down a position.
 func (q *warpQueues) removeAt(i int) {
+	q.quiet = 0
 	switch {
 	case q.last == i:
 		q.last = -1
