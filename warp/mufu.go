@@ -41,18 +41,19 @@ var mufuFiles embed.FS
 // against 32 MiB expanded, which a kernel's random lookups (softmax's ex2)
 // missed the host's caches on.
 type mufuTable struct {
-	once   sync.Once
-	name   string
-	n      uint32
-	blocks []mufuBlock
+	once    sync.Once
+	name    string
+	n       uint32
+	falling bool // each entry is at most the one before it (the steps are subtracted)
+	blocks  []mufuBlock
 }
 
-// mufuBlock is 64 entries of a table: the first entry's value and the 64
-// steps that follow it (two bits each, the lowest first), 24 bytes.
+// mufuBlock is 64 entries of a table: the values of its first and its 33rd
+// entry and the 64 steps that follow the first (two bits each, the lowest
+// first), 24 bytes.
 type mufuBlock struct {
-	steps   [2]uint64
-	base    uint32
-	falling bool
+	steps     [2]uint64
+	base, mid uint32
 }
 
 var (
@@ -69,14 +70,20 @@ func (t *mufuTable) at(k uint32) uint32 {
 	return t.entry(k)
 }
 
-// entry is entry k of a loaded table.
+// entry is entry k of a loaded table: the value at the start of its half
+// block, moved by the steps before it in that half.
 func (t *mufuTable) entry(k uint32) uint32 {
 	b := &t.blocks[k>>6]
-	s := stepsBefore(&b.steps, k&63)
-	if b.falling {
-		return b.base - s
+	j := k & 63
+	v, w := b.base, b.steps[0]
+	if j >= 32 {
+		v, w, j = b.mid, b.steps[1], j-32
 	}
-	return b.base + s
+	s := sum2(w & (1<<(2*j) - 1))
+	if t.falling {
+		return v - s
+	}
+	return v + s
 }
 
 // touch reads the block of entry k of a loaded table and returns a word
@@ -89,7 +96,7 @@ func (t *mufuTable) load() {
 	if err != nil {
 		panic(fmt.Sprintf("warp: MUFU table %s: %v", t.name, err)) // the embedded data is part of the build
 	}
-	t.n = n
+	t.n, t.falling = n, falling
 	t.blocks = mufuBlocks(n, first, falling, steps)
 }
 
@@ -100,33 +107,22 @@ func mufuBlocks(n, first uint32, falling bool, steps []byte) []mufuBlock {
 	copy(padded, steps)
 	blocks := make([]mufuBlock, nb)
 	cur := first
+	move := func(s uint32) uint32 {
+		if falling {
+			return cur - s
+		}
+		return cur + s
+	}
 	for i := range blocks {
 		b := &blocks[i]
 		b.steps[0] = binary.LittleEndian.Uint64(padded[16*i:])
 		b.steps[1] = binary.LittleEndian.Uint64(padded[16*i+8:])
-		b.base, b.falling = cur, falling
-		s := stepsBefore(&b.steps, 64)
-		if falling {
-			cur -= s
-		} else {
-			cur += s
-		}
+		b.base = cur
+		cur = move(sum2(b.steps[0]))
+		b.mid = cur
+		cur = move(sum2(b.steps[1]))
 	}
 	return blocks
-}
-
-// stepsBefore is the sum of the first k (at most 64) 2-bit steps of w.
-func stepsBefore(w *[2]uint64, k uint32) uint32 {
-	lo, hi := w[0], uint64(0)
-	if k < 32 {
-		lo &= 1<<(2*k) - 1
-	} else {
-		hi = w[1] & (1<<(2*(k-32)) - 1)
-		if k == 64 {
-			hi = w[1]
-		}
-	}
-	return sum2(lo) + sum2(hi)
 }
 
 // sum2 is the sum of the 32 2-bit fields of x.
@@ -261,33 +257,67 @@ func ex2Split(x uint32) (t *mufuTable, k uint32, n int64, r uint32) {
 	return tblEx2Neg, f - 1, -n, 0
 }
 
-// mufuEx2Lanes is MUFU.EX2 on the lanes of mask of a into d. The lanes'
-// table blocks are read in a first pass of independent loads, so that the
-// host's cache misses on them overlap (a softmax's 32 inputs fall in 32
-// blocks), and their entries taken in a second.
+// mufuEx2Lanes is MUFU.EX2 on the lanes of mask of a into d: mufuEx2 a
+// lane, with ex2Split's common case — a normal input, |x| * 2^23 split into
+// the power n and the entry k — in line. The lanes' table blocks are read
+// in a first pass of independent loads, so that the host's cache misses on
+// them overlap (a softmax's 32 inputs fall in 32 blocks), and their entries
+// taken in a second.
 func mufuEx2Lanes(d, a *Vec, mask uint32) uint32 {
-	var tbl [Lanes]*mufuTable
-	var ks [Lanes]uint32
-	var ns [Lanes]int64
-	var warm uint32
+	var ks [Lanes]uint32 // the entry, and ex2Neg's table in the top bit
+	var ns [Lanes]int32
+	var warm, tabled uint32
 	tblEx2Pos.once.Do(tblEx2Pos.load)
 	tblEx2Neg.once.Do(tblEx2Neg.load)
-	for l := range d {
-		if mask>>l&1 == 0 {
-			continue
-		}
-		t, k, n, r := ex2Split(uint32(a[l]))
-		if t == nil {
+	pos, neg := tblEx2Pos.blocks, tblEx2Neg.blocks
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		x := uint32(a[l])
+		be := x >> 23 & 0xff
+		if be-1 >= 0xfe { // ex2Split's special cases
+			r := uint32(0x3f800000) // a zero or subnormal input is zero
+			switch {
+			case x&0x7fffffff > mufuInf:
+				r = mufuNaN
+			case x == mufuInf:
+				r = mufuInf
+			case x == mufuSign|mufuInf:
+				r = 0
+			}
 			d[l] = uint64(r)
 			continue
 		}
-		tbl[l], ks[l], ns[l] = t, k, n
-		warm += t.touch(k)
-	}
-	for l := range d {
-		if t := tbl[l]; t != nil {
-			d[l] = uint64(withExponent(t.entry(ks[l]), ns[l]))
+		e := int64(be) - 127
+		q := uint64(x&0x7fffff | 0x800000)
+		switch {
+		case e >= 0:
+			q <<= uint(min(e, 16)) // from 2^8 on the result is 0 or infinite anyway
+		case e > -25:
+			q >>= uint(-e)
+		default:
+			q = 0
 		}
+		n, f := int64(q>>23), uint32(q&(1<<23-1))
+		switch {
+		case x&mufuSign == 0:
+			ks[l], ns[l] = f, int32(n)
+			warm += pos[f>>6].base
+		case f == 0:
+			d[l] = uint64(withExponent(0x3f800000, -n))
+			continue
+		default:
+			ks[l], ns[l] = f-1|1<<31, int32(-n)
+			warm += neg[(f-1)>>6].base
+		}
+		tabled |= 1 << l
+	}
+	for m := tabled; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		t := tblEx2Pos
+		if ks[l]&(1<<31) != 0 {
+			t = tblEx2Neg
+		}
+		d[l] = uint64(withExponent(t.entry(ks[l]&^(1<<31)), int64(ns[l])))
 	}
 	return warm
 }

@@ -175,18 +175,53 @@ func TestMufuBlocksMatchTheExpandedTables(t *testing.T) {
 	}
 }
 
-// stepsBefore sums the first k fields of a block's steps for every k.
-func TestMufuStepsBefore(t *testing.T) {
+// sum2 sums the 2-bit fields of a word.
+func TestMufuSum2(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	for range 100 {
-		w := [2]uint64{rng.Uint64(), rng.Uint64()}
+	for range 1000 {
+		w := rng.Uint64()
 		want := uint32(0)
-		for k := uint32(0); k <= 64; k++ {
-			if got := stepsBefore(&w, k); got != want {
-				t.Fatalf("steps %#x: the first %d sum to %d, want %d", w, k, got, want)
+		for k := 0; k < 32; k++ {
+			want += uint32(w>>(2*k)) & 3
+		}
+		if got := sum2(w); got != want {
+			t.Fatalf("steps %#x sum to %d, want %d", w, got, want)
+		}
+	}
+}
+
+// mufuEx2Lanes gives mufuEx2 in every lane of its mask and leaves the
+// others: inputs of every exponent and sign, zeros, subnormals, infinities
+// and NaNs, on full and partial masks.
+func TestMufuEx2LanesIsMufuEx2(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	edge := []uint32{0, mufuSign, 1, mufuSign | 1, 0x7fffff, mufuInf, mufuSign | mufuInf, mufuNaN, 0x7f800001,
+		0xffc00000, 0x3f800000, 0xbf800000, 0x43000000, 0xc3000000, 0x42fe0000, 0xc2fc0000, 0xc3160000, 0x33000000, 0xb3000000}
+	for i := 0; i < 20000; i++ {
+		var a, d Vec
+		for l := range a {
+			switch rng.IntN(4) {
+			case 0:
+				a[l] = uint64(edge[rng.IntN(len(edge))])
+			case 1:
+				a[l] = uint64(rng.Uint32())
+			default: // exponents around the table's range: |x| from 2^-30 to 2^10
+				a[l] = uint64(rng.Uint32()&0x807fffff | uint32(97+rng.IntN(40))<<23)
 			}
-			if k < 64 {
-				want += uint32(w[k/32]>>(2*(k%32))) & 3
+			d[l] = 0xdead
+		}
+		mask := rng.Uint32()
+		if i%2 == 0 {
+			mask = ^uint32(0)
+		}
+		mufuEx2Lanes(&d, &a, mask)
+		for l := range d {
+			want := uint64(0xdead)
+			if mask>>l&1 != 0 {
+				want = uint64(mufuEx2(uint32(a[l])))
+			}
+			if d[l] != want {
+				t.Fatalf("lane %d, x %#x: %#x, want %#x", l, a[l], d[l], want)
 			}
 		}
 	}
