@@ -79,7 +79,7 @@ func (u *syncsUnit) scheduleUpdate(now sim.Cycle, in *isa.Instr) sim.Cycle {
 	if u.free > at {
 		at = u.free
 	}
-	at = u.slots.reserve(at, u.spec.updateInterval(in))
+	at = u.slots.reserve(now, at, u.spec.updateInterval(in))
 	u.free = at + 1
 	return at
 }
@@ -126,10 +126,10 @@ func (u *syncsUnit) scheduleCheck(now sim.Cycle, op isa.Op, after sim.Cycle, reg
 	}
 	at := max(now+sim.Cycle(lat), after, u.free)
 	if !registered {
-		return u.slots.reserve(at, u.spec.CheckCost)
+		return u.slots.reserve(now, at, u.spec.CheckCost)
 	}
 	if perThread {
-		u.slots.reserve(at, u.spec.CheckCost)
+		u.slots.reserve(now, at, u.spec.CheckCost)
 	}
 	return at
 }
@@ -145,7 +145,7 @@ func (u *syncsUnit) ldcDelay(now sim.Cycle) sim.Cycle {
 		return 0
 	}
 	at := now + sim.Cycle(u.spec.Latency)
-	return u.slots.reserve(at, u.spec.LdcCost) - at
+	return u.slots.reserve(now, at, u.spec.LdcCost) - at
 }
 
 // resultAt is when the result of an update applied at applied (a token) is
@@ -193,7 +193,7 @@ func (u *syncsUnit) visibleAt(done sim.Cycle, poll, byWarp bool) sim.Cycle {
 // TryWaitWake later, Visibility later still for a warp other than the
 // completer.
 func (u *syncsUnit) wakeAt(now sim.Cycle, otherWarp bool) sim.Cycle {
-	at := u.slots.reserve(now, u.spec.WakeCost) + sim.Cycle(u.spec.TryWaitWake)
+	at := u.slots.reserve(now, now, u.spec.WakeCost) + sim.Cycle(u.spec.TryWaitWake)
 	if otherWarp {
 		at += sim.Cycle(u.spec.Visibility)
 	}
@@ -241,13 +241,76 @@ func (u *updateQueue) pop() *syncsOp {
 // slotCalendar tracks which cycles of the barrier unit are busy: updates
 // (Interval cycles each), phase checks (CheckCost cycles each) and the
 // answers of suspended waits (WakeCost each) share its throughput.
+//
+// A burst of operations books a long run of consecutive cycles, which each
+// later booking would walk a cycle at a time; next lets it jump: for a busy
+// cycle x, every cycle from x to next[x%len] is busy (a booking sets it to
+// the booking's end, a walk to the free cycle it found). Cycles only become
+// busy, except when a booking more than a calendar ahead takes the slot of
+// a cycle not yet passed (aliased), which the walk then cannot trust: from
+// then on the calendar walks a cycle at a time (the result is the same).
 type slotCalendar struct {
-	busy [4096]sim.Cycle // cycle c is busy if busy[c%len] == c+1
+	busy    [4096]sim.Cycle // cycle c is busy if busy[c%len] == c+1
+	next    [4096]sim.Cycle // for a busy cycle c: the run of busy cycles from c reaches at least next[c%len]
+	aliased bool
 }
 
-// reserve books cost consecutive free cycles starting at or after at and
-// returns the first of them. cost 0 books nothing.
-func (c *slotCalendar) reserve(at sim.Cycle, cost int) sim.Cycle {
+// reserve books cost consecutive free cycles starting at or after at, for
+// an operation issued at now, and returns the first of them. cost 0 books
+// nothing.
+func (c *slotCalendar) reserve(now, at sim.Cycle, cost int) sim.Cycle {
+	if c.aliased || cost <= 0 {
+		return c.reserveWalking(now, at, cost)
+	}
+	n := sim.Cycle(len(c.busy))
+	start := c.freeFrom(at)
+	for start < at+n {
+		k := sim.Cycle(1)
+		for k < sim.Cycle(cost) && c.busy[(start+k)%n] != start+k+1 {
+			k++
+		}
+		if k >= sim.Cycle(cost) {
+			c.book(now, start, cost)
+			return start
+		}
+		// Every start up to start+k takes the busy cycle start+k, and
+		// every start in its run is busy.
+		start = c.freeFrom(start + k)
+	}
+	return at + n // more than a calendar's worth booked ahead: beyond it, no contention is modelled
+}
+
+// freeFrom returns the first free cycle at or after x, and points every
+// busy cycle it passed at it.
+func (c *slotCalendar) freeFrom(x sim.Cycle) sim.Cycle {
+	n := sim.Cycle(len(c.busy))
+	f := x
+	for c.busy[f%n] == f+1 {
+		f = c.next[f%n]
+	}
+	for x < f {
+		nx := c.next[x%n]
+		c.next[x%n] = f
+		x = nx
+	}
+	return f
+}
+
+// book marks the cost cycles from start busy, for an operation issued at
+// now; taking the slot of a cycle not yet passed makes the calendar walk.
+func (c *slotCalendar) book(now, start sim.Cycle, cost int) {
+	n := sim.Cycle(len(c.busy))
+	for k := sim.Cycle(0); k < sim.Cycle(cost); k++ {
+		i := (start + k) % n
+		if old := c.busy[i]; old > now { // old-1 >= now: a cycle still to come
+			c.aliased = true
+		}
+		c.busy[i], c.next[i] = start+k+1, start+sim.Cycle(cost)
+	}
+}
+
+// reserveWalking is reserve a cycle at a time, which needs nothing of next.
+func (c *slotCalendar) reserveWalking(now, at sim.Cycle, cost int) sim.Cycle {
 	n := sim.Cycle(len(c.busy))
 	for start := at; start < at+n; start++ {
 		ok := true
@@ -258,13 +321,11 @@ func (c *slotCalendar) reserve(at sim.Cycle, cost int) sim.Cycle {
 			}
 		}
 		if ok {
-			for k := sim.Cycle(0); k < sim.Cycle(cost); k++ {
-				c.busy[(start+k)%n] = start + k + 1
-			}
+			c.book(now, start, cost)
 			return start
 		}
 	}
-	return at + n // more than a calendar's worth booked ahead: beyond it, no contention is modelled
+	return at + n
 }
 
 // checkPool holds phase checks in flight (test_wait, try_wait). Checks run

@@ -2,6 +2,7 @@ package sm
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/smsim/smsim/isa"
@@ -308,8 +309,39 @@ func TestSlotCalendarFillsGaps(t *testing.T) {
 		{9, 1, 9},   // [9, 10) is still free
 		{9, 0, 9},   // a zero cost books nothing
 	} {
-		if got := c.reserve(b.at, b.cost); got != b.wantStart {
+		if got := c.reserve(0, b.at, b.cost); got != b.wantStart {
 			t.Errorf("reserve(%d, %d) = %d, want %d", b.at, b.cost, got, b.wantStart)
+		}
+	}
+}
+
+// The calendar's jumps over runs of busy cycles book what walking a cycle
+// at a time books: bursts of bookings of 0 to 5 cycles at latencies from 0
+// to a backlog of several calendars (which takes the slots of cycles still
+// to come, so that the calendar must walk from then on), as time moves on
+// by 0 to 40 cycles between bursts.
+func TestSlotCalendarJumpsAsItWalks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 2))
+	for run := 0; run < 200; run++ {
+		fast, walk := new(slotCalendar), new(slotCalendar)
+		now := sim.Cycle(rng.IntN(5000))
+		backlog := []int{50, 500, 3000, 9000}[run%4]
+		for op := 0; op < 3000; op++ {
+			if rng.IntN(8) == 0 {
+				now += sim.Cycle(rng.IntN(40))
+			}
+			at := now + sim.Cycle(rng.IntN(backlog))
+			cost := rng.IntN(6)
+			got, want := fast.reserve(now, at, cost), walk.reserveWalking(now, at, cost)
+			if got != want {
+				t.Fatalf("run %d, booking %d: reserve(%d, %d, %d) = %d, walking %d", run, op, now, at, cost, got, want)
+			}
+		}
+		if fast.busy != walk.busy {
+			t.Fatalf("run %d: the calendars differ", run)
+		}
+		if backlog == 50 && fast.aliased {
+			t.Errorf("run %d: a 50-cycle backlog took the slot of a cycle to come", run)
 		}
 	}
 }
