@@ -30,7 +30,8 @@ func (w *Warp) Exec(k *Kernel, mask uint32) bool { return k.run(w, k, mask) }
 
 // DecodeKernel returns the kernel of instruction in of program p: integer
 // add, sub, and, or, xor, mul.lo and mad.lo with an immediate (inPlace's
-// forms) and f32 add, sub, mul and fma rounded to nearest on plain
+// forms), integer add, sub, and, or and xor of two registers (intRegForm),
+// mul.wide of 32-bit integers (mulWideForm), f32 add, sub, mul and fma rounded to nearest on plain
 // registers (f32Arith's), SASS IADD3 without carries of registers and
 // immediates (iadd3Form) and IMAD and IMAD.WIDE without carries
 // (imadForm), SASS LOP3 without a predicate destination (lop3Form) and SHF
@@ -42,6 +43,12 @@ func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 	}
 	if inPlaceForm(in, uniR) {
 		return inPlaceKernel(in)
+	}
+	if intRegForm(in, uniR) {
+		return intRegKernel(in)
+	}
+	if mulWideForm(in, uniR) {
+		return mulWideKernel(in)
 	}
 	if f32ArithForm(in, uniR) {
 		k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg, b: in.Ops[2].Reg, run: kF32Binary}

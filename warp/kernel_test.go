@@ -28,9 +28,19 @@ func TestKernelsMatchExecALU(t *testing.T) {
 		for _, op := range []isa.Op{isa.OpAdd, isa.OpSub, isa.OpAnd, isa.OpOr, isa.OpXor, isa.OpMul} {
 			forms = append(forms, form{op: op, typ: typ, ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), imm()} }})
 		}
+		for _, op := range []isa.Op{isa.OpAdd, isa.OpSub, isa.OpAnd, isa.OpOr, isa.OpXor} {
+			forms = append(forms, form{op: op, typ: typ, ops: func(d, a, b, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), r(b)} }})
+		}
 		forms = append(forms,
 			form{op: isa.OpMad, typ: typ, ops: func(d, a, _, c int) []isa.Operand { return []isa.Operand{r(d), r(a), imm(), r(c)} }},
 			form{op: isa.OpMad, typ: typ, ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), imm(), imm()} }})
+	}
+	for _, typ := range []isa.Type{isa.S32, isa.U32} {
+		small := func() isa.Operand { return isa.Imm(uint64(rng.IntN(64))) }
+		forms = append(forms,
+			form{op: isa.OpMul, typ: typ, fl: isa.FWide, ops: func(d, a, b, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), r(b)} }},
+			form{op: isa.OpMul, typ: typ, fl: isa.FWide, ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), imm()} }},
+			form{op: isa.OpMul, typ: typ, fl: isa.FWide, ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), small()} }})
 	}
 	for _, rnd := range []isa.Rounding{isa.RNone, isa.RN} {
 		for _, fl := range []isa.Flags{0, isa.FFtz, isa.FSat, isa.FFtz | isa.FSat} {
@@ -80,7 +90,11 @@ func TestKernelsLeaveOtherFormsToExecALU(t *testing.T) {
 	neg.Mod = isa.MFNeg
 	prog := &isa.Program{NumRegs: 4, UniformRegs: 3, Instrs: []isa.Instr{{Op: isa.OpExit}}}
 	for _, in := range []isa.Instr{
-		{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                       // register second operand
+		{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(0), neg, r(2)}},                        // a modified operand
+		{Op: isa.OpAdd, Type: isa.S32, Flags: isa.FSat, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},      // add.sat
+		{Op: isa.OpMul, Type: isa.S32, Flags: isa.FHi, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},       // mul.hi
+		{Op: isa.OpMul, Type: isa.S16, Flags: isa.FWide, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},     // mul.wide.s16
+		{Op: isa.OpMul, Type: isa.S32, Flags: isa.FWide, NDst: 1, Ops: []isa.Operand{r(3), r(1), r(2)}},     // uniform destination
 		{Op: isa.OpAdd, Type: isa.U32, Flags: isa.FCC, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}}, // add.cc
 		{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(3), r(1), isa.Imm(1)}},                 // uniform destination
 		{Op: isa.OpFma, Type: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2), r(0)}},    // directed rounding
