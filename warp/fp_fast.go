@@ -225,14 +225,20 @@ func (w *Warp) f32Fma(in *isa.Instr, mask uint32, a, b, c, d *Vec) {
 // f32Sign executes min, max, abs and neg on f32. A lane with a NaN operand
 // takes the exact path.
 func (w *Warp) f32Sign(in *isa.Instr, mask uint32, now uint64) {
-	ftz, sat := in.Flags.Has(isa.FFtz), in.Flags.Has(isa.FSat)
-	o := fop{op: in.Op, rnd: in.Rnd, flags: in.Flags}
 	d := &w.regs[in.Dst(0).Reg]
 	a := w.Operand(in.Src(0), 0, mask, now)
 	b := a
 	if in.NSrc() > 1 {
 		b = w.Operand(in.Src(1), 1, mask, now)
 	}
+	f32SignOps(in, mask, a, b, d)
+}
+
+// f32SignOps is f32Sign of the operands a and b (a again for abs and neg)
+// into d.
+func f32SignOps(in *isa.Instr, mask uint32, a, b, d *Vec) {
+	ftz, sat := in.Flags.Has(isa.FFtz), in.Flags.Has(isa.FSat)
+	o := fop{op: in.Op, rnd: in.Rnd, flags: in.Flags}
 	for l := 0; l < Lanes; l++ {
 		if mask>>l&1 == 0 {
 			continue
@@ -274,9 +280,12 @@ func (w *Warp) f32Sign(in *isa.Instr, mask uint32, now uint64) {
 // (fop.mufuF32: the table, and without .ftz the square of half the input's
 // result below -126), calls it without narrow's tests a lane.
 func (w *Warp) f32Narrow(in *isa.Instr, mask uint32, now uint64) {
+	w.f32NarrowOps(in, mask, w.Operand(in.Src(0), 0, mask, now), &w.regs[in.Dst(0).Reg])
+}
+
+// f32NarrowOps is f32Narrow of the operand a into d.
+func (w *Warp) f32NarrowOps(in *isa.Instr, mask uint32, a, d *Vec) {
 	o := fop{op: in.Op, rnd: in.Rnd, flags: in.Flags, mode: in.Mode}
-	d := &w.regs[in.Dst(0).Reg]
-	a := w.Operand(in.Src(0), 0, mask, now)
 	if in.Op == isa.OpEx2 && o.ftz() {
 		w.mufuWarm = mufuEx2Lanes(d, a, mask)
 		return

@@ -18,6 +18,7 @@ type Kernel struct {
 	width      uint64    // the integer forms' width mask (widthMask)
 	uniform    bool      // the destination is a uniform register (writeSASS)
 	aux        [4]uint64 // a form's constants: LOP3's folded table values, SHF's term masks and high-word shift
+	vec        *Vec      // an f32 form's immediate operand in every lane (as ExecALU stages it)
 	lut        lut3      // a LOP3 of three registers: its table
 }
 
@@ -31,7 +32,9 @@ func (w *Warp) Exec(k *Kernel, mask uint32) bool { return k.run(w, k, mask) }
 // DecodeKernel returns the kernel of instruction in of program p: integer
 // add, sub, and, or, xor, mul.lo and mad.lo with an immediate (inPlace's
 // forms), integer add, sub, and, or and xor of two registers (intRegForm),
-// mul.wide of 32-bit integers (mulWideForm), f32 add, sub, mul and fma rounded to nearest on plain
+// mul.wide of 32-bit integers (mulWideForm), f32 add, sub and mul of a
+// register and an immediate, min, max, abs, neg and the MUFU functions
+// (f32MoreKernel), f32 add, sub, mul and fma rounded to nearest on plain
 // registers (f32Arith's), SASS IADD3 without carries of registers and
 // immediates (iadd3Form) and IMAD and IMAD.WIDE without carries
 // (imadForm), SASS LOP3 without a predicate destination (lop3Form) and SHF
@@ -58,6 +61,9 @@ func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 				k.run = kF32FmaRN
 			}
 		}
+		return k
+	}
+	if k, ok := f32MoreKernel(in, uniR); ok {
 		return k
 	}
 	if iadd3Form(in) {

@@ -53,6 +53,28 @@ func TestKernelsMatchExecALU(t *testing.T) {
 		}
 	}
 	special := []uint32{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 1, 0x00800000, 0x7f7fffff, 0x3f800000, 0x3f800001}
+	fimm := func() isa.Operand {
+		if rng.IntN(3) == 0 {
+			return isa.Imm(uint64(special[rng.IntN(len(special))]))
+		}
+		return isa.Imm(uint64(math.Float32bits(float32(rng.NormFloat64() * 8))))
+	}
+	for _, fl := range []isa.Flags{0, isa.FFtz, isa.FSat, isa.FFtz | isa.FSat} {
+		for _, op := range []isa.Op{isa.OpAdd, isa.OpSub, isa.OpMul} {
+			forms = append(forms, form{op: op, typ: isa.F32, rnd: isa.RN, fl: fl, ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), fimm()} }})
+		}
+		for _, op := range []isa.Op{isa.OpMin, isa.OpMax} {
+			forms = append(forms, form{op: op, typ: isa.F32, fl: fl, ops: func(d, a, b, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), r(b)} }})
+		}
+		for _, op := range []isa.Op{isa.OpAbs, isa.OpNeg} {
+			forms = append(forms, form{op: op, typ: isa.F32, fl: fl, ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a)} }})
+		}
+	}
+	for _, fl := range []isa.Flags{isa.FApprox, isa.FApprox | isa.FFtz} {
+		for _, op := range []isa.Op{isa.OpRsqrt, isa.OpEx2, isa.OpLg2, isa.OpSin, isa.OpCos, isa.OpTanh} {
+			forms = append(forms, form{op: op, typ: isa.F32, fl: fl, ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a)} }})
+		}
+	}
 	operand := func(typ isa.Type) uint64 {
 		if typ != isa.F32 {
 			return rng.Uint64()
@@ -99,6 +121,10 @@ func TestKernelsLeaveOtherFormsToExecALU(t *testing.T) {
 		{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(3), r(1), isa.Imm(1)}},                 // uniform destination
 		{Op: isa.OpFma, Type: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2), r(0)}},    // directed rounding
 		{Op: isa.OpFma, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1), r(0)}},           // an immediate
+		{Op: isa.OpMul, Type: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},    // directed rounding
+		{Op: isa.OpMax, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},                 // an immediate
+		{Op: isa.OpEx2, Type: isa.F32, Flags: isa.FApprox, NDst: 1, Ops: []isa.Operand{r(3), r(1)}},         // uniform destination
+		{Op: isa.OpRcp, Type: isa.F32, Flags: isa.FApprox, NDst: 1, Ops: []isa.Operand{r(0), r(1)}},         // MUFU.RCP: the exact path
 		{Op: isa.OpFma, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), neg, r(2), r(0)}},                  // a modified operand
 		{Op: isa.OpAdd, Type: isa.F64, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                       // f64
 		{Op: isa.OpDiv, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                       // div
