@@ -32,7 +32,9 @@ func (w *Warp) Exec(k *Kernel, mask uint32) bool { return k.run(w, k, mask) }
 // DecodeKernel returns the kernel of instruction in of program p: integer
 // add, sub, and, or, xor, mul.lo and mad.lo with an immediate (inPlace's
 // forms), integer add, sub, and, or and xor of two registers (intRegForm),
-// mul.wide of 32-bit integers (mulWideForm), f32 add, sub and mul of a
+// mul.wide of 32-bit integers (mulWideForm), shl and shr by an immediate
+// (intShiftImmForm), mov of a register or an immediate (movForm), cvt
+// between integer types (cvtIntForm), f32 add, sub and mul of a
 // register and an immediate, min, max, abs, neg and the MUFU functions
 // (f32MoreKernel), f32 add, sub, mul and fma rounded to nearest on plain
 // registers (f32Arith's), SASS IADD3 without carries of registers and
@@ -52,6 +54,15 @@ func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 	}
 	if mulWideForm(in, uniR) {
 		return mulWideKernel(in)
+	}
+	if intShiftImmForm(in, uniR) {
+		return intShiftImmKernel(in)
+	}
+	if movForm(in, uniR) {
+		return movKernel(in)
+	}
+	if cvtIntForm(in, uniR) {
+		return cvtIntKernel(in)
 	}
 	if f32ArithForm(in, uniR) {
 		k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg, b: in.Ops[2].Reg, run: kF32Binary}

@@ -177,3 +177,156 @@ func kMulWideU(w *Warp, k *Kernel, mask uint32) bool {
 	}
 	return true
 }
+
+// intShiftImmForm reports whether in is shl or shr of a plain register by
+// an immediate amount into a general register: binary's shifts, the amount
+// decided at decode.
+func intShiftImmForm(in *isa.Instr, uniR int32) bool {
+	t := in.Type
+	return (in.Op == isa.OpShl || in.Op == isa.OpShr) && in.NDst == 1 && len(in.Ops) == 3 && in.Flags == 0 &&
+		!t.Float() && t != isa.Pred && t.Bits() <= 64 && plainRegs(in.Ops[:2]) && in.Ops[2].Kind == isa.KImm &&
+		in.Ops[0].Reg < uniR
+}
+
+func intShiftImmKernel(in *isa.Instr) Kernel {
+	t := in.Type
+	n := uint64(t.Bits())
+	s := in.Ops[2].Imm & 0xffffffff
+	k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg, width: widthMask(t)}
+	switch {
+	case in.Op == isa.OpShr && t.Signed(): // the sign fills the vacated bits, and all of them from n-1 on
+		k.imm, k.imm2, k.run = 64-n, 64-n+min(s, n-1), kShrSImm
+	case s >= n: // every bit shifted out
+		k.run = kZero
+	case in.Op == isa.OpShl:
+		k.imm, k.run = s, kShlImm
+	default:
+		k.imm, k.run = s, kShrUImm
+	}
+	return k
+}
+
+func kZero(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return false
+	}
+	w.regs[k.d] = Vec{}
+	return true
+}
+
+func kShlImm(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return false
+	}
+	a, r, s, m := &w.regs[k.a], &w.regs[k.d], k.imm, k.width
+	for l := 0; l < Lanes; l += 4 {
+		r[l], r[l+1], r[l+2], r[l+3] = a[l]<<s&m, a[l+1]<<s&m, a[l+2]<<s&m, a[l+3]<<s&m
+	}
+	return true
+}
+
+func kShrUImm(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return false
+	}
+	a, r, s, m := &w.regs[k.a], &w.regs[k.d], k.imm, k.width
+	for l := 0; l < Lanes; l += 4 {
+		r[l], r[l+1], r[l+2], r[l+3] = a[l]&m>>s, a[l+1]&m>>s, a[l+2]&m>>s, a[l+3]&m>>s
+	}
+	return true
+}
+
+// kShrSImm is an arithmetic shift right: the operand's n bits moved to the
+// top (imm = 64-n) and shifted back down by 64-n plus the amount (imm2).
+func kShrSImm(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return false
+	}
+	a, r, up, down, m := &w.regs[k.a], &w.regs[k.d], k.imm, k.imm2, k.width
+	for l := 0; l < Lanes; l++ {
+		r[l] = uint64(int64(a[l]<<up)>>down) & m
+	}
+	return true
+}
+
+// movForm reports whether in is mov of a plain register or an immediate
+// into a general register: Write of the source at the type's width.
+func movForm(in *isa.Instr, uniR int32) bool {
+	t := in.Type
+	if in.Op != isa.OpMov || in.NDst != 1 || len(in.Ops) != 2 || in.Flags != 0 || t == isa.Pred || t.Bits() > 64 ||
+		!plainRegs(in.Ops[:1]) || in.Ops[0].Reg >= uniR {
+		return false
+	}
+	s := in.Ops[1]
+	return s.Kind == isa.KImm || s.Kind == isa.KReg && s.Mod == 0
+}
+
+func movKernel(in *isa.Instr) Kernel {
+	k := Kernel{in: in, d: in.Ops[0].Reg, width: widthMask(in.Type)}
+	if s := in.Ops[1]; s.Kind == isa.KImm {
+		k.imm, k.run = s.Imm&k.width, kMovImm
+	} else {
+		k.a, k.run = s.Reg, kMovReg
+	}
+	return k
+}
+
+func kMovImm(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return false
+	}
+	r, v := &w.regs[k.d], k.imm
+	for l := 0; l < Lanes; l += 4 {
+		r[l], r[l+1], r[l+2], r[l+3] = v, v, v, v
+	}
+	return true
+}
+
+func kMovReg(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return false
+	}
+	andMaskV(&w.regs[k.a], k.width, &w.regs[k.d])
+	return true
+}
+
+// cvtIntForm reports whether in is cvt between integer types, without
+// saturation, of a plain register into a general register: the source
+// extended from its width (ival), written at the destination's.
+func cvtIntForm(in *isa.Instr, uniR int32) bool {
+	dt, st := in.Type, in.Type2
+	return in.Op == isa.OpCvt && in.NDst == 1 && len(in.Ops) == 2 && in.Flags == 0 &&
+		!dt.Float() && !st.Float() && dt != isa.Pred && st != isa.Pred && dt.Bits() <= 64 && st.Bits() <= 64 &&
+		plainRegs(in.Ops) && in.Ops[0].Reg < uniR
+}
+
+func cvtIntKernel(in *isa.Instr) Kernel {
+	st := in.Type2
+	n := uint64(st.Bits())
+	k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg, width: widthMask(in.Type), run: kCvtIntU}
+	if st.Signed() && n < 64 {
+		k.imm, k.run = 64-n, kCvtIntS // sign-extended: up to the top and back
+	} else {
+		k.width &= widthMask(st) // zero-extended
+	}
+	return k
+}
+
+func kCvtIntU(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return false
+	}
+	andMaskV(&w.regs[k.a], k.width, &w.regs[k.d])
+	return true
+}
+
+func kCvtIntS(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return false
+	}
+	a, r, s, m := &w.regs[k.a], &w.regs[k.d], k.imm, k.width
+	for l := 0; l < Lanes; l++ {
+		r[l] = uint64(int64(a[l]<<s)>>s) & m
+	}
+	return true
+}

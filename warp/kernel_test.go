@@ -17,11 +17,12 @@ func TestKernelsMatchExecALU(t *testing.T) {
 	imm := func() isa.Operand { return isa.Imm(rng.Uint64()) }
 	r := func(i int) isa.Operand { return isa.R(i) }
 	type form struct {
-		op  isa.Op
-		typ isa.Type
-		rnd isa.Rounding
-		fl  isa.Flags
-		ops func(d, a, b, c int) []isa.Operand
+		op   isa.Op
+		typ  isa.Type
+		typ2 isa.Type
+		rnd  isa.Rounding
+		fl   isa.Flags
+		ops  func(d, a, b, c int) []isa.Operand
 	}
 	var forms []form
 	for _, typ := range []isa.Type{isa.U16, isa.S32, isa.B32, isa.U64, isa.S64} {
@@ -34,6 +35,23 @@ func TestKernelsMatchExecALU(t *testing.T) {
 		forms = append(forms,
 			form{op: isa.OpMad, typ: typ, ops: func(d, a, _, c int) []isa.Operand { return []isa.Operand{r(d), r(a), imm(), r(c)} }},
 			form{op: isa.OpMad, typ: typ, ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), imm(), imm()} }})
+	}
+	ints := []isa.Type{isa.B16, isa.U16, isa.S16, isa.B32, isa.U32, isa.S32, isa.B64, isa.U64, isa.S64}
+	for _, typ := range ints {
+		for _, op := range []isa.Op{isa.OpShl, isa.OpShr} {
+			amount := func() isa.Operand { // in range, at the width, beyond it, and with bits above 32
+				return isa.Imm([]uint64{uint64(rng.IntN(64)), uint64(typ.Bits()), uint64(typ.Bits() - 1), 1 << 32, 200}[rng.IntN(5)])
+			}
+			forms = append(forms, form{op: op, typ: typ, ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), amount()} }})
+		}
+		for _, st := range ints {
+			forms = append(forms, form{op: isa.OpCvt, typ: typ, typ2: st, ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a)} }})
+		}
+	}
+	for _, typ := range append(ints, isa.F32, isa.F64, isa.F16) {
+		forms = append(forms,
+			form{op: isa.OpMov, typ: typ, ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a)} }},
+			form{op: isa.OpMov, typ: typ, ops: func(d, _, _, _ int) []isa.Operand { return []isa.Operand{r(d), imm()} }})
 	}
 	for _, typ := range []isa.Type{isa.S32, isa.U32} {
 		small := func() isa.Operand { return isa.Imm(uint64(rng.IntN(64))) }
@@ -91,7 +109,7 @@ func TestKernelsMatchExecALU(t *testing.T) {
 	masks := []uint32{FullMask, 0x0000ffff, 1 << 7, 0xdeadbeef}
 	for _, f := range forms {
 		for _, regs := range [][4]int{{0, 1, 2, 3}, {0, 0, 1, 2}, {0, 1, 0, 2}, {0, 1, 2, 0}, {0, 0, 0, 0}} {
-			in := isa.Instr{Op: f.op, Type: f.typ, Rnd: f.rnd, Flags: f.fl, NDst: 1, Ops: f.ops(regs[0], regs[1], regs[2], regs[3])}
+			in := isa.Instr{Op: f.op, Type: f.typ, Type2: f.typ2, Rnd: f.rnd, Flags: f.fl, NDst: 1, Ops: f.ops(regs[0], regs[1], regs[2], regs[3])}
 			k := DecodeKernel(prog, &in)
 			if !k.Resolved() {
 				t.Fatalf("%v.%v: no kernel", f.op, f.typ)
@@ -112,22 +130,27 @@ func TestKernelsLeaveOtherFormsToExecALU(t *testing.T) {
 	neg.Mod = isa.MFNeg
 	prog := &isa.Program{NumRegs: 4, UniformRegs: 3, Instrs: []isa.Instr{{Op: isa.OpExit}}}
 	for _, in := range []isa.Instr{
-		{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(0), neg, r(2)}},                        // a modified operand
-		{Op: isa.OpAdd, Type: isa.S32, Flags: isa.FSat, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},      // add.sat
-		{Op: isa.OpMul, Type: isa.S32, Flags: isa.FHi, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},       // mul.hi
-		{Op: isa.OpMul, Type: isa.S16, Flags: isa.FWide, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},     // mul.wide.s16
-		{Op: isa.OpMul, Type: isa.S32, Flags: isa.FWide, NDst: 1, Ops: []isa.Operand{r(3), r(1), r(2)}},     // uniform destination
-		{Op: isa.OpAdd, Type: isa.U32, Flags: isa.FCC, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}}, // add.cc
-		{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(3), r(1), isa.Imm(1)}},                 // uniform destination
-		{Op: isa.OpFma, Type: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2), r(0)}},    // directed rounding
-		{Op: isa.OpFma, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1), r(0)}},           // an immediate
-		{Op: isa.OpMul, Type: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},    // directed rounding
-		{Op: isa.OpMax, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},                 // an immediate
-		{Op: isa.OpEx2, Type: isa.F32, Flags: isa.FApprox, NDst: 1, Ops: []isa.Operand{r(3), r(1)}},         // uniform destination
-		{Op: isa.OpRcp, Type: isa.F32, Flags: isa.FApprox, NDst: 1, Ops: []isa.Operand{r(0), r(1)}},         // MUFU.RCP: the exact path
-		{Op: isa.OpFma, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), neg, r(2), r(0)}},                  // a modified operand
-		{Op: isa.OpAdd, Type: isa.F64, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                       // f64
-		{Op: isa.OpDiv, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                       // div
+		{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(0), neg, r(2)}},                             // a modified operand
+		{Op: isa.OpAdd, Type: isa.S32, Flags: isa.FSat, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},           // add.sat
+		{Op: isa.OpMul, Type: isa.S32, Flags: isa.FHi, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},            // mul.hi
+		{Op: isa.OpMul, Type: isa.S16, Flags: isa.FWide, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},          // mul.wide.s16
+		{Op: isa.OpMul, Type: isa.S32, Flags: isa.FWide, NDst: 1, Ops: []isa.Operand{r(3), r(1), r(2)}},          // uniform destination
+		{Op: isa.OpAdd, Type: isa.U32, Flags: isa.FCC, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},      // add.cc
+		{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(3), r(1), isa.Imm(1)}},                      // uniform destination
+		{Op: isa.OpFma, Type: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2), r(0)}},         // directed rounding
+		{Op: isa.OpFma, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1), r(0)}},                // an immediate
+		{Op: isa.OpMul, Type: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},         // directed rounding
+		{Op: isa.OpShl, Type: isa.B32, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                            // a register amount
+		{Op: isa.OpCvt, Type: isa.U16, Type2: isa.S32, Flags: isa.FSat, NDst: 1, Ops: []isa.Operand{r(0), r(1)}}, // cvt.sat
+		{Op: isa.OpCvt, Type: isa.F32, Type2: isa.S32, NDst: 1, Ops: []isa.Operand{r(0), r(1)}},                  // to a float
+		{Op: isa.OpMov, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(0), isa.Spec(isa.STidX)}},                   // a special register
+		{Op: isa.OpMov, Type: isa.Pred, NDst: 1, Ops: []isa.Operand{isa.P(0), isa.P(1)}},                         // a predicate
+		{Op: isa.OpMax, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},                      // an immediate
+		{Op: isa.OpEx2, Type: isa.F32, Flags: isa.FApprox, NDst: 1, Ops: []isa.Operand{r(3), r(1)}},              // uniform destination
+		{Op: isa.OpRcp, Type: isa.F32, Flags: isa.FApprox, NDst: 1, Ops: []isa.Operand{r(0), r(1)}},              // MUFU.RCP: the exact path
+		{Op: isa.OpFma, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), neg, r(2), r(0)}},                       // a modified operand
+		{Op: isa.OpAdd, Type: isa.F64, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                            // f64
+		{Op: isa.OpDiv, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                            // div
 	} {
 		if k := DecodeKernel(prog, &in); k.Resolved() {
 			t.Errorf("%v.%v %v: has a kernel", in.Op, in.Type, in.Ops)
