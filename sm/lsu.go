@@ -212,11 +212,15 @@ func (u *lsu) holdForStoreQueue(now sim.Cycle, sc *scheduler) {
 // a mask word at a time.
 func markBytes(m *[2]uint64, off, size int) {
 	hi := min(off+size, 128)
-	for w := 0; w < 2; w++ {
-		a, b := max(off, 64*w), min(hi, 64*w+64)
-		if a < b {
-			m[w] |= ^uint64(0) >> (64 - (b - a)) << (a - 64*w)
-		}
+	switch {
+	case off >= hi:
+	case hi <= 64: // within the first word
+		m[0] |= ^uint64(0) >> (64 - (hi - off)) << off
+	case off >= 64: // within the second
+		m[1] |= ^uint64(0) >> (64 - (hi - off)) << (off - 64)
+	default: // across both
+		m[0] |= ^uint64(0) << off
+		m[1] |= ^uint64(0) >> (128 - hi)
 	}
 }
 

@@ -259,7 +259,7 @@ func TestStoresWaitForTheStoreQueue(t *testing.T) {
 // sets: every offset and size, within, across and past the line's 128 bytes.
 func TestMarkBytesSetsEachByte(t *testing.T) {
 	for off := 0; off < 140; off++ {
-		for size := 0; size <= 20; size++ {
+		for size := 0; size <= 140; size++ {
 			var got, want [2]uint64
 			markBytes(&got, off, size)
 			for b := off; b < off+size && b < 128; b++ {
