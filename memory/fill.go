@@ -228,8 +228,10 @@ func (f Fill) wholeWords(k uint64, b []byte) {
 		for z := splitmixState(f.Seed, k); len(b) >= 8; b, z = b[8:], z+splitmixGamma {
 			binary.LittleEndian.PutUint64(b, splitmixMix(z))
 		}
-	case FillF32Rand:
-		for z := splitmixState(f.Seed, k); len(b) >= 4; b, z = b[4:], z+splitmixGamma {
+	case FillF32Rand: // four words at a time where the host has AVX2, the rest here
+		z := splitmixState(f.Seed, k)
+		n := f32RandWide(b, z)
+		for b, z = b[4*n:], z+uint64(n)*splitmixGamma; len(b) >= 4; b, z = b[4:], z+splitmixGamma {
 			binary.LittleEndian.PutUint32(b, math.Float32bits(f32FromRandom(splitmixMix(z))))
 		}
 	case FillF16Int:

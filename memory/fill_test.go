@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -262,5 +263,34 @@ func TestWordFillsAtAnyOffset(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The packed f32rand words (f32RandWide, where the host has them) are the
+// scalar generator's: random seeds and starting words, every length up to
+// 100 words, and wholeWords' words after those it leaves.
+func TestF32RandWideIsTheScalarFill(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 1))
+	check := func(what string, b []byte, seed, k uint64, n int) {
+		t.Helper()
+		for j := 0; j < n; j++ {
+			want := math.Float32bits(f32Rand(seed, k+uint64(j)))
+			if g := binary.LittleEndian.Uint32(b[4*j:]); g != want {
+				t.Fatalf("%s, seed %#x: word %d is %#x, want %#x", what, seed, k+uint64(j), g, want)
+			}
+		}
+	}
+	for i := 0; i < 300; i++ {
+		seed, k := rng.Uint64(), rng.Uint64()>>rng.IntN(64)
+		n := rng.IntN(101)
+		packed := make([]byte, 4*n+rng.IntN(4))
+		w := f32RandWide(packed, splitmixState(seed, k))
+		if w > n || w%4 != 0 || hasAVX2 && w != n&^3 {
+			t.Fatalf("seed %#x: %d of %d words written", seed, w, n)
+		}
+		check("packed", packed, seed, k, w)
+		whole := make([]byte, len(packed))
+		Fill{Kind: FillF32Rand, Seed: seed}.wholeWords(k, whole)
+		check("wholeWords", whole, seed, k, n)
 	}
 }
