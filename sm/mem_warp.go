@@ -98,6 +98,15 @@ func plainStoreData(in *isa.Instr) bool {
 // reports whether they all fall in one space; it notes whether the lanes'
 // accesses of size bytes follow one another (run).
 func (wl *warpLanes) resolve(sp isa.Space, av *warp.Vec, mask uint32, size uint64) bool {
+	if sp == isa.Global && mask == warp.FullMask {
+		wl.resolveGlobal(av, size)
+		return true
+	}
+	return wl.resolveLanes(sp, av, mask, size)
+}
+
+// resolveLanes is resolve a lane at a time.
+func (wl *warpLanes) resolveLanes(sp isa.Space, av *warp.Vec, mask uint32, size uint64) bool {
 	first := true
 	wl.orOffsets = 0
 	run := true
@@ -122,6 +131,25 @@ func (wl *warpLanes) resolve(sp isa.Space, av *warp.Vec, mask uint32, size uint6
 	return true
 }
 
+// resolveGlobal is resolve of a full warp's .global addresses, each its
+// own offset (space), run and bounds found four lanes a step.
+func (wl *warpLanes) resolveGlobal(av *warp.Vec, size uint64) {
+	wl.sp = isa.Global
+	wl.off = *av
+	lo, hi, or := av[0], av[0], uint64(0)
+	var gaps uint64 // nonzero where a lane does not start where the one before it ends
+	for l := 0; l < warp.Lanes; l += 4 {
+		a, b, c, d := av[l], av[l+1], av[l+2], av[l+3]
+		lo, hi = min(lo, a, b, c, d), max(hi, a, b, c, d)
+		or |= a | b | c | d
+		gaps |= (b - a - size) | (c - b - size) | (d - c - size)
+		if l > 0 {
+			gaps |= a - av[l-1] - size
+		}
+	}
+	wl.lo, wl.hi, wl.orOffsets, wl.run = lo, hi, or, gaps == 0
+}
+
 // warpGlobal performs a global ld or st whose lanes' bytes lie in one region
 // (and, for a store, one page) and returns the lines it touches.
 func (s *SM) warpGlobal(wc *wctx, in *isa.Instr, wl *warpLanes, mask uint32, size int, lineSet *[warp.Lanes]uint64) (int, bool) {
@@ -134,7 +162,9 @@ func (s *SM) warpGlobal(wc *wctx, in *isa.Instr, wl *warpLanes, mask uint32, siz
 		if !ok {
 			return 0, false
 		}
-		loadLanes(wc.w, in, mask, &wl.off, wl.lo, b, &s.sinkVec)
+		if !(wl.run && mask == warp.FullMask && loadRun(wc.w, in, b, &s.sinkVec)) {
+			loadLanes(wc.w, in, mask, &wl.off, wl.lo, b, &s.sinkVec)
+		}
 	} else {
 		if len(s.mapUse) > 0 { // tensor maps in global memory: each store is checked against them
 			return 0, false
@@ -248,6 +278,40 @@ func loadLanes(w *warp.Warp, in *isa.Instr, mask uint32, off *[warp.Lanes]uint64
 	default:
 		loadElements(&dst, n, es, in.Type.Signed(), mask, off, base, b)
 	}
+}
+
+// loadRun is loadLanes of a full warp whose lanes' accesses follow one
+// another from the start of b, for a vector of four or one unsigned 32-bit
+// words: lane l's at 16l or 4l, with one bounds check for the warp. It
+// reports whether it took the access.
+func loadRun(w *warp.Warp, in *isa.Instr, b []byte, sink *warp.Vec) bool {
+	n := max(int(in.Vec), 1)
+	if in.Type.Bytes() != 4 || in.Type.Signed() || (n != 4 && n != 1) {
+		return false
+	}
+	var dst [4]*warp.Vec
+	for i := 0; i < n; i++ {
+		dst[i] = sink
+		if d := &in.Ops[i]; d.Kind == isa.KReg {
+			dst[i] = w.Reg(d.Reg)
+		}
+	}
+	if n == 1 {
+		p, r := (*[4 * warp.Lanes]byte)(b), dst[0]
+		for l := range r {
+			r[l] = uint64(binary.LittleEndian.Uint32(p[4*l:]))
+		}
+		return true
+	}
+	p, r0, r1, r2, r3 := (*[16 * warp.Lanes]byte)(b), dst[0], dst[1], dst[2], dst[3]
+	for l := range r0 {
+		q := p[16*l : 16*l+16]
+		r0[l] = uint64(binary.LittleEndian.Uint32(q[0:]))
+		r1[l] = uint64(binary.LittleEndian.Uint32(q[4:]))
+		r2[l] = uint64(binary.LittleEndian.Uint32(q[8:]))
+		r3[l] = uint64(binary.LittleEndian.Uint32(q[12:]))
+	}
+	return true
 }
 
 // loadElements is loadLanes for any element width, signedness and vector.

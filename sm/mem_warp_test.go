@@ -385,3 +385,75 @@ func TestNoteLineKeepsFirstTouchOrder(t *testing.T) {
 		}
 	}
 }
+
+// resolveGlobal finds what resolveLanes finds for a full warp's .global
+// addresses: coalesced runs of every access size, runs with a gap before one lane,
+// strided, permuted and random lanes, and runs that wrap around 2^64.
+func TestResolveGlobalIsResolveLanes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for i := 0; i < 20000; i++ {
+		size := uint64(1) << rng.IntN(6)
+		base := rng.Uint64()
+		if i%3 == 0 {
+			base = -uint64(rng.IntN(64)) * size // wrapping
+		}
+		var av warp.Vec
+		for l := range av {
+			switch i % 5 {
+			case 0, 1:
+				av[l] = base + uint64(l)*size
+			case 2:
+				av[l] = base + uint64(l)*size*uint64(1+i%3)
+			case 3:
+				av[l] = base + uint64(31-l)*size
+			default:
+				av[l] = rng.Uint64() >> rng.IntN(64)
+			}
+		}
+		if i%5 == 1 { // a gap before lane k alone
+			for l, k := 0, 1+rng.IntN(31); l < 32; l++ {
+				if l >= k {
+					av[l] += size
+				}
+			}
+		}
+		var got, want warpLanes
+		got.resolveGlobal(&av, size)
+		if !want.resolveLanes(isa.Global, &av, warp.FullMask, size) {
+			t.Fatalf("case %d: resolveLanes refused one space", i)
+		}
+		if got != want {
+			t.Fatalf("case %d (size %d): %+v, want %+v", i, size, got, want)
+		}
+	}
+}
+
+// Coalesced accesses of a full warp — the form resolveGlobal, noteRange and
+// loadRun take — leave what the per-lane path leaves: every element type
+// and vector, loads and stores, .global and generic, from a line boundary
+// and from within a line.
+func TestCoalescedWarpAccessesMatchTheLanePath(t *testing.T) {
+	types := []isa.Type{isa.U8, isa.S16, isa.U32, isa.S32, isa.F32, isa.U64, isa.B64}
+	for _, typ := range types {
+		for _, vec := range []uint8{1, 2, 4} {
+			if typ.Bytes()*int(vec) > maxAccessBytes {
+				continue
+			}
+			for _, sp := range []isa.Space{isa.Global, isa.Generic} {
+				for _, store := range []bool{false, true} {
+					for _, start := range []uint64{0, 128 * 3, 16 * 5} {
+						c := warpCase{sp: sp, store: store, typ: typ, vec: vec}
+						size := uint64(typ.Bytes() * int(vec))
+						for l := range c.addr {
+							c.addr[l], c.on[l] = start/size*size+uint64(l)*size, true
+						}
+						fast := runWarpCase(t, c, warpCaseProg, false)
+						if slow := runWarpCase(t, c, warpCaseProg, true); fast != slow {
+							t.Errorf("%v %v.v%d store %v from %#x:\nwarp-wide path:\n%s\nper-lane path:\n%s", sp, typ, vec, store, start, fast, slow)
+						}
+					}
+				}
+			}
+		}
+	}
+}
