@@ -140,10 +140,13 @@ func (s *SM) Tick(now sim.Cycle) (sim.Cycle, error) {
 	next := sim.Never
 	for p := range s.sched {
 		sc := &s.sched[p]
-		n := sim.Never
-		if sc.q.on {
+		var n sim.Cycle
+		switch {
+		case sc.q.on:
 			n = s.schedule(now, sc)
-		} else {
+		case now < sc.q.quiet && quietScans: // scanAll's first case, without the call
+			sc.q.scanned, n = now, sc.q.quiet
+		default:
 			n = s.scanAll(now, sc)
 		}
 		next = min(next, n)

@@ -143,9 +143,11 @@ func TestHeldGroupsMatchVisits(t *testing.T) {
 // is due (scanAll's quiet cycle): random loops over pipes of different
 // rates, from PTX and Scheduled, and arrive/try_wait loops whose answers
 // and bar.sync wake-ups bring warps' looks forward, on 1 to 14 warps (one
-// to three a scheduler, exiting at different trips), in grids of one CTA
-// and of three that shared memory lets run only one at a time (a CTA's
-// warps arrive at schedulers its predecessor left quiet), run with and
+// to three a scheduler, exiting at different trips), in grids of one CTA,
+// of three that shared memory lets run only one at a time (a CTA's warps
+// arrive at schedulers its predecessor left quiet) and of five that run
+// two at a time (a CTA's warps join quiet schedulers' warps, which may
+// start the queues there), run with and
 // without the skip give the same result: cycles, scheduler ticks, every
 // warp's start, end, instructions and stalls, and every issue the observer
 // sees.
@@ -153,7 +155,7 @@ func TestQuietScansMatchTheScan(t *testing.T) {
 	for prog := 0; prog < 64; prog++ {
 		sched := prog%2 == 1 && prog < 32
 		threads := []int{32, 96, 224, 448}[prog%4]
-		grid := 1 + 2*(prog/8%2)
+		grid, smem := []int{1, 3, 5}[prog/8%3], []int{64, 160 << 10, 100 << 10}[prog/8%3]
 		build := func() *isa.Program { return heldGroupProgram(int64(prog), sched) }
 		if prog >= 32 {
 			build = func() *isa.Program { return heldWaitProgram(int64(prog), threads, 6) }
@@ -162,10 +164,7 @@ func TestQuietScansMatchTheScan(t *testing.T) {
 			quietScans = quiet
 			defer func() { quietScans = true }()
 			p := build()
-			p.SharedStatic = max(p.SharedStatic, 64)
-			if grid > 1 {
-				p.SharedStatic = 160 << 10 // one CTA at a time
-			}
+			p.SharedStatic = max(p.SharedStatic, smem) // one CTA at a time, or two
 			s, err := New(DefaultConfig(), sim.New(), &fakeMem{b: map[uint64]byte{}}, nil)
 			if err != nil {
 				t.Fatal(err)
