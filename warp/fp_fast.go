@@ -239,6 +239,14 @@ func (w *Warp) f32Sign(in *isa.Instr, mask uint32, now uint64) {
 func f32SignOps(in *isa.Instr, mask uint32, a, b, d *Vec) {
 	ftz, sat := in.Flags.Has(isa.FFtz), in.Flags.Has(isa.FSat)
 	o := fop{op: in.Op, rnd: in.Rnd, flags: in.Flags}
+	if in.Op == isa.OpMin || in.Op == isa.OpMax {
+		nan := f32MinMaxLanes(in.Op == isa.OpMax, ftz, mask, a, b, d)
+		for ; nan != 0; nan &= nan - 1 {
+			l := bits.TrailingZeros32(nan)
+			d[l] = o.narrow(&fmtF32, a[l], b[l], 0) & 0xffffffff // min/max of a NaN passes the other operand's register through
+		}
+		return
+	}
 	for l := 0; l < Lanes; l++ {
 		if mask>>l&1 == 0 {
 			continue
@@ -272,6 +280,32 @@ func f32SignOps(in *isa.Instr, mask uint32, a, b, d *Vec) {
 		}
 		d[l] = uint64(f32Finish(r, ftz, sat))
 	}
+}
+
+// f32MinMaxLanes is f32SignOps' max (or min) of the lanes of mask with no
+// NaN operand, and returns the lanes with one, which it leaves unwritten.
+// Bits x of a float that is not a NaN order as the float does, -0 below +0
+// (the tie's rule), as the signed integer x, its magnitude bits flipped
+// when negative; lanes of equal keys have equal bits.
+func f32MinMaxLanes(max, ftz bool, mask uint32, a, b, d *Vec) (nan uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		x, y := uint32(a[l]), uint32(b[l])
+		if x&0x7fffffff > f32Exp || y&0x7fffffff > f32Exp {
+			nan |= 1 << l
+			continue
+		}
+		if ftz {
+			x, y = f32Flush(x), f32Flush(y)
+		}
+		kx, ky := int32(x)^(int32(x)>>31&0x7fffffff), int32(y)^(int32(y)>>31&0x7fffffff)
+		r := y
+		if (kx > ky) == max {
+			r = x
+		}
+		d[l] = uint64(r) // min/max neither round nor saturate
+	}
+	return nan
 }
 
 // f32Narrow executes an approximate (MUFU) f32 operation lane by lane
