@@ -18,10 +18,14 @@ func (w *Warp) fastCvt(in *isa.Instr, mask uint32, now uint64) bool {
 	if in.Mode != 0 || in.NSrc() != 1 {
 		return false
 	}
+	return fastCvtOps(in, mask, w.Operand(in.Src(0), 0, mask, now), &w.regs[in.Dst(0).Reg])
+}
+
+// fastCvtOps is fastCvt of one source a into d; it writes nothing when it
+// reports false.
+func fastCvtOps(in *isa.Instr, mask uint32, a, d *Vec) bool {
 	dt, st := in.Type, in.Type2
 	ftz, sat := in.Flags.Has(isa.FFtz), in.Flags.Has(isa.FSat)
-	d := &w.regs[in.Dst(0).Reg]
-	a := w.Operand(in.Src(0), 0, mask, now)
 	switch {
 	case dt == isa.F32 && smallInt(st) && rnLike(in.Rnd) && !sat:
 		intToF32Lanes(d, a, mask, extOf(st))
@@ -52,11 +56,8 @@ func (w *Warp) fastPack(in *isa.Instr, mask uint32, now uint64) bool {
 	if in.Type != isa.F16x2 || in.Type2 != isa.F32 || !rnLike(in.Rnd) {
 		return false
 	}
-	ftz, sat := in.Flags.Has(isa.FFtz), in.Flags.Has(isa.FSat)
-	d := &w.regs[in.Dst(0).Reg]
-	a := w.Operand(in.Src(0), 0, mask, now)
-	b := w.Operand(in.Src(1), 1, mask, now)
-	f16PackLanes(d, a, b, mask, ftz, sat)
+	f16PackLanes(&w.regs[in.Dst(0).Reg], w.Operand(in.Src(0), 0, mask, now), w.Operand(in.Src(1), 1, mask, now),
+		mask, in.Flags.Has(isa.FFtz), in.Flags.Has(isa.FSat))
 	return true
 }
 

@@ -53,6 +53,24 @@ func TestKernelsMatchExecALU(t *testing.T) {
 			form{op: isa.OpMov, typ: typ, ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a)} }},
 			form{op: isa.OpMov, typ: typ, ops: func(d, _, _, _ int) []isa.Operand { return []isa.Operand{r(d), imm()} }})
 	}
+	floats := []isa.Type{isa.F32, isa.F16, isa.BF16, isa.F64}
+	for _, dt := range append(floats, isa.S32, isa.U32, isa.S64, isa.U16) {
+		for _, st := range append(floats, isa.S32, isa.U32, isa.S8, isa.U64) {
+			if !dt.Float() && !st.Float() || dt == st {
+				continue
+			}
+			for _, rnd := range []isa.Rounding{isa.RNone, isa.RN, isa.RZ, isa.RM, isa.RNI, isa.RZI} {
+				for _, fl := range []isa.Flags{0, isa.FFtz, isa.FSat} {
+					forms = append(forms, form{op: isa.OpCvt, typ: dt, typ2: st, rnd: rnd, fl: fl,
+						ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a)} }})
+				}
+			}
+		}
+	}
+	for _, fl := range []isa.Flags{0, isa.FFtz, isa.FSat} {
+		forms = append(forms, form{op: isa.OpCvt, typ: isa.F16x2, typ2: isa.F32, rnd: isa.RN, fl: fl,
+			ops: func(d, a, b, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), r(b)} }})
+	}
 	for _, typ := range []isa.Type{isa.S32, isa.U32} {
 		small := func() isa.Operand { return isa.Imm(uint64(rng.IntN(64))) }
 		forms = append(forms,
@@ -115,7 +133,11 @@ func TestKernelsMatchExecALU(t *testing.T) {
 				t.Fatalf("%v.%v: no kernel", f.op, f.typ)
 			}
 			for _, mask := range masks {
-				for _, d := range kernelAgainstExecALU(t, prog, &in, &k, mask, 4, func(int32, int) uint64 { return operand(f.typ) }) {
+				vt := f.typ
+				if f.op == isa.OpCvt {
+					vt = f.typ2 // the source's values
+				}
+				for _, d := range kernelAgainstExecALU(t, prog, &in, &k, mask, 4, func(int32, int) uint64 { return operand(vt) }) {
 					t.Errorf("%v.%v %v regs %v mask %#x: %s", f.op, f.typ, f.fl, regs, mask, d)
 				}
 			}
@@ -130,27 +152,27 @@ func TestKernelsLeaveOtherFormsToExecALU(t *testing.T) {
 	neg.Mod = isa.MFNeg
 	prog := &isa.Program{NumRegs: 4, UniformRegs: 3, Instrs: []isa.Instr{{Op: isa.OpExit}}}
 	for _, in := range []isa.Instr{
-		{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(0), neg, r(2)}},                             // a modified operand
-		{Op: isa.OpAdd, Type: isa.S32, Flags: isa.FSat, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},           // add.sat
-		{Op: isa.OpMul, Type: isa.S32, Flags: isa.FHi, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},            // mul.hi
-		{Op: isa.OpMul, Type: isa.S16, Flags: isa.FWide, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},          // mul.wide.s16
-		{Op: isa.OpMul, Type: isa.S32, Flags: isa.FWide, NDst: 1, Ops: []isa.Operand{r(3), r(1), r(2)}},          // uniform destination
-		{Op: isa.OpAdd, Type: isa.U32, Flags: isa.FCC, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},      // add.cc
-		{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(3), r(1), isa.Imm(1)}},                      // uniform destination
-		{Op: isa.OpFma, Type: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2), r(0)}},         // directed rounding
-		{Op: isa.OpFma, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1), r(0)}},                // an immediate
-		{Op: isa.OpMul, Type: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},         // directed rounding
-		{Op: isa.OpShl, Type: isa.B32, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                            // a register amount
-		{Op: isa.OpCvt, Type: isa.U16, Type2: isa.S32, Flags: isa.FSat, NDst: 1, Ops: []isa.Operand{r(0), r(1)}}, // cvt.sat
-		{Op: isa.OpCvt, Type: isa.F32, Type2: isa.S32, NDst: 1, Ops: []isa.Operand{r(0), r(1)}},                  // to a float
-		{Op: isa.OpMov, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(0), isa.Spec(isa.STidX)}},                   // a special register
-		{Op: isa.OpMov, Type: isa.Pred, NDst: 1, Ops: []isa.Operand{isa.P(0), isa.P(1)}},                         // a predicate
-		{Op: isa.OpMax, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},                      // an immediate
-		{Op: isa.OpEx2, Type: isa.F32, Flags: isa.FApprox, NDst: 1, Ops: []isa.Operand{r(3), r(1)}},              // uniform destination
-		{Op: isa.OpRcp, Type: isa.F32, Flags: isa.FApprox, NDst: 1, Ops: []isa.Operand{r(0), r(1)}},              // MUFU.RCP: the exact path
-		{Op: isa.OpFma, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), neg, r(2), r(0)}},                       // a modified operand
-		{Op: isa.OpAdd, Type: isa.F64, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                            // f64
-		{Op: isa.OpDiv, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                            // div
+		{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(0), neg, r(2)}},                                 // a modified operand
+		{Op: isa.OpAdd, Type: isa.S32, Flags: isa.FSat, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},               // add.sat
+		{Op: isa.OpMul, Type: isa.S32, Flags: isa.FHi, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                // mul.hi
+		{Op: isa.OpMul, Type: isa.S16, Flags: isa.FWide, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},              // mul.wide.s16
+		{Op: isa.OpMul, Type: isa.S32, Flags: isa.FWide, NDst: 1, Ops: []isa.Operand{r(3), r(1), r(2)}},              // uniform destination
+		{Op: isa.OpAdd, Type: isa.U32, Flags: isa.FCC, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},          // add.cc
+		{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(3), r(1), isa.Imm(1)}},                          // uniform destination
+		{Op: isa.OpFma, Type: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2), r(0)}},             // directed rounding
+		{Op: isa.OpFma, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1), r(0)}},                    // an immediate
+		{Op: isa.OpMul, Type: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},             // directed rounding
+		{Op: isa.OpShl, Type: isa.B32, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                                // a register amount
+		{Op: isa.OpCvt, Type: isa.U16, Type2: isa.S32, Flags: isa.FSat, NDst: 1, Ops: []isa.Operand{r(0), r(1)}},     // cvt.sat
+		{Op: isa.OpCvt, Type: isa.F16x2, Type2: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}}, // a pack rounded toward zero
+		{Op: isa.OpMov, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(0), isa.Spec(isa.STidX)}},                       // a special register
+		{Op: isa.OpMov, Type: isa.Pred, NDst: 1, Ops: []isa.Operand{isa.P(0), isa.P(1)}},                             // a predicate
+		{Op: isa.OpMax, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},                          // an immediate
+		{Op: isa.OpEx2, Type: isa.F32, Flags: isa.FApprox, NDst: 1, Ops: []isa.Operand{r(3), r(1)}},                  // uniform destination
+		{Op: isa.OpRcp, Type: isa.F32, Flags: isa.FApprox, NDst: 1, Ops: []isa.Operand{r(0), r(1)}},                  // MUFU.RCP: the exact path
+		{Op: isa.OpFma, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), neg, r(2), r(0)}},                           // a modified operand
+		{Op: isa.OpAdd, Type: isa.F64, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                                // f64
+		{Op: isa.OpDiv, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                                // div
 	} {
 		if k := DecodeKernel(prog, &in); k.Resolved() {
 			t.Errorf("%v.%v %v: has a kernel", in.Op, in.Type, in.Ops)
