@@ -349,11 +349,28 @@ func aluLatency(in *isa.Instr, cfg *Config, scheduled bool) sim.Cycle {
 	return sim.Cycle(cfg.Pipes.Latency[in.Class])
 }
 
+// kernelIssuedPred is aluIssued of a setp executed by its kernel into
+// predicate d: the predicate ready at the predicate latency (and noted
+// for the static clock), the warp's latest result lat after now.
+func (s *SM) kernelIssuedPred(now sim.Cycle, wc *wctx, d *isa.Operand, lat sim.Cycle) {
+	wc.ent[wc.predEntry(d.Reg)] = sbEntry{at: now + sim.Cycle(s.cfg.Ptxas.PredLatency), why: ReasonWait, path: wc.issuePath}
+	s.notePredicate(wc, d)
+	wc.depPC = -1
+	if at := now + lat; at > wc.resultAt {
+		wc.resultAt, wc.resultWhy = at, ReasonWait
+	}
+	wc.w.Advance()
+}
+
 // kernelIssued is aluIssued of an instruction executed by its kernel,
 // whose one destination d is a plain register or a pair (warp.DecodeKernel)
 // and whose results are ready lat cycles after now: dstReady and setPaths
 // of those entries (setPaths marks a pair's first).
 func (s *SM) kernelIssued(now sim.Cycle, wc *wctx, d *isa.Operand, lat sim.Cycle) {
+	if d.Kind == isa.KPred {
+		s.kernelIssuedPred(now, wc, d, lat)
+		return
+	}
 	at := now + lat
 	wc.ent[d.Reg] = sbEntry{at: at, why: ReasonWait, path: wc.issuePath}
 	if d.Mod != 0 { // MPair: IMAD.WIDE

@@ -188,3 +188,37 @@ func TestQuietScansMatchTheScan(t *testing.T) {
 		}
 	}
 }
+
+// An instruction issued through its lane kernel books its results as
+// execute and aluIssued do (kernelIssued; a setp's predicate at the
+// predicate latency, noted for the static clock): the loops of
+// TestQuietScansMatchTheScan, from PTX and Scheduled, with and without
+// kernels, give the same result, stalls and issues.
+func TestKernelsBookAsExecuteDoes(t *testing.T) {
+	for prog := 0; prog < 48; prog++ {
+		sched := prog%2 == 1 && prog < 32
+		threads := []int{32, 128, 448, 1024}[prog%4]
+		build := func() *isa.Program { return heldGroupProgram(int64(prog), sched) }
+		if prog >= 32 {
+			build = func() *isa.Program { return heldWaitProgram(int64(prog), threads, 6) }
+		}
+		run := func(kernels bool) (*Result, []issueRec) {
+			laneKernels = kernels
+			defer func() { laneKernels = true }()
+			if sched {
+				r, o := runCtrl(t, build(), threads, nil)
+				return r, o.issues
+			}
+			r, o := runObserved(t, build(), threads, nil)
+			return r, o.issues
+		}
+		want, wantIssues := run(false)
+		got, gotIssues := run(true)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("program %d (scheduled %v, %d threads):\n%+v\nwant\n%+v", prog, sched, threads, got, want)
+		}
+		if !reflect.DeepEqual(gotIssues, wantIssues) {
+			t.Fatalf("program %d (scheduled %v, %d threads): the issues differ", prog, sched, threads)
+		}
+	}
+}

@@ -34,7 +34,8 @@ func (w *Warp) Exec(k *Kernel, mask uint32) bool { return k.run(w, k, mask) }
 // forms), integer add, sub, and, or and xor of two registers (intRegForm),
 // mul.wide of 32-bit integers (mulWideForm), shl and shr by an immediate
 // (intShiftImmForm), mov of a register or an immediate (movForm), cvt
-// between integer types (cvtIntForm), f32 add, sub and mul of a
+// between integer types (cvtIntForm), setp into one predicate of integers
+// and f32 (setpForm), f32 add, sub and mul of a
 // register and an immediate, min, max, abs, neg and the MUFU functions
 // (f32MoreKernel), f32 add, sub, mul and fma rounded to nearest on plain
 // registers (f32Arith's), SASS IADD3 without carries of registers and
@@ -63,6 +64,9 @@ func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 	}
 	if cvtIntForm(in, uniR) {
 		return cvtIntKernel(in)
+	}
+	if setpForm(in) {
+		return setpKernel(in)
 	}
 	if f32ArithForm(in, uniR) {
 		k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg, b: in.Ops[2].Reg, run: kF32Binary}

@@ -1,0 +1,51 @@
+package warp
+
+import "github.com/smsim/smsim/isa"
+
+// setpForm reports whether in is setp into one predicate, without a
+// combining predicate, of a plain register and a plain register or (an
+// integer type) an immediate, of an integer type or f32: compare's and
+// floatCompare's forms that every loop's exit test takes.
+func setpForm(in *isa.Instr) bool {
+	t := in.Type
+	if in.Op != isa.OpSetp || in.NDst != 1 || in.Bool != isa.BoolNone || len(in.Ops) != 3 ||
+		in.Ops[0].Kind != isa.KPred || in.Ops[0].Mod != 0 || !plainRegs(in.Ops[1:2]) || t == isa.Pred || t.Bits() > 64 {
+		return false
+	}
+	b := in.Ops[2]
+	switch {
+	case t == isa.F32:
+		return b.Kind == isa.KReg && b.Mod == 0
+	case t.Float():
+		return false
+	}
+	return b.Kind == isa.KImm || b.Kind == isa.KReg && b.Mod == 0
+}
+
+func setpKernel(in *isa.Instr) Kernel {
+	k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg}
+	switch b := in.Ops[2]; {
+	case in.Type == isa.F32:
+		k.b, k.run = b.Reg, kSetpF32
+	case b.Kind == isa.KImm:
+		k.imm, k.run = b.Imm, kSetpIntImm
+	default:
+		k.b, k.run = b.Reg, kSetpInt
+	}
+	return k
+}
+
+func kSetpIntImm(w *Warp, k *Kernel, mask uint32) bool {
+	w.SetPred(k.d, mask, cmpLanesImm(k.in.Cmp, &w.regs[k.a], k.imm, extOf(k.in.Type)))
+	return true
+}
+
+func kSetpInt(w *Warp, k *Kernel, mask uint32) bool {
+	w.SetPred(k.d, mask, cmpLanes(k.in.Cmp, &w.regs[k.a], &w.regs[k.b], extOf(k.in.Type)))
+	return true
+}
+
+func kSetpF32(w *Warp, k *Kernel, mask uint32) bool {
+	w.SetPred(k.d, mask, cmpF32Lanes(k.in.Cmp, &w.regs[k.a], &w.regs[k.b], k.in.Flags.Has(isa.FFtz)))
+	return true
+}
