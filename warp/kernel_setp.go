@@ -2,17 +2,28 @@ package warp
 
 import "github.com/smsim/smsim/isa"
 
-// setpForm reports whether in is setp into one predicate, without a
-// combining predicate, of a plain register and a plain register or (an
-// integer type) an immediate, of an integer type or f32: compare's and
-// floatCompare's forms that every loop's exit test takes.
+// setpForm reports whether in is setp into one predicate, of a plain
+// register and a plain register or (an integer type) an immediate, of an
+// integer type or f32, without a combining predicate or (SASS ISETP and
+// FSETP) with PT: its second destination PT and its .AND with PT, which
+// change nothing. These are compare's and floatCompare's forms that every
+// loop's exit test takes.
 func setpForm(in *isa.Instr) bool {
 	t := in.Type
-	if in.Op != isa.OpSetp || in.NDst != 1 || in.Bool != isa.BoolNone || len(in.Ops) != 3 ||
-		in.Ops[0].Kind != isa.KPred || in.Ops[0].Mod != 0 || !plainRegs(in.Ops[1:2]) || t == isa.Pred || t.Bits() > 64 {
+	if in.Op != isa.OpSetp || in.Ops[0].Kind != isa.KPred || in.Ops[0].Mod != 0 || t == isa.Pred || t.Bits() > 64 {
 		return false
 	}
-	b := in.Ops[2]
+	switch {
+	case in.NDst == 1 && in.Bool == isa.BoolNone && len(in.Ops) == 3:
+	case in.NDst == 2 && in.Bool == isa.BoolAnd && len(in.Ops) == 5 && in.Ops[1].Kind == isa.KSink &&
+		in.Ops[4].Kind == isa.KImm && in.Ops[4].Imm != 0: // p, PT, a, b, PT
+	default:
+		return false
+	}
+	a, b := in.Ops[in.NDst], in.Ops[in.NDst+1]
+	if a.Kind != isa.KReg || a.Mod != 0 {
+		return false
+	}
 	switch {
 	case t == isa.F32:
 		return b.Kind == isa.KReg && b.Mod == 0
@@ -23,8 +34,8 @@ func setpForm(in *isa.Instr) bool {
 }
 
 func setpKernel(in *isa.Instr) Kernel {
-	k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg}
-	switch b := in.Ops[2]; {
+	k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[in.NDst].Reg}
+	switch b := in.Ops[in.NDst+1]; {
 	case in.Type == isa.F32:
 		k.b, k.run = b.Reg, kSetpF32
 	case b.Kind == isa.KImm:

@@ -18,6 +18,8 @@ func TestKernelsMatchExecALU(t *testing.T) {
 	r := func(i int) isa.Operand { return isa.R(i) }
 	type form struct {
 		op   isa.Op
+		bool isa.BoolOp
+		ndst uint8
 		cmp  isa.CmpOp
 		typ  isa.Type
 		typ2 isa.Type
@@ -80,12 +82,20 @@ func TestKernelsMatchExecALU(t *testing.T) {
 			}
 			reg := func() isa.Operand { return r(rng.IntN(4)) }
 			small := func() isa.Operand { return isa.Imm(uint64(rng.IntN(5)) - 2) }
-			forms = append(forms, form{op: isa.OpSetp, typ: typ, cmp: cmp, ops: setp(reg)})
+			sass := func(b func() isa.Operand) func(d, a, _, _ int) []isa.Operand { // ISETP p, PT, a, b, PT
+				return func(d, a, _, _ int) []isa.Operand {
+					return []isa.Operand{isa.P(d % 2), isa.Sink(), r(a), b(), isa.Imm(1)}
+				}
+			}
+			forms = append(forms, form{op: isa.OpSetp, typ: typ, cmp: cmp, ops: setp(reg)},
+				form{op: isa.OpSetp, typ: typ, cmp: cmp, bool: isa.BoolAnd, ndst: 2, ops: sass(reg)})
 			if typ == isa.F32 {
-				forms = append(forms, form{op: isa.OpSetp, typ: typ, cmp: cmp, fl: isa.FFtz, ops: setp(reg)})
+				forms = append(forms, form{op: isa.OpSetp, typ: typ, cmp: cmp, fl: isa.FFtz, ops: setp(reg)},
+					form{op: isa.OpSetp, typ: typ, cmp: cmp, fl: isa.FFtz, bool: isa.BoolAnd, ndst: 2, ops: sass(reg)})
 				continue
 			}
-			forms = append(forms, form{op: isa.OpSetp, typ: typ, cmp: cmp, ops: setp(imm)}, form{op: isa.OpSetp, typ: typ, cmp: cmp, ops: setp(small)})
+			forms = append(forms, form{op: isa.OpSetp, typ: typ, cmp: cmp, ops: setp(imm)}, form{op: isa.OpSetp, typ: typ, cmp: cmp, ops: setp(small)},
+				form{op: isa.OpSetp, typ: typ, cmp: cmp, bool: isa.BoolAnd, ndst: 2, ops: sass(small)})
 		}
 	}
 	for _, typ := range []isa.Type{isa.S32, isa.U32} {
@@ -144,7 +154,7 @@ func TestKernelsMatchExecALU(t *testing.T) {
 	masks := []uint32{FullMask, 0x0000ffff, 1 << 7, 0xdeadbeef}
 	for _, f := range forms {
 		for _, regs := range [][4]int{{0, 1, 2, 3}, {0, 0, 1, 2}, {0, 1, 0, 2}, {0, 1, 2, 0}, {0, 0, 0, 0}} {
-			in := isa.Instr{Op: f.op, Cmp: f.cmp, Type: f.typ, Type2: f.typ2, Rnd: f.rnd, Flags: f.fl, NDst: 1, Ops: f.ops(regs[0], regs[1], regs[2], regs[3])}
+			in := isa.Instr{Op: f.op, Cmp: f.cmp, Bool: f.bool, Type: f.typ, Type2: f.typ2, Rnd: f.rnd, Flags: f.fl, NDst: max(f.ndst, 1), Ops: f.ops(regs[0], regs[1], regs[2], regs[3])}
 			k := DecodeKernel(prog, &in)
 			if !k.Resolved() {
 				t.Fatalf("%v.%v: no kernel", f.op, f.typ)
@@ -169,31 +179,34 @@ func TestKernelsLeaveOtherFormsToExecALU(t *testing.T) {
 	neg.Mod = isa.MFNeg
 	prog := &isa.Program{NumRegs: 4, UniformRegs: 3, Instrs: []isa.Instr{{Op: isa.OpExit}}}
 	for _, in := range []isa.Instr{
-		{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(0), neg, r(2)}},                                                    // a modified operand
-		{Op: isa.OpAdd, Type: isa.S32, Flags: isa.FSat, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                                  // add.sat
-		{Op: isa.OpMul, Type: isa.S32, Flags: isa.FHi, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                                   // mul.hi
-		{Op: isa.OpMul, Type: isa.S16, Flags: isa.FWide, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                                 // mul.wide.s16
-		{Op: isa.OpMul, Type: isa.S32, Flags: isa.FWide, NDst: 1, Ops: []isa.Operand{r(3), r(1), r(2)}},                                 // uniform destination
-		{Op: isa.OpAdd, Type: isa.U32, Flags: isa.FCC, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},                             // add.cc
-		{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(3), r(1), isa.Imm(1)}},                                             // uniform destination
-		{Op: isa.OpFma, Type: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2), r(0)}},                                // directed rounding
-		{Op: isa.OpFma, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1), r(0)}},                                       // an immediate
-		{Op: isa.OpMul, Type: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},                                // directed rounding
-		{Op: isa.OpShl, Type: isa.B32, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                                                   // a register amount
-		{Op: isa.OpSetp, Type: isa.S32, Cmp: isa.CmpLt, Bool: isa.BoolAnd, NDst: 1, Ops: []isa.Operand{isa.P(0), r(1), r(2), isa.P(1)}}, // a combining predicate
-		{Op: isa.OpSetp, Type: isa.S32, Cmp: isa.CmpLt, NDst: 2, Ops: []isa.Operand{isa.P(0), isa.P(1), r(1), r(2)}},                    // two destinations
-		{Op: isa.OpSetp, Type: isa.F64, Cmp: isa.CmpLt, NDst: 1, Ops: []isa.Operand{isa.P(0), r(1), r(2)}},                              // f64
-		{Op: isa.OpSetp, Type: isa.F32, Cmp: isa.CmpLt, NDst: 1, Ops: []isa.Operand{isa.P(0), r(1), isa.Imm(0)}},                        // an f32 immediate
-		{Op: isa.OpCvt, Type: isa.U16, Type2: isa.S32, Flags: isa.FSat, NDst: 1, Ops: []isa.Operand{r(0), r(1)}},                        // cvt.sat
-		{Op: isa.OpCvt, Type: isa.F16x2, Type2: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                    // a pack rounded toward zero
-		{Op: isa.OpMov, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(0), isa.Spec(isa.STidX)}},                                          // a special register
-		{Op: isa.OpMov, Type: isa.Pred, NDst: 1, Ops: []isa.Operand{isa.P(0), isa.P(1)}},                                                // a predicate
-		{Op: isa.OpMax, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},                                             // an immediate
-		{Op: isa.OpEx2, Type: isa.F32, Flags: isa.FApprox, NDst: 1, Ops: []isa.Operand{r(3), r(1)}},                                     // uniform destination
-		{Op: isa.OpRcp, Type: isa.F32, Flags: isa.FApprox, NDst: 1, Ops: []isa.Operand{r(0), r(1)}},                                     // MUFU.RCP: the exact path
-		{Op: isa.OpFma, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), neg, r(2), r(0)}},                                              // a modified operand
-		{Op: isa.OpAdd, Type: isa.F64, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                                                   // f64
-		{Op: isa.OpDiv, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                                                   // div
+		{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(0), neg, r(2)}},                                                                  // a modified operand
+		{Op: isa.OpAdd, Type: isa.S32, Flags: isa.FSat, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                                                // add.sat
+		{Op: isa.OpMul, Type: isa.S32, Flags: isa.FHi, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                                                 // mul.hi
+		{Op: isa.OpMul, Type: isa.S16, Flags: isa.FWide, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                                               // mul.wide.s16
+		{Op: isa.OpMul, Type: isa.S32, Flags: isa.FWide, NDst: 1, Ops: []isa.Operand{r(3), r(1), r(2)}},                                               // uniform destination
+		{Op: isa.OpAdd, Type: isa.U32, Flags: isa.FCC, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},                                           // add.cc
+		{Op: isa.OpAdd, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(3), r(1), isa.Imm(1)}},                                                           // uniform destination
+		{Op: isa.OpFma, Type: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2), r(0)}},                                              // directed rounding
+		{Op: isa.OpFma, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1), r(0)}},                                                     // an immediate
+		{Op: isa.OpMul, Type: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},                                              // directed rounding
+		{Op: isa.OpShl, Type: isa.B32, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                                                                 // a register amount
+		{Op: isa.OpSetp, Type: isa.S32, Cmp: isa.CmpLt, Bool: isa.BoolAnd, NDst: 1, Ops: []isa.Operand{isa.P(0), r(1), r(2), isa.P(1)}},               // a combining predicate
+		{Op: isa.OpSetp, Type: isa.S32, Cmp: isa.CmpLt, NDst: 2, Ops: []isa.Operand{isa.P(0), isa.P(1), r(1), r(2)}},                                  // two destinations
+		{Op: isa.OpSetp, Type: isa.S32, Cmp: isa.CmpLt, Bool: isa.BoolOr, NDst: 2, Ops: []isa.Operand{isa.P(0), isa.Sink(), r(1), r(2), isa.Imm(1)}},  // .OR with PT
+		{Op: isa.OpSetp, Type: isa.S32, Cmp: isa.CmpLt, Bool: isa.BoolAnd, NDst: 2, Ops: []isa.Operand{isa.P(0), isa.Sink(), r(1), r(2), isa.Imm(0)}}, // .AND with !PT
+		{Op: isa.OpSetp, Type: isa.S32, Cmp: isa.CmpLt, Bool: isa.BoolAnd, NDst: 2, Ops: []isa.Operand{isa.P(0), isa.Sink(), r(1), r(2), isa.P(1)}},   // .AND with a predicate
+		{Op: isa.OpSetp, Type: isa.F64, Cmp: isa.CmpLt, NDst: 1, Ops: []isa.Operand{isa.P(0), r(1), r(2)}},                                            // f64
+		{Op: isa.OpSetp, Type: isa.F32, Cmp: isa.CmpLt, NDst: 1, Ops: []isa.Operand{isa.P(0), r(1), isa.Imm(0)}},                                      // an f32 immediate
+		{Op: isa.OpCvt, Type: isa.U16, Type2: isa.S32, Flags: isa.FSat, NDst: 1, Ops: []isa.Operand{r(0), r(1)}},                                      // cvt.sat
+		{Op: isa.OpCvt, Type: isa.F16x2, Type2: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                                  // a pack rounded toward zero
+		{Op: isa.OpMov, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(0), isa.Spec(isa.STidX)}},                                                        // a special register
+		{Op: isa.OpMov, Type: isa.Pred, NDst: 1, Ops: []isa.Operand{isa.P(0), isa.P(1)}},                                                              // a predicate
+		{Op: isa.OpMax, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},                                                           // an immediate
+		{Op: isa.OpEx2, Type: isa.F32, Flags: isa.FApprox, NDst: 1, Ops: []isa.Operand{r(3), r(1)}},                                                   // uniform destination
+		{Op: isa.OpRcp, Type: isa.F32, Flags: isa.FApprox, NDst: 1, Ops: []isa.Operand{r(0), r(1)}},                                                   // MUFU.RCP: the exact path
+		{Op: isa.OpFma, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), neg, r(2), r(0)}},                                                            // a modified operand
+		{Op: isa.OpAdd, Type: isa.F64, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                                                                 // f64
+		{Op: isa.OpDiv, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                                                                 // div
 	} {
 		if k := DecodeKernel(prog, &in); k.Resolved() {
 			t.Errorf("%v.%v %v: has a kernel", in.Op, in.Type, in.Ops)
