@@ -3,8 +3,8 @@ package warp
 import "github.com/smsim/smsim/isa"
 
 // setpForm reports whether in is setp into one predicate, of a plain
-// register and a plain register or (an integer type) an immediate, of an
-// integer type or f32, without a combining predicate or (SASS ISETP and
+// register and a plain register or an immediate, of an integer type or
+// f32, without a combining predicate or (SASS ISETP and
 // FSETP) with PT: its second destination PT and its .AND with PT, which
 // change nothing. These are compare's and floatCompare's forms that every
 // loop's exit test takes.
@@ -24,10 +24,7 @@ func setpForm(in *isa.Instr) bool {
 	if a.Kind != isa.KReg || a.Mod != 0 {
 		return false
 	}
-	switch {
-	case t == isa.F32:
-		return b.Kind == isa.KReg && b.Mod == 0
-	case t.Float():
+	if t.Float() && t != isa.F32 {
 		return false
 	}
 	return b.Kind == isa.KImm || b.Kind == isa.KReg && b.Mod == 0
@@ -36,6 +33,8 @@ func setpForm(in *isa.Instr) bool {
 func setpKernel(in *isa.Instr) Kernel {
 	k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[in.NDst].Reg}
 	switch b := in.Ops[in.NDst+1]; {
+	case in.Type == isa.F32 && b.Kind == isa.KImm: // staged once, as floatCompare stages it at every issue
+		k.vec, k.run = immVec(b.Imm), kSetpF32Imm
 	case in.Type == isa.F32:
 		k.b, k.run = b.Reg, kSetpF32
 	case b.Kind == isa.KImm:
@@ -58,5 +57,10 @@ func kSetpInt(w *Warp, k *Kernel, mask uint32) bool {
 
 func kSetpF32(w *Warp, k *Kernel, mask uint32) bool {
 	w.SetPred(k.d, mask, cmpF32Lanes(k.in.Cmp, &w.regs[k.a], &w.regs[k.b], k.in.Flags.Has(isa.FFtz)))
+	return true
+}
+
+func kSetpF32Imm(w *Warp, k *Kernel, mask uint32) bool {
+	w.SetPred(k.d, mask, cmpF32Lanes(k.in.Cmp, &w.regs[k.a], k.vec, k.in.Flags.Has(isa.FFtz)))
 	return true
 }

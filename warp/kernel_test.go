@@ -74,30 +74,6 @@ func TestKernelsMatchExecALU(t *testing.T) {
 		forms = append(forms, form{op: isa.OpCvt, typ: isa.F16x2, typ2: isa.F32, rnd: isa.RN, fl: fl,
 			ops: func(d, a, b, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), r(b)} }})
 	}
-	cmps := []isa.CmpOp{isa.CmpEq, isa.CmpNe, isa.CmpLt, isa.CmpLe, isa.CmpGt, isa.CmpGe}
-	for _, typ := range append(ints, isa.F32) {
-		for _, cmp := range cmps {
-			setp := func(b func() isa.Operand) func(d, a, _, _ int) []isa.Operand {
-				return func(d, a, _, _ int) []isa.Operand { return []isa.Operand{isa.P(d % 2), r(a), b()} }
-			}
-			reg := func() isa.Operand { return r(rng.IntN(4)) }
-			small := func() isa.Operand { return isa.Imm(uint64(rng.IntN(5)) - 2) }
-			sass := func(b func() isa.Operand) func(d, a, _, _ int) []isa.Operand { // ISETP p, PT, a, b, PT
-				return func(d, a, _, _ int) []isa.Operand {
-					return []isa.Operand{isa.P(d % 2), isa.Sink(), r(a), b(), isa.Imm(1)}
-				}
-			}
-			forms = append(forms, form{op: isa.OpSetp, typ: typ, cmp: cmp, ops: setp(reg)},
-				form{op: isa.OpSetp, typ: typ, cmp: cmp, bool: isa.BoolAnd, ndst: 2, ops: sass(reg)})
-			if typ == isa.F32 {
-				forms = append(forms, form{op: isa.OpSetp, typ: typ, cmp: cmp, fl: isa.FFtz, ops: setp(reg)},
-					form{op: isa.OpSetp, typ: typ, cmp: cmp, fl: isa.FFtz, bool: isa.BoolAnd, ndst: 2, ops: sass(reg)})
-				continue
-			}
-			forms = append(forms, form{op: isa.OpSetp, typ: typ, cmp: cmp, ops: setp(imm)}, form{op: isa.OpSetp, typ: typ, cmp: cmp, ops: setp(small)},
-				form{op: isa.OpSetp, typ: typ, cmp: cmp, bool: isa.BoolAnd, ndst: 2, ops: sass(small)})
-		}
-	}
 	for _, typ := range []isa.Type{isa.S32, isa.U32} {
 		small := func() isa.Operand { return isa.Imm(uint64(rng.IntN(64))) }
 		forms = append(forms,
@@ -122,9 +98,40 @@ func TestKernelsMatchExecALU(t *testing.T) {
 		}
 		return isa.Imm(uint64(math.Float32bits(float32(rng.NormFloat64() * 8))))
 	}
+	cmps := []isa.CmpOp{isa.CmpEq, isa.CmpNe, isa.CmpLt, isa.CmpLe, isa.CmpGt, isa.CmpGe}
+	for _, typ := range append(ints, isa.F32) {
+		for _, cmp := range cmps {
+			setp := func(b func() isa.Operand) func(d, a, _, _ int) []isa.Operand {
+				return func(d, a, _, _ int) []isa.Operand { return []isa.Operand{isa.P(d % 2), r(a), b()} }
+			}
+			reg := func() isa.Operand { return r(rng.IntN(4)) }
+			small := func() isa.Operand { return isa.Imm(uint64(rng.IntN(5)) - 2) }
+			sass := func(b func() isa.Operand) func(d, a, _, _ int) []isa.Operand { // ISETP p, PT, a, b, PT
+				return func(d, a, _, _ int) []isa.Operand {
+					return []isa.Operand{isa.P(d % 2), isa.Sink(), r(a), b(), isa.Imm(1)}
+				}
+			}
+			forms = append(forms, form{op: isa.OpSetp, typ: typ, cmp: cmp, ops: setp(reg)},
+				form{op: isa.OpSetp, typ: typ, cmp: cmp, bool: isa.BoolAnd, ndst: 2, ops: sass(reg)})
+			if typ == isa.F32 {
+				forms = append(forms, form{op: isa.OpSetp, typ: typ, cmp: cmp, fl: isa.FFtz, ops: setp(reg)},
+					form{op: isa.OpSetp, typ: typ, cmp: cmp, ops: setp(fimm)}, form{op: isa.OpSetp, typ: typ, cmp: cmp, fl: isa.FFtz, bool: isa.BoolAnd, ndst: 2, ops: sass(fimm)},
+					form{op: isa.OpSetp, typ: typ, cmp: cmp, fl: isa.FFtz, bool: isa.BoolAnd, ndst: 2, ops: sass(reg)})
+				continue
+			}
+			forms = append(forms, form{op: isa.OpSetp, typ: typ, cmp: cmp, ops: setp(imm)}, form{op: isa.OpSetp, typ: typ, cmp: cmp, ops: setp(small)},
+				form{op: isa.OpSetp, typ: typ, cmp: cmp, bool: isa.BoolAnd, ndst: 2, ops: sass(small)})
+		}
+	}
+	negR := func(i int) isa.Operand { o := r(i); o.Mod = isa.MFNeg; return o }
 	for _, fl := range []isa.Flags{0, isa.FFtz, isa.FSat, isa.FFtz | isa.FSat} {
 		for _, op := range []isa.Op{isa.OpAdd, isa.OpSub, isa.OpMul} {
 			forms = append(forms, form{op: op, typ: isa.F32, rnd: isa.RN, fl: fl, ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), fimm()} }})
+		}
+		// SASS FADD with a negated operand (-a - b keeps ExecALU)
+		forms = append(forms, form{op: isa.OpAdd, typ: isa.F32, fl: fl, ops: func(d, a, b, _ int) []isa.Operand { return []isa.Operand{r(d), negR(a), r(b)} }})
+		for _, op := range []isa.Op{isa.OpAdd, isa.OpSub} {
+			forms = append(forms, form{op: op, typ: isa.F32, rnd: isa.RN, fl: fl, ops: func(d, a, b, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), negR(b)} }})
 		}
 		for _, op := range []isa.Op{isa.OpMin, isa.OpMax} {
 			forms = append(forms, form{op: op, typ: isa.F32, fl: fl, ops: func(d, a, b, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), r(b)} }})
@@ -196,7 +203,8 @@ func TestKernelsLeaveOtherFormsToExecALU(t *testing.T) {
 		{Op: isa.OpSetp, Type: isa.S32, Cmp: isa.CmpLt, Bool: isa.BoolAnd, NDst: 2, Ops: []isa.Operand{isa.P(0), isa.Sink(), r(1), r(2), isa.Imm(0)}}, // .AND with !PT
 		{Op: isa.OpSetp, Type: isa.S32, Cmp: isa.CmpLt, Bool: isa.BoolAnd, NDst: 2, Ops: []isa.Operand{isa.P(0), isa.Sink(), r(1), r(2), isa.P(1)}},   // .AND with a predicate
 		{Op: isa.OpSetp, Type: isa.F64, Cmp: isa.CmpLt, NDst: 1, Ops: []isa.Operand{isa.P(0), r(1), r(2)}},                                            // f64
-		{Op: isa.OpSetp, Type: isa.F32, Cmp: isa.CmpLt, NDst: 1, Ops: []isa.Operand{isa.P(0), r(1), isa.Imm(0)}},                                      // an f32 immediate
+		{Op: isa.OpAdd, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), neg, neg}},                                                                   // both negated
+		{Op: isa.OpSub, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), neg, r(2)}},                                                                  // -a - b
 		{Op: isa.OpCvt, Type: isa.U16, Type2: isa.S32, Flags: isa.FSat, NDst: 1, Ops: []isa.Operand{r(0), r(1)}},                                      // cvt.sat
 		{Op: isa.OpCvt, Type: isa.F16x2, Type2: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                                  // a pack rounded toward zero
 		{Op: isa.OpMov, Type: isa.U32, NDst: 1, Ops: []isa.Operand{r(0), isa.Spec(isa.STidX)}},                                                        // a special register
