@@ -27,3 +27,6 @@ func int32ToF32Wide(d, a *Vec, signed bool) bool { return false }
 
 // f32TruncWide leaves every group to f32ToIntLanes's loop.
 func f32TruncWide(d, a *Vec, neg uint32, wide bool) uint32 { return allGroups }
+
+// hasAVX2 and hasF16C are false off amd64: the packed lanes are not built.
+var hasAVX2, hasF16C = false, false
