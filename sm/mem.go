@@ -213,6 +213,11 @@ const maxAccessBytes = 16
 // laneAccess performs lane l's part of a memory instruction of size bytes
 // (at most maxAccessBytes: execMemory checks).
 func (s *SM) laneAccess(wc *wctx, in *isa.Instr, sp isa.Space, off uint64, l, size int, t uint64) error {
+	if sp == isa.Global && size <= 16 && off%uint64(size) != 0 {
+		// The hardware faults (cudaErrorMisalignedAddress), as for shared memory.
+		return s.diag(wc, in, DiagMisuse, "misaligned", 1<<l,
+			fmt.Sprintf("%s of %d bytes at global address 0x%x is not %d-byte aligned", in.Op, size, off, size))
+	}
 	b := s.laneBuf[:size]
 	switch in.Op {
 	case isa.OpSt:

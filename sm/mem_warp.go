@@ -153,7 +153,7 @@ func (wl *warpLanes) resolveGlobal(av *warp.Vec, size uint64) {
 // warpGlobal performs a global ld or st whose lanes' bytes lie in one region
 // (and, for a store, one page) and returns the lines it touches.
 func (s *SM) warpGlobal(wc *wctx, in *isa.Instr, wl *warpLanes, mask uint32, size int, lineSet *[warp.Lanes]uint64) (int, bool) {
-	if s.gspan == nil || wl.hi+uint64(size) < wl.hi {
+	if s.gspan == nil || wl.hi+uint64(size) < wl.hi || wl.orOffsets&uint64(size-1) != 0 { // a misaligned lane is reported a lane at a time
 		return 0, false
 	}
 	end := wl.hi + uint64(size)
@@ -175,7 +175,7 @@ func (s *SM) warpGlobal(wc *wctx, in *isa.Instr, wl *warpLanes, mask uint32, siz
 		}
 		storeLanes(wc.w, in, mask, &wl.off, wl.lo, b)
 	}
-	if wl.run && wl.orOffsets&uint64(size-1) == 0 { // aligned lanes: none crosses a line
+	if wl.run { // aligned lanes: none crosses a line
 		return s.noteRange(in, lineSet, wl.lo, end), true
 	}
 	nlines := 0
