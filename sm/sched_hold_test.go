@@ -153,39 +153,8 @@ func TestHeldGroupsMatchVisits(t *testing.T) {
 // sees.
 func TestQuietScansMatchTheScan(t *testing.T) {
 	for prog := 0; prog < 64; prog++ {
-		sched := prog%2 == 1 && prog < 32
-		threads := []int{32, 96, 224, 448}[prog%4]
-		grid, smem := []int{1, 3, 5}[prog/8%3], []int{64, 160 << 10, 100 << 10}[prog/8%3]
-		build := func() *isa.Program { return heldGroupProgram(int64(prog), sched) }
-		if prog >= 32 {
-			build = func() *isa.Program { return heldWaitProgram(int64(prog), threads, 6) }
-		}
-		run := func(quiet bool) (*Result, []issueRec) {
-			quietScans = quiet
-			defer func() { quietScans = true }()
-			p := build()
-			p.SharedStatic = max(p.SharedStatic, smem) // one CTA at a time, or two
-			s, err := New(DefaultConfig(), sim.New(), &fakeMem{b: map[uint64]byte{}}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			obs := &ctrlObs{s: s}
-			s.SetObserver(obs)
-			r, err := s.Run(&Launch{Prog: p, Block: [3]int{threads, 1, 1}, Grid: [3]int{grid, 1, 1},
-				Params: make([]byte, p.ParamBytes), MaxCycles: 1_000_000})
-			if err != nil {
-				t.Fatalf("program %d: %v", prog, err)
-			}
-			return r, obs.issues
-		}
-		want, wantIssues := run(false)
-		got, gotIssues := run(true)
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("program %d (scheduled %v, %d threads, %d CTAs):\n%+v\nwant\n%+v", prog, sched, threads, grid, got, want)
-		}
-		if !reflect.DeepEqual(gotIssues, wantIssues) {
-			t.Fatalf("program %d (scheduled %v, %d threads, %d CTAs): the issues differ", prog, sched, threads, grid)
-		}
+		grid, smem := []int{1, 3, 5}[prog/8%3], []int{64, 160 << 10, 100 << 10}[prog/8%3] // one CTA at a time, or two
+		runSwitched(t, prog, []int{32, 96, 224, 448}[prog%4], grid, smem, func(on bool) { quietScans = on })
 	}
 }
 
@@ -196,29 +165,46 @@ func TestQuietScansMatchTheScan(t *testing.T) {
 // kernels, give the same result, stalls and issues.
 func TestKernelsBookAsExecuteDoes(t *testing.T) {
 	for prog := 0; prog < 48; prog++ {
-		sched := prog%2 == 1 && prog < 32
-		threads := []int{32, 128, 448, 1024}[prog%4]
-		build := func() *isa.Program { return heldGroupProgram(int64(prog), sched) }
+		runSwitched(t, prog, []int{32, 128, 448, 1024}[prog%4], 1, 64, func(on bool) { laneKernels = on })
+	}
+}
+
+// runSwitched runs random loop prog (heldGroupProgram, Scheduled for odd
+// prog below 32; heldWaitProgram from 32 on) on grid CTAs of threads, each
+// with smem bytes of shared memory, with a switch off and then on (set
+// back on after), and fails unless both give the same result — cycles,
+// scheduler ticks, every warp's start, end, instructions and stalls — and
+// the same issues.
+func runSwitched(t *testing.T, prog, threads, grid, smem int, set func(on bool)) {
+	t.Helper()
+	sched := prog%2 == 1 && prog < 32
+	run := func(on bool) (*Result, []issueRec) {
+		set(on)
+		defer set(true)
+		p := heldGroupProgram(int64(prog), sched)
 		if prog >= 32 {
-			build = func() *isa.Program { return heldWaitProgram(int64(prog), threads, 6) }
+			p = heldWaitProgram(int64(prog), threads, 6)
 		}
-		run := func(kernels bool) (*Result, []issueRec) {
-			laneKernels = kernels
-			defer func() { laneKernels = true }()
-			if sched {
-				r, o := runCtrl(t, build(), threads, nil)
-				return r, o.issues
-			}
-			r, o := runObserved(t, build(), threads, nil)
-			return r, o.issues
+		p.SharedStatic = max(p.SharedStatic, smem)
+		s, err := New(DefaultConfig(), sim.New(), &fakeMem{b: map[uint64]byte{}}, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-		want, wantIssues := run(false)
-		got, gotIssues := run(true)
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("program %d (scheduled %v, %d threads):\n%+v\nwant\n%+v", prog, sched, threads, got, want)
+		obs := &ctrlObs{s: s}
+		s.SetObserver(obs)
+		r, err := s.Run(&Launch{Prog: p, Block: [3]int{threads, 1, 1}, Grid: [3]int{grid, 1, 1},
+			Params: make([]byte, p.ParamBytes), MaxCycles: 1_000_000})
+		if err != nil {
+			t.Fatalf("program %d: %v", prog, err)
 		}
-		if !reflect.DeepEqual(gotIssues, wantIssues) {
-			t.Fatalf("program %d (scheduled %v, %d threads): the issues differ", prog, sched, threads)
-		}
+		return r, obs.issues
+	}
+	want, wantIssues := run(false)
+	got, gotIssues := run(true)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("program %d (scheduled %v, %d threads, %d CTAs):\n%+v\nwant\n%+v", prog, sched, threads, grid, got, want)
+	}
+	if !reflect.DeepEqual(gotIssues, wantIssues) {
+		t.Fatalf("program %d (scheduled %v, %d threads, %d CTAs): the issues differ", prog, sched, threads, grid)
 	}
 }
