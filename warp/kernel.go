@@ -18,7 +18,7 @@ type Kernel struct {
 	width      uint64    // the integer forms' width mask (widthMask)
 	uniform    bool      // the destination is a uniform register (writeSASS)
 	aux        [4]uint64 // a form's constants: LOP3's folded table values, SHF's term masks and high-word shift
-	vec        *Vec      // an f32 form's immediate operand in every lane (as ExecALU stages it)
+	vec, vec2  *Vec      // immediate operands in every lane (as ExecALU stages them): an f32 form's, selp's
 	lut        lut3      // a LOP3 of three registers: its table
 }
 
@@ -35,7 +35,8 @@ func (w *Warp) Exec(k *Kernel, mask uint32) bool { return k.run(w, k, mask) }
 // mul.wide of 32-bit integers (mulWideForm), shl and shr by an immediate
 // (intShiftImmForm), mov of a register or an immediate (movForm), cvt
 // between integer types (cvtIntForm), setp into one predicate of integers
-// and f32 (setpForm), f32 add, sub and mul of a
+// and f32 (setpForm), prmt with an immediate selector (prmtImmForm), selp
+// (selpForm), f32 add, sub and mul of a
 // register and an immediate, min, max, abs, neg and the MUFU functions
 // (f32MoreKernel), f32 add, sub, mul and fma rounded to nearest on plain
 // registers (f32Arith's), SASS IADD3 without carries of registers and
@@ -67,6 +68,12 @@ func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 	}
 	if setpForm(in) {
 		return setpKernel(in)
+	}
+	if prmtImmForm(in, uniR) {
+		return prmtImmKernel(in)
+	}
+	if selpForm(in, uniR) {
+		return selpKernel(in)
 	}
 	if f32ArithForm(in, uniR) {
 		k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg, b: in.Ops[2].Reg, run: kF32Binary}

@@ -123,6 +123,20 @@ func TestKernelsMatchExecALU(t *testing.T) {
 				form{op: isa.OpSetp, typ: typ, cmp: cmp, bool: isa.BoolAnd, ndst: 2, ops: sass(small)})
 		}
 	}
+	for range 8 { // prmt's default mode, a random selector of four nibbles (bit 3: the byte's sign)
+		sel := isa.Imm(uint64(rng.Uint32() & 0xffff))
+		forms = append(forms, form{op: isa.OpPrmt, typ: isa.B32, ops: func(d, a, b, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), r(b), sel} }})
+	}
+	for _, typ := range append(ints, isa.F32, isa.F64) {
+		for _, neg := range []bool{false, true} {
+			p := isa.P(1)
+			p.Neg = neg
+			forms = append(forms,
+				form{op: isa.OpSelp, typ: typ, ops: func(d, a, b, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), r(b), p} }},
+				form{op: isa.OpSelp, typ: typ, ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), imm(), p} }},
+				form{op: isa.OpSelp, typ: typ, ops: func(d, _, b, _ int) []isa.Operand { return []isa.Operand{r(d), imm(), r(b), p} }})
+		}
+	}
 	negR := func(i int) isa.Operand { o := r(i); o.Mod = isa.MFNeg; return o }
 	for _, fl := range []isa.Flags{0, isa.FFtz, isa.FSat, isa.FFtz | isa.FSat} {
 		for _, op := range []isa.Op{isa.OpAdd, isa.OpSub, isa.OpMul} {
@@ -197,6 +211,8 @@ func TestKernelsLeaveOtherFormsToExecALU(t *testing.T) {
 		{Op: isa.OpFma, Type: isa.F32, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1), r(0)}},                                                     // an immediate
 		{Op: isa.OpMul, Type: isa.F32, Rnd: isa.RZ, NDst: 1, Ops: []isa.Operand{r(0), r(1), isa.Imm(1)}},                                              // directed rounding
 		{Op: isa.OpShl, Type: isa.B32, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2)}},                                                                 // a register amount
+		{Op: isa.OpPrmt, Type: isa.B32, Mode: 1, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2), isa.Imm(1)}},                                           // prmt.f4e
+		{Op: isa.OpPrmt, Type: isa.B32, NDst: 1, Ops: []isa.Operand{r(0), r(1), r(2), r(2)}},                                                          // a register selector
 		{Op: isa.OpSetp, Type: isa.S32, Cmp: isa.CmpLt, Bool: isa.BoolAnd, NDst: 1, Ops: []isa.Operand{isa.P(0), r(1), r(2), isa.P(1)}},               // a combining predicate
 		{Op: isa.OpSetp, Type: isa.S32, Cmp: isa.CmpLt, NDst: 2, Ops: []isa.Operand{isa.P(0), isa.P(1), r(1), r(2)}},                                  // two destinations
 		{Op: isa.OpSetp, Type: isa.S32, Cmp: isa.CmpLt, Bool: isa.BoolOr, NDst: 2, Ops: []isa.Operand{isa.P(0), isa.Sink(), r(1), r(2), isa.Imm(1)}},  // .OR with PT
@@ -235,6 +251,11 @@ func kernelAgainstExecALU(t *testing.T, prog *isa.Program, in *isa.Instr, k *Ker
 			v := value(reg, l)
 			fast.Reg(reg)[l], slow.Reg(reg)[l] = v, v
 		}
+	}
+	for p := int32(0); p < int32(prog.NumPreds); p++ { // predicates of mixed lanes
+		v := uint32(0x5a3c0ff0) >> p
+		fast.SetPred(p, FullMask, v)
+		slow.SetPred(p, FullMask, v)
 	}
 	if !fast.Exec(k, mask) {
 		if err := fast.ExecALU(in, mask, 0); err != nil {
