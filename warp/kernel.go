@@ -144,15 +144,7 @@ func f32ArithForm(in *isa.Instr, uniR int32) bool {
 	if in.Type != isa.F32 || !rnLike(in.Rnd) || in.NDst != 1 || len(in.Ops) != 1+n {
 		return false
 	}
-	if d := in.Ops[0]; d.Kind != isa.KReg || d.Mod != 0 || d.Reg >= uniR {
-		return false
-	}
-	for _, o := range in.Ops[1:] {
-		if o.Kind != isa.KReg || o.Mod != 0 {
-			return false
-		}
-	}
-	return true
+	return plainRegs(in.Ops) && in.Ops[0].Reg < uniR
 }
 
 // narrow applies the integer form's width mask to its destination r.

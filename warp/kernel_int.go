@@ -49,7 +49,10 @@ func intRegKernel(in *isa.Instr) Kernel {
 }
 
 // Each lane reads its sources before it writes its destination, so the
-// destination may be a source.
+// destination may be a source. The kernels are written out an operation
+// each, as the immediate forms are: a shared helper taking the lane loop as
+// a function is over the inliner's budget, and its indirect call cost
+// ReducePlain 0.3 % of its host instructions.
 
 func kAddReg(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
