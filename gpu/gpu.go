@@ -24,15 +24,22 @@ type GPU struct {
 	order []int   // the SMs in the order CTAs are given to them (dispatchOrder)
 	d     dispatcher
 	// threads bounds the host threads a launch may use (0: every core):
-	// the SMs of a launch without clusters run on them (sim.Group), and
-	// the tensor cores' arithmetic on all but one (sm.MMAWorkers).
-	threads   int
-	recs      []*recorder // each SM's observer while the SMs run (nil: none)
-	recording bool        // the SMs are running: their observers' calls are kept
+	// the tensor cores' arithmetic runs on all but one (sm.MMAWorkers).
+	threads int
+	// smThreadsAsked is how many host threads the SMs themselves run on
+	// (sim.Group), within threads; one unless asked (≤ 1), since the SMs'
+	// turns cost more than they save on many-core hosts (docs/parallel.md).
+	smThreadsAsked int
+	recs           []*recorder // each SM's observer while the SMs run (nil: none)
+	recording      bool        // the SMs are running: their observers' calls are kept
 }
 
 // SetThreads bounds the host threads a launch may use (0: every core).
 func (g *GPU) SetThreads(n int) { g.threads = n }
+
+// SetSMThreads runs the SMs on up to n host threads, within SetThreads'
+// bound (n ≤ 1, the default: one).
+func (g *GPU) SetSMThreads(n int) { g.smThreadsAsked = n }
 
 // Memory is what the SMs share: functional global memory (sm.GlobalMemory
 // and tma.GlobalMem) and the first SM's timing hierarchy, whose L2 and DRAM
@@ -251,18 +258,19 @@ func (g *GPU) Run(l *sm.Launch) (*Result, error) {
 // exact one, and the whole job must be run again on one thread.
 var ErrRedoOnOneThread = errors.New("gpu: a launch on several threads failed; run it again on one thread for its exact report")
 
-// smThreads is how many host threads the SMs run on: the GPU's threads
-// (0: every core), or one where the dispatcher starts CTAs the moment one
-// retires (gpu.cta_launch_ns 0: from within an SM's cycle).
+// smThreads is how many host threads the SMs run on: SetSMThreads' count
+// within the GPU's threads (0: every core), and one where the dispatcher
+// starts CTAs the moment one retires (gpu.cta_launch_ns 0: from within an
+// SM's cycle).
 func (g *GPU) smThreads() int {
-	n := g.threads
-	if n <= 0 {
-		n = runtime.GOMAXPROCS(0)
+	bound := g.threads
+	if bound <= 0 {
+		bound = runtime.GOMAXPROCS(0)
 	}
-	if g.d.launch == 0 {
+	if g.smThreadsAsked <= 1 || g.d.launch == 0 {
 		return 1
 	}
-	return min(n, len(g.sms))
+	return min(g.smThreadsAsked, bound, len(g.sms))
 }
 
 // gpcUnits gives each engine of the clock its SM's GPC as the unit whose

@@ -53,6 +53,7 @@ func launcher(j *Job, gm *memory.Global, ps *Params) (runner, error) {
 		g.SetObserver(j.Observer)
 	}
 	g.SetThreads(j.Threads)
+	g.SetSMThreads(j.SMThreads)
 	return gpuRunner{g}, nil
 }
 

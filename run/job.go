@@ -32,6 +32,7 @@ type Spec struct {
 	Cluster   string   // --cluster X[,Y[,Z]]: the launch's cluster shape; "": the source's, else none
 	Symbols   []string // --symbol NAME=FILL: a module-scope variable's contents before the first launch
 	Threads   int      // --threads: host threads the simulation may use (0: every core)
+	SMThreads int      // --sm-threads: host threads a GPU's SMs run on, within Threads (≤ 1: one)
 }
 
 // Job is one simulation: a kernel, its launch and a machine configuration.
@@ -54,6 +55,7 @@ type Job struct {
 	Prep      func(*memory.Global, *Params) error // writes inputs before the first launch
 	Warm      []string                            // buffer parameters the host just wrote: resident in L2 at the start
 	Threads   int                                 // host threads the simulation may use (0: every core; sm.MMAWorkers)
+	SMThreads int                                 // host threads a GPU's SMs run on, within Threads (≤ 1: one; docs/parallel.md)
 }
 
 // Outcome is what a job produced.
@@ -83,9 +85,12 @@ func (f Spec) Job(file string) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &Job{Source: src, Prog: prog, Config: cfg, Args: f.Args, Launches: f.Launches, MaxCycles: f.MaxCycles, Threads: f.Threads}
+	j := &Job{Source: src, Prog: prog, Config: cfg, Args: f.Args, Launches: f.Launches, MaxCycles: f.MaxCycles, Threads: f.Threads, SMThreads: f.SMThreads}
 	if f.Threads < 0 || f.Threads > maxThreads {
 		return nil, &UsageError{Msg: fmt.Sprintf("--threads %d: want 0 (every core) or 1..%d", f.Threads, maxThreads)}
+	}
+	if f.SMThreads < 0 || f.SMThreads > maxThreads {
+		return nil, &UsageError{Msg: fmt.Sprintf("--sm-threads %d: want 1 (one, as 0) up to %d", f.SMThreads, maxThreads)}
 	}
 	if f.Lenient {
 		j.Mode = mbarrier.Faithful
@@ -177,14 +182,14 @@ func Dims(flag, s string, src [3]int, def int) ([3]int, error) {
 // launch's outcome. Errors before the run (arguments, the machine's
 // configuration) are returned as err; the run's own in Outcome.Err.
 //
-// A GPU's SMs run on several host threads (Job.Threads) with the results of
+// A GPU's SMs run on several host threads (Job.SMThreads) with the results of
 // one; a launch that fails there may have left SMs a cycle past the
 // failure, so such a job is run again on one thread for its exact report.
 func Execute(j *Job) (*Outcome, error) {
 	out, err := execute(j)
 	if err == nil && errors.Is(out.Err, gpu.ErrRedoOnOneThread) {
 		one := *j
-		one.Threads = 1
+		one.SMThreads = 1
 		return execute(&one)
 	}
 	return out, err

@@ -41,7 +41,7 @@ func sameOnAnyThreads(t *testing.T, job func() *Job, threads ...int) *Outcome {
 	var first *Outcome
 	for _, n := range append([]int{1}, threads...) {
 		j := job()
-		j.Threads = n
+		j.Threads, j.SMThreads = n, n
 		out, err := Execute(j)
 		if err != nil {
 			t.Fatal(err)

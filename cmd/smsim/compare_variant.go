@@ -108,7 +108,7 @@ func parseVariant(base sweep.Variant, spec string) (sweep.Variant, error) {
 		"launches": func() { f.Launches = own.Launches }, "config": func() { f.Config = own.Config },
 		"max-cycles": func() { f.MaxCycles = own.MaxCycles }, "lenient": func() { f.Lenient = own.Lenient },
 		"sms": func() { f.SMs = own.SMs }, "cluster": func() { f.Cluster = own.Cluster },
-		"threads": func() { f.Threads = own.Threads },
+		"threads": func() { f.Threads = own.Threads }, "sm-threads": func() { f.SMThreads = own.SMThreads },
 	} {
 		if fs.Changed(flag) {
 			apply()

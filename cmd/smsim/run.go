@@ -30,7 +30,8 @@ func (f *launchFlags) bind(c *cobra.Command) {
 	fs.BoolVar(&f.Lenient, "lenient", false, "continue with the hardware-faithful behaviour where the spec gives one, warning instead of stopping")
 	fs.IntVar(&f.SMs, "sms", 0, "SMs to simulate, sharing the L2's contents (default: 1, or gpu.sms for a cluster launch)")
 	fs.StringVar(&f.Cluster, "cluster", "", "CTAs per thread-block cluster X[,Y[,Z]] (default: the source's .reqnctapercluster, else none)")
-	fs.IntVar(&f.Threads, "threads", 0, "host threads one simulation may use: the SMs of a launch on several (--sms) and the tensor cores' arithmetic (0: every core)")
+	fs.IntVar(&f.Threads, "threads", 0, "host threads one simulation may use: the tensor cores' arithmetic, and --sm-threads (0: every core)")
+	fs.IntVar(&f.SMThreads, "sm-threads", 1, "run the SMs of a launch on several (--sms) on up to N host threads, within --threads; same results, faster only on some hosts (docs/parallel.md)")
 	fs.StringArrayVar(&f.Symbols, "symbol", nil, "a __constant__ or __device__ variable's contents before the first launch, as cudaMemcpyToSymbol writes them: NAME=FILL, FILL a buffer fill or file:PATH (repeatable)")
 }
 

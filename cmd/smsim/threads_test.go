@@ -34,7 +34,7 @@ func TestRunOnSeveralThreadsPrintsOneThreadsReport(t *testing.T) {
 			for _, threads := range []string{"1", "3"} {
 				tl, prof := filepath.Join(dir, c.name+threads+".json"), filepath.Join(dir, c.name+threads+".csv")
 				args := append([]string{"run"}, c.args...)
-				code, out, errs := cli(t, append(args, "--threads", threads, "--timeline", tl, "--profile", prof)...)
+				code, out, errs := cli(t, append(args, "--threads", threads, "--sm-threads", threads, "--timeline", tl, "--profile", prof)...)
 				if code != c.code {
 					t.Fatalf("--threads %s: exit %d, want %d: %s", threads, code, c.code, errs)
 				}
