@@ -41,8 +41,9 @@ func (w *Warp) Exec(k *Kernel, mask uint32) bool { return k.run(w, k, mask) }
 // (f32MoreKernel), f32 add, sub, mul and fma rounded to nearest on plain
 // registers (f32Arith's), SASS IADD3 without carries of registers and
 // immediates (iadd3Form) and IMAD and IMAD.WIDE without carries
-// (imadForm), SASS LOP3 without a predicate destination (lop3Form) and SHF
-// by an immediate (shfForm); the zero Kernel for any other instruction.
+// (imadForm), SASS LOP3 without a predicate destination (lop3Form), SHF
+// by an immediate (shfForm) and HADD2.F32's widening of a half
+// (hadd2F32WidenForm); the zero Kernel for any other instruction.
 func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 	uniR := int32(p.NumRegs)
 	if p.UniformRegs > 0 {
@@ -99,6 +100,9 @@ func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 	}
 	if shfForm(in) {
 		return shfKernel(in, uniR)
+	}
+	if hadd2F32WidenForm(in, uniR) {
+		return hadd2F32WidenKernel(in)
 	}
 	return Kernel{}
 }

@@ -79,23 +79,28 @@ func hadd2F32(a, b, r *Vec, mask uint32) {
 func hadd2F32Lanes(a, b, r *Vec, mask, groups uint32) {
 	for lanes := mask & groupLanes(groups); lanes != 0; lanes &= lanes - 1 {
 		l := bits.TrailingZeros32(lanes)
-		y, okY := f16WidenCommon(uint16(b[l]))
-		if okY && uint16(a[l]) == 0x8000 {
-			// -0 + y is y for a zero or normal y: ptxas widens a half
-			// so (HADD2.F32 R, -RZ, R.H0_H0), here without the adds.
-			r[l] = uint64(y)
-			continue
-		}
-		x, okX := f16WidenCommon(uint16(a[l]))
-		if !okX {
-			x = math.Float32bits(F16ToF32(uint16(a[l])))
-		}
-		if !okY {
-			y = math.Float32bits(F16ToF32(uint16(b[l])))
-		}
-		s := float64(math.Float32frombits(x)) + float64(math.Float32frombits(y))
-		r[l] = uint64(math.Float32bits(float32(s))) // two halves add exactly in float64
+		r[l] = uint64(hadd2F32One(uint16(a[l]), uint16(b[l])))
 	}
+}
+
+// hadd2F32One is HADD2.F32 of the halves a and b: their sum rounded once
+// to f32 (bits).
+func hadd2F32One(a, b uint16) uint32 {
+	y, okY := f16WidenCommon(b)
+	if okY && a == 0x8000 {
+		// -0 + y is y for a zero or normal y: ptxas widens a half
+		// so (HADD2.F32 R, -RZ, R.H0_H0), here without the adds.
+		return y
+	}
+	x, okX := f16WidenCommon(a)
+	if !okX {
+		x = math.Float32bits(F16ToF32(a))
+	}
+	if !okY {
+		y = math.Float32bits(F16ToF32(b))
+	}
+	s := float64(math.Float32frombits(x)) + float64(math.Float32frombits(y))
+	return math.Float32bits(float32(s)) // two halves add exactly in float64
 }
 
 // f16WidenCommon is F16ToF32's bits for a zero or a normal number (the
