@@ -20,36 +20,38 @@ func hadd2F32WidenForm(in *isa.Instr, uniR int32) bool {
 }
 
 // hadd2F32WidenKernel is the kernel of one of hadd2F32WidenForm's
-// instructions: imm is the shift that selects b's half.
+// instructions: imm is the shift that selects b's half, vec the -0 halves
+// in every lane.
 func hadd2F32WidenKernel(in *isa.Instr) Kernel {
-	k := Kernel{in: in, d: in.Ops[0].Reg, b: in.Ops[2].Reg, run: kHAdd2F32Widen}
+	k := Kernel{in: in, d: in.Ops[0].Reg, b: in.Ops[2].Reg, vec: immVec(in.Ops[1].Imm), run: kHAdd2F32Widen}
 	if in.Ops[2].Mod == isa.MH1H1 {
 		k.imm = 16
 	}
 	return k
 }
 
-// kHAdd2F32Widen is HADD2.F32 d, -RZ, b.Hx_Hx on the lanes of mask: -0 + y
-// is y for a zero or normal half (f16WidenCommon), and hadd2F32One's sum
-// for the others (subnormals, infinities, NaNs), as sassFloat gives. A
-// lane reads its source before it writes d, which may be the same register.
+// kHAdd2F32Widen is HADD2.F32 d, -RZ, b.Hx_Hx on the lanes of mask: hadd2F32
+// of the halves, as sassFloat runs it, without ExecALU's dispatch and
+// operand staging. hadd2F32 writes only the lanes of mask, so it writes d
+// at once unless d is the half's own register.
 func kHAdd2F32Widen(w *Warp, k *Kernel, mask uint32) bool {
 	b, d := &w.regs[k.b], &w.regs[k.d]
-	sh := k.imm
-	if mask == FullMask {
-		for l := range d {
-			h := uint16(b[l] >> sh)
-			y, ok := f16WidenCommon(h)
-			if !ok {
-				y = hadd2F32One(0x8000, h)
-			}
-			d[l] = uint64(y)
+	if k.imm != 0 {
+		s := &w.scratch[1]
+		for l := range s {
+			s[l] = b[l] >> 16
 		}
+		b = s
+	}
+	if k.d != k.b || k.imm != 0 { // b is not d: write d at once
+		hadd2F32(k.vec, b, d, mask)
 		return true
 	}
+	var r Vec
+	hadd2F32(k.vec, b, &r, mask)
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
-		d[l] = uint64(hadd2F32One(0x8000, uint16(b[l]>>sh)))
+		d[l] = r[l]
 	}
 	return true
 }
