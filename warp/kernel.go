@@ -1,6 +1,10 @@
 package warp
 
-import "github.com/smsim/smsim/isa"
+import (
+	"math/bits"
+
+	"github.com/smsim/smsim/isa"
+)
 
 // Kernel is one instruction's lane kernel with its register operands,
 // resolved once per program (DecodeKernel) for the commonest forms, so that
@@ -20,6 +24,10 @@ type Kernel struct {
 	aux        [4]uint64 // a form's constants: LOP3's folded table values, SHF's term masks and high-word shift
 	vec, vec2  *Vec      // immediate operands in every lane (as ExecALU stages them): an f32 form's, selp's
 	lut        lut3      // a LOP3 of three registers: its table
+	// merge: run computes every lane and writes only d (and d+1 for pair),
+	// so a partial mask runs it on the full warp and puts back the other
+	// lanes (execMerged).
+	merge, pair bool
 }
 
 // Resolved reports whether k has a kernel.
@@ -27,7 +35,49 @@ func (k *Kernel) Resolved() bool { return k.run != nil }
 
 // Exec runs kernel k on the lanes of mask and reports whether it did; if it
 // did not, the instruction is to run through ExecALU.
-func (w *Warp) Exec(k *Kernel, mask uint32) bool { return k.run(w, k, mask) }
+func (w *Warp) Exec(k *Kernel, mask uint32) bool {
+	if mask != FullMask && k.merge {
+		return w.execMerged(k, mask)
+	}
+	return k.run(w, k, mask)
+}
+
+// execMerged runs a merge kernel, which takes only a full warp, under a
+// partial mask (a divergent path, a one-thread block): it computes every
+// lane, a pure function of the registers, and then puts back the lanes
+// outside mask of its destination, which ExecALU would not have written.
+func (w *Warp) execMerged(k *Kernel, mask uint32) bool {
+	d := &w.regs[k.d]
+	old := *d
+	var oldHi Vec
+	if k.pair {
+		oldHi = w.regs[k.d+1]
+	}
+	if !k.run(w, k, FullMask) {
+		return false
+	}
+	for m := ^mask; m != 0; m &= m - 1 {
+		d[bits.TrailingZeros32(m)] = old[bits.TrailingZeros32(m)]
+	}
+	if k.pair {
+		hi := &w.regs[k.d+1]
+		for m := ^mask; m != 0; m &= m - 1 {
+			hi[bits.TrailingZeros32(m)] = oldHi[bits.TrailingZeros32(m)]
+		}
+	}
+	return true
+}
+
+// merged marks k, a kernel that computes every lane of a full warp into
+// its one destination register (or pair) and declines a partial mask, as
+// one execMerged runs under a partial mask; a uniform destination's kernel
+// takes any mask itself.
+func merged(k Kernel) Kernel {
+	if k.run != nil && !k.uniform {
+		k.merge, k.pair = true, k.in.Ops[0].Mod&isa.MPair != 0
+	}
+	return k
+}
 
 // DecodeKernel returns the kernel of instruction in of program p: integer
 // add, sub, and, or, xor, mul.lo and mad.lo with an immediate (inPlace's
@@ -50,31 +100,31 @@ func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 		uniR = p.UniformRegs
 	}
 	if inPlaceForm(in, uniR) {
-		return inPlaceKernel(in)
+		return merged(inPlaceKernel(in))
 	}
 	if intRegForm(in, uniR) {
-		return intRegKernel(in)
+		return merged(intRegKernel(in))
 	}
 	if mulWideForm(in, uniR) {
-		return mulWideKernel(in)
+		return merged(mulWideKernel(in))
 	}
 	if intShiftImmForm(in, uniR) {
-		return intShiftImmKernel(in)
+		return merged(intShiftImmKernel(in))
 	}
 	if movForm(in, uniR) {
-		return movKernel(in)
+		return merged(movKernel(in))
 	}
 	if cvtIntForm(in, uniR) {
-		return cvtIntKernel(in)
+		return merged(cvtIntKernel(in))
 	}
 	if setpForm(in) {
 		return setpKernel(in)
 	}
 	if prmtImmForm(in, uniR) {
-		return prmtImmKernel(in)
+		return merged(prmtImmKernel(in))
 	}
 	if selpForm(in, uniR) {
-		return selpKernel(in)
+		return merged(selpKernel(in))
 	}
 	if f32ArithForm(in, uniR) {
 		k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg, b: in.Ops[2].Reg, run: kF32Binary}
@@ -90,16 +140,16 @@ func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 		return k
 	}
 	if iadd3Form(in) {
-		return iadd3Kernel(in, uniR)
+		return merged(iadd3Kernel(in, uniR))
 	}
 	if imadForm(in, uniR) {
-		return imadKernel(in)
+		return merged(imadKernel(in))
 	}
 	if lop3Form(in) {
-		return lop3Kernel(in, uniR)
+		return merged(lop3Kernel(in, uniR))
 	}
 	if shfForm(in) {
-		return shfKernel(in, uniR)
+		return merged(shfKernel(in, uniR))
 	}
 	if hadd2F32WidenForm(in, uniR) {
 		return hadd2F32WidenKernel(in)
