@@ -4,8 +4,9 @@ import "testing"
 
 // pipeline.cu's chain of dependent adds runs 2.26 cycles an add on the H200:
 // ptxas makes each pair one IADD3 (compiler.FuseAdds). The fused kernel still
-// computes the same sum, and a trip of four dependent adds takes two IADD3
-// latencies, not four.
+// computes the same sum, in one thread and in a full warp (whose adds of a
+// register and two immediates take the in-place path), and a trip of four
+// dependent adds takes two IADD3 latencies, not four.
 func TestFusedAddsComputeTheSameSumInHalfTheChain(t *testing.T) {
 	const ptx = `.version 8.7
 .target sm_90a
@@ -43,15 +44,17 @@ $Lloop:
 }
 `
 	p := writeFile(t, "chain.ptx", ptx)
-	r := runReport(t, "run", p, "-a", "buf:8", "-b", "1", "--format", "json", "--dump", "out:u32:1")
-	if got, want := r.Dumps["out"][0].(float64), float64(5+1000*4*(3+7+11+13)); got != want {
-		t.Errorf("sum %v, want %v", got, want)
-	}
-	// 16 dependent adds a trip: eight IADD3 of 4 cycles, and the taken
-	// branch's 10 after the last (the compare overlaps them): about 41 cycles
-	// a trip, where 16 adds would take 73.
-	if per := float64(r.Cycles) / 1000; per < 38 || per > 46 {
-		t.Errorf("%.1f cycles a trip, want about 41 (eight IADD3 latencies and the branch)", per)
+	for _, block := range []string{"1", "32"} {
+		r := runReport(t, "run", p, "-a", "buf:8", "-b", block, "--format", "json", "--dump", "out:u32:1")
+		if got, want := r.Dumps["out"][0].(float64), float64(5+1000*4*(3+7+11+13)); got != want {
+			t.Errorf("%s threads: sum %v, want %v", block, got, want)
+		}
+		// 16 dependent adds a trip: eight IADD3 of 4 cycles, and the taken
+		// branch's 10 after the last (the compare overlaps them): about 41
+		// cycles a trip, where 16 adds would take 73.
+		if per := float64(r.Cycles) / 1000; per < 38 || per > 46 {
+			t.Errorf("%s threads: %.1f cycles a trip, want about 41 (eight IADD3 latencies and the branch)", block, per)
+		}
 	}
 }
 

@@ -95,7 +95,7 @@ func (w *Warp) inPlace(in *isa.Instr) bool {
 	if !inPlaceForm(in, w.uniR) {
 		return false
 	}
-	r, a, imm := &w.regs[in.Ops[0].Reg], &w.regs[in.Ops[1].Reg], in.Ops[2].Imm
+	r, a, imm := &w.regs[in.Ops[0].Reg], &w.regs[in.Ops[1].Reg], inPlaceImm(in)
 	switch in.Op {
 	case isa.OpAdd, isa.OpSub, isa.OpAnd, isa.OpOr, isa.OpXor:
 		binaryImm(in.Op, a, imm, r)
@@ -117,7 +117,9 @@ func (w *Warp) inPlace(in *isa.Instr) bool {
 // inPlaceForm reports whether in is one of inPlace's forms in a program
 // whose uniform registers start at uniR: an integer add, sub, and, or, xor,
 // mul.lo or mad.lo of a register and an immediate (and, for mad, an
-// immediate or a plain register) into a plain, non-uniform register.
+// immediate or a plain register) into a plain, non-uniform register; also
+// the three-input add of a register and two immediates (compiler.FuseAdds),
+// whose immediates inPlaceImm sums.
 func inPlaceForm(in *isa.Instr, uniR int32) bool {
 	t := in.Type
 	if in.NDst != 1 || t.Float() || t == isa.Pred || in.Flags&(isa.FCarryIn|isa.FCC|isa.FSat|isa.FHi|isa.FWide) != 0 ||
@@ -126,8 +128,10 @@ func inPlaceForm(in *isa.Instr, uniR int32) bool {
 		return false
 	}
 	switch in.Op {
-	case isa.OpAdd, isa.OpSub, isa.OpAnd, isa.OpOr, isa.OpXor, isa.OpMul:
-		return true
+	case isa.OpAdd:
+		return len(in.Ops) == 3 || len(in.Ops) == 4 && in.Ops[3].Kind == isa.KImm
+	case isa.OpSub, isa.OpAnd, isa.OpOr, isa.OpXor, isa.OpMul:
+		return len(in.Ops) == 3
 	case isa.OpMad:
 		if len(in.Ops) != 4 {
 			return false
@@ -136,6 +140,15 @@ func inPlaceForm(in *isa.Instr, uniR int32) bool {
 		return c.Kind == isa.KImm || c.Kind == isa.KReg && c.Mod == 0
 	}
 	return false
+}
+
+// inPlaceImm is the immediate of one of inPlaceForm's instructions: the
+// sum of a three-input add's two (the width mask applies after the sum).
+func inPlaceImm(in *isa.Instr) uint64 {
+	if in.Op == isa.OpAdd && len(in.Ops) == 4 {
+		return in.Ops[2].Imm + in.Ops[3].Imm
+	}
+	return in.Ops[2].Imm
 }
 
 func wideType(t isa.Type) isa.Type {

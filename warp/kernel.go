@@ -159,7 +159,7 @@ func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 
 // inPlaceKernel is the kernel of one of inPlace's forms.
 func inPlaceKernel(in *isa.Instr) Kernel {
-	k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg, imm: in.Ops[2].Imm, width: widthMask(in.Type)}
+	k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg, imm: inPlaceImm(in), width: widthMask(in.Type)}
 	switch in.Op {
 	case isa.OpAdd:
 		k.run = kAddImm
