@@ -11,8 +11,9 @@ import (
 // an issue reaches the lanes in one indirect call instead of through
 // ExecALU's dispatch, the fast-float checks and an operand look-up per
 // source. A kernel runs exactly the code ExecALU would run for the
-// instruction; a form it does not take for a mask (an in-place integer
-// form under a partial mask) it leaves to ExecALU. The zero Kernel has no
+// instruction; a form it does not take (a conversion's lanes that need the
+// exact path) it leaves to ExecALU. An integer kernel computes a full warp
+// and merges a partial mask's lanes (execMerged). The zero Kernel has no
 // kernel.
 type Kernel struct {
 	run        func(w *Warp, k *Kernel, mask uint32) bool
@@ -24,10 +25,7 @@ type Kernel struct {
 	aux        [4]uint64 // a form's constants: LOP3's folded table values, SHF's term masks and high-word shift
 	vec, vec2  *Vec      // immediate operands in every lane (as ExecALU stages them): an f32 form's, selp's
 	lut        lut3      // a LOP3 of three registers: its table
-	// merge: run computes every lane and writes only d (and d+1 for pair),
-	// so a partial mask runs it on the full warp and puts back the other
-	// lanes (execMerged).
-	merge, pair bool
+	pair       bool      // the destination is the pair d, d+1 (execMerged)
 }
 
 // Resolved reports whether k has a kernel.
@@ -35,17 +33,14 @@ func (k *Kernel) Resolved() bool { return k.run != nil }
 
 // Exec runs kernel k on the lanes of mask and reports whether it did; if it
 // did not, the instruction is to run through ExecALU.
-func (w *Warp) Exec(k *Kernel, mask uint32) bool {
-	if mask != FullMask && k.merge {
-		return w.execMerged(k, mask)
-	}
-	return k.run(w, k, mask)
-}
+func (w *Warp) Exec(k *Kernel, mask uint32) bool { return k.run(w, k, mask) }
 
-// execMerged runs a merge kernel, which takes only a full warp, under a
-// partial mask (a divergent path, a one-thread block): it computes every
-// lane, a pure function of the registers, and then puts back the lanes
-// outside mask of its destination, which ExecALU would not have written.
+// execMerged runs kernel k, one that computes every lane of a full warp
+// into its one destination register (or pair), under a partial mask (a
+// divergent path, a one-thread block): it computes every lane, a pure
+// function of the registers, and then puts back the lanes outside mask of
+// its destination, which ExecALU would not have written. Such kernels call
+// it for a partial mask.
 func (w *Warp) execMerged(k *Kernel, mask uint32) bool {
 	d := &w.regs[k.d]
 	old := *d
@@ -68,13 +63,11 @@ func (w *Warp) execMerged(k *Kernel, mask uint32) bool {
 	return true
 }
 
-// merged marks k, a kernel that computes every lane of a full warp into
-// its one destination register (or pair) and declines a partial mask, as
-// one execMerged runs under a partial mask; a uniform destination's kernel
-// takes any mask itself.
+// merged notes whether k, a kernel that runs execMerged for a partial
+// mask, writes a pair.
 func merged(k Kernel) Kernel {
-	if k.run != nil && !k.uniform {
-		k.merge, k.pair = true, k.in.Ops[0].Mod&isa.MPair != 0
+	if k.run != nil {
+		k.pair = k.in.Ops[0].Mod&isa.MPair != 0
 	}
 	return k
 }
@@ -210,7 +203,7 @@ func (k *Kernel) narrow(r *Vec) {
 
 func kAddImm(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	r := &w.regs[k.d]
 	addImmV(&w.regs[k.a], k.imm, r)
@@ -220,7 +213,7 @@ func kAddImm(w *Warp, k *Kernel, mask uint32) bool {
 
 func kSubImm(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	r := &w.regs[k.d]
 	subImmV(&w.regs[k.a], k.imm, r)
@@ -230,7 +223,7 @@ func kSubImm(w *Warp, k *Kernel, mask uint32) bool {
 
 func kAndImm(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	r := &w.regs[k.d]
 	andImmV(&w.regs[k.a], k.imm, r)
@@ -240,7 +233,7 @@ func kAndImm(w *Warp, k *Kernel, mask uint32) bool {
 
 func kOrImm(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	r := &w.regs[k.d]
 	orImmV(&w.regs[k.a], k.imm, r)
@@ -250,7 +243,7 @@ func kOrImm(w *Warp, k *Kernel, mask uint32) bool {
 
 func kXorImm(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	r := &w.regs[k.d]
 	xorImmV(&w.regs[k.a], k.imm, r)
@@ -260,7 +253,7 @@ func kXorImm(w *Warp, k *Kernel, mask uint32) bool {
 
 func kMulImm(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	r := &w.regs[k.d]
 	mulImmV(&w.regs[k.a], k.imm, r)
@@ -270,7 +263,7 @@ func kMulImm(w *Warp, k *Kernel, mask uint32) bool {
 
 func kMadImmImm(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	r := &w.regs[k.d]
 	madImmImmV(&w.regs[k.a], k.imm, k.imm2, r)
@@ -280,7 +273,7 @@ func kMadImmImm(w *Warp, k *Kernel, mask uint32) bool {
 
 func kMadImmReg(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	r := &w.regs[k.d]
 	madImmV(&w.regs[k.a], k.imm, &w.regs[k.c], r)

@@ -28,7 +28,7 @@ func prmtImmKernel(in *isa.Instr) Kernel {
 
 func kPrmtImm(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	a, b, r := &w.regs[k.a], &w.regs[k.b], &w.regs[k.d]
 	for l := range r {
@@ -77,7 +77,7 @@ func selpKernel(in *isa.Instr) Kernel {
 
 func kSelp(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	a, b := k.vec, k.vec2
 	if k.a >= 0 {

@@ -56,7 +56,7 @@ func intRegKernel(in *isa.Instr) Kernel {
 
 func kAddReg(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	r := &w.regs[k.d]
 	addV(&w.regs[k.a], &w.regs[k.b], r)
@@ -66,7 +66,7 @@ func kAddReg(w *Warp, k *Kernel, mask uint32) bool {
 
 func kSubReg(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	r := &w.regs[k.d]
 	subV(&w.regs[k.a], &w.regs[k.b], r)
@@ -76,7 +76,7 @@ func kSubReg(w *Warp, k *Kernel, mask uint32) bool {
 
 func kAndReg(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	r := &w.regs[k.d]
 	andV(&w.regs[k.a], &w.regs[k.b], r)
@@ -86,7 +86,7 @@ func kAndReg(w *Warp, k *Kernel, mask uint32) bool {
 
 func kOrReg(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	r := &w.regs[k.d]
 	orV(&w.regs[k.a], &w.regs[k.b], r)
@@ -96,7 +96,7 @@ func kOrReg(w *Warp, k *Kernel, mask uint32) bool {
 
 func kXorReg(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	r := &w.regs[k.d]
 	xorV(&w.regs[k.a], &w.regs[k.b], r)
@@ -137,7 +137,7 @@ func mulWideKernel(in *isa.Instr) Kernel {
 
 func kMulWideSImm(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	a, r, m := &w.regs[k.a], &w.regs[k.d], k.imm
 	for l := 0; l < Lanes; l += 4 {
@@ -149,7 +149,7 @@ func kMulWideSImm(w *Warp, k *Kernel, mask uint32) bool {
 
 func kMulWideUImm(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	a, r, m := &w.regs[k.a], &w.regs[k.d], k.imm
 	for l := 0; l < Lanes; l += 4 {
@@ -161,7 +161,7 @@ func kMulWideUImm(w *Warp, k *Kernel, mask uint32) bool {
 
 func kMulWideS(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	a, b, r := &w.regs[k.a], &w.regs[k.b], &w.regs[k.d]
 	for l := 0; l < Lanes; l++ {
@@ -172,7 +172,7 @@ func kMulWideS(w *Warp, k *Kernel, mask uint32) bool {
 
 func kMulWideU(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	a, b, r := &w.regs[k.a], &w.regs[k.b], &w.regs[k.d]
 	for l := 0; l < Lanes; l++ {
@@ -211,7 +211,7 @@ func intShiftImmKernel(in *isa.Instr) Kernel {
 
 func kZero(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	w.regs[k.d] = Vec{}
 	return true
@@ -219,7 +219,7 @@ func kZero(w *Warp, k *Kernel, mask uint32) bool {
 
 func kShlImm(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	a, r, s, m := &w.regs[k.a], &w.regs[k.d], k.imm, k.width
 	for l := 0; l < Lanes; l += 4 {
@@ -230,7 +230,7 @@ func kShlImm(w *Warp, k *Kernel, mask uint32) bool {
 
 func kShrUImm(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	a, r, s, m := &w.regs[k.a], &w.regs[k.d], k.imm, k.width
 	for l := 0; l < Lanes; l += 4 {
@@ -243,7 +243,7 @@ func kShrUImm(w *Warp, k *Kernel, mask uint32) bool {
 // top (imm = 64-n) and shifted back down by 64-n plus the amount (imm2).
 func kShrSImm(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	a, r, up, down, m := &w.regs[k.a], &w.regs[k.d], k.imm, k.imm2, k.width
 	for l := 0; l < Lanes; l++ {
@@ -276,7 +276,7 @@ func movKernel(in *isa.Instr) Kernel {
 
 func kMovImm(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	r, v := &w.regs[k.d], k.imm
 	for l := 0; l < Lanes; l += 4 {
@@ -287,7 +287,7 @@ func kMovImm(w *Warp, k *Kernel, mask uint32) bool {
 
 func kMovReg(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	andMaskV(&w.regs[k.a], k.width, &w.regs[k.d])
 	return true
@@ -317,7 +317,7 @@ func cvtIntKernel(in *isa.Instr) Kernel {
 
 func kCvtIntU(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	andMaskV(&w.regs[k.a], k.width, &w.regs[k.d])
 	return true
@@ -325,7 +325,7 @@ func kCvtIntU(w *Warp, k *Kernel, mask uint32) bool {
 
 func kCvtIntS(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	a, r, s, m := &w.regs[k.a], &w.regs[k.d], k.imm, k.width
 	for l := 0; l < Lanes; l++ {

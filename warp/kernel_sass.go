@@ -59,8 +59,8 @@ func iadd3Kernel(in *isa.Instr, uniR int32) Kernel {
 // kIAdd3R, kIAdd3RR and kIAdd3RRR add one, two or three register terms
 // and the immediates' sum, and keep the low word. A uniform destination is
 // written as writeSASS writes it: the sum of the first lane of the mask in
-// every lane (none for no lane); a general one under a partial mask is left
-// to ExecALU.
+// every lane (none for no lane); a general one under a partial mask is
+// merged (execMerged).
 func kIAdd3R(w *Warp, k *Kernel, mask uint32) bool {
 	a, d := &w.regs[k.a], &w.regs[k.d]
 	switch {
@@ -69,7 +69,7 @@ func kIAdd3R(w *Warp, k *Kernel, mask uint32) bool {
 			fill(d, (a[f]+k.imm)&m32)
 		}
 	case mask != FullMask:
-		return false
+		return w.execMerged(k, mask)
 	default:
 		for l := 0; l < Lanes; l += 4 {
 			d[l], d[l+1], d[l+2], d[l+3] = (a[l]+k.imm)&m32, (a[l+1]+k.imm)&m32, (a[l+2]+k.imm)&m32, (a[l+3]+k.imm)&m32
@@ -86,7 +86,7 @@ func kIAdd3RR(w *Warp, k *Kernel, mask uint32) bool {
 			fill(d, (a[f]+b[f]+k.imm)&m32)
 		}
 	case mask != FullMask:
-		return false
+		return w.execMerged(k, mask)
 	default:
 		for l := 0; l < Lanes; l += 4 {
 			d[l], d[l+1], d[l+2], d[l+3] = (a[l]+b[l]+k.imm)&m32, (a[l+1]+b[l+1]+k.imm)&m32,
@@ -104,7 +104,7 @@ func kIAdd3RRR(w *Warp, k *Kernel, mask uint32) bool {
 			fill(d, (a[f]+b[f]+c[f])&m32)
 		}
 	case mask != FullMask:
-		return false
+		return w.execMerged(k, mask)
 	default:
 		for l := 0; l < Lanes; l += 4 {
 			d[l], d[l+1], d[l+2], d[l+3] = (a[l]+b[l]+c[l])&m32, (a[l+1]+b[l+1]+c[l+1])&m32,
@@ -155,10 +155,10 @@ func imadKernel(in *isa.Instr) Kernel {
 }
 
 // kIMadLo is IMAD's low word, (a*b + c) mod 2^32, for a full warp; a
-// partial one is left to ExecALU.
+// partial one is merged (execMerged).
 func kIMadLo(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	a, c, d := &w.regs[k.a], &w.regs[k.c], &w.regs[k.d]
 	if k.b < 0 {
@@ -178,10 +178,10 @@ func kIMadLo(w *Warp, k *Kernel, mask uint32) bool {
 // kIMadWideS and kIMadWideU are IMAD.WIDE, a*b + c with c a pair and the
 // product of a's and b's low words sign- or zero-extended, written to the
 // destination pair (low word, high word) for a full warp; a partial one is
-// left to ExecALU.
+// merged (execMerged).
 func kIMadWideS(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	a, clo, chi, dlo, dhi := &w.regs[k.a], &w.regs[k.c], &w.regs[k.c+1], &w.regs[k.d], &w.regs[k.d+1]
 	if k.b < 0 {
@@ -202,7 +202,7 @@ func kIMadWideS(w *Warp, k *Kernel, mask uint32) bool {
 
 func kIMadWideU(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		return false
+		return w.execMerged(k, mask)
 	}
 	a, clo, chi, dlo, dhi := &w.regs[k.a], &w.regs[k.c], &w.regs[k.c+1], &w.regs[k.d], &w.regs[k.d+1]
 	if k.b < 0 {

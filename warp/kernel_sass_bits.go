@@ -86,7 +86,7 @@ func kConst(w *Warp, k *Kernel, mask uint32) bool {
 			fill(d, k.imm)
 		}
 	case mask != FullMask:
-		return false
+		return w.execMerged(k, mask)
 	default:
 		fill(d, k.imm)
 	}
@@ -102,7 +102,7 @@ func kLop3R(w *Warp, k *Kernel, mask uint32) bool {
 			fill(d, a[f]&p|^a[f]&q)
 		}
 	case mask != FullMask:
-		return false
+		return w.execMerged(k, mask)
 	default:
 		for l := 0; l < Lanes; l += 4 {
 			d[l], d[l+1], d[l+2], d[l+3] = a[l]&p|^a[l]&q, a[l+1]&p|^a[l+1]&q, a[l+2]&p|^a[l+2]&q, a[l+3]&p|^a[l+3]&q
@@ -126,7 +126,7 @@ func kLop3RR(w *Warp, k *Kernel, mask uint32) bool {
 			fill(d, lop2(a[f], b[f], &m))
 		}
 	case mask != FullMask:
-		return false
+		return w.execMerged(k, mask)
 	default:
 		for l := 0; l < Lanes; l++ {
 			d[l] = lop2(a[l], b[l], &m)
@@ -143,7 +143,7 @@ func kLop3RRR(w *Warp, k *Kernel, mask uint32) bool {
 			fill(d, k.lut.apply(a[f], b[f], c[f])&m32)
 		}
 	case mask != FullMask:
-		return false
+		return w.execMerged(k, mask)
 	default:
 		for l := 0; l < Lanes; l++ {
 			d[l] = k.lut.apply(a[l], b[l], c[l]) & m32
@@ -233,7 +233,7 @@ func kShfL(w *Warp, k *Kernel, mask uint32) bool {
 			fill(d, t.pair(a, b, f)<<(n&63)>>(hi&63)&m32)
 		}
 	case mask != FullMask:
-		return false
+		return w.execMerged(k, mask)
 	default:
 		for l := 0; l < Lanes; l++ {
 			d[l] = t.pair(a, b, l) << (n & 63) >> (hi & 63) & m32
@@ -252,7 +252,7 @@ func kShfLLo(w *Warp, k *Kernel, mask uint32) bool {
 			fill(d, a[f]<<n&m32)
 		}
 	case mask != FullMask:
-		return false
+		return w.execMerged(k, mask)
 	default:
 		for l := 0; l < Lanes; l += 4 {
 			d[l], d[l+1], d[l+2], d[l+3] = a[l]<<n&m32, a[l+1]<<n&m32, a[l+2]<<n&m32, a[l+3]<<n&m32
@@ -270,7 +270,7 @@ func kShfR(w *Warp, k *Kernel, mask uint32) bool {
 			fill(d, t.pair(a, b, f)>>(n&63)>>(hi&63)&m32)
 		}
 	case mask != FullMask:
-		return false
+		return w.execMerged(k, mask)
 	default:
 		for l := 0; l < Lanes; l++ {
 			d[l] = t.pair(a, b, l) >> (n & 63) >> (hi & 63) & m32
@@ -288,7 +288,7 @@ func kShfRS(w *Warp, k *Kernel, mask uint32) bool {
 			fill(d, uint64(int64(t.pair(a, b, f))>>(n&63))>>(hi&63)&m32)
 		}
 	case mask != FullMask:
-		return false
+		return w.execMerged(k, mask)
 	default:
 		for l := 0; l < Lanes; l++ {
 			d[l] = uint64(int64(t.pair(a, b, l))>>(n&63)) >> (hi & 63) & m32
