@@ -15,10 +15,11 @@ import (
 // packed float lanes, the lane kernels) compute what the lane-by-lane
 // paths of a divergent one do: every register-to-register instruction of
 // the kernels nvcc wrote that this repository keeps (PTX as the compiler
-// model lowers it, and SASS), run by ExecALU on a full warp and on its two
-// halves one after the other, from the same random registers, writes the
-// same destinations. A three-input add (compiler.FuseAdds) whose full-warp
-// path dropped a term is what this catches.
+// model lowers it, and SASS), run on a full warp by ExecALU and by its
+// lane kernel (warp.DecodeKernel, as the SM issues it), and by ExecALU on
+// its two halves one after the other, from the same random registers,
+// writes the same destinations. A three-input add (compiler.FuseAdds)
+// whose full-warp path dropped a term is what this catches.
 func TestFullWarpFastPathsMatchHalfWarps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every ALU instruction of the corpus three times")
@@ -54,16 +55,18 @@ func TestFullWarpFastPathsMatchHalfWarps(t *testing.T) {
 // returns how many it compared.
 func halvesAgree(t *testing.T, name string, p *isa.Program, rng *rand.Rand) int {
 	t.Helper()
-	full, half := warp.New(0, 0, p, warp.FullMask, warp.Env{}), warp.New(0, 0, p, warp.FullMask, warp.Env{})
+	full, kern, half := warp.New(0, 0, p, warp.FullMask, warp.Env{}), warp.New(0, 0, p, warp.FullMask, warp.Env{}),
+		warp.New(0, 0, p, warp.FullMask, warp.Env{})
 	for r := int32(0); r < int32(p.NumRegs); r++ {
 		for l := 0; l < warp.Lanes; l++ {
 			v := randomOperand(rng)
-			full.Reg(r)[l], half.Reg(r)[l] = v, v
+			full.Reg(r)[l], kern.Reg(r)[l], half.Reg(r)[l] = v, v, v
 		}
 	}
 	for q := int32(0); q < int32(p.NumPreds); q++ {
 		v := rng.Uint32()
 		full.SetPred(q, warp.FullMask, v)
+		kern.SetPred(q, warp.FullMask, v)
 		half.SetPred(q, warp.FullMask, v)
 	}
 	uniR, uniP := int32(p.NumRegs), int32(p.NumPreds)
@@ -88,6 +91,11 @@ func halvesAgree(t *testing.T, name string, p *isa.Program, rng *rand.Rand) int 
 			}
 			continue
 		}
+		if k := warp.DecodeKernel(p, in); !k.Resolved() || !kern.Exec(&k, warp.FullMask) {
+			if err := kern.ExecALU(in, warp.FullMask, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
 		n++
 		for d := 0; d < int(in.NDst); d++ {
 			o := in.Ops[d]
@@ -101,15 +109,18 @@ func halvesAgree(t *testing.T, name string, p *isa.Program, rng *rand.Rand) int 
 					if r >= int32(p.NumRegs) {
 						continue
 					}
-					if *full.Reg(r) != *half.Reg(r) {
-						t.Errorf("%s pc %d %v.%v %v: r%d differs: full warp %x…, halves %x…", name, i, in.Op, in.Type, in.Ops, r, full.Reg(r)[:2], half.Reg(r)[:2])
-						*half.Reg(r) = *full.Reg(r)
+					if *full.Reg(r) != *half.Reg(r) || *kern.Reg(r) != *half.Reg(r) {
+						t.Errorf("%s pc %d %v.%v %v: r%d differs: full warp %x…, its kernel %x…, halves %x…", name, i, in.Op, in.Type, in.Ops, r,
+							full.Reg(r)[:2], kern.Reg(r)[:2], half.Reg(r)[:2])
+						*full.Reg(r), *kern.Reg(r) = *half.Reg(r), *half.Reg(r)
 					}
 				}
 			case isa.KPred:
-				if o.Reg < int32(p.NumPreds) && full.Pred(o.Reg) != half.Pred(o.Reg) {
-					t.Errorf("%s pc %d %v.%v %v: p%d differs: full warp %#x, halves %#x", name, i, in.Op, in.Type, in.Ops, o.Reg, full.Pred(o.Reg), half.Pred(o.Reg))
-					half.SetPred(o.Reg, warp.FullMask, full.Pred(o.Reg))
+				if o.Reg < int32(p.NumPreds) && (full.Pred(o.Reg) != half.Pred(o.Reg) || kern.Pred(o.Reg) != half.Pred(o.Reg)) {
+					t.Errorf("%s pc %d %v.%v %v: p%d differs: full warp %#x, its kernel %#x, halves %#x", name, i, in.Op, in.Type, in.Ops, o.Reg,
+						full.Pred(o.Reg), kern.Pred(o.Reg), half.Pred(o.Reg))
+					full.SetPred(o.Reg, warp.FullMask, half.Pred(o.Reg))
+					kern.SetPred(o.Reg, warp.FullMask, half.Pred(o.Reg))
 				}
 			}
 		}
