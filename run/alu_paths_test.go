@@ -82,6 +82,7 @@ func halvesAgree(t *testing.T, name string, p *isa.Program, rng *rand.Rand) int 
 		if !laneWise(in, uniR, uniP) {
 			continue
 		}
+		freshSources(in, p, rng, full, kern, half)
 		errFull := full.ExecALU(in, warp.FullMask, 0)
 		errLo := half.ExecALU(in, 0x0000ffff, 0)
 		errHi := half.ExecALU(in, 0xffff0000, 0)
@@ -126,6 +127,40 @@ func halvesAgree(t *testing.T, name string, p *isa.Program, rng *rand.Rand) int 
 		}
 	}
 	return n
+}
+
+// freshSources gives in's source registers and predicates new random
+// values, the same in every warp of ws: the earlier instructions' results
+// (a conversion's infinities, say) would otherwise feed it values of one
+// kind.
+func freshSources(in *isa.Instr, p *isa.Program, rng *rand.Rand, ws ...*warp.Warp) {
+	for _, o := range in.Ops[in.NDst:] {
+		switch o.Kind {
+		case isa.KReg:
+			regs := []int32{o.Reg}
+			if o.Mod&isa.MPair != 0 {
+				regs = append(regs, o.Reg+1)
+			}
+			for _, r := range regs {
+				if r >= int32(p.NumRegs) {
+					continue
+				}
+				for l := 0; l < warp.Lanes; l++ {
+					v := randomOperand(rng)
+					for _, w := range ws {
+						w.Reg(r)[l] = v
+					}
+				}
+			}
+		case isa.KPred:
+			if o.Reg < int32(p.NumPreds) {
+				v := rng.Uint32()
+				for _, w := range ws {
+					w.SetPred(o.Reg, warp.FullMask, v)
+				}
+			}
+		}
+	}
 }
 
 // laneWise reports whether in is a register-to-register instruction whose
