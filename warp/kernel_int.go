@@ -48,6 +48,54 @@ func intRegKernel(in *isa.Instr) Kernel {
 	return k
 }
 
+// add3Form reports whether in is a three-input integer add (compiler.FuseAdds,
+// ptxas's IADD3) of two plain registers and a third plain register or an
+// immediate into a general register; the form with two immediates is
+// inPlaceForm's.
+func add3Form(in *isa.Instr, uniR int32) bool {
+	t := in.Type
+	if in.Op != isa.OpAdd || in.NDst != 1 || len(in.Ops) != 4 || t.Float() || t == isa.Pred ||
+		in.Flags&(isa.FCarryIn|isa.FCC|isa.FSat|isa.FHi|isa.FWide) != 0 || !plainRegs(in.Ops[:3]) || in.Ops[0].Reg >= uniR {
+		return false
+	}
+	c := in.Ops[3]
+	return c.Kind == isa.KImm || c.Kind == isa.KReg && c.Mod == 0
+}
+
+// add3Kernel is the kernel of one of add3Form's instructions: binary's
+// three-input sum, narrowed to the type as Write narrows it.
+func add3Kernel(in *isa.Instr) Kernel {
+	k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg, b: in.Ops[2].Reg, width: widthMask(in.Type), run: kAdd3Reg}
+	if c := in.Ops[3]; c.Kind == isa.KImm {
+		k.imm, k.run = c.Imm, kAdd3Imm
+	} else {
+		k.c = c.Reg
+	}
+	return k
+}
+
+func kAdd3Reg(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return w.execMerged(k, mask)
+	}
+	a, b, c, d := &w.regs[k.a], &w.regs[k.b], &w.regs[k.c], &w.regs[k.d]
+	for l := range d {
+		d[l] = (a[l] + b[l] + c[l]) & k.width
+	}
+	return true
+}
+
+func kAdd3Imm(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return w.execMerged(k, mask)
+	}
+	a, b, d := &w.regs[k.a], &w.regs[k.b], &w.regs[k.d]
+	for l := range d {
+		d[l] = (a[l] + b[l] + k.imm) & k.width
+	}
+	return true
+}
+
 // Each lane reads its sources before it writes its destination, so the
 // destination may be a source. The kernels are written out an operation
 // each, as the immediate forms are: a shared helper taking the lane loop as
