@@ -55,20 +55,11 @@ func TestFullWarpFastPathsMatchHalfWarps(t *testing.T) {
 // returns how many it compared.
 func halvesAgree(t *testing.T, name string, p *isa.Program, rng *rand.Rand) int {
 	t.Helper()
-	full, kern, half := warp.New(0, 0, p, warp.FullMask, warp.Env{}), warp.New(0, 0, p, warp.FullMask, warp.Env{}),
-		warp.New(0, 0, p, warp.FullMask, warp.Env{})
-	for r := int32(0); r < int32(p.NumRegs); r++ {
-		for l := 0; l < warp.Lanes; l++ {
-			v := randomOperand(rng)
-			full.Reg(r)[l], kern.Reg(r)[l], half.Reg(r)[l] = v, v, v
-		}
+	ws := [3]*warp.Warp{} // the full warp by ExecALU, by its kernel, and the two halves
+	for i := range ws {
+		ws[i] = warp.New(0, 0, p, warp.FullMask, warp.Env{})
 	}
-	for q := int32(0); q < int32(p.NumPreds); q++ {
-		v := rng.Uint32()
-		full.SetPred(q, warp.FullMask, v)
-		kern.SetPred(q, warp.FullMask, v)
-		half.SetPred(q, warp.FullMask, v)
-	}
+	full, kern, half := ws[0], ws[1], ws[2]
 	uniR, uniP := int32(p.NumRegs), int32(p.NumPreds)
 	if p.UniformRegs > 0 {
 		uniR = p.UniformRegs
@@ -82,7 +73,7 @@ func halvesAgree(t *testing.T, name string, p *isa.Program, rng *rand.Rand) int 
 		if !laneWise(in, uniR, uniP) {
 			continue
 		}
-		freshSources(in, p, rng, full, kern, half)
+		freshOperands(in.Ops[in.NDst:], p, rng, ws[:]...)
 		errFull := full.ExecALU(in, warp.FullMask, 0)
 		errLo := half.ExecALU(in, 0x0000ffff, 0)
 		errHi := half.ExecALU(in, 0xffff0000, 0)
@@ -98,69 +89,68 @@ func halvesAgree(t *testing.T, name string, p *isa.Program, rng *rand.Rand) int 
 			}
 		}
 		n++
-		for d := 0; d < int(in.NDst); d++ {
-			o := in.Ops[d]
-			switch o.Kind {
-			case isa.KReg:
-				regs := []int32{o.Reg}
-				if o.Mod&isa.MPair != 0 {
-					regs = append(regs, o.Reg+1)
-				}
-				for _, r := range regs {
-					if r >= int32(p.NumRegs) {
-						continue
-					}
-					if *full.Reg(r) != *half.Reg(r) || *kern.Reg(r) != *half.Reg(r) {
-						t.Errorf("%s pc %d %v.%v %v: r%d differs: full warp %x…, its kernel %x…, halves %x…", name, i, in.Op, in.Type, in.Ops, r,
-							full.Reg(r)[:2], kern.Reg(r)[:2], half.Reg(r)[:2])
-						*full.Reg(r), *kern.Reg(r) = *half.Reg(r), *half.Reg(r)
-					}
-				}
-			case isa.KPred:
-				if o.Reg < int32(p.NumPreds) && (full.Pred(o.Reg) != half.Pred(o.Reg) || kern.Pred(o.Reg) != half.Pred(o.Reg)) {
-					t.Errorf("%s pc %d %v.%v %v: p%d differs: full warp %#x, its kernel %#x, halves %#x", name, i, in.Op, in.Type, in.Ops, o.Reg,
-						full.Pred(o.Reg), kern.Pred(o.Reg), half.Pred(o.Reg))
-					full.SetPred(o.Reg, warp.FullMask, half.Pred(o.Reg))
-					kern.SetPred(o.Reg, warp.FullMask, half.Pred(o.Reg))
-				}
-			}
+		if diff := destsDiffer(in, p, full, kern, half); diff != "" {
+			t.Errorf("%s pc %d %v.%v %v: %s", name, i, in.Op, in.Type, in.Ops, diff)
+			freshOperands(in.Ops[:in.NDst], p, rng, ws[:]...) // the same again for what follows
 		}
 	}
 	return n
 }
 
-// freshSources gives in's source registers and predicates new random
-// values, the same in every warp of ws: the earlier instructions' results
-// (a conversion's infinities, say) would otherwise feed it values of one
-// kind.
-func freshSources(in *isa.Instr, p *isa.Program, rng *rand.Rand, ws ...*warp.Warp) {
-	for _, o := range in.Ops[in.NDst:] {
-		switch o.Kind {
-		case isa.KReg:
-			regs := []int32{o.Reg}
-			if o.Mod&isa.MPair != 0 {
-				regs = append(regs, o.Reg+1)
+// destsDiffer says which destination of in differs between the full warp
+// (by ExecALU and by its kernel) and the halves ("": none).
+func destsDiffer(in *isa.Instr, p *isa.Program, full, kern, half *warp.Warp) string {
+	for _, o := range in.Ops[:in.NDst] {
+		for _, r := range operandRegs(o, p) {
+			if *full.Reg(r) != *half.Reg(r) || *kern.Reg(r) != *half.Reg(r) {
+				return fmt.Sprintf("r%d differs: full warp %x…, its kernel %x…, halves %x…", r, full.Reg(r)[:2], kern.Reg(r)[:2], half.Reg(r)[:2])
 			}
-			for _, r := range regs {
-				if r >= int32(p.NumRegs) {
-					continue
-				}
-				for l := 0; l < warp.Lanes; l++ {
-					v := randomOperand(rng)
-					for _, w := range ws {
-						w.Reg(r)[l] = v
-					}
-				}
-			}
-		case isa.KPred:
-			if o.Reg < int32(p.NumPreds) {
-				v := rng.Uint32()
+		}
+		if o.Kind == isa.KPred && o.Reg < int32(p.NumPreds) && (full.Pred(o.Reg) != half.Pred(o.Reg) || kern.Pred(o.Reg) != half.Pred(o.Reg)) {
+			return fmt.Sprintf("p%d differs: full warp %#x, its kernel %#x, halves %#x", o.Reg, full.Pred(o.Reg), kern.Pred(o.Reg), half.Pred(o.Reg))
+		}
+	}
+	return ""
+}
+
+// freshOperands gives the registers and predicates of ops new random
+// values, the same in every warp of ws. Before each instruction its
+// sources get them: the earlier instructions' results (a conversion's
+// infinities, say) would otherwise feed it values of one kind.
+func freshOperands(ops []isa.Operand, p *isa.Program, rng *rand.Rand, ws ...*warp.Warp) {
+	for _, o := range ops {
+		for _, r := range operandRegs(o, p) {
+			for l := 0; l < warp.Lanes; l++ {
+				v := randomOperand(rng)
 				for _, w := range ws {
-					w.SetPred(o.Reg, warp.FullMask, v)
+					w.Reg(r)[l] = v
 				}
 			}
 		}
+		if o.Kind == isa.KPred && o.Reg < int32(p.NumPreds) {
+			v := rng.Uint32()
+			for _, w := range ws {
+				w.SetPred(o.Reg, warp.FullMask, v)
+			}
+		}
 	}
+}
+
+// operandRegs is the general registers operand o names in p: its register,
+// and the next for a pair.
+func operandRegs(o isa.Operand, p *isa.Program) []int32 {
+	if o.Kind != isa.KReg {
+		return nil
+	}
+	n := int32(1)
+	if o.Mod&isa.MPair != 0 {
+		n = 2
+	}
+	var rs []int32
+	for r := o.Reg; r < o.Reg+n && r < int32(p.NumRegs); r++ {
+		rs = append(rs, r)
+	}
+	return rs
 }
 
 // laneWise reports whether in is a register-to-register instruction whose
