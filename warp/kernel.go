@@ -75,7 +75,8 @@ func merged(k Kernel) Kernel {
 // DecodeKernel returns the kernel of instruction in of program p: integer
 // add, sub, and, or, xor, mul.lo and mad.lo with an immediate (inPlace's
 // forms), integer add, sub, and, or and xor of two registers (intRegForm),
-// three-input adds of registers (add3Form), mul.wide of 32-bit integers
+// three-input adds of registers (add3Form), mul.lo and mad.lo of
+// registers (mulRegForm), mul.wide of 32-bit integers
 // (mulWideForm), shl and shr by an immediate
 // (intShiftImmForm), mov of a register or an immediate (movForm), cvt
 // between integer types (cvtIntForm), setp into one predicate of integers
@@ -101,6 +102,9 @@ func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 	}
 	if add3Form(in, uniR) {
 		return merged(add3Kernel(in))
+	}
+	if mulRegForm(in, uniR) {
+		return merged(mulRegKernel(in))
 	}
 	if mulWideForm(in, uniR) {
 		return merged(mulWideKernel(in))

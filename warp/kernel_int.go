@@ -96,6 +96,71 @@ func kAdd3Imm(w *Warp, k *Kernel, mask uint32) bool {
 	return true
 }
 
+// mulRegForm reports whether in is integer mul.lo of two plain registers,
+// or mad.lo of two plain registers and a third or an immediate, into a
+// general register: mulAdd's low bits, which do not depend on extension.
+func mulRegForm(in *isa.Instr, uniR int32) bool {
+	t := in.Type
+	if in.NDst != 1 || t.Float() || t == isa.Pred || in.Flags&(isa.FCarryIn|isa.FCC|isa.FSat|isa.FHi|isa.FWide) != 0 ||
+		in.Ops[0].Kind != isa.KReg || in.Ops[0].Mod != 0 || in.Ops[0].Reg >= uniR {
+		return false
+	}
+	switch {
+	case in.Op == isa.OpMul && len(in.Ops) == 3:
+		return plainRegs(in.Ops)
+	case in.Op == isa.OpMad && len(in.Ops) == 4:
+		c := in.Ops[3]
+		return plainRegs(in.Ops[:3]) && (c.Kind == isa.KImm || c.Kind == isa.KReg && c.Mod == 0)
+	}
+	return false
+}
+
+// mulRegKernel is the kernel of one of mulRegForm's instructions.
+func mulRegKernel(in *isa.Instr) Kernel {
+	k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg, b: in.Ops[2].Reg, width: widthMask(in.Type), run: kMulReg}
+	if in.Op == isa.OpMad {
+		if c := in.Ops[3]; c.Kind == isa.KImm {
+			k.imm, k.run = c.Imm, kMadRegImm
+		} else {
+			k.c, k.run = c.Reg, kMadReg
+		}
+	}
+	return k
+}
+
+func kMulReg(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return w.execMerged(k, mask)
+	}
+	a, b, d := &w.regs[k.a], &w.regs[k.b], &w.regs[k.d]
+	for l := range d {
+		d[l] = a[l] * b[l] & k.width
+	}
+	return true
+}
+
+func kMadReg(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return w.execMerged(k, mask)
+	}
+	a, b, c, d := &w.regs[k.a], &w.regs[k.b], &w.regs[k.c], &w.regs[k.d]
+	for l := range d {
+		d[l] = (a[l]*b[l] + c[l]) & k.width
+	}
+	return true
+}
+
+func kMadRegImm(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return w.execMerged(k, mask)
+	}
+	a, b, d := &w.regs[k.a], &w.regs[k.b], &w.regs[k.d]
+	for l := range d {
+		d[l] = (a[l]*b[l] + k.imm) & k.width
+	}
+	return true
+}
+
 // Each lane reads its sources before it writes its destination, so the
 // destination may be a source. The kernels are written out an operation
 // each, as the immediate forms are: a shared helper taking the lane loop as

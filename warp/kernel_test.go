@@ -39,6 +39,9 @@ func TestKernelsMatchExecALU(t *testing.T) {
 			form{op: isa.OpAdd, typ: typ, ops: func(d, a, b, c int) []isa.Operand { return []isa.Operand{r(d), r(a), r(b), r(c)} }},
 			form{op: isa.OpAdd, typ: typ, ops: func(d, a, b, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), r(b), imm()} }},
 			form{op: isa.OpAdd, typ: typ, ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), imm(), imm()} }},
+			form{op: isa.OpMul, typ: typ, ops: func(d, a, b, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), r(b)} }},
+			form{op: isa.OpMad, typ: typ, ops: func(d, a, b, c int) []isa.Operand { return []isa.Operand{r(d), r(a), r(b), r(c)} }},
+			form{op: isa.OpMad, typ: typ, ops: func(d, a, b, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), r(b), imm()} }},
 			form{op: isa.OpMad, typ: typ, ops: func(d, a, _, c int) []isa.Operand { return []isa.Operand{r(d), r(a), imm(), r(c)} }},
 			form{op: isa.OpMad, typ: typ, ops: func(d, a, _, _ int) []isa.Operand { return []isa.Operand{r(d), r(a), imm(), imm()} }})
 	}
