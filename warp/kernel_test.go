@@ -244,24 +244,41 @@ func TestKernelsLeaveOtherFormsToExecALU(t *testing.T) {
 	}
 }
 
+// uniformDst reports whether in writes a uniform register or predicate of
+// prog, which SASS fills from the first lane of the mask: a half warp's
+// result is then not the full warp's.
+func uniformDst(prog *isa.Program, in *isa.Instr) bool {
+	for _, o := range in.Ops[:in.NDst] {
+		if o.Kind == isa.KReg && prog.UniformRegs > 0 && o.Reg >= prog.UniformRegs ||
+			o.Kind == isa.KPred && prog.UniformPreds > 0 && o.Reg >= prog.UniformPreds {
+			return true
+		}
+	}
+	return false
+}
+
 // kernelAgainstExecALU runs in through its kernel k (or ExecALU where the
 // kernel declines the mask) and through ExecALU alone, on two warps whose
 // registers 0..nregs-1 hold the same values (value(reg, lane)), and
 // returns a message for each register that differs ("" when none does).
+// A full mask also runs on a third warp through ExecALU a half warp at a
+// time, the lane paths that ExecALU's full-warp fast paths must agree with
+// (but for a uniform destination).
 func kernelAgainstExecALU(t *testing.T, prog *isa.Program, in *isa.Instr, k *Kernel, mask uint32, nregs int32,
 	value func(reg int32, lane int) uint64) []string {
 	t.Helper()
-	fast, slow := New(0, 0, prog, FullMask, Env{}), New(0, 0, prog, FullMask, Env{})
+	fast, slow, halves := New(0, 0, prog, FullMask, Env{}), New(0, 0, prog, FullMask, Env{}), New(0, 0, prog, FullMask, Env{})
 	for reg := int32(0); reg < nregs; reg++ {
 		for l := 0; l < Lanes; l++ {
 			v := value(reg, l)
-			fast.Reg(reg)[l], slow.Reg(reg)[l] = v, v
+			fast.Reg(reg)[l], slow.Reg(reg)[l], halves.Reg(reg)[l] = v, v, v
 		}
 	}
 	for p := int32(0); p < int32(prog.NumPreds); p++ { // predicates of mixed lanes
 		v := uint32(0x5a3c0ff0) >> p
 		fast.SetPred(p, FullMask, v)
 		slow.SetPred(p, FullMask, v)
+		halves.SetPred(p, FullMask, v)
 	}
 	if !fast.Exec(k, mask) {
 		if err := fast.ExecALU(in, mask, 0); err != nil {
@@ -272,6 +289,18 @@ func kernelAgainstExecALU(t *testing.T, prog *isa.Program, in *isa.Instr, k *Ker
 		t.Fatal(err)
 	}
 	var diffs []string
+	if mask == FullMask && !uniformDst(prog, in) {
+		for _, half := range []uint32{0x0000ffff, 0xffff0000} {
+			if err := halves.ExecALU(in, half, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for reg := int32(0); reg < nregs; reg++ {
+			if *halves.Reg(reg) != *slow.Reg(reg) {
+				diffs = append(diffs, fmt.Sprintf("r%d ExecALU by halves %x, on the full warp %x", reg, halves.Reg(reg)[:4], slow.Reg(reg)[:4]))
+			}
+		}
+	}
 	for reg := int32(0); reg < nregs; reg++ {
 		if *fast.Reg(reg) != *slow.Reg(reg) {
 			diffs = append(diffs, fmt.Sprintf("r%d kernel %x, ExecALU %x", reg, fast.Reg(reg)[:4], slow.Reg(reg)[:4]))
