@@ -144,27 +144,34 @@ func (w *Warp) bitOps(in *isa.Instr, mask uint32, now uint64, r *Vec) error {
 	return nil
 }
 
+// bfe is PTX bfe of an n-bit value a: ln bits from bit pos, zero- or
+// sign-extended (pos and ln as the instruction reads them, 0-255).
 func bfe(a, pos, ln uint64, n int, signed bool) uint64 {
 	if ln == 0 {
 		return 0
 	}
-	var sbit uint64
-	if signed {
-		if pos+ln-1 >= uint64(n) {
-			sbit = a >> uint(n-1) & 1
-		} else {
-			sbit = a >> (pos + ln - 1) & 1
-		}
+	// Result bit i is field bit i, a's bit pos+i, for i below both ln and
+	// n - pos; every bit above is the sign bit (signed) or zero: the field's
+	// top bit, or a's bit n-1 where the field reaches past it.
+	w := uint64(0) // the field's bits that lie within a
+	if pos < uint64(n) {
+		w = min(ln, uint64(n)-pos)
 	}
 	var v uint64
-	for i := uint64(0); i < uint64(n); i++ {
-		var bit uint64
-		if i < ln && pos+i < uint64(n) {
-			bit = a >> (pos + i) & 1
-		} else {
-			bit = sbit
+	if w > 0 {
+		v = a >> pos & (^uint64(0) >> (64 - w))
+	}
+	if signed {
+		top := pos + ln - 1
+		if top >= uint64(n) {
+			top = uint64(n) - 1
 		}
-		v |= bit << i
+		if a>>top&1 != 0 {
+			v |= ^uint64(0) << w
+		}
+	}
+	if n < 64 {
+		v &= 1<<uint(n) - 1
 	}
 	return v
 }
