@@ -101,10 +101,13 @@ func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 		return merged(intRegKernel(in))
 	}
 	if add3Form(in, uniR) {
-		return merged(add3Kernel(in))
+		return merged(termKernel(in, kAdd3))
 	}
 	if mulRegForm(in, uniR) {
-		return merged(mulRegKernel(in))
+		if in.Op == isa.OpMul {
+			return merged(termKernel(in, kMul))
+		}
+		return merged(termKernel(in, kMad))
 	}
 	if mulWideForm(in, uniR) {
 		return merged(mulWideKernel(in))

@@ -15,10 +15,17 @@ func intRegForm(in *isa.Instr, uniR int32) bool {
 	default:
 		return false
 	}
+	return len(in.Ops) == 3 && plainIntForm(in, 3, uniR)
+}
+
+// plainIntForm reports whether in is an integer operation without carries,
+// saturation, .hi or .wide whose one destination is a general register
+// (below uniR) and whose first n operands are plain registers.
+func plainIntForm(in *isa.Instr, n int, uniR int32) bool {
 	t := in.Type
-	return in.NDst == 1 && len(in.Ops) == 3 && !t.Float() && t != isa.Pred &&
+	return in.NDst == 1 && len(in.Ops) >= n && !t.Float() && t != isa.Pred &&
 		in.Flags&(isa.FCarryIn|isa.FCC|isa.FSat|isa.FHi|isa.FWide) == 0 &&
-		plainRegs(in.Ops) && in.Ops[0].Reg < uniR
+		plainRegs(in.Ops[:n]) && in.Ops[0].Reg < uniR
 }
 
 // plainRegs reports whether every operand is a register without a modifier.
@@ -53,112 +60,48 @@ func intRegKernel(in *isa.Instr) Kernel {
 // immediate into a general register; the form with two immediates is
 // inPlaceForm's.
 func add3Form(in *isa.Instr, uniR int32) bool {
-	t := in.Type
-	if in.Op != isa.OpAdd || in.NDst != 1 || len(in.Ops) != 4 || t.Float() || t == isa.Pred ||
-		in.Flags&(isa.FCarryIn|isa.FCC|isa.FSat|isa.FHi|isa.FWide) != 0 || !plainRegs(in.Ops[:3]) || in.Ops[0].Reg >= uniR {
-		return false
-	}
-	c := in.Ops[3]
-	return c.Kind == isa.KImm || c.Kind == isa.KReg && c.Mod == 0
-}
-
-// add3Kernel is the kernel of one of add3Form's instructions: binary's
-// three-input sum, narrowed to the type as Write narrows it.
-func add3Kernel(in *isa.Instr) Kernel {
-	k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg, b: in.Ops[2].Reg, width: widthMask(in.Type), run: kAdd3Reg}
-	if c := in.Ops[3]; c.Kind == isa.KImm {
-		k.imm, k.run = c.Imm, kAdd3Imm
-	} else {
-		k.c = c.Reg
-	}
-	return k
-}
-
-func kAdd3Reg(w *Warp, k *Kernel, mask uint32) bool {
-	if mask != FullMask {
-		return w.execMerged(k, mask)
-	}
-	a, b, c, d := &w.regs[k.a], &w.regs[k.b], &w.regs[k.c], &w.regs[k.d]
-	for l := range d {
-		d[l] = (a[l] + b[l] + c[l]) & k.width
-	}
-	return true
-}
-
-func kAdd3Imm(w *Warp, k *Kernel, mask uint32) bool {
-	if mask != FullMask {
-		return w.execMerged(k, mask)
-	}
-	a, b, d := &w.regs[k.a], &w.regs[k.b], &w.regs[k.d]
-	for l := range d {
-		d[l] = (a[l] + b[l] + k.imm) & k.width
-	}
-	return true
+	return in.Op == isa.OpAdd && len(in.Ops) == 4 && plainIntForm(in, 3, uniR) && regOrImm(in.Ops[3])
 }
 
 // mulRegForm reports whether in is integer mul.lo of two plain registers,
 // or mad.lo of two plain registers and a third or an immediate, into a
 // general register: mulAdd's low bits, which do not depend on extension.
 func mulRegForm(in *isa.Instr, uniR int32) bool {
-	t := in.Type
-	if in.NDst != 1 || t.Float() || t == isa.Pred || in.Flags&(isa.FCarryIn|isa.FCC|isa.FSat|isa.FHi|isa.FWide) != 0 ||
-		in.Ops[0].Kind != isa.KReg || in.Ops[0].Mod != 0 || in.Ops[0].Reg >= uniR {
-		return false
-	}
 	switch {
 	case in.Op == isa.OpMul && len(in.Ops) == 3:
-		return plainRegs(in.Ops)
+		return plainIntForm(in, 3, uniR)
 	case in.Op == isa.OpMad && len(in.Ops) == 4:
-		c := in.Ops[3]
-		return plainRegs(in.Ops[:3]) && (c.Kind == isa.KImm || c.Kind == isa.KReg && c.Mod == 0)
+		return plainIntForm(in, 3, uniR) && regOrImm(in.Ops[3])
 	}
 	return false
 }
 
-// mulRegKernel is the kernel of one of mulRegForm's instructions.
-func mulRegKernel(in *isa.Instr) Kernel {
-	k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg, b: in.Ops[2].Reg, width: widthMask(in.Type), run: kMulReg}
-	if in.Op == isa.OpMad {
+// regOrImm reports whether o is a plain register or an immediate.
+func regOrImm(o isa.Operand) bool {
+	return o.Kind == isa.KImm || o.Kind == isa.KReg && o.Mod == 0
+}
+
+// termKernel is the kernel of a form of registers a and b and a third term
+// (add3Form's, mulRegForm's mad): an immediate third term is staged in
+// every lane once (vec), so one lane loop serves both.
+func termKernel(in *isa.Instr, run func(*Warp, *Kernel, uint32) bool) Kernel {
+	k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg, b: in.Ops[2].Reg, width: widthMask(in.Type), run: run}
+	if len(in.Ops) == 4 {
 		if c := in.Ops[3]; c.Kind == isa.KImm {
-			k.imm, k.run = c.Imm, kMadRegImm
+			k.vec = immVec(c.Imm)
 		} else {
-			k.c, k.run = c.Reg, kMadReg
+			k.c = c.Reg
 		}
 	}
 	return k
 }
 
-func kMulReg(w *Warp, k *Kernel, mask uint32) bool {
-	if mask != FullMask {
-		return w.execMerged(k, mask)
+// third is a termKernel's third term for warp w.
+func (k *Kernel) third(w *Warp) *Vec {
+	if k.vec != nil {
+		return k.vec
 	}
-	a, b, d := &w.regs[k.a], &w.regs[k.b], &w.regs[k.d]
-	for l := range d {
-		d[l] = a[l] * b[l] & k.width
-	}
-	return true
-}
-
-func kMadReg(w *Warp, k *Kernel, mask uint32) bool {
-	if mask != FullMask {
-		return w.execMerged(k, mask)
-	}
-	a, b, c, d := &w.regs[k.a], &w.regs[k.b], &w.regs[k.c], &w.regs[k.d]
-	for l := range d {
-		d[l] = (a[l]*b[l] + c[l]) & k.width
-	}
-	return true
-}
-
-func kMadRegImm(w *Warp, k *Kernel, mask uint32) bool {
-	if mask != FullMask {
-		return w.execMerged(k, mask)
-	}
-	a, b, d := &w.regs[k.a], &w.regs[k.b], &w.regs[k.d]
-	for l := range d {
-		d[l] = (a[l]*b[l] + k.imm) & k.width
-	}
-	return true
+	return &w.regs[k.c]
 }
 
 // Each lane reads its sources before it writes its destination, so the
@@ -214,6 +157,42 @@ func kXorReg(w *Warp, k *Kernel, mask uint32) bool {
 	r := &w.regs[k.d]
 	xorV(&w.regs[k.a], &w.regs[k.b], r)
 	k.narrow(r)
+	return true
+}
+
+// kAdd3 is add3Form's sum, kMul and kMad mulRegForm's low bits, each
+// narrowed to the type as Write narrows it.
+
+func kAdd3(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return w.execMerged(k, mask)
+	}
+	a, b, c, d := &w.regs[k.a], &w.regs[k.b], k.third(w), &w.regs[k.d]
+	for l := range d {
+		d[l] = (a[l] + b[l] + c[l]) & k.width
+	}
+	return true
+}
+
+func kMul(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return w.execMerged(k, mask)
+	}
+	a, b, d := &w.regs[k.a], &w.regs[k.b], &w.regs[k.d]
+	for l := range d {
+		d[l] = a[l] * b[l] & k.width
+	}
+	return true
+}
+
+func kMad(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return w.execMerged(k, mask)
+	}
+	a, b, c, d := &w.regs[k.a], &w.regs[k.b], k.third(w), &w.regs[k.d]
+	for l := range d {
+		d[l] = (a[l]*b[l] + c[l]) & k.width
+	}
 	return true
 }
 
