@@ -90,7 +90,7 @@ func (f Spec) Job(file string) (*Job, error) {
 		return nil, &UsageError{Msg: fmt.Sprintf("--threads %d: want 0 (every core) or 1..%d", f.Threads, maxThreads)}
 	}
 	if f.SMThreads < 0 || f.SMThreads > maxThreads {
-		return nil, &UsageError{Msg: fmt.Sprintf("--sm-threads %d: want 1 (one, as 0) up to %d", f.SMThreads, maxThreads)}
+		return nil, &UsageError{Msg: fmt.Sprintf("--sm-threads %d: want 1..%d (0 is 1)", f.SMThreads, maxThreads)}
 	}
 	if f.Lenient {
 		j.Mode = mbarrier.Faithful

@@ -69,6 +69,8 @@ func TestExitStatusAndFirstLine(t *testing.T) {
 			line: "smsim: --report dumps: no --dump NAME[:TYPE[:COUNT]] names a buffer to print"},
 		{name: "negative threads", args: []string{"run", half, "--threads", "-1"}, code: exitUsage,
 			line: "smsim: --threads -1: want 0 (every core) or 1..1024"},
+		{name: "negative SM threads", args: []string{"run", half, "--sm-threads", "-1"}, code: exitUsage,
+			line: "smsim: --sm-threads -1: want 1..1024 (0 is 1)"},
 		{name: "block over 1024 threads", args: []string{"run", half, "--block", "5000"}, code: exitUsage,
 			line: `smsim: --block "5000": 5000 threads per block, more than the 1024 a block may have`},
 		{name: "block of 2048 threads in three dimensions", args: []string{"run", half, "--block", "32,32,2"}, code: exitUsage,
