@@ -142,10 +142,16 @@ func (s *SM) Tick(now sim.Cycle) (sim.Cycle, error) {
 		sc := &s.sched[p]
 		var n sim.Cycle
 		switch {
+		case now < sc.q.quiet && quietScans:
+			// No warp of the scheduler is due before quiet (scanAll's first
+			// case, without the call; the queues' calendar keeps the cycle
+			// of their last scan, which takeSpan starts from).
+			if !sc.q.on {
+				sc.q.scanned = now
+			}
+			n = sc.q.quiet
 		case sc.q.on:
 			n = s.schedule(now, sc)
-		case now < sc.q.quiet && quietScans: // scanAll's first case, without the call
-			sc.q.scanned, n = now, sc.q.quiet
 		default:
 			n = s.scanAll(now, sc)
 		}

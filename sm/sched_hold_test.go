@@ -150,11 +150,17 @@ func TestHeldGroupsMatchVisits(t *testing.T) {
 // start the queues there), run with and
 // without the skip give the same result: cycles, scheduler ticks, every
 // warp's start, end, instructions and stalls, and every issue the observer
-// sees.
+// sees. A scheduler of queued warps skips its scan likewise once its last
+// scan found every warp waiting: the same loops on 16 to 32 warps (four
+// to eight a scheduler).
 func TestQuietScansMatchTheScan(t *testing.T) {
 	for prog := 0; prog < 64; prog++ {
 		grid, smem := []int{1, 3, 5}[prog/8%3], []int{64, 160 << 10, 100 << 10}[prog/8%3] // one CTA at a time, or two
 		runSwitched(t, prog, []int{32, 96, 224, 448}[prog%4], grid, smem, func(on bool) { quietScans = on })
+	}
+	for prog := 0; prog < 48; prog++ {
+		grid, smem := []int{1, 3}[prog/8%2], []int{64, 160 << 10}[prog/8%2]
+		runSwitched(t, prog, []int{512, 640, 864, 1024}[prog%4], grid, smem, func(on bool) { quietScans = on })
 	}
 }
 

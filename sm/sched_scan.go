@@ -79,8 +79,12 @@ func (s *SM) schedule(now sim.Cycle, sc *scheduler) sim.Cycle {
 		cand |= 1 << i
 	}
 	if cand == 0 {
+		// Every warp waits (none is ready or due): until the first of them,
+		// Tick need not call the scan (an event that changes a warp lowers
+		// quiet: lowered, woken, added, removeAt).
 		q.due = 0
-		return q.waitMin()
+		q.quiet = q.waitMin()
+		return q.quiet
 	}
 	var i int
 	if sc.gto {
