@@ -81,7 +81,7 @@ func (s *SM) issue(now sim.Cycle, wc *wctx) {
 	}
 	if k := &s.kernels[pc]; k.Resolved() && w.Exec(k, mask) {
 		// An ALU operation with a lane kernel goes to its lanes at once.
-		s.kernelIssued(now, wc, &in.Ops[0], u.aluLat+s.constExtra)
+		s.kernelIssued(now, wc, in, u.aluLat+s.constExtra)
 	} else if err := s.execute(now, wc, in, mask); err != nil {
 		s.fail(err)
 		return
@@ -363,10 +363,12 @@ func (s *SM) kernelIssuedPred(now sim.Cycle, wc *wctx, d *isa.Operand, lat sim.C
 }
 
 // kernelIssued is aluIssued of an instruction executed by its kernel,
-// whose one destination d is a plain register or a pair (warp.DecodeKernel)
+// whose first destination is a plain register or a pair (warp.DecodeKernel)
 // and whose results are ready lat cycles after now: dstReady and setPaths
-// of those entries (setPaths marks a pair's first).
-func (s *SM) kernelIssued(now sim.Cycle, wc *wctx, d *isa.Operand, lat sim.Cycle) {
+// of those entries (setPaths marks a pair's first), and of a carry out's
+// predicate (LEA's second destination).
+func (s *SM) kernelIssued(now sim.Cycle, wc *wctx, in *isa.Instr, lat sim.Cycle) {
+	d := &in.Ops[0]
 	if d.Kind == isa.KPred {
 		s.kernelIssuedPred(now, wc, d, lat)
 		return
@@ -375,6 +377,12 @@ func (s *SM) kernelIssued(now sim.Cycle, wc *wctx, d *isa.Operand, lat sim.Cycle
 	wc.ent[d.Reg] = sbEntry{at: at, why: ReasonWait, path: wc.issuePath}
 	if d.Mod != 0 { // MPair: IMAD.WIDE
 		wc.ent[d.Reg+1] = sbEntry{at: at, why: ReasonWait, path: pathNone}
+	}
+	if in.NDst > 1 {
+		if co := in.Dst(1); co.Kind == isa.KPred {
+			s.setReady(wc, co, at, ReasonWait)
+			wc.ent[wc.predEntry(co.Reg)].path = wc.issuePath
+		}
 	}
 	wc.depPC = -1
 	if at > wc.resultAt {

@@ -10,7 +10,8 @@ import (
 )
 
 // heldGroupProgram is a random loop of instructions on pipes of different
-// rates (FMA, integer, conversions, MUFU, shared loads and stores, setp),
+// rates (FMA, integer, conversions, MUFU, shared loads and stores, setp,
+// LEA's carry from one LEA to the next, IMAD.MOV),
 // some dependent, some not, with a trip count that differs between warps
 // (their exits change the scheduler's list while groups are held);
 // Scheduled by random control bits when sched.
@@ -32,7 +33,7 @@ func heldGroupProgram(seed int64, sched bool) *isa.Program {
 	a.emit(with(alu(isa.OpAdd, isa.U32, isa.R(10), isa.R(10), isa.Imm(uint64(4+r.Intn(8)))), ctl(2)))
 	a.label("loop")
 	for k := 0; k < 4+r.Intn(10); k++ {
-		switch r.Intn(8) {
+		switch r.Intn(10) {
 		case 0:
 			a.emit(with(alu(isa.OpFma, isa.F32, reg(), reg(), reg(), reg()), c()))
 		case 1:
@@ -53,6 +54,15 @@ func heldGroupProgram(seed int64, sched bool) *isa.Program {
 			a.emit(stI(isa.Shared, 1, 4+r.Intn(6), cc))
 		case 6:
 			a.emit(with(setp(isa.CmpLt, isa.U32, 1, reg(), isa.Imm(5)), c()))
+		case 8:
+			// A 64-bit address: LEA's carry out into p1, which LEA.HI.X takes in.
+			a.emit(with(isa.Instr{Op: isa.OpLea, Type: isa.U32, NDst: 2,
+				Ops: []isa.Operand{reg(), isa.P(1), reg(), reg(), isa.Imm(4)}}, c()))
+			a.emit(with(isa.Instr{Op: isa.OpLea, Type: isa.U32, Mode: isa.LeaHi, NDst: 1, Flags: isa.FCarryIn,
+				Ops: []isa.Operand{reg(), reg(), reg(), reg(), isa.Imm(4), isa.P(1)}}, c()))
+		case 9:
+			a.emit(with(isa.Instr{Op: isa.OpIMad, Type: isa.U32, NDst: 1,
+				Ops: []isa.Operand{reg(), isa.Imm(0), isa.Imm(0), reg()}}, c())) // IMAD.MOV
 		default:
 			a.emit(with(isa.Instr{Op: isa.OpCvt, Type: isa.F16, Type2: isa.F32, Rnd: isa.RN, NDst: 1,
 				Ops: []isa.Operand{reg(), reg()}}, c()))

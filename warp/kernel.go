@@ -85,10 +85,11 @@ func merged(k Kernel) Kernel {
 // register and an immediate, min, max, abs, neg and the MUFU functions
 // (f32MoreKernel), f32 add, sub, mul and fma rounded to nearest on plain
 // registers (f32Arith's), SASS IADD3 without carries of registers and
-// immediates (iadd3Form) and IMAD and IMAD.WIDE without carries
-// (imadForm), SASS LOP3 without a predicate destination (lop3Form), SHF
-// by an immediate (shfForm) and HADD2.F32's widening of a half
-// (hadd2F32WidenForm); the zero Kernel for any other instruction.
+// immediates (iadd3Form), IMAD and IMAD.WIDE without carries (imadForm),
+// LEA and LEA.HI with and without carries (leaForm), LOP3 without a
+// predicate destination (lop3Form), SHF by an immediate (shfForm) and
+// HADD2.F32's widening of a half (hadd2F32WidenForm); the zero Kernel for
+// any other instruction.
 func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 	uniR := int32(p.NumRegs)
 	if p.UniformRegs > 0 {
@@ -148,6 +149,9 @@ func DecodeKernel(p *isa.Program, in *isa.Instr) Kernel {
 	}
 	if imadForm(in, uniR) {
 		return merged(imadKernel(in))
+	}
+	if leaForm(in, uniR) {
+		return merged(leaKernel(in))
 	}
 	if lop3Form(in) {
 		return merged(lop3Kernel(in, uniR))

@@ -116,9 +116,9 @@ func kIAdd3RRR(w *Warp, k *Kernel, mask uint32) bool {
 
 // imadForm reports whether in is IMAD d, a, b, c whose one destination is
 // a general register (a pair for .WIDE) and whose terms are plain
-// registers, b perhaps an immediate and c a pair for .WIDE: imad's forms
-// without a carry, .HI aside, in a program whose uniform registers start at
-// uniR.
+// registers or immediates (RZ is an immediate zero), c a pair for .WIDE
+// when a register: imad's forms without a carry, .HI aside, in a program
+// whose uniform registers start at uniR.
 func imadForm(in *isa.Instr, uniR int32) bool {
 	if in.Op != isa.OpIMad || in.NDst != 1 || in.Flags.Has(isa.FCarryIn) || len(in.Ops) != 4 ||
 		(in.Mode != isa.IMadLo && in.Mode != isa.IMadWide) || (in.Type != isa.S32 && in.Type != isa.U32) {
@@ -129,22 +129,50 @@ func imadForm(in *isa.Instr, uniR int32) bool {
 		pair = isa.MPair
 	}
 	d, a, b, c := in.Ops[0], in.Ops[1], in.Ops[2], in.Ops[3]
-	return d.Kind == isa.KReg && d.Mod == pair && d.Reg < uniR && a.Kind == isa.KReg && a.Mod == 0 &&
-		(b.Kind == isa.KReg || b.Kind == isa.KImm) && b.Mod == 0 && c.Kind == isa.KReg && c.Mod == pair
+	term := func(o isa.Operand, mod isa.Mod) bool {
+		return o.Kind == isa.KReg && o.Mod == mod || o.Kind == isa.KImm && o.Mod == 0
+	}
+	return d.Kind == isa.KReg && d.Mod == pair && d.Reg < uniR && term(a, 0) && term(b, 0) && term(c, pair)
 }
 
-// imadKernel is the kernel of one of imadForm's instructions: b's register
-// in b, or its immediate in imm (b -1). A .WIDE destination is the pair d,
-// d+1, which the SM books both words of (its Mod says so: kernelIssued).
+// imadKernel is the kernel of one of imadForm's instructions: a's register
+// in a (the product commutes, so an immediate a swaps with a register b);
+// b's register in b, or its immediate in imm (b -1); c's register in c, or
+// its immediate in imm2 (c -1). The low word of a product of two
+// immediates is folded: imm is it plus c's immediate, or, for a register
+// c, what is added to it (such a .WIDE is left to ExecALU). A
+// .WIDE destination is the pair d, d+1, which the SM books both words of
+// (its Mod says so: kernelIssued).
 func imadKernel(in *isa.Instr) Kernel {
-	k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Ops[1].Reg, b: -1, c: in.Ops[3].Reg}
-	if o := in.Ops[2]; o.Kind == isa.KImm {
-		k.imm = o.Imm
-	} else {
-		k.b = o.Reg
+	a, b, c := in.Ops[1], in.Ops[2], in.Ops[3]
+	if a.Kind == isa.KImm {
+		a, b = b, a
+	}
+	k := Kernel{in: in, d: in.Ops[0].Reg, a: a.Reg, b: b.Reg, c: c.Reg}
+	if b.Kind == isa.KImm {
+		k.b, k.imm = -1, b.Imm
+	}
+	if c.Kind == isa.KImm {
+		k.c, k.imm2 = -1, c.Imm
+	}
+	wide := in.Mode == isa.IMadWide
+	if a.Kind == isa.KImm { // both factors immediates: a move of c plus the product
+		p := (a.Imm & m32) * (b.Imm & m32)
+		if in.Type == isa.S32 {
+			p = uint64(int64(int32(a.Imm)) * int64(int32(b.Imm)))
+		}
+		switch {
+		case wide:
+			return Kernel{}
+		case k.c < 0:
+			k.imm, k.run = (p+k.imm2)&m32, kIMadConst
+		default:
+			k.imm, k.run = p&m32, kIMadAddR
+		}
+		return k
 	}
 	switch {
-	case in.Mode == isa.IMadLo:
+	case !wide:
 		k.run = kIMadLo // the low word is the same signed or not
 	case in.Type == isa.S32:
 		k.run = kIMadWideS
@@ -154,13 +182,54 @@ func imadKernel(in *isa.Instr) Kernel {
 	return k
 }
 
+// kIMadConst is an IMAD of immediates alone (IMAD.MOV d, RZ, RZ, imm):
+// the constant imm in every lane of a full warp; a partial one is merged
+// (execMerged).
+func kIMadConst(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return w.execMerged(k, mask)
+	}
+	fill(&w.regs[k.d], k.imm)
+	return true
+}
+
+// kIMadAddR is an IMAD whose factors are immediates (IMAD.MOV.U32 d, RZ,
+// RZ, c): c plus their product's low word imm, for a full warp; a partial
+// one is merged (execMerged).
+func kIMadAddR(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		return w.execMerged(k, mask)
+	}
+	c, d := &w.regs[k.c], &w.regs[k.d]
+	for l := 0; l < Lanes; l++ {
+		d[l] = (c[l] + k.imm) & m32
+	}
+	return true
+}
+
 // kIMadLo is IMAD's low word, (a*b + c) mod 2^32, for a full warp; a
 // partial one is merged (execMerged).
 func kIMadLo(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
 		return w.execMerged(k, mask)
 	}
-	a, c, d := &w.regs[k.a], &w.regs[k.c], &w.regs[k.d]
+	a, d := &w.regs[k.a], &w.regs[k.d]
+	if k.c < 0 {
+		c := uint32(k.imm2)
+		if k.b < 0 {
+			b := uint32(k.imm)
+			for l := 0; l < Lanes; l++ {
+				d[l] = uint64(uint32(a[l])*b + c)
+			}
+			return true
+		}
+		b := &w.regs[k.b]
+		for l := 0; l < Lanes; l++ {
+			d[l] = uint64(uint32(a[l])*uint32(b[l]) + c)
+		}
+		return true
+	}
+	c := &w.regs[k.c]
 	if k.b < 0 {
 		b := uint32(k.imm)
 		for l := 0; l < Lanes; l++ {
@@ -183,6 +252,9 @@ func kIMadWideS(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
 		return w.execMerged(k, mask)
 	}
+	if k.c < 0 {
+		return kIMadWideImmC(w, k, true)
+	}
 	a, clo, chi, dlo, dhi := &w.regs[k.a], &w.regs[k.c], &w.regs[k.c+1], &w.regs[k.d], &w.regs[k.d+1]
 	if k.b < 0 {
 		b := int64(int32(k.imm))
@@ -204,6 +276,9 @@ func kIMadWideU(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
 		return w.execMerged(k, mask)
 	}
+	if k.c < 0 {
+		return kIMadWideImmC(w, k, false)
+	}
 	a, clo, chi, dlo, dhi := &w.regs[k.a], &w.regs[k.c], &w.regs[k.c+1], &w.regs[k.d], &w.regs[k.d+1]
 	if k.b < 0 {
 		b := k.imm & m32
@@ -217,6 +292,153 @@ func kIMadWideU(w *Warp, k *Kernel, mask uint32) bool {
 	for l := 0; l < Lanes; l++ {
 		s := (a[l]&m32)*(b[l]&m32) + (clo[l]&m32 | chi[l]<<32)
 		dlo[l], dhi[l] = s&m32, s>>32
+	}
+	return true
+}
+
+// kIMadWideImmC is IMAD.WIDE with an immediate c (RZ: zero), imm2 in
+// every lane as ExecALU stages it: the product, signed or not, plus c.
+func kIMadWideImmC(w *Warp, k *Kernel, signed bool) bool {
+	a, dlo, dhi, c := &w.regs[k.a], &w.regs[k.d], &w.regs[k.d+1], k.imm2
+	var b *Vec
+	if k.b >= 0 {
+		b = &w.regs[k.b]
+	}
+	for l := 0; l < Lanes; l++ {
+		bl := k.imm
+		if b != nil {
+			bl = b[l]
+		}
+		p := (a[l] & m32) * (bl & m32)
+		if signed {
+			p = uint64(int64(int32(a[l])) * int64(int32(bl)))
+		}
+		s := p + c
+		dlo[l], dhi[l] = s&m32, s>>32
+	}
+	return true
+}
+
+// leaForm reports whether in is LEA d[, co], a, b, [c,] s [, ci] whose
+// destination is a general register, whose a, b and c are plain registers
+// and s an immediate, with or without the carry in and the carry out (a
+// predicate): lea's forms, in a program whose uniform registers start at
+// uniR.
+func leaForm(in *isa.Instr, uniR int32) bool {
+	if in.Op != isa.OpLea || in.NDst < 1 || in.NDst > 2 || in.Mode&^(isa.LeaHi|isa.LeaSX32) != 0 {
+		return false
+	}
+	d := in.Ops[0]
+	if d.Kind != isa.KReg || d.Mod != 0 || d.Reg >= uniR || in.NDst == 2 && in.Ops[1].Kind != isa.KPred {
+		return false
+	}
+	sh := leaShiftSrc(in)
+	n := sh + 1
+	if in.Flags.Has(isa.FCarryIn) {
+		n++ // the carry in, a predicate operand (carryIn)
+	}
+	if in.NSrc() != n || in.Src(sh).Kind != isa.KImm {
+		return false
+	}
+	for i := 0; i < sh; i++ {
+		if o := in.Src(i); o.Kind != isa.KReg || o.Mod != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// leaHiTerm reports whether LEA in has a register for the high word c
+// (.HI without .SX32).
+func leaHiTerm(in *isa.Instr) bool {
+	return in.Mode&isa.LeaHi != 0 && in.Mode&isa.LeaSX32 == 0
+}
+
+// leaShiftSrc is the source index of LEA in's shift.
+func leaShiftSrc(in *isa.Instr) int {
+	if leaHiTerm(in) {
+		return 3
+	}
+	return 2
+}
+
+// leaKernel is the kernel of one of leaForm's instructions: a and b, c for
+// .HI with a register high word, the shift in imm.
+func leaKernel(in *isa.Instr) Kernel {
+	k := Kernel{in: in, d: in.Ops[0].Reg, a: in.Src(0).Reg, b: in.Src(1).Reg, c: -1, imm: in.Src(leaShiftSrc(in)).Imm & 63}
+	if leaHiTerm(in) {
+		k.c = in.Src(2).Reg
+	}
+	k.run = kLeaLo
+	if in.Mode&isa.LeaHi != 0 {
+		k.run = kLeaHi
+	}
+	return k
+}
+
+// leaCarry returns LEA k's carry in, a lane mask (none: 0).
+func leaCarry(w *Warp, k *Kernel) uint32 {
+	if k.in.Flags.Has(isa.FCarryIn) {
+		return w.carryIn(k.in, leaShiftSrc(k.in)+1)
+	}
+	return 0
+}
+
+// kLeaLo is LEA's low form, d = (a << s) + b + ci with the carry out of
+// the low word, for a full warp; a partial one is merged (execMerged)
+// unless the instruction writes the carry, which leaves it to ExecALU.
+func kLeaLo(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		if k.in.NDst > 1 {
+			return false
+		}
+		return w.execMerged(k, mask)
+	}
+	a, b, d, sh := &w.regs[k.a], &w.regs[k.b], &w.regs[k.d], k.imm
+	ci := leaCarry(w, k)
+	if k.in.NDst == 1 && ci == 0 {
+		for l := 0; l < Lanes; l++ {
+			d[l] = ((a[l]&m32)<<sh + b[l]) & m32
+		}
+		return true
+	}
+	var co uint32
+	for l := 0; l < Lanes; l++ {
+		sum := (a[l]&m32)<<sh&m32 + b[l]&m32 + uint64(ci>>l&1)
+		d[l] = sum & m32
+		co |= uint32(sum>>32&1) << l
+	}
+	if k.in.NDst > 1 {
+		w.setPredDst(k.in.Dst(1), FullMask, co)
+	}
+	return true
+}
+
+// kLeaHi is LEA.HI: the high word of the pair (c:a) shifted left by s,
+// with c a register or (.SX32) a's sign, plus b and the carry in, with the
+// carry out; a full warp, or a partial one merged as kLeaLo's.
+func kLeaHi(w *Warp, k *Kernel, mask uint32) bool {
+	if mask != FullMask {
+		if k.in.NDst > 1 {
+			return false
+		}
+		return w.execMerged(k, mask)
+	}
+	a, b, d, sh := &w.regs[k.a], &w.regs[k.b], &w.regs[k.d], k.imm
+	ci := leaCarry(w, k)
+	var co uint32
+	for l := 0; l < Lanes; l++ {
+		top := uint64(int64(int32(a[l]))>>32) & m32 // .SX32: a's sign
+		if k.c >= 0 {
+			top = w.regs[k.c][l] & m32
+		}
+		x := (top<<32 | a[l]&m32) << sh >> 32 & m32
+		sum := x + b[l]&m32 + uint64(ci>>l&1)
+		d[l] = sum & m32
+		co |= uint32(sum>>32&1) << l
+	}
+	if k.in.NDst > 1 {
+		w.setPredDst(k.in.Dst(1), FullMask, co)
 	}
 	return true
 }
