@@ -55,7 +55,7 @@ type warpQueues struct {
 	far              uint64                   // waiting warps due 64 or more cycles after scanned when they began to wait
 	farMin           sim.Cycle                // the earliest cycle of those (sim.Never: none)
 	scanned          sim.Cycle                // the cycle of the last scan: cal holds the cycles after it
-	quiet            sim.Cycle                // without the queues: no warp is due before it (the warps' earliest checkAt, or a cycle not after the last scan)
+	quiet            sim.Cycle                // no warp is due before it: the warps' earliest checkAt (scanAll) or first waiting cycle (schedule's empty scan), or a cycle not after the last scan; an event that changes a warp lowers it
 }
 
 // maxPipeGroups bounds a program's distinct pipe pairs (pipesOf: a pipe
