@@ -385,14 +385,10 @@ func leaCarry(w *Warp, k *Kernel) uint32 {
 }
 
 // kLeaLo is LEA's low form, d = (a << s) + b + ci with the carry out of
-// the low word, for a full warp; a partial one is merged (execMerged)
-// unless the instruction writes the carry, which leaves it to ExecALU.
+// the low word, for a full warp; a partial one as leaMerged says.
 func kLeaLo(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		if k.in.NDst > 1 {
-			return false
-		}
-		return w.execMerged(k, mask)
+		return leaMerged(w, k, mask)
 	}
 	a, b, d, sh := &w.regs[k.a], &w.regs[k.b], &w.regs[k.d], k.imm
 	ci := leaCarry(w, k)
@@ -408,21 +404,15 @@ func kLeaLo(w *Warp, k *Kernel, mask uint32) bool {
 		d[l] = sum & m32
 		co |= uint32(sum>>32&1) << l
 	}
-	if k.in.NDst > 1 {
-		w.setPredDst(k.in.Dst(1), FullMask, co)
-	}
-	return true
+	return leaCarryOut(w, k, co)
 }
 
 // kLeaHi is LEA.HI: the high word of the pair (c:a) shifted left by s,
 // with c a register or (.SX32) a's sign, plus b and the carry in, with the
-// carry out; a full warp, or a partial one merged as kLeaLo's.
+// carry out; a full warp, or a partial one as leaMerged says.
 func kLeaHi(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
-		if k.in.NDst > 1 {
-			return false
-		}
-		return w.execMerged(k, mask)
+		return leaMerged(w, k, mask)
 	}
 	a, b, d, sh := &w.regs[k.a], &w.regs[k.b], &w.regs[k.d], k.imm
 	ci := leaCarry(w, k)
@@ -437,6 +427,22 @@ func kLeaHi(w *Warp, k *Kernel, mask uint32) bool {
 		d[l] = sum & m32
 		co |= uint32(sum>>32&1) << l
 	}
+	return leaCarryOut(w, k, co)
+}
+
+// leaMerged runs LEA kernel k under a partial mask: merged as the integer
+// kernels are (execMerged), unless it writes the carry, whose predicate a
+// merge would not put back: that instruction is left to ExecALU.
+func leaMerged(w *Warp, k *Kernel, mask uint32) bool {
+	if k.in.NDst > 1 {
+		return false
+	}
+	return w.execMerged(k, mask)
+}
+
+// leaCarryOut writes LEA k's carry out co to its predicate, if it has one,
+// for a full warp.
+func leaCarryOut(w *Warp, k *Kernel, co uint32) bool {
 	if k.in.NDst > 1 {
 		w.setPredDst(k.in.Dst(1), FullMask, co)
 	}
