@@ -32,15 +32,18 @@ func (s *SM) mayHold(q *warpQueues, g int, pf sim.Cycle) bool {
 }
 
 // holdGroup moves the ready warps of pipe group g, whose pipes are busy
-// until pf, to wait until pf as one group.
+// until pf, to wait until pf as one group. Only the warps that joined
+// ready from a look since they were last held can have a reason other
+// than their pipe's throttle (q.unheld); the others, back from a hold,
+// keep it. A held warp's checkAt and q.at are not written: heldAt says
+// them (checkAtOf, atOf).
 func (s *SM) holdGroup(now sim.Cycle, sc *scheduler, g int, pf sim.Cycle) {
-	for m := sc.q.groups[g]; m != 0; m &= m - 1 {
+	for m := sc.q.groups[g] & sc.q.unheld; m != 0; m &= m - 1 {
 		wc := sc.warps[bits.TrailingZeros64(m)]
 		if wc.reason != wc.curThrottle {
 			s.account(wc, now)
 			wc.reason = wc.curThrottle
 		}
-		wc.checkAt = pf
 	}
 	sc.q.hold(g, pf)
 }
@@ -48,9 +51,7 @@ func (s *SM) holdGroup(now sim.Cycle, sc *scheduler, g int, pf sim.Cycle) {
 // hold moves the ready warps of pipe group g to wait until pf, held.
 func (q *warpQueues) hold(g int, pf sim.Cycle) {
 	ws := q.groups[g]
-	for m := ws; m != 0; m &= m - 1 {
-		q.at[bits.TrailingZeros64(m)] = pf
-	}
+	q.unheld &^= ws
 	q.ready &^= ws
 	q.wait |= ws
 	q.groups[g] = 0
@@ -91,6 +92,37 @@ func (q *warpQueues) heldMin() sim.Cycle {
 		next = min(next, q.heldAt[bits.TrailingZeros64(m)])
 	}
 	return next
+}
+
+// heldAtOf returns the cycle warp i's held group returns to ready, if it
+// is held.
+func (q *warpQueues) heldAtOf(i int) (sim.Cycle, bool) {
+	for m := q.heldMask; m != 0; m &= m - 1 {
+		if g := bits.TrailingZeros64(m); q.held[g]&(1<<i) != 0 {
+			return q.heldAt[g], true
+		}
+	}
+	return 0, false
+}
+
+// atOf is q.at of waiting warp i: its held group's cycle if it is held.
+func (q *warpQueues) atOf(i int) sim.Cycle {
+	if q.heldMask != 0 {
+		if at, ok := q.heldAtOf(i); ok {
+			return at
+		}
+	}
+	return q.at[i]
+}
+
+// checkAtOf is wc.checkAt, or its held group's cycle if it is held.
+func (s *SM) checkAtOf(wc *wctx) sim.Cycle {
+	if q := &s.sched[wc.sp].q; q.on && q.heldMask != 0 && q.wait&(1<<wc.pos) != 0 {
+		if at, ok := q.heldAtOf(wc.pos); ok {
+			return at
+		}
+	}
+	return wc.checkAt
 }
 
 // leaveHeld takes warp i out of its held group and reports whether it was

@@ -29,6 +29,7 @@ func (s *SM) schedule(now sim.Cycle, sc *scheduler) sim.Cycle {
 		} else {
 			visit |= q.groups[g]
 			q.ready &^= q.groups[g]
+			q.unheld &^= q.groups[g]
 			q.groups[g], q.groupMask = 0, 0
 		}
 	} else if gm != 0 {

@@ -42,6 +42,7 @@ type warpQueues struct {
 	fits             bool // the scheduler's slots are at most maxQueued
 	last             int  // the position of the warp in the slot issued last (scheduler.last; -1: none)
 	ready, due, wait uint64
+	unheld           uint64                   // ready warps that joined from a look since they were last held (sched_hold.go)
 	groupMask        uint64                   // the pipe groups with ready warps (bit g: groups[g] != 0)
 	groups           [maxPipeGroups]uint64    // the ready warps by pipe group (wctx.curGroup)
 	heldMask         uint64                   // the held pipe groups (sched_hold.go; bit g: held[g] != 0)
@@ -76,6 +77,12 @@ func (q *warpQueues) follow(warps []*wctx) {
 	on := q.fits && len(warps) >= minQueued
 	if on == q.on {
 		return
+	}
+	for m := q.heldMask; m != 0; m &= m - 1 { // a held warp's checkAt is its group's (holdGroup)
+		g := bits.TrailingZeros64(m)
+		for w := q.held[g]; w != 0; w &= w - 1 {
+			warps[bits.TrailingZeros64(w)].checkAt = q.heldAt[g]
+		}
 	}
 	*q = warpQueues{on: on, fits: q.fits, last: q.last, pairs: q.pairs, farMin: sim.Never, heldNext: sim.Never, scanned: q.scanned}
 	if !on {
@@ -180,6 +187,7 @@ func (s *SM) gatherReady(now sim.Cycle, sc *scheduler) (free, busy uint64) {
 			continue
 		}
 		busy |= q.groups[g]
+		q.unheld &^= q.groups[g]
 		q.groups[g] = 0
 		q.groupMask &^= 1 << g
 	}
@@ -203,6 +211,7 @@ func (q *warpQueues) toWait(i int, at sim.Cycle) {
 // toReady puts warp i, whose instruction takes pipe group g, in ready.
 func (q *warpQueues) toReady(i int, g uint8) {
 	q.ready |= 1 << i
+	q.unheld |= 1 << i
 	q.groups[g] |= 1 << i
 	q.groupMask |= 1 << g
 }
@@ -210,6 +219,7 @@ func (q *warpQueues) toReady(i int, g uint8) {
 // leaveReady takes warp i, of pipe group g, out of ready.
 func (q *warpQueues) leaveReady(i int, g uint8) {
 	q.ready &^= 1 << i
+	q.unheld &^= 1 << i
 	if q.groups[g] &^= 1 << i; q.groups[g] == 0 {
 		q.groupMask &^= 1 << g
 	}
@@ -220,7 +230,7 @@ func (q *warpQueues) leaveReady(i int, g uint8) {
 // calendar, or to due if that cycle is not after the last scan.
 func (q *warpQueues) lowered(i int, at sim.Cycle) {
 	q.quiet = min(q.quiet, at)
-	if !q.on || q.wait&(1<<i) == 0 || at >= q.at[i] {
+	if !q.on || q.wait&(1<<i) == 0 || at >= q.atOf(i) {
 		return
 	}
 	q.leaveWait(i)
@@ -289,7 +299,7 @@ func (q *warpQueues) removeAt(i int) {
 	}
 	below := uint64(1)<<i - 1
 	drop := func(s uint64) uint64 { return s&below | s>>1&^below }
-	q.ready, q.due, q.wait, q.far = drop(q.ready), drop(q.due), drop(q.wait), drop(q.far)
+	q.ready, q.due, q.wait, q.far, q.unheld = drop(q.ready), drop(q.due), drop(q.wait), drop(q.far), drop(q.unheld)
 	q.groupMask, q.calMask, q.heldMask = 0, 0, 0
 	for g := range q.groups {
 		if q.groups[g] = drop(q.groups[g]); q.groups[g] != 0 {

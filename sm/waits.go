@@ -394,7 +394,7 @@ func (s *SM) tryEvaluate(now sim.Cycle, wc *wctx, rec *tryRec, final bool) error
 func (s *SM) answer(wc *wctx, rec *tryRec, at sim.Cycle) {
 	s.setReady(wc, rec.in.Dst(0), at, ReasonMbarrier)
 	wc.depPC = -1
-	if wc.checkAt > at {
+	if s.checkAtOf(wc) > at {
 		wc.checkAt = at
 		s.sched[wc.sp].q.lowered(wc.pos, at)
 	}
