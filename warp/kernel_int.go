@@ -162,7 +162,6 @@ func kXorReg(w *Warp, k *Kernel, mask uint32) bool {
 
 // kAdd3 is add3Form's sum, kMul and kMad mulRegForm's low bits, each
 // narrowed to the type as Write narrows it.
-
 func kAdd3(w *Warp, k *Kernel, mask uint32) bool {
 	if mask != FullMask {
 		return w.execMerged(k, mask)
