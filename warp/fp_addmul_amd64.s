@@ -199,13 +199,58 @@ GLOBL f32Abs<>(SB), RODATA|NOPTR, $4
 	VPBROADCASTD f32Abs<>(SB), X8; \
 	VPXOR        X7, X7, X7
 
+// The half conversions below take a warp's lanes eight at a time, two
+// groups a trip (R10 the first group's number, R9 its byte offset): a trip
+// with a lane the packed form does not answer for is not written, and sets
+// both of its groups' bits in rest.
+
+// PAIRLOOP ends a trip of two groups: the next pair, until all eight
+// groups are done.
+#define PAIRLOOP(label) \
+	ADDQ $64, R9; \
+	ADDL $2, R10; \
+	CMPL R10, $8; \
+	JLT  label
+
+// PAIRREST sets rest's bits for the trip's two groups.
+#define PAIRREST \
+	MOVL $3, R11; \
+	MOVL R10, CX; \
+	SHLL CX, R11; \
+	ORL  R11, R8
+
+// LOAD8 packs the low 32 bits of the eight lanes at off(R) of a trip into
+// Y's dwords (T a temporary).
+#define LOAD8(R, Y, X, T, XT) \
+	VPERMD      (R)(R9*1), Y15, Y; \
+	VPERMD      32(R)(R9*1), Y15, T; \
+	VINSERTI128 $1, XT, Y, Y
+
+// NARROWOKY is NARROWOK on eight dwords, with NARROWCONSTSY's constants.
+#define NARROWOKY(Y, T1, T2) \
+	VPSRLD    $23, Y, T1; \
+	VPAND     Y11, T1, T1; \
+	VPSUBD    Y10, T1, T1; \
+	VPMINUD   Y9, T1, T2; \
+	VPCMPEQD  T2, T1, T1; \
+	VPAND     Y8, Y, T2; \
+	VPCMPEQD  Y7, T2, T2; \
+	VPOR      T2, T1, T1
+
+#define NARROWCONSTSY \
+	VPBROADCASTD f32ExpMask<>(SB), Y11; \
+	VPBROADCASTD f16Bias<>(SB), Y10; \
+	VPBROADCASTD f16Span<>(SB), Y9; \
+	VPBROADCASTD f32Abs<>(SB), Y8; \
+	VPXOR        Y7, Y7, Y7
+
 // f16PackAVX is f16PackLanes (fp_fast_cvt_lanes.go) without .ftz or .sat:
-// the low 32 bits of four lanes of a and of b packed (VPERMD), each rounded
-// to f16 to nearest even (VCVTPS2PH $0, which is f16Nearest where
-// f16Nearest answers), a's half above b's, zero-extended into the lanes of
-// d. A group with a lane that f16Nearest leaves to f32ToF16 (a result below
-// f16's normal range, an infinity or a NaN) is not written; the others are
-// written after their operands are read, so d may be a or b.
+// eight lanes of a and of b, each rounded to f16 to nearest even (VCVTPS2PH
+// $0, which is f16Nearest where f16Nearest answers), a's half above b's,
+// zero-extended into the lanes of d. A trip with a lane that f16Nearest
+// leaves to f32ToF16 (a result below f16's normal range, an infinity or a
+// NaN) is not written; the others are written after their operands are
+// read, so d may be a or b.
 
 // func f16PackAVX(d, a, b *Vec) (rest uint32)
 TEXT ·f16PackAVX(SB), NOSPLIT, $0-28
@@ -213,27 +258,37 @@ TEXT ·f16PackAVX(SB), NOSPLIT, $0-28
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
 	GROUPSTART
-	NARROWCONSTS
+	NARROWCONSTSY
 
 pack:
-	VPERMD     (SI)(R9*1), Y15, Y0
-	VPERMD     (DI)(R9*1), Y15, Y1
-	NARROWOK(X0, X2, X3)
-	NARROWOK(X1, X4, X5)
-	VPAND      X4, X2, X2
-	KEEPREST
-	VCVTPS2PH  $0, X0, X0
-	VCVTPS2PH  $0, X1, X1
-	VPUNPCKLWD X0, X1, X0
-	VPMOVZXDQ  X0, Y0
-	STOREKEPT
-	GROUPLOOP(pack)
+	LOAD8(SI, Y0, X0, Y2, X2)
+	LOAD8(DI, Y1, X1, Y3, X3)
+	NARROWOKY(Y0, Y2, Y3)
+	NARROWOKY(Y1, Y4, Y5)
+	VPAND      Y4, Y2, Y2
+	VPMOVMSKB  Y2, AX
+	CMPL       AX, $-1
+	JNE        packrest
+	VCVTPS2PH  $0, Y0, X0
+	VCVTPS2PH  $0, Y1, X1
+	VPUNPCKLWD X0, X1, X2
+	VPUNPCKHWD X0, X1, X3
+	VPMOVZXDQ  X2, Y2
+	VPMOVZXDQ  X3, Y3
+	VMOVDQU    Y2, (DX)(R9*1)
+	VMOVDQU    Y3, 32(DX)(R9*1)
+
+packnext:
+	PAIRLOOP(pack)
 	GROUPEND(24)
 
+packrest:
+	PAIRREST
+	JMP packnext
+
 // f32ToF16AVX is f32ToF16Lanes without .ftz or .sat (VCVTPS2PH $0 where
-// f16Nearest answers), and f16ToF32AVX f16ToF32Lanes without .sat
-// (VCVTPH2PS where the half is finite). A group with another lane is not
-// written; the others are written after their operands are read, so d may
+// f16Nearest answers), eight lanes a trip; a trip with another lane is not
+// written. The others are written after their operands are read, so d may
 // be a.
 
 // func f32ToF16AVX(d, a *Vec) (rest uint32)
@@ -241,37 +296,70 @@ TEXT ·f32ToF16AVX(SB), NOSPLIT, $0-20
 	MOVQ d+0(FP), DX
 	MOVQ a+8(FP), SI
 	GROUPSTART
-	NARROWCONSTS
+	NARROWCONSTSY
 
 tohalf:
-	VPERMD    (SI)(R9*1), Y15, Y0
-	NARROWOK(X0, X2, X3)
-	KEEPREST
-	VCVTPS2PH $0, X0, X0
+	LOAD8(SI, Y0, X0, Y1, X1)
+	NARROWOKY(Y0, Y2, Y3)
+	VPMOVMSKB Y2, AX
+	CMPL      AX, $-1
+	JNE       tohalfrest
+	VCVTPS2PH $0, Y0, X0
+	VPMOVZXWQ X0, Y1
+	VPSRLDQ   $8, X0, X0
 	VPMOVZXWQ X0, Y0
-	STOREKEPT
-	GROUPLOOP(tohalf)
+	VMOVDQU   Y1, (DX)(R9*1)
+	VMOVDQU   Y0, 32(DX)(R9*1)
+
+tohalfnext:
+	PAIRLOOP(tohalf)
 	GROUPEND(16)
 
-// func f16ToF32AVX(d, a *Vec) (rest uint32)
-TEXT ·f16ToF32AVX(SB), NOSPLIT, $0-20
+tohalfrest:
+	PAIRREST
+	JMP tohalfnext
+
+// f16WidenAVX is f16ToF32Lanes without .sat on the half at bit shift (0 or
+// 16) of each lane's low word: eight halves a trip, masked to 16 bits and
+// packed (VPACKUSDW), widened to f32 exactly (VCVTPH2PS) and zero-extended
+// into the lanes of d. A trip with an infinite or NaN half is not written;
+// the others are written after their operands are read, so d may be a.
+
+// func f16WidenAVX(d, a *Vec, shift uint64) (rest uint32)
+TEXT ·f16WidenAVX(SB), NOSPLIT, $0-28
 	MOVQ d+0(FP), DX
 	MOVQ a+8(FP), SI
+	MOVQ shift+16(FP), X14
 	GROUPSTART
-	VMOVDQU      halfPack<>(SB), X13
+	VPBROADCASTD lowHalfMask<>(SB), X11
 	VPBROADCASTW halfExp<>(SB), X12
-	VPCMPEQD     X7, X7, X7
 
-fromhalf:
-	VPERMD    (SI)(R9*1), Y15, Y0
-	VPSHUFB   X13, X0, X0
-	FINITEHALVES
-	KEEPREST
-	VCVTPH2PS X0, X0
-	VPMOVZXDQ X0, Y0
-	STOREKEPT
-	GROUPLOOP(fromhalf)
-	GROUPEND(16)
+widen:
+	VPERMD       (SI)(R9*1), Y15, Y0
+	VPERMD       32(SI)(R9*1), Y15, Y1
+	VPSRLD       X14, X0, X0
+	VPSRLD       X14, X1, X1
+	VPAND        X11, X0, X0
+	VPAND        X11, X1, X1
+	VPACKUSDW    X1, X0, X2
+	VPAND        X12, X2, X3
+	VPCMPEQW     X12, X3, X3
+	VPTEST       X3, X3
+	JNE          widenrest
+	VCVTPH2PS    X2, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMOVZXDQ    X0, Y0
+	VPMOVZXDQ    X1, Y1
+	VMOVDQU      Y0, (DX)(R9*1)
+	VMOVDQU      Y1, 32(DX)(R9*1)
+
+widennext:
+	PAIRLOOP(widen)
+	GROUPEND(24)
+
+widenrest:
+	PAIRREST
+	JMP widennext
 
 // s32ToF32AVX and u32ToF32AVX are intToF32Lanes of 32-bit integers: the
 // low 32 bits of four lanes packed (VPERMD) and converted to nearest

@@ -243,28 +243,31 @@ func TestF16PackWideIsTheLaneLoop(t *testing.T) {
 
 // The packed forms take every group whose lanes they answer for and leave
 // exactly the groups with another lane (here lane 4g+1 of group g of
-// groups): an infinity or NaN, for the narrowing forms a result below
-// f16's normal range, for the truncations |x| >= 2^31 or a negative x for
-// an unsigned destination.
+// groups), or for the forms that take eight lanes a trip the pair of
+// groups of such a trip: an infinity or NaN, for the narrowing forms a
+// result below f16's normal range, for the truncations |x| >= 2^31 or a
+// negative x for an unsigned destination.
 func TestWideFormsLeaveTheGroupsTheyCannotAnswer(t *testing.T) {
 	if !hasF16C {
 		t.Skip("the host has no packed half conversions")
 	}
 	forms := []struct {
 		name string
-		odd  uint64 // what lane 4g+1 holds in a group left to the loop
-		base uint64 // every other lane
-		run  func(a *Vec) uint32
+		odd   uint64 // what lane 4g+1 holds in a group left to the loop
+		base  uint64 // every other lane
+		pairs bool   // the form takes eight lanes a trip
+		run   func(a *Vec) uint32
 	}{
-		{"f32ToF16", 0x7fc00000, 0x3f800000, func(a *Vec) uint32 { var d Vec; return f32ToF16Wide(&d, a) }},
-		{"f32ToF16 subnormal", 0x33800000, 0xc0400000, func(a *Vec) uint32 { var d Vec; return f32ToF16Wide(&d, a) }},
-		{"f16Pack", 0xff800000, 0x3f800000, func(a *Vec) uint32 { var d Vec; return f16PackWide(&d, a, a) }},
-		{"f16ToF32", 0x7c00, 0x3c00, func(a *Vec) uint32 { var d Vec; return f16ToF32Wide(&d, a) }},
-		{"f16ToF32 NaN", 0xfe00, 0x0001, func(a *Vec) uint32 { var d Vec; return f16ToF32Wide(&d, a) }},
-		{"hadd2F32", 0x7e00, 0x8000, func(a *Vec) uint32 { var r Vec; b := *a; return hadd2F32Wide(a, &b, &r) }},
-		{"f32Trunc 2^31", 0x4f000000, 0xc0490fdb, func(a *Vec) uint32 { var d Vec; return f32TruncWide(&d, a, 0, false) }},
-		{"f32Trunc NaN", 0x7fc00000, 0x4effffff, func(a *Vec) uint32 { var d Vec; return f32TruncWide(&d, a, 0, true) }},
-		{"f32Trunc unsigned", 0x80000000, 0x40490fdb, func(a *Vec) uint32 { var d Vec; return f32TruncWide(&d, a, f32Sign, false) }},
+		{"f32ToF16", 0x7fc00000, 0x3f800000, true, func(a *Vec) uint32 { var d Vec; return f32ToF16Wide(&d, a) }},
+		{"f32ToF16 subnormal", 0x33800000, 0xc0400000, true, func(a *Vec) uint32 { var d Vec; return f32ToF16Wide(&d, a) }},
+		{"f16Pack", 0xff800000, 0x3f800000, true, func(a *Vec) uint32 { var d Vec; return f16PackWide(&d, a, a) }},
+		{"f16ToF32", 0x7c00, 0x3c00, true, func(a *Vec) uint32 { var d Vec; return f16ToF32Wide(&d, a) }},
+		{"f16ToF32 NaN", 0xfe00, 0x0001, true, func(a *Vec) uint32 { var d Vec; return f16ToF32Wide(&d, a) }},
+		{"f16Widen high half", 0x7c00 << 16, 0x3c00<<16 | 0x7c00, true, func(a *Vec) uint32 { var d Vec; return f16WidenWide(&d, a, 16) }},
+		{"hadd2F32", 0x7e00, 0x8000, false, func(a *Vec) uint32 { var r Vec; b := *a; return hadd2F32Wide(a, &b, &r) }},
+		{"f32Trunc 2^31", 0x4f000000, 0xc0490fdb, false, func(a *Vec) uint32 { var d Vec; return f32TruncWide(&d, a, 0, false) }},
+		{"f32Trunc NaN", 0x7fc00000, 0x4effffff, false, func(a *Vec) uint32 { var d Vec; return f32TruncWide(&d, a, 0, true) }},
+		{"f32Trunc unsigned", 0x80000000, 0x40490fdb, false, func(a *Vec) uint32 { var d Vec; return f32TruncWide(&d, a, f32Sign, false) }},
 	}
 	for _, f := range forms {
 		for _, groups := range []uint32{0, 1, 0x80, 0x5a, allGroups} {
@@ -275,8 +278,12 @@ func TestWideFormsLeaveTheGroupsTheyCannotAnswer(t *testing.T) {
 					a[l] = f.odd
 				}
 			}
-			if rest := f.run(&a); rest != groups {
-				t.Errorf("%s: groups %#x left to the loop, want %#x", f.name, rest, groups)
+			want := groups
+			if f.pairs {
+				want |= groups&0x55<<1 | groups&0xaa>>1
+			}
+			if rest := f.run(&a); rest != want {
+				t.Errorf("%s: groups %#x left to the loop, want %#x", f.name, rest, want)
 			}
 		}
 	}

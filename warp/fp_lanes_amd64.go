@@ -72,10 +72,10 @@ func hadd2F32Wide(a, b, r *Vec) uint32 {
 	return hadd2F32AVX(a, b, r)
 }
 
-// f16PackAVX computes f16PackLanes's lanes (without .ftz or .sat) four at a
-// time (fp_addmul_amd64.s) and returns the groups of four lanes it left
-// unwritten for the per-lane loop: those with a lane f16Nearest does not
-// answer for. d may be a or b.
+// f16PackAVX computes f16PackLanes's lanes (without .ftz or .sat) eight at
+// a time (fp_addmul_amd64.s) and returns the groups of four lanes it left
+// unwritten for the per-lane loop, in pairs: those of a trip with a lane
+// f16Nearest does not answer for. d may be a or b.
 //
 //go:noescape
 func f16PackAVX(d, a, b *Vec) (rest uint32)
@@ -89,16 +89,17 @@ func f16PackWide(d, a, b *Vec) uint32 {
 	return f16PackAVX(d, a, b)
 }
 
-// f32ToF16AVX and f16ToF32AVX compute f32ToF16Lanes's lanes (without .ftz
-// or .sat) and f16ToF32Lanes's (without .sat) four at a time
-// (fp_addmul_amd64.s) and return the groups of four lanes they left
-// unwritten for the per-lane loops. d may be a.
+// f32ToF16AVX computes f32ToF16Lanes's lanes (without .ftz or .sat), and
+// f16WidenAVX f16ToF32Lanes's (without .sat) of the half at bit shift of
+// each lane, eight at a time (fp_addmul_amd64.s); they return the groups
+// of four lanes they left unwritten for the per-lane loops, in pairs. d may
+// be a.
 //
 //go:noescape
 func f32ToF16AVX(d, a *Vec) (rest uint32)
 
 //go:noescape
-func f16ToF32AVX(d, a *Vec) (rest uint32)
+func f16WidenAVX(d, a *Vec, shift uint64) (rest uint32)
 
 // f32ToF16Wide and f16ToF32Wide run the packed lanes where the host has
 // them and return the groups of four lanes left to the per-lane loops.
@@ -109,11 +110,16 @@ func f32ToF16Wide(d, a *Vec) uint32 {
 	return f32ToF16AVX(d, a)
 }
 
-func f16ToF32Wide(d, a *Vec) uint32 {
+func f16ToF32Wide(d, a *Vec) uint32 { return f16WidenWide(d, a, 0) }
+
+// f16WidenWide is f16ToF32Wide of the half at bit shift (0 or 16) of each
+// lane: d's lanes are the halves widened exactly to f32, but for the groups
+// it returns, which it left unwritten.
+func f16WidenWide(d, a *Vec, shift uint64) uint32 {
 	if !hasF16C {
 		return allGroups
 	}
-	return f16ToF32AVX(d, a)
+	return f16WidenAVX(d, a, shift)
 }
 
 // s32ToF32AVX and u32ToF32AVX compute intToF32Lanes's lanes of 32-bit

@@ -22,6 +22,8 @@ func f32ToF16Wide(d, a *Vec) uint32 { return allGroups }
 
 func f16ToF32Wide(d, a *Vec) uint32 { return allGroups }
 
+func f16WidenWide(d, a *Vec, shift uint64) uint32 { return allGroups }
+
 // int32ToF32Wide leaves the lanes to intToF32Lanes's loops.
 func int32ToF32Wide(d, a *Vec, signed bool) bool { return false }
 

@@ -32,10 +32,22 @@ func hadd2F32WidenKernel(in *isa.Instr) Kernel {
 
 // kHAdd2F32Widen is HADD2.F32 d, -RZ, b.Hx_Hx on the lanes of mask: hadd2F32
 // of the halves, as sassFloat runs it, without ExecALU's dispatch and
-// operand staging. hadd2F32 writes only the lanes of mask, so it writes d
-// at once unless d is the half's own register.
+// operand staging. -0 plus a finite half is the half widened exactly, so a
+// full warp's finite halves go through the packed widening (f16WidenWide)
+// and the groups it leaves, with an infinite or NaN half, through
+// hadd2F32One. hadd2F32 writes only the lanes of mask, so it writes d at
+// once unless d is the half's own register.
 func kHAdd2F32Widen(w *Warp, k *Kernel, mask uint32) bool {
 	b, d := &w.regs[k.b], &w.regs[k.d]
+	if mask == FullMask {
+		// The packed widening writes a trip of lanes after reading it and
+		// leaves the others as they were, so d may be b.
+		for m := groupLanes(f16WidenWide(d, b, k.imm)); m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			d[l] = uint64(hadd2F32One(0x8000, uint16(b[l]>>k.imm)))
+		}
+		return true
+	}
 	if k.imm != 0 {
 		s := &w.scratch[1]
 		for l := range s {
