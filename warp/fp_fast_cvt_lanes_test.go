@@ -252,7 +252,7 @@ func TestWideFormsLeaveTheGroupsTheyCannotAnswer(t *testing.T) {
 		t.Skip("the host has no packed half conversions")
 	}
 	forms := []struct {
-		name string
+		name  string
 		odd   uint64 // what lane 4g+1 holds in a group left to the loop
 		base  uint64 // every other lane
 		pairs bool   // the form takes eight lanes a trip
