@@ -257,8 +257,9 @@ func ex2Split(x uint32) (t *mufuTable, k uint32, n int64, r uint32) {
 	return tblEx2Neg, f - 1, -n, 0
 }
 
-// mufuEx2Lanes is MUFU.EX2 on the lanes of mask of a into d: mufuEx2 a
-// lane, with ex2Split's common case — a normal input, |x| * 2^23 split into
+// mufuEx2Lanes is MUFU.EX2 on the lanes of mask of a into d: a full warp
+// through mufuEx2Wide where the host has it, and the lanes it leaves (or
+// those of a partial mask) mufuEx2 a lane, with ex2Split's common case — a normal input, |x| * 2^23 split into
 // the power n and the entry k — in line. The lanes' table blocks are read
 // in a first pass of independent loads, so that the host's cache misses on
 // them overlap (a softmax's 32 inputs fall in 32 blocks), and their entries
@@ -269,6 +270,9 @@ func mufuEx2Lanes(d, a *Vec, mask uint32) uint32 {
 	var warm, tabled uint32
 	tblEx2Pos.once.Do(tblEx2Pos.load)
 	tblEx2Neg.once.Do(tblEx2Neg.load)
+	if mask == FullMask {
+		mask = mufuEx2Wide(d, a, tblEx2Pos, tblEx2Neg) // eight lanes at a time where the host has AVX2
+	}
 	pos, neg := tblEx2Pos.blocks, tblEx2Neg.blocks
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)

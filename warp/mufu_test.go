@@ -226,3 +226,48 @@ func TestMufuEx2LanesIsMufuEx2(t *testing.T) {
 		}
 	}
 }
+
+// The packed EX2 lanes write every trip of eight lanes without a NaN input,
+// with mufuEx2's bits, in place too, and leave exactly the trips with one.
+func TestMufuEx2WideLeavesTheTripsWithANaN(t *testing.T) {
+	if !hasAVX2 {
+		t.Skip("the host has no AVX2")
+	}
+	tblEx2Pos.once.Do(tblEx2Pos.load)
+	tblEx2Neg.once.Do(tblEx2Neg.load)
+	rng := rand.New(rand.NewPCG(7, 3))
+	for _, trips := range []uint32{0, 1, 0x8, 0x5, 0xf} {
+		var a Vec
+		for l := range a {
+			a[l] = uint64(rng.Uint32()&0x807fffff | uint32(110+rng.IntN(30))<<23)
+			if trips>>(l/8)&1 != 0 && l%8 == 3 {
+				a[l] = 0x7fc00001
+			}
+		}
+		want := uint32(0)
+		for tr := range 4 {
+			if trips>>tr&1 != 0 {
+				want |= 0xff << (8 * tr)
+			}
+		}
+		d, same := Vec{}, a
+		for l := range d {
+			d[l] = 0xdead
+		}
+		rest := mufuEx2Wide(&d, &a, tblEx2Pos, tblEx2Neg)
+		restSame := mufuEx2Wide(&same, &same, tblEx2Pos, tblEx2Neg)
+		if rest != want || restSame != want {
+			t.Fatalf("trips %#x: lanes %#x and %#x in place left, want %#x", trips, rest, restSame, want)
+		}
+		for l := range d {
+			wantD, wantSame := uint64(mufuEx2(uint32(a[l]))), uint64(mufuEx2(uint32(a[l])))
+			if want>>l&1 != 0 {
+				wantD, wantSame = 0xdead, a[l]
+			}
+			if d[l] != wantD || same[l] != wantSame {
+				t.Fatalf("trips %#x lane %d, x %#x: %#x and %#x in place, want %#x and %#x",
+					trips, l, a[l], d[l], same[l], wantD, wantSame)
+			}
+		}
+	}
+}
