@@ -362,16 +362,25 @@ widenrest:
 	JMP widennext
 
 // s32ToF32AVX and u32ToF32AVX are intToF32Lanes of 32-bit integers: the
-// low 32 bits of four lanes packed (VPERMD) and converted to nearest
+// low 32 bits of eight lanes a trip, packed and converted to nearest
 // (VCVTDQ2PS; an unsigned word as its high and low 16 bits, each converted
 // exactly, the high half scaled by 2^16 exactly and the two added once to
-// nearest), zero-extended into the lanes of d. A group is written after
-// its operands are read, so d may be a.
+// nearest), zero-extended into the lanes of d. A trip is written after its
+// operands are read, so d may be a.
 
 DATA lowHalfMask<>+0(SB)/4, $0xffff
 GLOBL lowHalfMask<>(SB), RODATA|NOPTR, $4
 DATA two16<>+0(SB)/4, $0x47800000
 GLOBL two16<>(SB), RODATA|NOPTR, $4
+
+// STORE8 stores Y's eight dwords zero-extended into the trip's lanes of d
+// (T a temporary).
+#define STORE8(Y, X, T, XT) \
+	VEXTRACTI128 $1, Y, XT; \
+	VPMOVZXDQ    X, Y; \
+	VPMOVZXDQ    XT, T; \
+	VMOVDQU      Y, (DX)(R9*1); \
+	VMOVDQU      T, 32(DX)(R9*1)
 
 // func s32ToF32AVX(d, a *Vec)
 TEXT ·s32ToF32AVX(SB), NOSPLIT, $0-16
@@ -380,11 +389,10 @@ TEXT ·s32ToF32AVX(SB), NOSPLIT, $0-16
 	GROUPSTART
 
 s2f:
-	VPERMD    (SI)(R9*1), Y15, Y0
-	VCVTDQ2PS X0, X0
-	VPMOVZXDQ X0, Y0
-	VMOVDQU   Y0, (DX)(R9*1)
-	GROUPLOOP(s2f)
+	LOAD8(SI, Y0, X0, Y1, X1)
+	VCVTDQ2PS Y0, Y0
+	STORE8(Y0, X0, Y1, X1)
+	PAIRLOOP(s2f)
 	VZEROUPPER
 	RET
 
@@ -393,30 +401,30 @@ TEXT ·u32ToF32AVX(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DX
 	MOVQ a+8(FP), SI
 	GROUPSTART
-	VPBROADCASTD lowHalfMask<>(SB), X14
-	VPBROADCASTD two16<>(SB), X13
+	VPBROADCASTD lowHalfMask<>(SB), Y14
+	VPBROADCASTD two16<>(SB), Y13
 
 u2f:
-	VPERMD    (SI)(R9*1), Y15, Y0
-	VPSRLD    $16, X0, X1
-	VPAND     X14, X0, X0
-	VCVTDQ2PS X1, X1
-	VCVTDQ2PS X0, X0
-	VMULPS    X13, X1, X1
-	VADDPS    X1, X0, X0
-	VPMOVZXDQ X0, Y0
-	VMOVDQU   Y0, (DX)(R9*1)
-	GROUPLOOP(u2f)
+	LOAD8(SI, Y0, X0, Y1, X1)
+	VPSRLD    $16, Y0, Y1
+	VPAND     Y14, Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y0, Y0
+	VMULPS    Y13, Y1, Y1
+	VADDPS    Y1, Y0, Y0
+	STORE8(Y0, X0, Y1, X1)
+	PAIRLOOP(u2f)
 	VZEROUPPER
 	RET
 
 // f32TruncAVX is f32ToIntLanes's in-line case, a truncation (.rzi) of
-// |x| < 2^31, four lanes at a time: the low 32 bits of four lanes packed
-// (VPERMD), truncated (VCVTTPS2DQ) and zero-extended into the lanes of d,
-// or sign-extended when wide (a 64-bit destination). A group with a lane
-// outside that case (|x| >= 2^31, an infinity, a NaN, or a sign bit in
-// neg: a negative x for an unsigned destination) is not written; the
-// others are written after their operands are read, so d may be a.
+// |x| < 2^31, eight lanes a trip: the low 32 bits of the lanes packed,
+// truncated (VCVTTPS2DQ) and zero-extended into the lanes of d, or
+// sign-extended when wide (a 64-bit destination). A trip with a lane
+// outside that case (|x| >= 2^31, an infinity, a NaN, or a sign bit in neg:
+// a negative x for an unsigned destination) is not written and sets both of
+// its groups in rest; the others are written after their operands are
+// read, so d may be a.
 
 DATA f32ExpBits<>+0(SB)/4, $0x7f800000
 GLOBL f32ExpBits<>(SB), RODATA|NOPTR, $4
@@ -429,31 +437,43 @@ TEXT ·f32TruncAVX(SB), NOSPLIT, $0-28
 	MOVQ a+8(FP), SI
 	MOVL         neg+16(FP), AX
 	VMOVD        AX, X14
-	VPBROADCASTD X14, X14
+	VPBROADCASTD X14, Y14
 	MOVBLZX      wide+20(FP), R12
-	VPBROADCASTD f32ExpBits<>(SB), X13
-	VPBROADCASTD f32Exp31<>(SB), X12
-	VPXOR        X7, X7, X7
+	VPBROADCASTD f32ExpBits<>(SB), Y13
+	VPBROADCASTD f32Exp31<>(SB), Y12
+	VPXOR        Y7, Y7, Y7
 	GROUPSTART
 
 trunc:
-	VPERMD     (SI)(R9*1), Y15, Y0
-	VPAND      X13, X0, X1
-	VPCMPGTD   X12, X1, X1
-	VPAND      X14, X0, X2
-	VPCMPEQD   X7, X2, X2
-	VPANDN     X2, X1, X2
-	KEEPREST
-	VCVTTPS2DQ X0, X0
+	LOAD8(SI, Y0, X0, Y1, X1)
+	VPAND      Y13, Y0, Y1
+	VPCMPGTD   Y12, Y1, Y1
+	VPAND      Y14, Y0, Y2
+	VPCMPEQD   Y7, Y2, Y2
+	VPANDN     Y2, Y1, Y2
+	VPMOVMSKB  Y2, AX
+	CMPL       AX, $-1
+	JNE        truncrest
+	VCVTTPS2DQ Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
 	TESTL      R12, R12
 	JNE        trunc64
 	VPMOVZXDQ  X0, Y0
+	VPMOVZXDQ  X1, Y1
 	JMP        truncstore
 
 trunc64:
 	VPMOVSXDQ X0, Y0
+	VPMOVSXDQ X1, Y1
 
 truncstore:
-	STOREKEPT
-	GROUPLOOP(trunc)
+	VMOVDQU Y0, (DX)(R9*1)
+	VMOVDQU Y1, 32(DX)(R9*1)
+
+truncnext:
+	PAIRLOOP(trunc)
 	GROUPEND(24)
+
+truncrest:
+	PAIRREST
+	JMP truncnext

@@ -40,7 +40,7 @@ func f32ToF16Lanes(d, a *Vec, mask uint32, ftz, sat bool) {
 		return
 	}
 	if mask == FullMask {
-		mask = groupLanes(f32ToF16Wide(d, a)) // four lanes at a time where the host converts halves
+		mask = groupLanes(f32ToF16Wide(d, a)) // eight lanes at a time where the host converts halves
 	}
 	var rest uint32
 	for lanes := mask; lanes != 0; lanes &= lanes - 1 {
@@ -71,7 +71,7 @@ func f16PackLanes(d, a, b *Vec, mask uint32, ftz, sat bool) {
 		return
 	}
 	if mask == FullMask {
-		mask = groupLanes(f16PackWide(d, a, b)) // four lanes at a time where the host converts halves
+		mask = groupLanes(f16PackWide(d, a, b)) // eight lanes at a time where the host converts halves
 	}
 	for lanes := mask; lanes != 0; lanes &= lanes - 1 {
 		l := bits.TrailingZeros32(lanes)
@@ -94,7 +94,7 @@ func f16ToF32Lanes(d, a *Vec, mask uint32, sat bool) {
 	rest := mask
 	if !sat {
 		if mask == FullMask {
-			mask = groupLanes(f16ToF32Wide(d, a)) // four lanes at a time where the host converts halves
+			mask = groupLanes(f16ToF32Wide(d, a)) // eight lanes at a time where the host converts halves
 		}
 		rest = 0
 		for lanes := mask; lanes != 0; lanes &= lanes - 1 {
@@ -119,7 +119,7 @@ func f16ToF32Lanes(d, a *Vec, mask uint32, sat bool) {
 func intToF32Lanes(d, a *Vec, mask uint32, e ext) {
 	sh := e.shift & 63
 	if sh == 32 && mask == FullMask && int32ToF32Wide(d, a, e.signed) {
-		return // four lanes at a time
+		return // eight lanes at a time
 	}
 	if e.signed {
 		for l := range d {
@@ -146,7 +146,7 @@ func f32ToIntLanes(d, a *Vec, mask uint32, c *f32ToInt) {
 		neg = f32Sign
 	}
 	if trunc && mask == FullMask {
-		mask = groupLanes(f32TruncWide(d, a, neg, c.mask == ^uint64(0))) // four lanes at a time
+		mask = groupLanes(f32TruncWide(d, a, neg, c.mask == ^uint64(0))) // eight lanes at a time
 	}
 	var rest uint32
 	for lanes := mask; lanes != 0; lanes &= lanes - 1 {

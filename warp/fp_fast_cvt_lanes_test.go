@@ -265,9 +265,9 @@ func TestWideFormsLeaveTheGroupsTheyCannotAnswer(t *testing.T) {
 		{"f16ToF32 NaN", 0xfe00, 0x0001, true, func(a *Vec) uint32 { var d Vec; return f16ToF32Wide(&d, a) }},
 		{"f16Widen high half", 0x7c00 << 16, 0x3c00<<16 | 0x7c00, true, func(a *Vec) uint32 { var d Vec; return f16WidenWide(&d, a, 16) }},
 		{"hadd2F32", 0x7e00, 0x8000, false, func(a *Vec) uint32 { var r Vec; b := *a; return hadd2F32Wide(a, &b, &r) }},
-		{"f32Trunc 2^31", 0x4f000000, 0xc0490fdb, false, func(a *Vec) uint32 { var d Vec; return f32TruncWide(&d, a, 0, false) }},
-		{"f32Trunc NaN", 0x7fc00000, 0x4effffff, false, func(a *Vec) uint32 { var d Vec; return f32TruncWide(&d, a, 0, true) }},
-		{"f32Trunc unsigned", 0x80000000, 0x40490fdb, false, func(a *Vec) uint32 { var d Vec; return f32TruncWide(&d, a, f32Sign, false) }},
+		{"f32Trunc 2^31", 0x4f000000, 0xc0490fdb, true, func(a *Vec) uint32 { var d Vec; return f32TruncWide(&d, a, 0, false) }},
+		{"f32Trunc NaN", 0x7fc00000, 0x4effffff, true, func(a *Vec) uint32 { var d Vec; return f32TruncWide(&d, a, 0, true) }},
+		{"f32Trunc unsigned", 0x80000000, 0x40490fdb, true, func(a *Vec) uint32 { var d Vec; return f32TruncWide(&d, a, f32Sign, false) }},
 	}
 	for _, f := range forms {
 		for _, groups := range []uint32{0, 1, 0x80, 0x5a, allGroups} {

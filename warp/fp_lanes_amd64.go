@@ -123,7 +123,7 @@ func f16WidenWide(d, a *Vec, shift uint64) uint32 {
 }
 
 // s32ToF32AVX and u32ToF32AVX compute intToF32Lanes's lanes of 32-bit
-// integers four at a time (fp_addmul_amd64.s). d may be a.
+// integers eight at a time (fp_addmul_amd64.s). d may be a.
 //
 //go:noescape
 func s32ToF32AVX(d, a *Vec)
@@ -145,10 +145,11 @@ func int32ToF32Wide(d, a *Vec, signed bool) bool {
 	return true
 }
 
-// f32TruncAVX computes f32ToIntLanes's truncations of |x| < 2^31 four lanes
-// at a time (fp_addmul_amd64.s), sign-extended when wide, and returns the
-// groups of four lanes it left unwritten for the per-lane loop: those with
-// a lane out of that range, or with a sign bit in neg. d may be a.
+// f32TruncAVX computes f32ToIntLanes's truncations of |x| < 2^31 eight
+// lanes at a time (fp_addmul_amd64.s), sign-extended when wide, and returns
+// the groups of four lanes it left unwritten for the per-lane loop, in
+// pairs: those of a trip with a lane out of that range, or with a sign bit
+// in neg. d may be a.
 //
 //go:noescape
 func f32TruncAVX(d, a *Vec, neg uint32, wide bool) (rest uint32)
