@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 
 	"github.com/smsim/smsim/isa"
@@ -266,6 +267,10 @@ func (g *Wgmma) loadDesc(read SharedReader, m *MMAModel, p pendingOperand, at *p
 // it read them.
 func (g *Wgmma) decodeDesc(m *MMAModel, p *pendingOperand, raw []byte, dst view) {
 	o := p.o
+	if o.typ == isa.MMAF16 || o.typ == isa.MMABF16 {
+		g.decodeHalves(o, p.n, raw, dst)
+		return
+	}
 	per := 16 / (o.typ.Bits() / 8)
 	next := 0
 	row := func() []float64 {
@@ -290,6 +295,66 @@ func (g *Wgmma) decodeDesc(m *MMAModel, p *pendingOperand, raw []byte, dst view)
 			}
 		}
 	}
+}
+
+// decodeHalves is decodeDesc for f16 and bf16 operands: each 16-byte row's
+// eight halves widened together (halves8, else halfValue each) and put
+// into dst, along K when K-major, along M or N when M- or N-major.
+func (g *Wgmma) decodeHalves(o operand, n int, raw []byte, dst view) {
+	bf16 := o.typ == isa.MMABF16
+	next := 0
+	put := func(base, step int) {
+		c := (*[16]byte)(raw[next : next+16])
+		next += 16
+		var x [8]float64
+		if !halves8(c, &x, bf16) {
+			for e := range x {
+				x[e] = halfValue(binary.LittleEndian.Uint16(c[2*e:]), bf16, false)
+			}
+		}
+		v := dst.v[base : base+7*step+1]
+		if o.neg {
+			for e := range x {
+				v[e*step] = -x[e]
+			}
+			return
+		}
+		for e := range x {
+			v[e*step] = x[e]
+		}
+	}
+	if !o.mnMajor {
+		for i := 0; i < n; i++ {
+			for k0 := 0; k0 < g.K; k0 += 8 {
+				put(i*dst.si+k0*dst.sk, dst.sk)
+			}
+		}
+		return
+	}
+	for i0 := 0; i0 < n; i0 += 8 {
+		for k := 0; k < g.K; k++ {
+			put(i0*dst.si+k*dst.sk, dst.si)
+		}
+	}
+}
+
+// halfValue is decodeChunk's value of the f16 (or bf16) h, negated if neg:
+// a zero or normal f16 widened by its bits (f16WidenCommon), others by
+// F16ToF32.
+func halfValue(h uint16, bf16, neg bool) float64 {
+	var v float64
+	switch b, ok := f16WidenCommon(h); {
+	case bf16:
+		v = float64(BF16ToF32(h))
+	case ok:
+		v = float64(math.Float32frombits(b))
+	default:
+		v = float64(F16ToF32(h))
+	}
+	if neg {
+		return -v
+	}
+	return v
 }
 
 // loadEach is loadDesc an element at a time, for a shape whose rows of 16

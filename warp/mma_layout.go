@@ -115,9 +115,12 @@ func AccPos(rank, lane, i int) (row, col int) {
 }
 
 // AccSlot is AccPos's inverse within a warp: the lane and element that hold
-// row r (0-15) of the warp's share of D and column col.
+// row r (0-15) of the warp's share of D and column col. Both are
+// non-negative, so the divisions are shifts on their unsigned values (a
+// wgmma finds a slot for each of its 2,048 elements twice).
 func AccSlot(r, col int) (lane, i int) {
-	return 4*(r%8) + col%8/2, 4*(col/8) + 2*(r/8) + col%2
+	ur, uc := uint(r), uint(col)
+	return int(4*(ur%8) + uc%8/2), int(4*(uc/8) + 2*(ur/8) + uc%2)
 }
 
 // AFragPos returns the row and column of A (0 ≤ row < 64, 0 ≤ col < K)

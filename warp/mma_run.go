@@ -39,8 +39,9 @@ func (g *Wgmma) Compute(m *MMAModel) {
 	}
 	p := m.numerics(g.A)
 	for r := 0; r < 16; r++ {
+		a, ae := g.a[32*r:32*r+g.K], g.ae[32*r:32*r+g.K]
 		for col0 := 0; col0 < g.N; col0 += 4 {
-			g.fourColumns(m, p, r, col0)
+			g.fourColumns(m, p, r, col0, a, ae)
 		}
 	}
 }
@@ -71,28 +72,44 @@ type cols4 struct {
 }
 
 // fourColumns computes the elements of row r of the warp's share of D in
-// columns col0..col0+3 (col0 a multiple of 4): the fused sum of four at once
-// (fusedCols4) where no operand is a NaN or an infinity, the general one
-// (dotExp) elsewhere.
-func (g *Wgmma) fourColumns(m *MMAModel, p *MMANumerics, r, col0 int) {
+// columns col0..col0+3 (col0 a multiple of 4), from the row's operands a and
+// their exponents ae: the fused sum of four at once (fusedCols4) where no
+// operand is a NaN or an infinity, the general one (dotExp) elsewhere.
+// Element i lies in lane l0 + i/2 at e0 + i%2 (AccSlot); an f32
+// accumulator is read and written there through slot.
+func (g *Wgmma) fourColumns(m *MMAModel, p *MMANumerics, r, col0 int, a []float64, ae []int32) {
 	x := &g.cols
+	l0, e0 := AccSlot(r, col0)
+	lo, hi := &g.Regs[l0], &g.Regs[l0+1]
+	slot := [4]*uint32{&lo[e0], &lo[e0+1], &hi[e0], &hi[e0+1]}
+	f32 := g.Acc == isa.F32
+	special := g.aSpecial[r]
 	var general [4]bool
-	for i := range 4 {
-		c := g.acc(r, col0+i)
+	all := true
+	for i, b := range g.bSpecial[col0 : col0+4 : col0+4] {
+		var c float64
+		switch {
+		case !g.ScaleD:
+		case f32:
+			c = float64(math.Float32frombits(*slot[i]))
+		default:
+			c = g.accAt(l0+i>>1, e0+i&1)
+		}
 		x.c[i], x.ce[i] = c, noExp
 		if c != 0 {
 			x.ce[i] = int32(expOf(c, fmtF32.emin))
 		}
-		general[i] = g.aSpecial[r] || g.bSpecial[col0+i] || isSpecial(c)
+		general[i] = special || b || isSpecial(c)
+		all = all && general[i]
 	}
-	if general != [4]bool{true, true, true, true} {
-		fusedCols4(g.a[32*r:32*r+g.K], g.ae[32*r:32*r+g.K], g.bT[col0:], g.eb[col0:], int64(1023+p.FracBits), x)
+	if !all {
+		fusedCols4(a, ae, g.bT[col0:], g.eb[col0:], int64(1023+p.FracBits), x)
 	}
 	out, rnd := &fmtF32, isa.RZ
-	if g.Acc == isa.F16 {
+	if !f32 {
 		out, rnd = &fmtF16, isa.RN
 	}
-	plainF32 := g.Acc == isa.F32 && p.SumBits == 0
+	plainF32 := f32 && p.SumBits == 0
 	for i := range 4 {
 		col := col0 + i
 		q := int(x.lead[i]) - p.FracBits
@@ -102,8 +119,7 @@ func (g *Wgmma) fourColumns(m *MMAModel, p *MMANumerics, r, col0 int) {
 		}
 		if plainF32 {
 			if b, ok := f32TowardZero(x.sum[i], q); ok {
-				l, e := AccSlot(r, col)
-				g.Regs[l][e] = b
+				*slot[i] = b
 				continue
 			}
 		}
@@ -126,13 +142,15 @@ func f32TowardZero(sum float64, q int) (uint32, bool) {
 
 // acc is the value the accumulator of element (r, col) brings: its old
 // value with scale-d, else 0.
-func (g *Wgmma) acc(r, col int) float64 {
+func (g *Wgmma) acc(r, col int) float64 { return g.accAt(AccSlot(r, col)) }
+
+// accAt is acc of the element in lane l at element i of the accumulators.
+func (g *Wgmma) accAt(l, i int) float64 {
 	if !g.ScaleD {
 		return 0
 	}
-	l, i := AccSlot(r, col)
 	if g.Acc == isa.F16 {
-		return float64(F16ToF32(uint16(g.Regs[l][i/2] >> (16 * (i % 2)))))
+		return float64(F16ToF32(uint16(g.Regs[l][uint(i)/2] >> (16 * (uint(i) % 2)))))
 	}
 	return float64(math.Float32frombits(g.Regs[l][i]))
 }

@@ -18,3 +18,26 @@ func fusedCols4(a []float64, ea []int32, b []float64, eb []int32, bias int64, x 
 	_ = ea[len(a)-1]
 	fusedCols4AVX2(&a[0], &ea[0], &b[0], &eb[0], len(a), bias, x)
 }
+
+// halvesF16AVX and halvesBF16AVX widen the eight halves of a 16-byte row to
+// float64 (mma_run_amd64.s), as halfValue does each.
+//
+//go:noescape
+func halvesF16AVX(c *[16]byte, out *[8]float64)
+
+//go:noescape
+func halvesBF16AVX(c *[16]byte, out *[8]float64)
+
+// halves8 widens the eight halves of c (bf16 if bf16, else f16) to float64
+// where the host converts halves and reports whether it did.
+func halves8(c *[16]byte, out *[8]float64, bf16 bool) bool {
+	switch {
+	case !hasF16C:
+		return false
+	case bf16:
+		halvesBF16AVX(c, out)
+	default:
+		halvesF16AVX(c, out)
+	}
+	return true
+}

@@ -76,3 +76,39 @@ done:
 	VMOVUPD Y3, 48(AX)
 	VZEROUPPER
 	RET
+
+// halvesF16AVX widens the eight f16 of a 16-byte row of an operand to
+// float64 exactly (VCVTPH2PS, then VCVTPS2PD; a NaN quieted and its payload
+// kept, as Go's float64 of F16ToF32's float32 gives it).
+
+// func halvesF16AVX(c *[16]byte, out *[8]float64)
+TEXT ·halvesF16AVX(SB), NOSPLIT, $0-16
+	MOVQ         c+0(FP), SI
+	MOVQ         out+8(FP), DI
+	VMOVDQU      (SI), X0
+	VCVTPH2PS    X0, Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $1, Y0, X0
+	VCVTPS2PD    X0, Y2
+	VMOVUPD      Y1, (DI)
+	VMOVUPD      Y2, 32(DI)
+	VZEROUPPER
+	RET
+
+// halvesBF16AVX widens the eight bf16 of a 16-byte row to float64: each
+// the high half of an f32 (VPSLLD), converted as Go converts a float32
+// (VCVTPS2PD, which quiets a signalling NaN as CVTSS2SD does).
+
+// func halvesBF16AVX(c *[16]byte, out *[8]float64)
+TEXT ·halvesBF16AVX(SB), NOSPLIT, $0-16
+	MOVQ         c+0(FP), SI
+	MOVQ         out+8(FP), DI
+	VPMOVZXWD    (SI), Y0
+	VPSLLD       $16, Y0, Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $1, Y0, X0
+	VCVTPS2PD    X0, Y2
+	VMOVUPD      Y1, (DI)
+	VMOVUPD      Y2, 32(DI)
+	VZEROUPPER
+	RET

@@ -119,3 +119,70 @@ func (g *Wgmma) bitsAt(r, col int) uint32 {
 	}
 	return g.Regs[l][i]
 }
+
+// An f16 or bf16 operand's rows decode to decodeChunk's values, negated or
+// not: random halves with zeros of both signs, subnormals, infinities and
+// NaNs of any payload in some rows, through the packed widening and the
+// per-half fall-back (hasF16C off), along K and along M or N.
+func TestDecodeHalvesIsDecodeChunk(t *testing.T) {
+	packed := hasF16C
+	defer func() { hasF16C = packed }()
+	for _, hasF16C = range []bool{packed, false} {
+		decodeHalvesAgainstDecodeChunk(t)
+	}
+}
+
+func decodeHalvesAgainstDecodeChunk(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 16))
+	specials := []uint16{0, 0x8000, 1, 0x8001, 0x3ff, 0x7bff, 0x7c00, 0xfc00, 0x7c01, 0x7e00, 0xfe01, 0xff80, 0x7f81}
+	m := &MMAModel{}
+	for _, typ := range []isa.MMAType{isa.MMAF16, isa.MMABF16} {
+		for _, neg := range []bool{false, true} {
+			for _, mnMajor := range []bool{false, true} {
+				g := &Wgmma{K: 16}
+				o := operand{typ: typ, neg: neg, mnMajor: mnMajor}
+				const n = 16
+				raw := make([]byte, 16*n*g.K/8)
+				for i := 0; i < len(raw); i += 2 {
+					h := uint16(rng.Uint32())
+					if rng.IntN(6) == 0 {
+						h = specials[rng.IntN(len(specials))]
+					}
+					raw[i], raw[i+1] = byte(h), byte(h>>8)
+				}
+				got := make([]float64, 32*n)
+				g.decodeHalves(o, n, raw, view{got, 32, 1})
+				want := make([]float64, 32*n)
+				next := 0
+				row := func() []float64 {
+					g.chunk = [16]byte(raw[next : next+16])
+					next += 16
+					return g.decodeChunk(m, o)
+				}
+				if !mnMajor {
+					for i := 0; i < n; i++ {
+						for k0 := 0; k0 < g.K; k0 += 8 {
+							for e, x := range row() {
+								want[32*i+k0+e] = x
+							}
+						}
+					}
+				} else {
+					for i0 := 0; i0 < n; i0 += 8 {
+						for k := 0; k < g.K; k++ {
+							for e, x := range row() {
+								want[32*(i0+e)+k] = x
+							}
+						}
+					}
+				}
+				for i := range want {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("%v neg %v mnMajor %v (packed %v) element %d: %#x, want %#x", typ, neg, mnMajor,
+							hasF16C, i, math.Float64bits(got[i]), math.Float64bits(want[i]))
+					}
+				}
+			}
+		}
+	}
+}
