@@ -41,9 +41,10 @@ type Wgmma struct {
 	DescB  MatrixDesc
 	// ARegs are A's four registers of each lane (A from registers).
 	ARegs [Lanes][4]uint32
-	// Regs are the accumulator registers of each lane: the old values
-	// going in, D coming out. NRegs of them are used.
-	Regs  [Lanes][MaxAccRegs]uint32
+	// Regs are the accumulator registers, each for every lane (Regs[j][l]:
+	// register j of lane l): the old values going in, D coming out. NRegs
+	// of them are used.
+	Regs  [MaxAccRegs][Lanes]uint32
 	NRegs int
 
 	a  [16 * 32]float64  // the warp's 16 rows of A: element (r, k) at 32r+k
@@ -139,9 +140,9 @@ func (w *Warp) uniform(o *isa.Operand, mask uint32, t uint64, what string) (uint
 // warp's registers into g.Regs.
 func (w *Warp) ReadWgmmaAcc(in *isa.Instr, g *Wgmma) {
 	for j := 0; j < g.NRegs; j++ {
-		r := &w.regs[in.Src(j).Reg]
-		for l := 0; l < Lanes; l++ {
-			g.Regs[l][j] = uint32(r[l])
+		r, d := &w.regs[in.Src(j).Reg], &g.Regs[j]
+		for l := range d {
+			d[l] = uint32(r[l])
 		}
 	}
 }
@@ -165,9 +166,9 @@ func (w *Warp) WriteWgmma(in *isa.Instr, g *Wgmma) {
 		if d.Kind != isa.KReg {
 			continue
 		}
-		r := &w.regs[d.Reg]
-		for l := 0; l < Lanes; l++ {
-			r[l] = uint64(g.Regs[l][j])
+		r, v := &w.regs[d.Reg], &g.Regs[j]
+		for l := range r {
+			r[l] = uint64(v[l])
 		}
 	}
 }

@@ -173,14 +173,18 @@ func runWgmmaCase(c *wgmmaCase, m *MMAModel, g *Wgmma) ([]uint32, error) {
 		for l := 0; l < Lanes; l++ {
 			t := 32*rank + l
 			copy(g.ARegs[l][:], c.aregs[4*t:4*t+4])
-			copy(g.Regs[l][:c.NR], c.c[c.NR*t:c.NR*(t+1)])
+			for j, v := range c.c[c.NR*t : c.NR*(t+1)] {
+				g.Regs[j][l] = v
+			}
 		}
 		if err := g.Run(rank, imageReader{c.img, c.Base}, m); err != nil {
 			return nil, err
 		}
 		for l := 0; l < Lanes; l++ {
 			t := 32*rank + l
-			copy(out[c.NR*t:c.NR*(t+1)], g.Regs[l][:c.NR])
+			for j := range c.NR {
+				out[c.NR*t+j] = g.Regs[j][l]
+			}
 		}
 	}
 	return out, nil

@@ -80,8 +80,8 @@ type cols4 struct {
 func (g *Wgmma) fourColumns(m *MMAModel, p *MMANumerics, r, col0 int, a []float64, ae []int32) {
 	x := &g.cols
 	l0, e0 := AccSlot(r, col0)
-	lo, hi := &g.Regs[l0], &g.Regs[l0+1]
-	slot := [4]*uint32{&lo[e0], &lo[e0+1], &hi[e0], &hi[e0+1]}
+	lo, hi := &g.Regs[e0], &g.Regs[e0+1]
+	slot := [4]*uint32{&lo[l0], &hi[l0], &lo[l0+1], &hi[l0+1]}
 	f32 := g.Acc == isa.F32
 	special := g.aSpecial[r]
 	var general [4]bool
@@ -150,9 +150,9 @@ func (g *Wgmma) accAt(l, i int) float64 {
 		return 0
 	}
 	if g.Acc == isa.F16 {
-		return float64(F16ToF32(uint16(g.Regs[l][uint(i)/2] >> (16 * (uint(i) % 2)))))
+		return float64(F16ToF32(uint16(g.Regs[uint(i)/2][l] >> (16 * (uint(i) % 2)))))
 	}
-	return float64(math.Float32frombits(g.Regs[l][i]))
+	return float64(math.Float32frombits(g.Regs[i][l]))
 }
 
 // setAcc writes element (r, col) of D, v, rounded to the accumulator's
@@ -164,15 +164,15 @@ func (g *Wgmma) setAcc(m *MMAModel, r, col int, v float64) {
 		if !math.IsNaN(v) {
 			h = uint32(uint16(fmtF16.encode(v)))
 		}
-		reg, sh := &g.Regs[l][i/2], 16*(i%2)
+		reg, sh := &g.Regs[i/2][l], 16*(i%2)
 		*reg = *reg&^(0xffff<<sh) | h<<sh
 		return
 	}
 	if math.IsNaN(v) {
-		g.Regs[l][i] = m.NaN
+		g.Regs[i][l] = m.NaN
 		return
 	}
-	g.Regs[l][i] = math.Float32bits(float32(v))
+	g.Regs[i][l] = math.Float32bits(float32(v))
 }
 
 // general computes element (r, col) by the general sum (dotExp).
@@ -195,7 +195,7 @@ func (g *Wgmma) runInt() {
 			l, i := AccSlot(r, col)
 			s := int64(0)
 			if g.ScaleD {
-				s = int64(int32(g.Regs[l][i]))
+				s = int64(int32(g.Regs[i][l]))
 			}
 			for k := 0; k < g.K; k++ {
 				s += int64(g.a[32*r+k]) * int64(g.bT[256*k+col])
@@ -203,7 +203,7 @@ func (g *Wgmma) runInt() {
 			if g.Sat {
 				s = max(math.MinInt32, min(math.MaxInt32, s))
 			}
-			g.Regs[l][i] = uint32(s)
+			g.Regs[i][l] = uint32(s)
 		}
 	}
 }

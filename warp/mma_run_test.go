@@ -56,10 +56,10 @@ func TestWgmmaColumnsMatchTheGeneralSum(t *testing.T) {
 			}
 		}
 		for l := 0; l < Lanes; l++ {
-			for j := range g.Regs[l] {
-				g.Regs[l][j] = rng.Uint32()
+			for j := range g.Regs {
+				g.Regs[j][l] = rng.Uint32()
 				if rng.IntN(64) != 0 { // mostly finite accumulators
-					g.Regs[l][j] &^= 0x40004000
+					g.Regs[j][l] &^= 0x40004000
 				}
 			}
 		}
@@ -115,9 +115,9 @@ func randBits(rng *rand.Rand, t isa.MMAType) uint64 {
 func (g *Wgmma) bitsAt(r, col int) uint32 {
 	l, i := AccSlot(r, col)
 	if g.Acc == isa.F16 {
-		return g.Regs[l][i/2] >> (16 * (i % 2)) & 0xffff
+		return g.Regs[i/2][l] >> (16 * (i % 2)) & 0xffff
 	}
-	return g.Regs[l][i]
+	return g.Regs[i][l]
 }
 
 // An f16 or bf16 operand's rows decode to decodeChunk's values, negated or
