@@ -2,6 +2,7 @@ package warp
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/smsim/smsim/isa"
 )
@@ -76,41 +77,58 @@ type cols4 struct {
 // their exponents ae: the fused sum of four at once (fusedCols4) where no
 // operand is a NaN or an infinity, the general one (dotExp) elsewhere.
 // Element i lies in lane l0 + i/2 at e0 + i%2 (AccSlot); an f32
-// accumulator is read and written there through slot.
+// accumulator is read and written there through slot. An f32 accumulator
+// whose sum keeps every fraction bit takes the packed steps (f32Group),
+// which leave only the columns they do not answer for.
 func (g *Wgmma) fourColumns(m *MMAModel, p *MMANumerics, r, col0 int, a []float64, ae []int32) {
 	x := &g.cols
 	l0, e0 := AccSlot(r, col0)
 	lo, hi := &g.Regs[e0], &g.Regs[e0+1]
 	slot := [4]*uint32{&lo[l0], &hi[l0], &lo[l0+1], &hi[l0+1]}
 	f32 := g.Acc == isa.F32
-	special := g.aSpecial[r]
-	var general [4]bool
-	all := true
-	for i, b := range g.bSpecial[col0 : col0+4 : col0+4] {
-		var c float64
-		switch {
-		case !g.ScaleD:
-		case f32:
-			c = float64(math.Float32frombits(*slot[i]))
-		default:
-			c = g.accAt(l0+i>>1, e0+i&1)
+	plainF32 := f32 && p.SumBits == 0
+	special, bSpecial := g.aSpecial[r], g.bSpecial[col0:col0+4:col0+4]
+	bias := int64(1023 + p.FracBits)
+	left := uint32(0xf)
+	if plainF32 {
+		left = f32Group(a, ae, g.bT[col0:], g.eb[col0:], bias, x, slot[0], slot[1], bSpecial, p.FracBits, g.ScaleD, special)
+		if left == 0 {
+			return
 		}
-		x.c[i], x.ce[i] = c, noExp
-		if c != 0 {
-			x.ce[i] = int32(expOf(c, fmtF32.emin))
-		}
-		general[i] = special || b || isSpecial(c)
-		all = all && general[i]
 	}
-	if !all {
-		fusedCols4(a, ae, g.bT[col0:], g.eb[col0:], int64(1023+p.FracBits), x)
+	var general [4]bool
+	if left == 0xf { // the Go steps, from the accumulators
+		all := true
+		for i, b := range bSpecial {
+			var c float64
+			switch {
+			case !g.ScaleD:
+			case f32:
+				c = float64(math.Float32frombits(*slot[i]))
+			default:
+				c = g.accAt(l0+i>>1, e0+i&1)
+			}
+			x.c[i], x.ce[i] = c, noExp
+			if c != 0 {
+				x.ce[i] = int32(expOf(c, fmtF32.emin))
+			}
+			general[i] = special || b || isSpecial(c)
+			all = all && general[i]
+		}
+		if !all {
+			fusedCols4(a, ae, g.bT[col0:], g.eb[col0:], bias, x)
+		}
+	} else { // the columns f32Group left: x.c holds their accumulators
+		for i, b := range bSpecial {
+			general[i] = special || b || isSpecial(x.c[i])
+		}
 	}
 	out, rnd := &fmtF32, isa.RZ
 	if !f32 {
 		out, rnd = &fmtF16, isa.RN
 	}
-	plainF32 := f32 && p.SumBits == 0
-	for i := range 4 {
+	for ; left != 0; left &= left - 1 {
+		i := bits.TrailingZeros32(left)
 		col := col0 + i
 		q := int(x.lead[i]) - p.FracBits
 		if general[i] || x.lead[i] < noExp/2 || q < -1000 || q > 1000 {

@@ -19,6 +19,30 @@ func fusedCols4(a []float64, ea []int32, b []float64, eb []int32, bias int64, x 
 	fusedCols4AVX2(&a[0], &ea[0], &b[0], &eb[0], len(a), bias, x)
 }
 
+// f32GroupAVX is fourColumns's work for an f32 accumulator whose sum keeps
+// every fraction bit, four columns at once (mma_run_amd64.s): p0 and p1 are
+// the slots of columns 0 and 1 (columns 2 and 3 follow each), bSpecial the
+// columns' flags. It writes the columns it answers for and returns the
+// others, with x as fusedCols4 leaves it.
+//
+//go:noescape
+func f32GroupAVX(a *float64, ea *int32, b *float64, eb *int32, k int, bias int64, x *cols4, p0, p1 *uint32,
+	bSpecial *bool, fracBits int32, scaleD, special bool) (rest uint32)
+
+// f32Group runs f32GroupAVX where the host has AVX2 and returns the columns
+// left (all four without it, x untouched).
+func f32Group(a []float64, ea []int32, b []float64, eb []int32, bias int64, x *cols4, p0, p1 *uint32,
+	bSpecial []bool, fracBits int, scaleD, special bool) uint32 {
+	if !hasAVX2 || len(a) == 0 {
+		return 0xf
+	}
+	_ = b[256*(len(a)-1)+3] // the last row's four columns lie in b
+	_ = eb[256*(len(a)-1)+3]
+	_ = ea[len(a)-1]
+	_ = bSpecial[3]
+	return f32GroupAVX(&a[0], &ea[0], &b[0], &eb[0], len(a), bias, x, p0, p1, &bSpecial[0], int32(fracBits), scaleD, special)
+}
+
 // halvesF16AVX and halvesBF16AVX widen the eight halves of a 16-byte row to
 // float64 (mma_run_amd64.s), as halfValue does each.
 //

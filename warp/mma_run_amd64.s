@@ -11,6 +11,60 @@
 //
 // cols4's layout: c at 0, ce at 32, sum at 48, lead at 80.
 
+// FUSED4 is fusedCols4AVX2's steps (registers as it sets them; AX points
+// at the cols4, whose c and ce are in place): x.lead and x.sum written, the
+// sum left in Y3.
+#define FUSED4 \
+	VMOVDQU 32(AX), X0; \
+	MOVQ    CX, DX; \
+lead: \
+	VPBROADCASTD (R8), X1; \
+	VPADDD       (R9), X1, X1; \
+	VPMAXSD      X1, X0, X0; \
+	ADDQ         $4, R8; \
+	ADDQ         $1024, R9; \
+	DECQ         DX; \
+	JNZ          lead; \
+	VMOVDQU X0, 80(AX); \
+	VPMOVSXDQ    X0, Y0; \
+	VPBROADCASTQ bias+40(FP), Y2; \
+	VPSUBQ       Y0, Y2, Y2; \
+	VPSLLQ       $52, Y2, Y2; \
+	VMOVUPD  (AX), Y3; \
+	VMULPD   Y2, Y3, Y3; \
+	VROUNDPD $3, Y3, Y3; \
+	VXORPD   Y5, Y5, Y5; \
+	SHRQ     $1, CX; \
+	JCC      pairs; \
+	VBROADCASTSD (SI), Y4; \
+	VMULPD       (DI), Y4, Y4; \
+	VMULPD       Y2, Y4, Y4; \
+	VROUNDPD     $3, Y4, Y4; \
+	VADDPD       Y4, Y3, Y3; \
+	ADDQ         $8, SI; \
+	ADDQ         $2048, DI; \
+pairs: \
+	TESTQ CX, CX; \
+	JZ    done; \
+pair: \
+	VBROADCASTSD (SI), Y4; \
+	VMULPD       (DI), Y4, Y4; \
+	VMULPD       Y2, Y4, Y4; \
+	VROUNDPD     $3, Y4, Y4; \
+	VADDPD       Y4, Y3, Y3; \
+	VBROADCASTSD 8(SI), Y6; \
+	VMULPD       2048(DI), Y6, Y6; \
+	VMULPD       Y2, Y6, Y6; \
+	VROUNDPD     $3, Y6, Y6; \
+	VADDPD       Y6, Y5, Y5; \
+	ADDQ         $16, SI; \
+	ADDQ         $4096, DI; \
+	DECQ         CX; \
+	JNZ          pair; \
+done: \
+	VADDPD  Y5, Y3, Y3; \
+	VMOVUPD Y3, 48(AX)
+
 // func fusedCols4AVX2(a *float64, ea *int32, b *float64, eb *int32, k int, bias int64, x *cols4)
 TEXT ·fusedCols4AVX2(SB), NOSPLIT, $0-56
 	MOVQ a+0(FP), SI
@@ -19,61 +73,165 @@ TEXT ·fusedCols4AVX2(SB), NOSPLIT, $0-56
 	MOVQ eb+24(FP), R9
 	MOVQ k+32(FP), CX
 	MOVQ x+48(FP), AX
+	FUSED4
+	VZEROUPPER
+	RET
 
-	// lead = max(ce, ea[k]+eb[k] for each k)
-	VMOVDQU 32(AX), X0
-	MOVQ    CX, DX
-lead:
-	VPBROADCASTD (R8), X1
-	VPADDD       (R9), X1, X1
-	VPMAXSD      X1, X0, X0
-	ADDQ         $4, R8
-	ADDQ         $1024, R9
-	DECQ         DX
-	JNZ          lead
-	VMOVDQU X0, 80(AX)
+DATA f32GroupPack<>+0(SB)/4, $0
+DATA f32GroupPack<>+4(SB)/4, $2
+DATA f32GroupPack<>+8(SB)/4, $4
+DATA f32GroupPack<>+12(SB)/4, $6
+DATA f32GroupPack<>+16(SB)/4, $0
+DATA f32GroupPack<>+20(SB)/4, $2
+DATA f32GroupPack<>+24(SB)/4, $4
+DATA f32GroupPack<>+28(SB)/4, $6
+GLOBL f32GroupPack<>(SB), RODATA|NOPTR, $32
+DATA f32GroupExpMask<>+0(SB)/8, $0x7ff
+GLOBL f32GroupExpMask<>(SB), RODATA|NOPTR, $8
+DATA f32GroupBias<>+0(SB)/4, $1023
+GLOBL f32GroupBias<>(SB), RODATA|NOPTR, $4
+DATA f32GroupEmin<>+0(SB)/4, $-126
+GLOBL f32GroupEmin<>(SB), RODATA|NOPTR, $4
+DATA f32GroupNoExp<>+0(SB)/4, $-1048576
+GLOBL f32GroupNoExp<>(SB), RODATA|NOPTR, $4
+DATA f32GroupHalfNoExp<>+0(SB)/4, $-524288
+GLOBL f32GroupHalfNoExp<>(SB), RODATA|NOPTR, $4
+DATA f32GroupSpecial<>+0(SB)/4, $0x7ff
+GLOBL f32GroupSpecial<>(SB), RODATA|NOPTR, $4
+DATA f32GroupQMin<>+0(SB)/4, $-1000
+GLOBL f32GroupQMin<>(SB), RODATA|NOPTR, $4
+DATA f32GroupQMax<>+0(SB)/4, $1000
+GLOBL f32GroupQMax<>(SB), RODATA|NOPTR, $4
+DATA f32GroupAbs<>+0(SB)/8, $0x7fffffffffffffff
+GLOBL f32GroupAbs<>(SB), RODATA|NOPTR, $8
+DATA f32GroupLow<>+0(SB)/8, $0x3810000000000000
+GLOBL f32GroupLow<>(SB), RODATA|NOPTR, $8
+DATA f32GroupHigh<>+0(SB)/8, $0x47f0000000000000
+GLOBL f32GroupHigh<>(SB), RODATA|NOPTR, $8
+DATA f32GroupCut<>+0(SB)/8, $0xffffffffe0000000
+GLOBL f32GroupCut<>(SB), RODATA|NOPTR, $8
 
-	// scale = float64 bits (bias - lead) << 52
-	VPMOVSXDQ    X0, Y0
-	VPBROADCASTQ bias+40(FP), Y2
-	VPSUBQ       Y0, Y2, Y2
-	VPSLLQ       $52, Y2, Y2
+// f32GroupAVX is fourColumns for an f32 accumulator whose sum keeps every
+// fraction bit (SumBits 0), four columns at once: the accumulators read
+// from their slots (p0: columns 0 and 2, p1: columns 1 and 3; zero without
+// scale-d) and widened, their exponents (expOf; noExp for a zero), the
+// fused sums (FUSED4), and each sum scaled by 2^(lead-FracBits) and cut
+// toward zero to f32 (f32TowardZero) written back to its slot. A column
+// that takes the general sum (special: the row's A holds a NaN or an
+// infinity; bSpecial its column's B; or its accumulator is one), or whose
+// quantum or f32 result leaves the range f32TowardZero answers for, keeps
+// its slot and its bit in rest: x.lead and x.sum hold what finish needs.
+//
+// func f32GroupAVX(a *float64, ea *int32, b *float64, eb *int32, k int, bias int64, x *cols4, p0, p1 *uint32, bSpecial *bool, fracBits int32, scaleD, special bool) (rest uint32)
+TEXT ·f32GroupAVX(SB), NOSPLIT, $0-92
+	MOVQ a+0(FP), SI
+	MOVQ ea+8(FP), R8
+	MOVQ b+16(FP), DI
+	MOVQ eb+24(FP), R9
+	MOVQ k+32(FP), CX
+	MOVQ x+48(FP), AX
+	MOVQ p0+56(FP), R10
+	MOVQ p1+64(FP), R11
 
-	// sums: the accumulator's term, then the products'
-	VMOVUPD  (AX), Y3
-	VMULPD   Y2, Y3, Y3
-	VROUNDPD $3, Y3, Y3
-	VXORPD   Y5, Y5, Y5
-	SHRQ     $1, CX
-	JCC      pairs
-	VBROADCASTSD (SI), Y4
-	VMULPD       (DI), Y4, Y4
-	VMULPD       Y2, Y4, Y4
-	VROUNDPD     $3, Y4, Y4
-	VADDPD       Y4, Y3, Y3
-	ADDQ         $8, SI
-	ADDQ         $2048, DI
-pairs:
-	TESTQ CX, CX
-	JZ    done
-pair:
-	VBROADCASTSD (SI), Y4
-	VMULPD       (DI), Y4, Y4
-	VMULPD       Y2, Y4, Y4
-	VROUNDPD     $3, Y4, Y4
-	VADDPD       Y4, Y3, Y3
-	VBROADCASTSD 8(SI), Y6
-	VMULPD       2048(DI), Y6, Y6
-	VMULPD       Y2, Y6, Y6
-	VROUNDPD     $3, Y6, Y6
-	VADDPD       Y6, Y5, Y5
-	ADDQ         $16, SI
-	ADDQ         $4096, DI
-	DECQ         CX
-	JNZ          pair
-done:
-	VADDPD  Y5, Y3, Y3
-	VMOVUPD Y3, 48(AX)
+	// The accumulators' bits (X7, kept for the columns left), as f32 in
+	// column order, then widened into x.c (zero without scale-d).
+	VMOVQ      (R10), X0
+	VMOVQ      (R11), X1
+	VPUNPCKLDQ X1, X0, X7
+	VXORPS     X0, X0, X0
+	CMPB       scaleD+84(FP), $0
+	JEQ        noscale
+	VMOVDQA    X7, X0
+noscale:
+	VCVTPS2PD X0, Y3
+	VMOVUPD   Y3, (AX)
+
+	// ce: max(f-1023, -126) of the f64 exponent field f, noExp for a zero;
+	// a field of 0x7ff marks the column general (X8: the general mask,
+	// which FUSED4 leaves alone).
+	VPSRLQ       $52, Y3, Y1
+	VPBROADCASTQ f32GroupExpMask<>(SB), Y2
+	VPAND        Y2, Y1, Y1
+	VMOVDQU      f32GroupPack<>(SB), Y2
+	VPERMD       Y1, Y2, Y1
+	VPBROADCASTD f32GroupSpecial<>(SB), X2
+	VPCMPEQD     X2, X1, X8
+	VPBROADCASTD f32GroupBias<>(SB), X2
+	VPSUBD       X2, X1, X1
+	VPBROADCASTD f32GroupEmin<>(SB), X2
+	VPMAXSD      X2, X1, X1
+	VXORPD       Y4, Y4, Y4
+	VCMPPD       $0, Y4, Y3, Y4
+	VMOVDQU      f32GroupPack<>(SB), Y2
+	VPERMD       Y4, Y2, Y4
+	VPBROADCASTD f32GroupNoExp<>(SB), X2
+	VPBLENDVB    X4, X2, X1, X1
+	VMOVDQU      X1, 32(AX)
+
+	// The row's and the columns' NaNs and infinities.
+	MOVQ         bSpecial+72(FP), DX
+	VPMOVZXBD    (DX), X1
+	VPXOR        X2, X2, X2
+	VPCMPEQD     X2, X1, X1
+	VPCMPEQD     X2, X2, X2
+	VPXOR        X2, X1, X1
+	VPOR         X1, X8, X8
+	MOVBLZX      special+85(FP), DX
+	NEGL         DX
+	VMOVD        DX, X1
+	VPBROADCASTD X1, X1
+	VPOR         X1, X8, X8
+
+	FUSED4
+	VMOVDQU 80(AX), X0
+
+	// q = lead - FracBits; columns whose lead is noExp or whose q leaves
+	// [-1000, 1000] go to finish, as do those whose scaled sum leaves
+	// [2^-126, 2^128) in magnitude.
+	MOVL         fracBits+80(FP), DX
+	VMOVD        DX, X1
+	VPBROADCASTD X1, X1
+	VPSUBD       X1, X0, X1
+	VPBROADCASTD f32GroupHalfNoExp<>(SB), X2
+	VPCMPGTD     X0, X2, X2
+	VPOR         X2, X8, X8
+	VPBROADCASTD f32GroupQMin<>(SB), X2
+	VPCMPGTD     X1, X2, X2
+	VPOR         X2, X8, X8
+	VPBROADCASTD f32GroupQMax<>(SB), X2
+	VPCMPGTD     X2, X1, X2
+	VPOR         X2, X8, X8
+	VPMOVSXDQ    X1, Y1
+	VPBROADCASTQ f32GroupExpMask<>(SB), Y2
+	VPSRLQ       $1, Y2, Y2
+	VPADDQ       Y2, Y1, Y1
+	VPSLLQ       $52, Y1, Y1
+	VMULPD       Y1, Y3, Y3
+	VPBROADCASTQ f32GroupAbs<>(SB), Y1
+	VPAND        Y1, Y3, Y1
+	VPBROADCASTQ f32GroupLow<>(SB), Y2
+	VPCMPGTQ     Y1, Y2, Y2
+	VPBROADCASTQ f32GroupHigh<>(SB), Y4
+	VPCMPGTQ     Y4, Y1, Y4
+	VPCMPEQQ     Y1, Y4, Y5
+	VPOR         Y5, Y4, Y4
+	VPOR         Y4, Y2, Y2
+	VMOVDQU      f32GroupPack<>(SB), Y4
+	VPERMD       Y2, Y4, Y2
+	VPOR         X2, X8, X8
+
+	// The f32 results, cut to 23 fraction bits (exact in f32), into the
+	// slots of the columns not left.
+	VPBROADCASTQ f32GroupCut<>(SB), Y1
+	VPAND        Y1, Y3, Y3
+	VCVTPD2PSY   Y3, X3
+	VPBLENDVB    X8, X7, X3, X3
+	VMOVD        X3, (R10)
+	VPEXTRD      $1, X3, (R11)
+	VPEXTRD      $2, X3, 4(R10)
+	VPEXTRD      $3, X3, 4(R11)
+	VMOVMSKPS    X8, DX
+	MOVL         DX, rest+88(FP)
 	VZEROUPPER
 	RET
 

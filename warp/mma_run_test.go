@@ -186,3 +186,113 @@ func decodeHalvesAgainstDecodeChunk(t *testing.T) {
 		}
 	}
 }
+
+// The packed steps of an f32 accumulator (f32Group) give the general sum's
+// bits where results leave f32's normal range: products and accumulators
+// near the least normal f32 (results cut to subnormals and zeros) and near
+// the largest (results cut to the largest finite f32), besides NaNs,
+// infinities and zeros of both signs, with and without scale-d.
+func TestF32GroupAtTheEndsOfTheRange(t *testing.T) {
+	m := H200MMAModel()
+	rng := rand.New(rand.NewPCG(8, 9))
+	accs := []uint32{0, 0x80000000, 1, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x80800000, 0x00800001,
+		0x01000000, 0x7f7fffff, 0xff7fffff, 0x7f000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x3f800000}
+	// element of type t with a biased exponent near lo or hi of its field
+	element := func(t isa.MMAType, kind int) float64 {
+		var bits uint64
+		switch t {
+		case isa.MMATF32:
+			e := []uint64{1, 2, 127, 253, 254}[kind]
+			bits = rng.Uint64()&0x807fffff | e<<23
+		case isa.MMABF16:
+			e := []uint64{1, 2, 127, 253, 254}[kind]
+			bits = rng.Uint64()&0x807f | e<<7
+		default:
+			e := []uint64{0, 1, 15, 29, 30}[kind]
+			bits = rng.Uint64()&0x83ff | e<<10
+		}
+		if rng.IntN(6) == 0 {
+			return 0
+		}
+		return m.MMAValue(t, bits)
+	}
+	saved := hasAVX2
+	defer func() { hasAVX2 = saved }()
+	var tiny, huge int
+	for n := 0; n < 300; n++ {
+		typ := []isa.MMAType{isa.MMABF16, isa.MMATF32, isa.MMAF16}[n%3]
+		g := &Wgmma{A: typ, B: typ, N: 64, K: typ.K(), Acc: isa.F32, ScaleD: n%5 != 0}
+		for r := 0; r < 16; r++ {
+			kind := rng.IntN(5)
+			for k := 0; k < g.K; k++ {
+				g.a[32*r+k] = element(typ, kind)
+			}
+		}
+		for col := 0; col < g.N; col++ {
+			kind := rng.IntN(5)
+			for k := 0; k < g.K; k++ {
+				g.bT[256*k+col] = element(typ, kind)
+			}
+		}
+		for j := range g.Regs {
+			for l := range g.Regs[j] {
+				g.Regs[j][l] = accs[rng.IntN(len(accs))]
+				if rng.IntN(3) == 0 {
+					g.Regs[j][l] ^= rng.Uint32() & 0xff // a neighbour
+				}
+			}
+		}
+		old := g.Regs
+		want := *g
+		want.exponents()
+		var ref [16][64]uint32
+		for r := 0; r < 16; r++ {
+			for col := 0; col < g.N; col++ {
+				want.setAcc(&m, r, col, want.general(&m, r, col))
+				ref[r][col] = want.bitsAt(r, col)
+				switch v := ref[r][col] &^ f32Sign; {
+				case v != 0 && v < 0x00800000:
+					tiny++
+				case v == 0x7f7fffff:
+					huge++
+				}
+			}
+		}
+		for _, packed := range []bool{false, true} {
+			hasAVX2 = packed && saved
+			g.Regs = old
+			g.Compute(&m)
+			for r := 0; r < 16; r++ {
+				for col := 0; col < g.N; col++ {
+					if got := g.bitsAt(r, col); got != ref[r][col] {
+						l, i := AccSlot(r, col)
+						t.Fatalf("%v, scale-d %v, packed %v: row %d column %d (accumulator %#x): %#x, want %#x",
+							typ, g.ScaleD, hasAVX2, r, col, old[i][l], got, ref[r][col])
+					}
+				}
+			}
+		}
+	}
+	if tiny < 100 || huge < 100 {
+		t.Fatalf("%d subnormal and %d largest results: the test no longer reaches the ends of the range", tiny, huge)
+	}
+}
+
+// A result below f32's least normal is cut toward zero as a subnormal
+// (finish), not rounded to nearest by the host's conversion: 1.5·2^-127 +
+// 1.5·2^-149 is 0x600001, packed or not.
+func TestF32GroupCutsSubnormalResultsTowardZero(t *testing.T) {
+	m := H200MMAModel()
+	saved := hasAVX2
+	defer func() { hasAVX2 = saved }()
+	for _, packed := range []bool{false, true} {
+		hasAVX2 = packed && saved
+		g := &Wgmma{A: isa.MMABF16, B: isa.MMABF16, N: 8, K: 16, Acc: isa.F32}
+		g.a[0], g.bT[0] = 1.5*0x1p-126, 0.5
+		g.a[1], g.bT[256] = 0x1p-126, 1.5*0x1p-23
+		g.Compute(&m)
+		if got := g.bitsAt(0, 0); got != 0x600001 {
+			t.Errorf("packed %v: %#x, want 0x600001", hasAVX2, got)
+		}
+	}
+}
