@@ -39,8 +39,15 @@ func (g *Wgmma) Compute(m *MMAModel) {
 		return
 	}
 	p := m.numerics(g.A)
+	plainF32 := g.Acc == isa.F32 && p.SumBits == 0
 	for r := 0; r < 16; r++ {
 		a, ae := g.a[32*r:32*r+g.K], g.ae[32*r:32*r+g.K]
+		if plainF32 { // the groups the packed row leaves
+			for left := g.f32Row(p, r, a, ae); left != 0; left &= left - 1 {
+				g.fourColumns(m, p, r, 4*bits.TrailingZeros64(left), a, ae)
+			}
+			continue
+		}
 		for col0 := 0; col0 < g.N; col0 += 4 {
 			g.fourColumns(m, p, r, col0, a, ae)
 		}

@@ -43,6 +43,36 @@ func f32Group(a []float64, ea []int32, b []float64, eb []int32, bias int64, x *c
 	return f32GroupAVX(&a[0], &ea[0], &b[0], &eb[0], len(a), bias, x, p0, p1, &bSpecial[0], int32(fracBits), scaleD, special)
 }
 
+// f32RowAVX is f32GroupAVX for every group of four columns of a row, from
+// group 0's first slot p0 (mma_run_amd64.s). It writes the groups it
+// answers for whole and returns the others (bit g: columns 4g to 4g+3),
+// whose slots it leaves as they were.
+//
+//go:noescape
+func f32RowAVX(a *float64, ea *int32, b *float64, eb *int32, k int, bias int64, x *cols4, p0 *uint32,
+	bSpecial *bool, fracBits int32, scaleD, special bool, groups int) (left uint64)
+
+// f32Row runs f32RowAVX over the n columns of row r (n a multiple of 4, at
+// most 256) where the host has AVX2 and returns the groups left (all of them
+// without it).
+func (g *Wgmma) f32Row(p *MMANumerics, r int, a []float64, ae []int32) uint64 {
+	groups := g.N / 4
+	all := uint64(1)<<groups - 1
+	if groups == 64 {
+		all = ^uint64(0)
+	}
+	if !hasAVX2 || len(a) == 0 || groups == 0 {
+		return all
+	}
+	_ = g.bT[256*(len(a)-1)+g.N-1] // the last row's columns lie in bT
+	_ = g.eb[256*(len(a)-1)+g.N-1]
+	_ = ae[len(a)-1]
+	l0, e0 := AccSlot(r, 0)
+	_ = g.Regs[e0+4*((groups-1)/2)+1][l0+3] // the last group's slots
+	return f32RowAVX(&a[0], &ae[0], &g.bT[0], &g.eb[0], len(a), int64(1023+p.FracBits), &g.cols, &g.Regs[e0][l0],
+		&g.bSpecial[0], int32(p.FracBits), g.ScaleD, g.aSpecial[r], groups) & all
+}
+
 // halvesF16AVX and halvesBF16AVX widen the eight halves of a 16-byte row to
 // float64 (mma_run_amd64.s), as halfValue does each.
 //

@@ -111,6 +111,87 @@ GLOBL f32GroupHigh<>(SB), RODATA|NOPTR, $8
 DATA f32GroupCut<>+0(SB)/8, $0xffffffffe0000000
 GLOBL f32GroupCut<>(SB), RODATA|NOPTR, $8
 
+// GROUPBODY is f32GroupAVX's steps for the four columns whose first slot is
+// at R10 (the second at R11), their B at DI and R9, their flags at BX:
+// X3 holds the f32 results in column order, X7 the slots' old bits, X8 the
+// columns left (all ones), x (AX) what fusedCols4 leaves.
+#define GROUPBODY \
+	VMOVQ      (R10), X0; \
+	VMOVQ      (R11), X1; \
+	VPUNPCKLDQ X1, X0, X7; \
+	VXORPS     X0, X0, X0; \
+	CMPB       scaleD+SCALED(FP), $0; \
+	JEQ        noscale; \
+	VMOVDQA    X7, X0; \
+noscale: \
+	VCVTPS2PD X0, Y3; \
+	VMOVUPD   Y3, (AX); \
+	VPSRLQ       $52, Y3, Y1; \
+	VPBROADCASTQ f32GroupExpMask<>(SB), Y2; \
+	VPAND        Y2, Y1, Y1; \
+	VMOVDQU      f32GroupPack<>(SB), Y2; \
+	VPERMD       Y1, Y2, Y1; \
+	VPBROADCASTD f32GroupSpecial<>(SB), X2; \
+	VPCMPEQD     X2, X1, X8; \
+	VPBROADCASTD f32GroupBias<>(SB), X2; \
+	VPSUBD       X2, X1, X1; \
+	VPBROADCASTD f32GroupEmin<>(SB), X2; \
+	VPMAXSD      X2, X1, X1; \
+	VXORPD       Y4, Y4, Y4; \
+	VCMPPD       $0, Y4, Y3, Y4; \
+	VMOVDQU      f32GroupPack<>(SB), Y2; \
+	VPERMD       Y4, Y2, Y4; \
+	VPBROADCASTD f32GroupNoExp<>(SB), X2; \
+	VPBLENDVB    X4, X2, X1, X1; \
+	VMOVDQU      X1, 32(AX); \
+	VPMOVZXBD    (BX), X1; \
+	VPXOR        X2, X2, X2; \
+	VPCMPEQD     X2, X1, X1; \
+	VPCMPEQD     X2, X2, X2; \
+	VPXOR        X2, X1, X1; \
+	VPOR         X1, X8, X8; \
+	MOVBLZX      special+SPECIAL(FP), DX; \
+	NEGL         DX; \
+	VMOVD        DX, X1; \
+	VPBROADCASTD X1, X1; \
+	VPOR         X1, X8, X8; \
+	FUSED4; \
+	VMOVDQU 80(AX), X0; \
+	MOVL         fracBits+FRACBITS(FP), DX; \
+	VMOVD        DX, X1; \
+	VPBROADCASTD X1, X1; \
+	VPSUBD       X1, X0, X1; \
+	VPBROADCASTD f32GroupHalfNoExp<>(SB), X2; \
+	VPCMPGTD     X0, X2, X2; \
+	VPOR         X2, X8, X8; \
+	VPBROADCASTD f32GroupQMin<>(SB), X2; \
+	VPCMPGTD     X1, X2, X2; \
+	VPOR         X2, X8, X8; \
+	VPBROADCASTD f32GroupQMax<>(SB), X2; \
+	VPCMPGTD     X2, X1, X2; \
+	VPOR         X2, X8, X8; \
+	VPMOVSXDQ    X1, Y1; \
+	VPBROADCASTQ f32GroupExpMask<>(SB), Y2; \
+	VPSRLQ       $1, Y2, Y2; \
+	VPADDQ       Y2, Y1, Y1; \
+	VPSLLQ       $52, Y1, Y1; \
+	VMULPD       Y1, Y3, Y3; \
+	VPBROADCASTQ f32GroupAbs<>(SB), Y1; \
+	VPAND        Y1, Y3, Y1; \
+	VPBROADCASTQ f32GroupLow<>(SB), Y2; \
+	VPCMPGTQ     Y1, Y2, Y2; \
+	VPBROADCASTQ f32GroupHigh<>(SB), Y4; \
+	VPCMPGTQ     Y4, Y1, Y4; \
+	VPCMPEQQ     Y1, Y4, Y5; \
+	VPOR         Y5, Y4, Y4; \
+	VPOR         Y4, Y2, Y2; \
+	VMOVDQU      f32GroupPack<>(SB), Y4; \
+	VPERMD       Y2, Y4, Y2; \
+	VPOR         X2, X8, X8; \
+	VPBROADCASTQ f32GroupCut<>(SB), Y1; \
+	VPAND        Y1, Y3, Y3; \
+	VCVTPD2PSY   Y3, X3
+
 // f32GroupAVX is fourColumns for an f32 accumulator whose sum keeps every
 // fraction bit (SumBits 0), four columns at once: the accumulators read
 // from their slots (p0: columns 0 and 2, p1: columns 1 and 3; zero without
@@ -121,7 +202,12 @@ GLOBL f32GroupCut<>(SB), RODATA|NOPTR, $8
 // infinity; bSpecial its column's B; or its accumulator is one), or whose
 // quantum or f32 result leaves the range f32TowardZero answers for, keeps
 // its slot and its bit in rest: x.lead and x.sum hold what finish needs.
-//
+// The range is compared on the scaled sum's bits: [2^-126, 2^128).
+
+#define SCALED 84
+#define SPECIAL 85
+#define FRACBITS 80
+
 // func f32GroupAVX(a *float64, ea *int32, b *float64, eb *int32, k int, bias int64, x *cols4, p0, p1 *uint32, bSpecial *bool, fracBits int32, scaleD, special bool) (rest uint32)
 TEXT ·f32GroupAVX(SB), NOSPLIT, $0-92
 	MOVQ a+0(FP), SI
@@ -132,106 +218,83 @@ TEXT ·f32GroupAVX(SB), NOSPLIT, $0-92
 	MOVQ x+48(FP), AX
 	MOVQ p0+56(FP), R10
 	MOVQ p1+64(FP), R11
+	MOVQ bSpecial+72(FP), BX
+	GROUPBODY
+	VPBLENDVB X8, X7, X3, X3
+	VMOVD     X3, (R10)
+	VPEXTRD   $1, X3, (R11)
+	VPEXTRD   $2, X3, 4(R10)
+	VPEXTRD   $3, X3, 4(R11)
+	VMOVMSKPS X8, DX
+	MOVL      DX, rest+88(FP)
+	VZEROUPPER
+	RET
 
-	// The accumulators' bits (X7, kept for the columns left), as f32 in
-	// column order, then widened into x.c (zero without scale-d).
-	VMOVQ      (R10), X0
-	VMOVQ      (R11), X1
-	VPUNPCKLDQ X1, X0, X7
-	VXORPS     X0, X0, X0
-	CMPB       scaleD+84(FP), $0
-	JEQ        noscale
-	VMOVDQA    X7, X0
-noscale:
-	VCVTPS2PD X0, Y3
-	VMOVUPD   Y3, (AX)
+#undef SCALED
+#undef SPECIAL
+#undef FRACBITS
+#define SCALED 76
+#define SPECIAL 77
+#define FRACBITS 72
 
-	// ce: max(f-1023, -126) of the f64 exponent field f, noExp for a zero;
-	// a field of 0x7ff marks the column general (X8: the general mask,
-	// which FUSED4 leaves alone).
-	VPSRLQ       $52, Y3, Y1
-	VPBROADCASTQ f32GroupExpMask<>(SB), Y2
-	VPAND        Y2, Y1, Y1
-	VMOVDQU      f32GroupPack<>(SB), Y2
-	VPERMD       Y1, Y2, Y1
-	VPBROADCASTD f32GroupSpecial<>(SB), X2
-	VPCMPEQD     X2, X1, X8
-	VPBROADCASTD f32GroupBias<>(SB), X2
-	VPSUBD       X2, X1, X1
-	VPBROADCASTD f32GroupEmin<>(SB), X2
-	VPMAXSD      X2, X1, X1
-	VXORPD       Y4, Y4, Y4
-	VCMPPD       $0, Y4, Y3, Y4
-	VMOVDQU      f32GroupPack<>(SB), Y2
-	VPERMD       Y4, Y2, Y4
-	VPBROADCASTD f32GroupNoExp<>(SB), X2
-	VPBLENDVB    X4, X2, X1, X1
-	VMOVDQU      X1, 32(AX)
+// f32RowAVX is f32GroupAVX for the groups of four columns of a row, from
+// group 0's slots at p0 on: group g's first slot lies 512 bytes (four
+// registers of Regs) on for each two groups, 8 bytes (two lanes) on for an
+// odd g, its second slot 128 bytes (a register) past its first. A group
+// with a column left is not written at all: its bit in left sends it to
+// fourColumns whole.
 
-	// The row's and the columns' NaNs and infinities.
-	MOVQ         bSpecial+72(FP), DX
-	VPMOVZXBD    (DX), X1
-	VPXOR        X2, X2, X2
-	VPCMPEQD     X2, X1, X1
-	VPCMPEQD     X2, X2, X2
-	VPXOR        X2, X1, X1
-	VPOR         X1, X8, X8
-	MOVBLZX      special+85(FP), DX
-	NEGL         DX
-	VMOVD        DX, X1
-	VPBROADCASTD X1, X1
-	VPOR         X1, X8, X8
+// func f32RowAVX(a *float64, ea *int32, b *float64, eb *int32, k int, bias int64, x *cols4, p0 *uint32, bSpecial *bool, fracBits int32, scaleD, special bool, groups int) (left uint64)
+TEXT ·f32RowAVX(SB), NOSPLIT, $16-96
+	MOVQ b+16(FP), R12
+	MOVQ eb+24(FP), R13
+	MOVQ bSpecial+64(FP), BX
+	MOVQ $0, grp-8(SP)
+	MOVQ $0, lft-16(SP)
 
-	FUSED4
-	VMOVDQU 80(AX), X0
+rowgroup:
+	MOVQ  a+0(FP), SI
+	MOVQ  ea+8(FP), R8
+	MOVQ  R12, DI
+	MOVQ  R13, R9
+	MOVQ  k+32(FP), CX
+	MOVQ  x+48(FP), AX
+	MOVQ  grp-8(SP), DX
+	MOVQ  DX, R10
+	SHRQ  $1, R10
+	SHLQ  $9, R10
+	ANDQ  $1, DX
+	SHLQ  $3, DX
+	ADDQ  DX, R10
+	ADDQ  p0+56(FP), R10
+	LEAQ  128(R10), R11
+	GROUPBODY
+	VMOVMSKPS X8, DX
+	TESTL     DX, DX
+	JNE       rowleft
+	VMOVD     X3, (R10)
+	VPEXTRD   $1, X3, (R11)
+	VPEXTRD   $2, X3, 4(R10)
+	VPEXTRD   $3, X3, 4(R11)
+	JMP       rownext
 
-	// q = lead - FracBits; columns whose lead is noExp or whose q leaves
-	// [-1000, 1000] go to finish, as do those whose scaled sum leaves
-	// [2^-126, 2^128) in magnitude.
-	MOVL         fracBits+80(FP), DX
-	VMOVD        DX, X1
-	VPBROADCASTD X1, X1
-	VPSUBD       X1, X0, X1
-	VPBROADCASTD f32GroupHalfNoExp<>(SB), X2
-	VPCMPGTD     X0, X2, X2
-	VPOR         X2, X8, X8
-	VPBROADCASTD f32GroupQMin<>(SB), X2
-	VPCMPGTD     X1, X2, X2
-	VPOR         X2, X8, X8
-	VPBROADCASTD f32GroupQMax<>(SB), X2
-	VPCMPGTD     X2, X1, X2
-	VPOR         X2, X8, X8
-	VPMOVSXDQ    X1, Y1
-	VPBROADCASTQ f32GroupExpMask<>(SB), Y2
-	VPSRLQ       $1, Y2, Y2
-	VPADDQ       Y2, Y1, Y1
-	VPSLLQ       $52, Y1, Y1
-	VMULPD       Y1, Y3, Y3
-	VPBROADCASTQ f32GroupAbs<>(SB), Y1
-	VPAND        Y1, Y3, Y1
-	VPBROADCASTQ f32GroupLow<>(SB), Y2
-	VPCMPGTQ     Y1, Y2, Y2
-	VPBROADCASTQ f32GroupHigh<>(SB), Y4
-	VPCMPGTQ     Y4, Y1, Y4
-	VPCMPEQQ     Y1, Y4, Y5
-	VPOR         Y5, Y4, Y4
-	VPOR         Y4, Y2, Y2
-	VMOVDQU      f32GroupPack<>(SB), Y4
-	VPERMD       Y2, Y4, Y2
-	VPOR         X2, X8, X8
+rowleft:
+	MOVQ grp-8(SP), CX
+	MOVQ $1, DX
+	SHLQ CX, DX
+	ORQ  DX, lft-16(SP)
 
-	// The f32 results, cut to 23 fraction bits (exact in f32), into the
-	// slots of the columns not left.
-	VPBROADCASTQ f32GroupCut<>(SB), Y1
-	VPAND        Y1, Y3, Y3
-	VCVTPD2PSY   Y3, X3
-	VPBLENDVB    X8, X7, X3, X3
-	VMOVD        X3, (R10)
-	VPEXTRD      $1, X3, (R11)
-	VPEXTRD      $2, X3, 4(R10)
-	VPEXTRD      $3, X3, 4(R11)
-	VMOVMSKPS    X8, DX
-	MOVL         DX, rest+88(FP)
+rownext:
+	ADDQ $32, R12
+	ADDQ $16, R13
+	ADDQ $4, BX
+	MOVQ grp-8(SP), DX
+	INCQ DX
+	MOVQ DX, grp-8(SP)
+	CMPQ DX, groups+80(FP)
+	JLT  rowgroup
+	MOVQ lft-16(SP), DX
+	MOVQ DX, left+88(FP)
 	VZEROUPPER
 	RET
 

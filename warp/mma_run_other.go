@@ -16,3 +16,11 @@ func f32Group(a []float64, ea []int32, b []float64, eb []int32, bias int64, x *c
 	bSpecial []bool, fracBits int, scaleD, special bool) uint32 {
 	return 0xf
 }
+
+// f32Row leaves every group to fourColumns off amd64.
+func (g *Wgmma) f32Row(p *MMANumerics, r int, a []float64, ae []int32) uint64 {
+	if g.N/4 == 64 {
+		return ^uint64(0)
+	}
+	return uint64(1)<<(g.N/4) - 1
+}
