@@ -95,3 +95,21 @@ func halves8(c *[16]byte, out *[8]float64, bf16 bool) bool {
 	}
 	return true
 }
+
+// exponentsAVX is exponents of the n values at v (n a multiple of 4) into
+// e, four at a time (mma_run_amd64.s).
+//
+//go:noescape
+func exponentsAVX(v *float64, n int, emin int32, e *int32) (special bool)
+
+// exponentsWide runs exponents's values four at a time where the host has
+// AVX2 and returns how many it took (a multiple of 4) and whether one of
+// them is a NaN or an infinity.
+func exponentsWide(v []float64, emin int, e []int32) (int, bool) {
+	n := len(v) &^ 3
+	if !hasAVX2 || n == 0 {
+		return 0, false
+	}
+	_ = e[n-1]
+	return n, exponentsAVX(&v[0], n, int32(emin), &e[0])
+}

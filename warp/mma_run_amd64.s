@@ -333,3 +333,50 @@ TEXT ·halvesBF16AVX(SB), NOSPLIT, $0-16
 	VMOVUPD      Y2, 32(DI)
 	VZEROUPPER
 	RET
+
+// exponentsAVX is exponents four values at a time for n a multiple of 4:
+// each value's exponent field f (0 for a zero, 0x7ff for a NaN or an
+// infinity, which set special), e = max(f-1023, emin), noExp where f is 0
+// or 0x7ff.
+
+// func exponentsAVX(v *float64, n int, emin int32, e *int32) (special bool)
+TEXT ·exponentsAVX(SB), NOSPLIT, $0-33
+	MOVQ         v+0(FP), SI
+	MOVQ         n+8(FP), CX
+	MOVQ         e+24(FP), DI
+	MOVL         emin+16(FP), DX
+	VMOVD        DX, X5
+	VPBROADCASTD X5, X5
+	VMOVDQU      f32GroupPack<>(SB), Y6
+	VPBROADCASTQ f32GroupExpMask<>(SB), Y7
+	VPBROADCASTD f32GroupBias<>(SB), X8
+	VPBROADCASTD f32GroupSpecial<>(SB), X9
+	VPBROADCASTD f32GroupNoExp<>(SB), X10
+	VPXOR        X11, X11, X11
+	VPXOR        X12, X12, X12
+	SHRQ         $2, CX
+	JZ           expdone
+
+exp4:
+	VMOVDQU   (SI), Y0
+	VPSRLQ    $52, Y0, Y0
+	VPAND     Y7, Y0, Y0
+	VPERMD    Y0, Y6, Y0
+	VPCMPEQD  X9, X0, X1
+	VPOR      X1, X12, X12
+	VPCMPEQD  X11, X0, X2
+	VPOR      X2, X1, X1
+	VPSUBD    X8, X0, X0
+	VPMAXSD   X5, X0, X0
+	VPBLENDVB X1, X10, X0, X0
+	VMOVDQU   X0, (DI)
+	ADDQ      $32, SI
+	ADDQ      $16, DI
+	DECQ      CX
+	JNZ       exp4
+
+expdone:
+	VPTEST    X12, X12
+	SETNE     special+32(FP)
+	VZEROUPPER
+	RET

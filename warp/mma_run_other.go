@@ -24,3 +24,6 @@ func (g *Wgmma) f32Row(p *MMANumerics, r int, a []float64, ae []int32) uint64 {
 	}
 	return uint64(1)<<(g.N/4) - 1
 }
+
+// exponentsWide leaves every value to exponents's loop off amd64.
+func exponentsWide(v []float64, emin int, e []int32) (int, bool) { return 0, false }

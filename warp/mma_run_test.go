@@ -296,3 +296,41 @@ func TestF32GroupCutsSubnormalResultsTowardZero(t *testing.T) {
 		}
 	}
 }
+
+// exponents (four at a time where the host has AVX2, the rest one at a
+// time) gives each value's exponent field less 1023, at least emin, noExp
+// for zeros, subnormals, infinities and NaNs, and reports the last two.
+func TestExponentsAreTheFields(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 7))
+	edge := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 0x1p-1074, 0x1p-1022, 1, -3,
+		0x1p-149, 0x1p-126, 0x1p127, 65504}
+	for i := 0; i < 5000; i++ {
+		n := rng.IntN(41)
+		v := make([]float64, n)
+		for k := range v {
+			if rng.IntN(4) == 0 {
+				v[k] = edge[rng.IntN(len(edge))]
+			} else {
+				v[k] = math.Ldexp(rng.Float64()+0.5, rng.IntN(300)-150)
+			}
+		}
+		emin := []int{-126, -14, -6, -1022}[i%4]
+		e := make([]int32, n)
+		got := exponents(v, emin, e)
+		want := false
+		for k, x := range v {
+			f := int(math.Float64bits(x) >> 52 & 0x7ff)
+			w := int32(noExp)
+			if f != 0 && f != 0x7ff {
+				w = int32(max(f-1023, emin))
+			}
+			want = want || f == 0x7ff
+			if e[k] != w {
+				t.Fatalf("value %d of %d, %v (emin %d): exponent %d, want %d", k, n, x, emin, e[k], w)
+			}
+		}
+		if got != want {
+			t.Fatalf("%v: special %v, want %v", v, got, want)
+		}
+	}
+}
