@@ -299,29 +299,21 @@ func (g *Wgmma) decodeDesc(m *MMAModel, p *pendingOperand, raw []byte, dst view)
 }
 
 // decodeHalves is decodeDesc for f16 and bf16 operands: each 16-byte row's
-// eight halves widened together (halves8, else halfValue each) and put
-// into dst, along K when K-major, along M or N when M- or N-major.
+// eight halves widened and put into dst together (halvesPut) where the host
+// converts halves, else a half at a time (halfValue), along K when K-major,
+// along M or N when M- or N-major.
 func (g *Wgmma) decodeHalves(o operand, n int, raw []byte, dst view) {
 	bf16 := o.typ == isa.MMABF16
 	next := 0
 	put := func(base, step int) {
 		c := (*[16]byte)(raw[next : next+16])
 		next += 16
-		var x [8]float64
-		if !halves8(c, &x, bf16) {
-			for e := range x {
-				x[e] = halfValue(binary.LittleEndian.Uint16(c[2*e:]), bf16, false)
-			}
-		}
 		v := dst.v[base : base+7*step+1]
-		if o.neg {
-			for e := range x {
-				v[e*step] = -x[e]
-			}
+		if halvesPut(c, v, step, o.neg, bf16) {
 			return
 		}
-		for e := range x {
-			v[e*step] = x[e]
+		for e := range 8 {
+			v[e*step] = halfValue(binary.LittleEndian.Uint16(c[2*e:]), bf16, o.neg)
 		}
 	}
 	if !o.mnMajor {

@@ -73,29 +73,6 @@ func (g *Wgmma) f32Row(p *MMANumerics, r int, a []float64, ae []int32) uint64 {
 		&g.bSpecial[0], int32(p.FracBits), g.ScaleD, g.aSpecial[r], groups) & all
 }
 
-// halvesF16AVX and halvesBF16AVX widen the eight halves of a 16-byte row to
-// float64 (mma_run_amd64.s), as halfValue does each.
-//
-//go:noescape
-func halvesF16AVX(c *[16]byte, out *[8]float64)
-
-//go:noescape
-func halvesBF16AVX(c *[16]byte, out *[8]float64)
-
-// halves8 widens the eight halves of c (bf16 if bf16, else f16) to float64
-// where the host converts halves and reports whether it did.
-func halves8(c *[16]byte, out *[8]float64, bf16 bool) bool {
-	switch {
-	case !hasF16C:
-		return false
-	case bf16:
-		halvesBF16AVX(c, out)
-	default:
-		halvesF16AVX(c, out)
-	}
-	return true
-}
-
 // exponentsAVX is exponents of the n values at v (n a multiple of 4) into
 // e, four at a time (mma_run_amd64.s).
 //
@@ -112,4 +89,21 @@ func exponentsWide(v []float64, emin int, e []int32) (int, bool) {
 	}
 	_ = e[n-1]
 	return n, exponentsAVX(&v[0], n, int32(emin), &e[0])
+}
+
+// halvesPutAVX widens the eight halves of c (bf16 if bf16, else f16),
+// negated if neg, into v[0], v[step], … v[7*step] (mma_run_amd64.s).
+//
+//go:noescape
+func halvesPutAVX(c *[16]byte, v *float64, step int, neg, bf16 bool)
+
+// halvesPut runs halvesPutAVX on v (of at least 7*step+1 values) where the
+// host converts halves and reports whether it did.
+func halvesPut(c *[16]byte, v []float64, step int, neg, bf16 bool) bool {
+	if !hasF16C {
+		return false
+	}
+	_ = v[7*step]
+	halvesPutAVX(c, &v[0], step, neg, bf16)
+	return true
 }

@@ -298,42 +298,6 @@ rownext:
 	VZEROUPPER
 	RET
 
-// halvesF16AVX widens the eight f16 of a 16-byte row of an operand to
-// float64 exactly (VCVTPH2PS, then VCVTPS2PD; a NaN quieted and its payload
-// kept, as Go's float64 of F16ToF32's float32 gives it).
-
-// func halvesF16AVX(c *[16]byte, out *[8]float64)
-TEXT ·halvesF16AVX(SB), NOSPLIT, $0-16
-	MOVQ         c+0(FP), SI
-	MOVQ         out+8(FP), DI
-	VMOVDQU      (SI), X0
-	VCVTPH2PS    X0, Y0
-	VCVTPS2PD    X0, Y1
-	VEXTRACTF128 $1, Y0, X0
-	VCVTPS2PD    X0, Y2
-	VMOVUPD      Y1, (DI)
-	VMOVUPD      Y2, 32(DI)
-	VZEROUPPER
-	RET
-
-// halvesBF16AVX widens the eight bf16 of a 16-byte row to float64: each
-// the high half of an f32 (VPSLLD), converted as Go converts a float32
-// (VCVTPS2PD, which quiets a signalling NaN as CVTSS2SD does).
-
-// func halvesBF16AVX(c *[16]byte, out *[8]float64)
-TEXT ·halvesBF16AVX(SB), NOSPLIT, $0-16
-	MOVQ         c+0(FP), SI
-	MOVQ         out+8(FP), DI
-	VPMOVZXWD    (SI), Y0
-	VPSLLD       $16, Y0, Y0
-	VCVTPS2PD    X0, Y1
-	VEXTRACTF128 $1, Y0, X0
-	VCVTPS2PD    X0, Y2
-	VMOVUPD      Y1, (DI)
-	VMOVUPD      Y2, 32(DI)
-	VZEROUPPER
-	RET
-
 // exponentsAVX is exponents four values at a time for n a multiple of 4:
 // each value's exponent field f (0 for a zero, 0x7ff for a NaN or an
 // infinity, which set special), e = max(f-1023, emin), noExp where f is 0
@@ -378,5 +342,61 @@ exp4:
 expdone:
 	VPTEST    X12, X12
 	SETNE     special+32(FP)
+	VZEROUPPER
+	RET
+
+DATA halvesSign<>+0(SB)/8, $0x8000000000000000
+GLOBL halvesSign<>(SB), RODATA|NOPTR, $8
+
+// halvesPutAVX widens the eight halves of a 16-byte row of an operand to
+// float64 exactly: f16 by VCVTPH2PS (a NaN quieted and its payload kept, as
+// Go's float64 of F16ToF32's float32 gives it), bf16 as the high half of an
+// f32; both then by VCVTPS2PD (which quiets a signalling NaN as CVTSS2SD
+// does). It negates them if neg and stores element e at v[e*step].
+
+// func halvesPutAVX(c *[16]byte, v *float64, step int, neg, bf16 bool)
+TEXT ·halvesPutAVX(SB), NOSPLIT, $0-26
+	MOVQ c+0(FP), SI
+	MOVQ v+8(FP), DI
+	MOVQ step+16(FP), CX
+	SHLQ $3, CX
+	CMPB bf16+25(FP), $0
+	JNE  putbf16
+	VMOVDQU   (SI), X0
+	VCVTPH2PS X0, Y0
+	JMP       putwide
+
+putbf16:
+	VPMOVZXWD (SI), Y0
+	VPSLLD    $16, Y0, Y0
+
+putwide:
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $1, Y0, X0
+	VCVTPS2PD    X0, Y2
+	CMPB         neg+24(FP), $0
+	JEQ          putstore
+	VBROADCASTSD halvesSign<>(SB), Y3
+	VXORPD       Y3, Y1, Y1
+	VXORPD       Y3, Y2, Y2
+
+putstore:
+	VMOVSD       X1, (DI)
+	ADDQ         CX, DI
+	VMOVHPD      X1, (DI)
+	ADDQ         CX, DI
+	VEXTRACTF128 $1, Y1, X1
+	VMOVSD       X1, (DI)
+	ADDQ         CX, DI
+	VMOVHPD      X1, (DI)
+	ADDQ         CX, DI
+	VMOVSD       X2, (DI)
+	ADDQ         CX, DI
+	VMOVHPD      X2, (DI)
+	ADDQ         CX, DI
+	VEXTRACTF128 $1, Y2, X2
+	VMOVSD       X2, (DI)
+	ADDQ         CX, DI
+	VMOVHPD      X2, (DI)
 	VZEROUPPER
 	RET

@@ -8,9 +8,6 @@ func fusedCols4(a []float64, ea []int32, b []float64, eb []int32, bias int64, x 
 	fusedCols4Go(a, ea, b, eb, bias, x)
 }
 
-// halves8 leaves every row to halfValue off amd64.
-func halves8(c *[16]byte, out *[8]float64, bf16 bool) bool { return false }
-
 // f32Group leaves every column to fourColumns's Go steps off amd64.
 func f32Group(a []float64, ea []int32, b []float64, eb []int32, bias int64, x *cols4, p0, p1 *uint32,
 	bSpecial []bool, fracBits int, scaleD, special bool) uint32 {
@@ -27,3 +24,6 @@ func (g *Wgmma) f32Row(p *MMANumerics, r int, a []float64, ae []int32) uint64 {
 
 // exponentsWide leaves every value to exponents's loop off amd64.
 func exponentsWide(v []float64, emin int, e []int32) (int, bool) { return 0, false }
+
+// halvesPut leaves every row to decodeHalves's loop off amd64.
+func halvesPut(c *[16]byte, v []float64, step int, neg, bf16 bool) bool { return false }
