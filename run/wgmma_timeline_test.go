@@ -105,3 +105,63 @@ func TestWgmmaNeedsAProxyFence(t *testing.T) {
 		wantDiag(t, out.Err, sm.DiagMisuse, "wgmma-without-proxy-fence", "k.ptx:21:2:", "no fence.proxy.async")
 	}
 }
+
+// wgmmaCopyPTX: thread 0 starts a bulk copy of 4096 bytes into the tile
+// the warpgroup then multiplies, after waiting on the copy's barrier (WAIT)
+// or not.
+const wgmmaCopyPTX = `.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry k(.param .u64 src)
+{
+	.reg .b32 %r<8>;
+	.reg .f32 %f<8>;
+	.reg .b64 %rd<8>;
+	.reg .pred %p<4>;
+	.shared .align 128 .b8 tile[4096];
+	.shared .align 8 .b64 bar;
+	ld.param.u64 %rd3, [src];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r3, tile;
+	mov.u32 %r6, bar;
+	setp.eq.u32 %p1, %r1, 0;
+	@%p1 mbarrier.init.shared.b64 [%r6], 1;
+	bar.sync 0;
+	@%p1 mbarrier.arrive.expect_tx.shared.b64 %rd4, [%r6], 4096;
+	@%p1 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd3], 4096, [%r6];
+	WAIT
+	shr.u32 %r5, %r3, 4;
+	cvt.u64.u32 %rd1, %r5;
+	or.b64 %rd2, %rd1, 0x1000080000;
+	wgmma.fence.sync.aligned;
+	wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd2, %rd2, 0, 1, 1, 0, 0;
+	wgmma.commit_group.sync.aligned;
+	wgmma.wait_group.sync.aligned 0;
+	ret;
+}
+`
+
+// The tensor cores must not read shared bytes a bulk copy is still
+// writing: a wgmma right after the copy starts is a misuse, one after the
+// wait on its barrier runs.
+func TestWgmmaMustWaitForTheCopy(t *testing.T) {
+	wait := "LOOP:\n\tmbarrier.try_wait.parity.shared.b64 %p2, [%r6], 0;\n\t@!%p2 bra LOOP;"
+	for _, w := range []string{"", wait} {
+		j, err := launch(t, writeFile(t, "k.ptx", strings.Replace(wgmmaCopyPTX, "WAIT", w, 1)), "-b", "128",
+			"-a", "buf:4096:f16int:1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := run.Execute(j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w != "" {
+			if out.Err != nil {
+				t.Errorf("after the wait: %v", out.Err)
+			}
+			continue
+		}
+		wantDiag(t, out.Err, sm.DiagMisuse, "wgmma-during-copy", "k.ptx:26:2:", "a bulk copy is still writing")
+	}
+}
