@@ -30,9 +30,9 @@ DATA fmaMidpoint<>+0(SB)/8, $0x10000000 // ... on an f32 midpoint: 100...0
 GLOBL fmaMidpoint<>(SB), RODATA|NOPTR, $8
 
 // FMA4 computes the group at byte offset off: s = a*b (exact) + c, rounded
-// once in float64, in Y0, and in AX a bit per lane whose s is below f32's
-// normal range, infinite or NaN, or an f32 midpoint (the group is then left
-// to the caller).
+// once in float64, in Y0, and in AX and Y4 a bit per lane whose s is below
+// f32's normal range, infinite or NaN, or an f32 midpoint (the group is then
+// left to the caller, unless ZEROS finds only zeros there).
 #define FMA4(off) \
 	VPERMD    off(SI), Y15, Y0; \
 	VPERMD    off(DI), Y15, Y1; \
@@ -48,6 +48,17 @@ GLOBL fmaMidpoint<>(SB), RODATA|NOPTR, $8
 	VPAND     Y11, Y0, Y5; \
 	VPCMPEQQ  Y10, Y5, Y5; \
 	VPOR      Y5, Y4, Y4; \
+	VMOVMSKPD Y4, AX; \
+	TESTL     AX, AX
+
+// ZEROS drops from FMA4's flags the lanes whose s is zero and sets the
+// flags again: a zero s is exact (a float64 sum of two float64s is zero only
+// when they cancel exactly) and carries IEEE's sign for it, as the per-lane
+// path finds it.
+#define ZEROS \
+	VPADDQ    Y0, Y0, Y3; \
+	VPCMPEQQ  Y12, Y3, Y6; \
+	VPANDN    Y4, Y6, Y4; \
 	VMOVMSKPD Y4, AX; \
 	TESTL     AX, AX
 
@@ -68,6 +79,7 @@ TEXT ·f32FmaAVX2(SB), NOSPLIT, $0-36
 	VPBROADCASTQ fmaExpLimit<>(SB), Y13
 	VPBROADCASTQ fmaBelowF32<>(SB), Y11
 	VPBROADCASTQ fmaMidpoint<>(SB), Y10
+	VPXOR        Y12, Y12, Y12
 	XORL R9, R9 // rest: the groups left to the caller
 
 	FMA4(0)
@@ -115,33 +127,81 @@ done:
 	RET
 
 left0:
+	ZEROS
+	JNZ keep0
+	STORE4(0)
+	JMP group1
+
+keep0:
 	ORL $1, R9
 	JMP group1
 
 left1:
+	ZEROS
+	JNZ keep1
+	STORE4(32)
+	JMP group2
+
+keep1:
 	ORL $2, R9
 	JMP group2
 
 left2:
+	ZEROS
+	JNZ keep2
+	STORE4(64)
+	JMP group3
+
+keep2:
 	ORL $4, R9
 	JMP group3
 
 left3:
+	ZEROS
+	JNZ keep3
+	STORE4(96)
+	JMP group4
+
+keep3:
 	ORL $8, R9
 	JMP group4
 
 left4:
+	ZEROS
+	JNZ keep4
+	STORE4(128)
+	JMP group5
+
+keep4:
 	ORL $16, R9
 	JMP group5
 
 left5:
+	ZEROS
+	JNZ keep5
+	STORE4(160)
+	JMP group6
+
+keep5:
 	ORL $32, R9
 	JMP group6
 
 left6:
+	ZEROS
+	JNZ keep6
+	STORE4(192)
+	JMP group7
+
+keep6:
 	ORL $64, R9
 	JMP group7
 
 left7:
+	ZEROS
+	JNZ keep7
+	STORE4(224)
+	JMP done
+
+keep7:
 	ORL $128, R9
 	JMP done

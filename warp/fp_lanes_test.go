@@ -76,9 +76,9 @@ func TestF32FmaWideTakesNormalSums(t *testing.T) {
 }
 
 // The packed lanes leave a group to the per-lane loop exactly when one of
-// its sums is below f32's normal range (float64 exponent below 897),
-// infinite or NaN, or an f32 midpoint: the edges of each test, one lane of
-// group 3 at a time.
+// its sums is below f32's normal range but not zero (float64 exponent below
+// 897), infinite or NaN, or an f32 midpoint: the edges of each test, one
+// lane of group 3 at a time; a zero sum, of either sign, is theirs.
 func TestF32FmaWideLeavesTheEdges(t *testing.T) {
 	const minNormal, one = 0x00800000, 0x3f800000
 	cases := []struct {
@@ -90,7 +90,10 @@ func TestF32FmaWideLeavesTheEdges(t *testing.T) {
 		{"half the smallest normal", minNormal, 0x3f000000, 0, true},
 		{"just below the smallest normal", 0x00ffffff, 0x3f000000, 0, true},
 		{"subnormal operand, normal sum", 0x00000001, one, minNormal, false},
-		{"zero", 0, one, 0, true},
+		{"zero", 0, one, 0, false},
+		{"negative zero", 0x80000000, one, 0x80000000, false},
+		{"cancelling", one, one, 0xbf800000, false},
+		{"cancelling to the smallest subnormal", 0x00800001, one, 0x80800000, true},
 		{"negative smallest normal", 0x80800000, one, 0, false},
 		{"largest product", 0x7f7fffff, 0x7f7fffff, 0, false},
 		{"negative largest product", 0xff7fffff, 0x7f7fffff, 0, false},
