@@ -37,6 +37,10 @@ func setpKernel(in *isa.Instr) Kernel {
 		k.vec, k.run = immVec(b.Imm), kSetpF32Imm
 	case in.Type == isa.F32:
 		k.b, k.run = b.Reg, kSetpF32
+	case b.Kind == isa.KImm && extOf(in.Type).shift != 0:
+		// Narrower than 64 bits: the immediate in every lane, compared
+		// as a register is (cmpShifted) without staging the extensions.
+		k.vec, k.run = immVec(b.Imm), kSetpIntImmVec
 	case b.Kind == isa.KImm:
 		k.imm, k.run = b.Imm, kSetpIntImm
 	default:
@@ -47,6 +51,11 @@ func setpKernel(in *isa.Instr) Kernel {
 
 func kSetpIntImm(w *Warp, k *Kernel, mask uint32) bool {
 	w.SetPred(k.d, mask, cmpLanesImm(k.in.Cmp, &w.regs[k.a], k.imm, extOf(k.in.Type)))
+	return true
+}
+
+func kSetpIntImmVec(w *Warp, k *Kernel, mask uint32) bool {
+	w.SetPred(k.d, mask, cmpLanes(k.in.Cmp, &w.regs[k.a], k.vec, extOf(k.in.Type)))
 	return true
 }
 
