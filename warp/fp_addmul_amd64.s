@@ -8,17 +8,6 @@
 // results zero-extended into the lanes of d. A group is written after its
 // operands are read, so d may be a or b.
 
-// VPERMD indices: the low 32 bits of four 64-bit lanes, packed.
-DATA lanePack<>+0(SB)/4, $0
-DATA lanePack<>+4(SB)/4, $2
-DATA lanePack<>+8(SB)/4, $4
-DATA lanePack<>+12(SB)/4, $6
-DATA lanePack<>+16(SB)/4, $0
-DATA lanePack<>+20(SB)/4, $2
-DATA lanePack<>+24(SB)/4, $4
-DATA lanePack<>+28(SB)/4, $6
-GLOBL lanePack<>(SB), RODATA|NOPTR, $32
-
 DATA f32CanonNaN<>+0(SB)/4, $0x7fffffff
 GLOBL f32CanonNaN<>(SB), RODATA|NOPTR, $4
 
@@ -35,7 +24,7 @@ GLOBL f32CanonNaN<>(SB), RODATA|NOPTR, $4
 	MOVQ a+0(FP), SI; \
 	MOVQ b+8(FP), DI; \
 	MOVQ d+16(FP), DX; \
-	VMOVDQU      lanePack<>(SB), Y15; \
+	VMOVDQU      ·lanePackIdx(SB), Y15; \
 	VPBROADCASTD f32CanonNaN<>(SB), X14; \
 	ARITH4(op, 0); \
 	ARITH4(op, 32); \
@@ -74,7 +63,7 @@ TEXT ·f32MulAVX2(SB), NOSPLIT, $0-24
 	XORL    R8, R8; \
 	XORQ    R9, R9; \
 	XORL    R10, R10; \
-	VMOVDQU lanePack<>(SB), Y15
+	VMOVDQU ·lanePackIdx(SB), Y15
 
 #define GROUPEND(off) \
 	VZEROUPPER; \

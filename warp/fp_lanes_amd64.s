@@ -5,16 +5,17 @@
 // the sum's exponent and low bits, with AVX2's packed instructions, the
 // eight groups of a warp written out.
 
-// VPERMD indices: the low 32 bits of four 64-bit lanes, packed.
-DATA fmaPack<>+0(SB)/4, $0
-DATA fmaPack<>+4(SB)/4, $2
-DATA fmaPack<>+8(SB)/4, $4
-DATA fmaPack<>+12(SB)/4, $6
-DATA fmaPack<>+16(SB)/4, $0
-DATA fmaPack<>+20(SB)/4, $2
-DATA fmaPack<>+24(SB)/4, $4
-DATA fmaPack<>+28(SB)/4, $6
-GLOBL fmaPack<>(SB), RODATA|NOPTR, $32
+// VPERMD indices: the low 32 bits of four 64-bit lanes, packed (every
+// packed routine of the package that takes a Vec's lanes uses them).
+DATA ·lanePackIdx+0(SB)/4, $0
+DATA ·lanePackIdx+4(SB)/4, $2
+DATA ·lanePackIdx+8(SB)/4, $4
+DATA ·lanePackIdx+12(SB)/4, $6
+DATA ·lanePackIdx+16(SB)/4, $0
+DATA ·lanePackIdx+20(SB)/4, $2
+DATA ·lanePackIdx+24(SB)/4, $4
+DATA ·lanePackIdx+28(SB)/4, $6
+GLOBL ·lanePackIdx(SB), RODATA|NOPTR, $32
 
 // The exponent test in one signed compare. With u = 2s (the sign dropped,
 // the exponent e in the top 11 bits), e < 897 (1023-126: below f32's
@@ -74,7 +75,7 @@ TEXT ·f32FmaAVX2(SB), NOSPLIT, $0-36
 	MOVQ b+8(FP), DI
 	MOVQ c+16(FP), DX
 	MOVQ d+24(FP), R8
-	VMOVDQU      fmaPack<>(SB), Y15
+	VMOVDQU      ·lanePackIdx(SB), Y15
 	VPBROADCASTQ fmaExpBias<>(SB), Y14
 	VPBROADCASTQ fmaExpLimit<>(SB), Y13
 	VPBROADCASTQ fmaBelowF32<>(SB), Y11

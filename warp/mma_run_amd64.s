@@ -77,15 +77,6 @@ TEXT ·fusedCols4AVX2(SB), NOSPLIT, $0-56
 	VZEROUPPER
 	RET
 
-DATA f32GroupPack<>+0(SB)/4, $0
-DATA f32GroupPack<>+4(SB)/4, $2
-DATA f32GroupPack<>+8(SB)/4, $4
-DATA f32GroupPack<>+12(SB)/4, $6
-DATA f32GroupPack<>+16(SB)/4, $0
-DATA f32GroupPack<>+20(SB)/4, $2
-DATA f32GroupPack<>+24(SB)/4, $4
-DATA f32GroupPack<>+28(SB)/4, $6
-GLOBL f32GroupPack<>(SB), RODATA|NOPTR, $32
 DATA f32GroupExpMask<>+0(SB)/8, $0x7ff
 GLOBL f32GroupExpMask<>(SB), RODATA|NOPTR, $8
 DATA f32GroupBias<>+0(SB)/4, $1023
@@ -129,7 +120,7 @@ noscale: \
 	VPSRLQ       $52, Y3, Y1; \
 	VPBROADCASTQ f32GroupExpMask<>(SB), Y2; \
 	VPAND        Y2, Y1, Y1; \
-	VMOVDQU      f32GroupPack<>(SB), Y2; \
+	VMOVDQU      ·lanePackIdx(SB), Y2; \
 	VPERMD       Y1, Y2, Y1; \
 	VPBROADCASTD f32GroupSpecial<>(SB), X2; \
 	VPCMPEQD     X2, X1, X8; \
@@ -139,7 +130,7 @@ noscale: \
 	VPMAXSD      X2, X1, X1; \
 	VXORPD       Y4, Y4, Y4; \
 	VCMPPD       $0, Y4, Y3, Y4; \
-	VMOVDQU      f32GroupPack<>(SB), Y2; \
+	VMOVDQU      ·lanePackIdx(SB), Y2; \
 	VPERMD       Y4, Y2, Y4; \
 	VPBROADCASTD f32GroupNoExp<>(SB), X2; \
 	VPBLENDVB    X4, X2, X1, X1; \
@@ -185,7 +176,7 @@ noscale: \
 	VPCMPEQQ     Y1, Y4, Y5; \
 	VPOR         Y5, Y4, Y4; \
 	VPOR         Y4, Y2, Y2; \
-	VMOVDQU      f32GroupPack<>(SB), Y4; \
+	VMOVDQU      ·lanePackIdx(SB), Y4; \
 	VPERMD       Y2, Y4, Y2; \
 	VPOR         X2, X8, X8; \
 	VPBROADCASTQ f32GroupCut<>(SB), Y1; \
@@ -311,7 +302,7 @@ TEXT ·exponentsAVX(SB), NOSPLIT, $0-33
 	MOVL         emin+16(FP), DX
 	VMOVD        DX, X5
 	VPBROADCASTD X5, X5
-	VMOVDQU      f32GroupPack<>(SB), Y6
+	VMOVDQU      ·lanePackIdx(SB), Y6
 	VPBROADCASTQ f32GroupExpMask<>(SB), Y7
 	VPBROADCASTD f32GroupBias<>(SB), X8
 	VPBROADCASTD f32GroupSpecial<>(SB), X9

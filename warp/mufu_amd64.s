@@ -11,16 +11,6 @@
 // input 1. A trip with a NaN input is not written and sets its lanes in
 // rest; the others are written after they are read, so d may be a.
 
-DATA ex2LanePack<>+0(SB)/4, $0
-DATA ex2LanePack<>+4(SB)/4, $2
-DATA ex2LanePack<>+8(SB)/4, $4
-DATA ex2LanePack<>+12(SB)/4, $6
-DATA ex2LanePack<>+16(SB)/4, $0
-DATA ex2LanePack<>+20(SB)/4, $2
-DATA ex2LanePack<>+24(SB)/4, $4
-DATA ex2LanePack<>+28(SB)/4, $6
-GLOBL ex2LanePack<>(SB), RODATA|NOPTR, $32
-
 // The sum of the two 2-bit fields of each nibble, twice (VPSHUFB looks up
 // each 128-bit half in its own copy).
 DATA ex2Nibble<>+0(SB)/8, $0x0403020103020100
@@ -82,7 +72,7 @@ TEXT ·mufuEx2AVX(SB), NOSPLIT, $0-36
 	XORL    R8, R8
 	XORQ    R9, R9
 	XORL    R10, R10
-	VMOVDQU ex2LanePack<>(SB), Y15
+	VMOVDQU ·lanePackIdx(SB), Y15
 	VPXOR   Y14, Y14, Y14
 
 ex2:
