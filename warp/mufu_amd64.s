@@ -63,6 +63,18 @@ GLOBL ex2ExpMin<>(SB), RODATA|NOPTR, $4
 	VPADDB  T, W, W; \
 	VPSADBW Y14, W, W
 
+// STEPS4 gathers into D the steps quadword of four lanes, at the byte
+// offsets in the dwords of X, from ex2_pos (R12) for the lanes whose
+// quadword of NEG is clear and from ex2_neg (R13) for the others (Y2 the
+// gathers' mask).
+#define STEPS4(D, X, NEG) \
+	VPXOR      D, D, D; \
+	VPCMPEQD   Y2, Y2, Y2; \
+	VPXOR      NEG, Y2, Y2; \
+	VPGATHERDQ Y2, (R12)(X*1), D; \
+	VMOVDQA    NEG, Y2; \
+	VPGATHERDQ Y2, (R13)(X*1), D
+
 // func mufuEx2AVX(d, a *Vec, pos, neg *mufuBlock) (rest uint32)
 TEXT ·mufuEx2AVX(SB), NOSPLIT, $0-36
 	MOVQ    d+0(FP), DX
@@ -155,18 +167,8 @@ ex2:
 	VPMOVSXDQ    X8, Y3
 	VEXTRACTI128 $1, Y8, X4
 	VPMOVSXDQ    X4, Y4
-	VPXOR        Y10, Y10, Y10
-	VPCMPEQD     Y2, Y2, Y2
-	VPXOR        Y3, Y2, Y2
-	VPGATHERDQ   Y2, (R12)(X12*1), Y10
-	VMOVDQA      Y3, Y2
-	VPGATHERDQ   Y2, (R13)(X12*1), Y10
-	VPXOR        Y5, Y5, Y5
-	VPCMPEQD     Y2, Y2, Y2
-	VPXOR        Y4, Y2, Y2
-	VPGATHERDQ   Y2, (R12)(X13*1), Y5
-	VMOVDQA      Y4, Y2
-	VPGATHERDQ   Y2, (R13)(X13*1), Y5
+	STEPS4(Y10, X12, Y3)
+	STEPS4(Y5, X13, Y4)
 
 	// The steps below the entry: the low 2*(j%32) bits, summed.
 	VPSLLD       $1, Y6, Y6
