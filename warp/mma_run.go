@@ -77,6 +77,7 @@ type cols4 struct {
 	ce   [4]int32   // their exponents (noExp for a zero)
 	sum  [4]float64 // the aligned terms' sums: integers, exact
 	lead [4]int32   // the largest exponent among each element's terms (noExp: no nonzero term)
+	pair [8]int32   // f32RowAVX's products' leads of a pair of groups
 }
 
 // fourColumns computes the elements of row r of the warp's share of D in

@@ -52,7 +52,7 @@ func f32Group(a []float64, ea []int32, b []float64, eb []int32, bias int64, x *c
 func f32RowAVX(a *float64, ea *int32, b *float64, eb *int32, k int, bias int64, x *cols4, p0 *uint32,
 	bSpecial *bool, fracBits int32, scaleD, special bool, groups int) (left uint64)
 
-// f32Row runs f32RowAVX over the n columns of row r (n a multiple of 4, at
+// f32Row runs f32RowAVX over the N columns of row r (N a multiple of 8, at
 // most 256) where the host has AVX2 and returns the groups left (all of them
 // without it).
 func (g *Wgmma) f32Row(p *MMANumerics, r int, a []float64, ae []int32) uint64 {
@@ -61,7 +61,7 @@ func (g *Wgmma) f32Row(p *MMANumerics, r int, a []float64, ae []int32) uint64 {
 	if groups == 64 {
 		all = ^uint64(0)
 	}
-	if !hasAVX2 || len(a) == 0 || groups == 0 {
+	if !hasAVX2 || len(a) == 0 || groups == 0 || groups%2 != 0 { // N is a multiple of 8 for every wgmma
 		return all
 	}
 	_ = g.bT[256*(len(a)-1)+g.N-1] // the last row's columns lie in bT

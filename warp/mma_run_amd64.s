@@ -9,22 +9,11 @@
 // that the adds do not wait on each other; both hold integers below
 // 2^53, so their sum is exact too.
 //
-// cols4's layout: c at 0, ce at 32, sum at 48, lead at 80.
+// cols4's layout: c at 0, ce at 32, sum at 48, lead at 80, pair at 96.
 
-// FUSED4 is fusedCols4AVX2's steps (registers as it sets them; AX points
-// at the cols4, whose c and ce are in place): x.lead and x.sum written, the
-// sum left in Y3.
-#define FUSED4 \
-	VMOVDQU 32(AX), X0; \
-	MOVQ    CX, DX; \
-lead: \
-	VPBROADCASTD (R8), X1; \
-	VPADDD       (R9), X1, X1; \
-	VPMAXSD      X1, X0, X0; \
-	ADDQ         $4, R8; \
-	ADDQ         $1024, R9; \
-	DECQ         DX; \
-	JNZ          lead; \
+// SUMS is FUSED4 from the lead exponents in X0 on: x.lead and x.sum
+// written, the sum left in Y3 (SI and DI at a and b, CX the K).
+#define SUMS \
 	VMOVDQU X0, 80(AX); \
 	VPMOVSXDQ    X0, Y0; \
 	VPBROADCASTQ bias+40(FP), Y2; \
@@ -65,6 +54,22 @@ done: \
 	VADDPD  Y5, Y3, Y3; \
 	VMOVUPD Y3, 48(AX)
 
+// FUSED4 is fusedCols4AVX2's steps (registers as it sets them; AX points
+// at the cols4, whose c and ce are in place): x.lead and x.sum written, the
+// sum left in Y3.
+#define FUSED4 \
+	VMOVDQU 32(AX), X0; \
+	MOVQ    CX, DX; \
+lead: \
+	VPBROADCASTD (R8), X1; \
+	VPADDD       (R9), X1, X1; \
+	VPMAXSD      X1, X0, X0; \
+	ADDQ         $4, R8; \
+	ADDQ         $1024, R9; \
+	DECQ         DX; \
+	JNZ          lead; \
+	SUMS
+
 // func fusedCols4AVX2(a *float64, ea *int32, b *float64, eb *int32, k int, bias int64, x *cols4)
 TEXT ·fusedCols4AVX2(SB), NOSPLIT, $0-56
 	MOVQ a+0(FP), SI
@@ -102,11 +107,12 @@ GLOBL f32GroupHigh<>(SB), RODATA|NOPTR, $8
 DATA f32GroupCut<>+0(SB)/8, $0xffffffffe0000000
 GLOBL f32GroupCut<>(SB), RODATA|NOPTR, $8
 
-// GROUPBODY is f32GroupAVX's steps for the four columns whose first slot is
-// at R10 (the second at R11), their B at DI and R9, their flags at BX:
-// X3 holds the f32 results in column order, X7 the slots' old bits, X8 the
-// columns left (all ones), x (AX) what fusedCols4 leaves.
-#define GROUPBODY \
+// GROUPHEAD, then the fused sums (FUSED4), then GROUPTAIL are
+// f32GroupAVX's steps for the four columns whose first slot is at R10 (the
+// second at R11), their B at DI and R9, their flags at BX: X3 then holds
+// the f32 results in column order, X7 the slots' old bits, X8 the columns
+// left (all ones), x (AX) what fusedCols4 leaves.
+#define GROUPHEAD \
 	VMOVQ      (R10), X0; \
 	VMOVQ      (R11), X1; \
 	VPUNPCKLDQ X1, X0, X7; \
@@ -145,8 +151,10 @@ noscale: \
 	NEGL         DX; \
 	VMOVD        DX, X1; \
 	VPBROADCASTD X1, X1; \
-	VPOR         X1, X8, X8; \
-	FUSED4; \
+	VPOR         X1, X8, X8
+
+// GROUPTAIL is f32GroupAVX's steps after the fused sums.
+#define GROUPTAIL \
 	VMOVDQU 80(AX), X0; \
 	MOVL         fracBits+FRACBITS(FP), DX; \
 	VMOVD        DX, X1; \
@@ -210,7 +218,9 @@ TEXT ·f32GroupAVX(SB), NOSPLIT, $0-92
 	MOVQ p0+56(FP), R10
 	MOVQ p1+64(FP), R11
 	MOVQ bSpecial+72(FP), BX
-	GROUPBODY
+	GROUPHEAD
+	FUSED4
+	GROUPTAIL
 	VPBLENDVB X8, X7, X3, X3
 	VMOVD     X3, (R10)
 	VPEXTRD   $1, X3, (R11)
@@ -228,8 +238,11 @@ TEXT ·f32GroupAVX(SB), NOSPLIT, $0-92
 #define SPECIAL 77
 #define FRACBITS 72
 
-// f32RowAVX is f32GroupAVX for the groups of four columns of a row, from
-// group 0's slots at p0 on: group g's first slot lies 512 bytes (four
+// f32RowAVX is f32GroupAVX for the groups of four columns of a row (an
+// even number of them), from group 0's slots at p0 on, with the products'
+// lead exponents of each pair of groups found together, eight columns a
+// packed maximum (x.pair), and each group's lead the larger of those and
+// its accumulators': group g's first slot lies 512 bytes (four
 // registers of Regs) on for each two groups, 8 bytes (two lanes) on for an
 // odd g, its second slot 128 bytes (a register) past its first. A group
 // with a column left is not written at all: its bit in left sends it to
@@ -259,7 +272,35 @@ rowgroup:
 	ADDQ  DX, R10
 	ADDQ  p0+56(FP), R10
 	LEAQ  128(R10), R11
-	GROUPBODY
+	MOVQ  grp-8(SP), DX
+	TESTQ $1, DX
+	JNE   rowhead
+
+	// An even group: the products' lead exponents of it and the next
+	// group (eight columns) into x.pair, a packed maximum a k.
+	MOVQ         R13, R9
+	MOVQ         CX, DX
+	VPCMPEQD     Y0, Y0, Y0
+	VPSLLD       $31, Y0, Y0
+rowlead:
+	VPBROADCASTD (R8), Y1
+	VPADDD       (R9), Y1, Y1
+	VPMAXSD      Y1, Y0, Y0
+	ADDQ         $4, R8
+	ADDQ         $1024, R9
+	DECQ         DX
+	JNZ          rowlead
+	VMOVDQU      Y0, 96(AX)
+
+rowhead:
+	GROUPHEAD
+	MOVQ    grp-8(SP), DX
+	ANDQ    $1, DX
+	SHLQ    $4, DX
+	VMOVDQU 32(AX), X0
+	VPMAXSD 96(AX)(DX*1), X0, X0
+	SUMS
+	GROUPTAIL
 	VMOVMSKPS X8, DX
 	TESTL     DX, DX
 	JNE       rowleft
