@@ -165,3 +165,19 @@ func TestWgmmaMustWaitForTheCopy(t *testing.T) {
 		wantDiag(t, out.Err, sm.DiagMisuse, "wgmma-during-copy", "k.ptx:26:2:", "a bulk copy is still writing")
 	}
 }
+
+// A wgmma whose descriptor names rows past the block's shared memory is a
+// located misuse, not a read of other bytes.
+func TestWgmmaOutsideSharedMemory(t *testing.T) {
+	src := strings.Replace(wgmmaMisusePTX, "FENCE", "fence.proxy.async.shared::cta;", 1)
+	src = strings.Replace(src, "shr.u32 %r5, %r3, 4;", "mov.u32 %r5, 16000;", 1)
+	j, err := launch(t, writeFile(t, "k.ptx", src), "-b", "128", "-a", "buf:64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := run.Execute(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDiag(t, out.Err, sm.DiagMisuse, "shared-out-of-bounds", "k.ptx:21:2:", "outside")
+}

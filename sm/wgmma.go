@@ -50,11 +50,55 @@ func (r *mmaReader) LoadShared(addr uint32, n int) (uint64, error) {
 	return uint64(v), err
 }
 
-func (r *mmaReader) ReadChunk(addr uint32, b *[16]byte) error {
-	if err := r.hazard(addr, len(b)); err != nil {
-		return err
+// ReadChunks reads the 16-byte rows at addrs into b. Where the span from
+// the lowest row to the end of the highest lies in the window with no
+// granule ordinary stores left unfenced and no bulk load into it in
+// flight, no row can fail, and the rows are copied without their checks;
+// otherwise each row is checked in turn, as LoadShared does, and the first
+// that fails is the error.
+func (r *mmaReader) ReadChunks(addrs []uint32, b []byte) error {
+	if len(addrs) == 0 {
+		return nil
 	}
-	return r.c.smem.Read(addr, b[:])
+	lo, hi := addrs[0], addrs[0]
+	for _, a := range addrs[1:] {
+		lo, hi = min(lo, a), max(hi, a)
+	}
+	if data := r.c.smem.Bytes(); uint64(hi)+16 <= uint64(len(data)) && r.clean(lo, hi+16) {
+		for i, a := range addrs {
+			*(*[16]byte)(b[16*i:]) = *(*[16]byte)(data[a:])
+		}
+		return nil
+	}
+	for i, a := range addrs {
+		if err := r.hazard(a, 16); err != nil {
+			return err
+		}
+		if err := r.c.smem.Read(a, b[16*i:16*i+16]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// clean reports whether the async proxy may read shared [lo, hi): no
+// 16-byte granule of it is unfenced, and no bulk load into the CTA that
+// overlaps it is in flight.
+func (r *mmaReader) clean(lo, hi uint32) bool {
+	c := r.c
+	if c.anyUnfenced {
+		for g := uint64(lo) / 16; g < (uint64(hi)+15)/16 && g/64 < uint64(len(c.unfenced)); g++ {
+			if c.unfenced[g/64]>>(g%64)&1 != 0 {
+				return false
+			}
+		}
+	}
+	for _, ld := range r.s.landing {
+		if ld.cta == c.id && lo < ld.hi && hi > ld.lo {
+			return false
+		}
+	}
+	return true
 }
 
 // hazard reports an async-proxy read of n bytes at addr that the generic

@@ -12,11 +12,12 @@ import (
 
 // SharedReader reads the CTA's shared memory for a wgmma's descriptors (the
 // SM checks the bounds): LoadShared the little-endian value of n (1, 2 or
-// 4) bytes at addr, ReadChunk the 16 bytes at addr, a multiple of 16 (a
-// row of a core matrix, which every layout keeps whole).
+// 4) bytes at addr, ReadChunks the 16 bytes at each addrs[i], a multiple of
+// 16 (a row of a core matrix, which every layout keeps whole), into
+// b[16i:16i+16], in order, stopping at the first error.
 type SharedReader interface {
 	LoadShared(addr uint32, n int) (uint64, error)
-	ReadChunk(addr uint32, b *[16]byte) error
+	ReadChunks(addrs []uint32, b []byte) error
 }
 
 // MaxAccRegs is the most accumulator registers a thread holds for one
@@ -65,6 +66,7 @@ type Wgmma struct {
 	// already in a or bT). K·size is 32 bytes for every type.
 	rawA     [16 * 32]byte
 	rawB     [256 * 32]byte
+	addrs    [256 * 32 / 16]uint32 // the rows' addresses, read in one ReadChunks
 	opA, opB pendingOperand
 }
 
@@ -238,30 +240,23 @@ func (g *Wgmma) loadDesc(read SharedReader, m *MMAModel, p pendingOperand, at *p
 		return g.loadEach(read, m, o, p.mn0, p.n, dst)
 	}
 	at.raw = true
-	next := 0
-	chunk := func(addr uint32) error {
-		c := (*[16]byte)(raw[next : next+16])
-		next += 16
-		return read.ReadChunk(addr, c)
-	}
+	n := 0
 	if !o.mnMajor {
 		for i := 0; i < p.n; i++ {
 			for k0 := 0; k0 < g.K; k0 += per {
-				if err := chunk(o.desc.ElemAddr(p.mn0+i, k0, bytes, false)); err != nil {
-					return err
-				}
+				g.addrs[n] = o.desc.ElemAddr(p.mn0+i, k0, bytes, false)
+				n++
 			}
 		}
-		return nil
-	}
-	for i0 := 0; i0 < p.n; i0 += per {
-		for k := 0; k < g.K; k++ {
-			if err := chunk(o.desc.ElemAddr(p.mn0+i0, k, bytes, true)); err != nil {
-				return err
+	} else {
+		for i0 := 0; i0 < p.n; i0 += per {
+			for k := 0; k < g.K; k++ {
+				g.addrs[n] = o.desc.ElemAddr(p.mn0+i0, k, bytes, true)
+				n++
 			}
 		}
 	}
-	return nil
+	return read.ReadChunks(g.addrs[:n], raw[:16*n])
 }
 
 // decodeDesc fills dst from the rows loadDesc read into raw, in the order

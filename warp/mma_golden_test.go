@@ -150,13 +150,15 @@ func (r imageReader) LoadShared(addr uint32, n int) (uint64, error) {
 	return v, nil
 }
 
-func (r imageReader) ReadChunk(addr uint32, b *[16]byte) error {
-	for i := range b {
-		v, err := r.LoadShared(addr+uint32(i), 1)
-		if err != nil {
-			return err
+func (r imageReader) ReadChunks(addrs []uint32, b []byte) error {
+	for k, addr := range addrs {
+		for i := range 16 {
+			v, err := r.LoadShared(addr+uint32(i), 1)
+			if err != nil {
+				return err
+			}
+			b[16*k+i] = byte(v)
 		}
-		b[i] = byte(v)
 	}
 	return nil
 }
