@@ -88,21 +88,14 @@ const wgmmaMisusePTX = `.version 8.0
 // stores they read need a fence.proxy.async first.
 func TestWgmmaNeedsAProxyFence(t *testing.T) {
 	for _, fence := range []string{"", "fence.proxy.async.shared::cta;"} {
-		j, err := launch(t, writeFile(t, "k.ptx", strings.Replace(wgmmaMisusePTX, "FENCE", fence, 1)), "-b", "128", "-a", "buf:64")
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := run.Execute(j)
-		if err != nil {
-			t.Fatal(err)
-		}
+		err := runWgmmaPTX(t, strings.Replace(wgmmaMisusePTX, "FENCE", fence, 1), "buf:64")
 		if fence != "" {
-			if out.Err != nil {
-				t.Errorf("with the fence: %v", out.Err)
+			if err != nil {
+				t.Errorf("with the fence: %v", err)
 			}
 			continue
 		}
-		wantDiag(t, out.Err, sm.DiagMisuse, "wgmma-without-proxy-fence", "k.ptx:21:2:", "no fence.proxy.async")
+		wantDiag(t, err, sm.DiagMisuse, "wgmma-without-proxy-fence", "k.ptx:21:2:", "no fence.proxy.async")
 	}
 }
 
@@ -147,22 +140,14 @@ const wgmmaCopyPTX = `.version 8.0
 func TestWgmmaMustWaitForTheCopy(t *testing.T) {
 	wait := "LOOP:\n\tmbarrier.try_wait.parity.shared.b64 %p2, [%r6], 0;\n\t@!%p2 bra LOOP;"
 	for _, w := range []string{"", wait} {
-		j, err := launch(t, writeFile(t, "k.ptx", strings.Replace(wgmmaCopyPTX, "WAIT", w, 1)), "-b", "128",
-			"-a", "buf:4096:f16int:1")
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := run.Execute(j)
-		if err != nil {
-			t.Fatal(err)
-		}
+		err := runWgmmaPTX(t, strings.Replace(wgmmaCopyPTX, "WAIT", w, 1), "buf:4096:f16int:1")
 		if w != "" {
-			if out.Err != nil {
-				t.Errorf("after the wait: %v", out.Err)
+			if err != nil {
+				t.Errorf("after the wait: %v", err)
 			}
 			continue
 		}
-		wantDiag(t, out.Err, sm.DiagMisuse, "wgmma-during-copy", "k.ptx:26:2:", "a bulk copy is still writing")
+		wantDiag(t, err, sm.DiagMisuse, "wgmma-during-copy", "k.ptx:26:2:", "a bulk copy is still writing")
 	}
 }
 
@@ -171,7 +156,14 @@ func TestWgmmaMustWaitForTheCopy(t *testing.T) {
 func TestWgmmaOutsideSharedMemory(t *testing.T) {
 	src := strings.Replace(wgmmaMisusePTX, "FENCE", "fence.proxy.async.shared::cta;", 1)
 	src = strings.Replace(src, "shr.u32 %r5, %r3, 4;", "mov.u32 %r5, 16000;", 1)
-	j, err := launch(t, writeFile(t, "k.ptx", src), "-b", "128", "-a", "buf:64")
+	wantDiag(t, runWgmmaPTX(t, src, "buf:64"), sm.DiagMisuse, "shared-out-of-bounds", "k.ptx:21:2:", "outside")
+}
+
+// runWgmmaPTX runs the PTX kernel src as k.ptx on one warpgroup with the
+// argument arg and returns the launch's error.
+func runWgmmaPTX(t *testing.T, src, arg string) error {
+	t.Helper()
+	j, err := launch(t, writeFile(t, "k.ptx", src), "-b", "128", "-a", arg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,5 +171,5 @@ func TestWgmmaOutsideSharedMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantDiag(t, out.Err, sm.DiagMisuse, "shared-out-of-bounds", "k.ptx:21:2:", "outside")
+	return out.Err
 }
