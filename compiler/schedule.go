@@ -16,32 +16,33 @@ var ScheduleLoads = Pass{
 		"first (SASS: calibration/h200/libpipe.sass; pipeline.cu's shared-memory loop likewise). In a loop " +
 		"trip of arithmetic alone it interleaves independent chains (SASS: calibration/h200/convert.sass, " +
 		"eight chains' F2FP.PACK_AB and HADD2.F32 interleaved where the PTX has each chain's two conversions " +
-		"back to back).",
+		"back to back). Loads pass plain stores to another state space: the Programming Guide's producer, " +
+		"`ld.global; st.shared` four times a trip in the PTX, issues the trip's LDGs before its first STS " +
+		"(SASS: apps/h200/pc_guide.sass).",
 	Run: scheduleLoads,
 }
 
-// scheduleLoads reorders regions: maximal runs of arithmetic instructions
-// and plain loads (ld, not volatile) inside one basic block. Every other
-// instruction — stores, atomics, barrier, copy and synchronisation
-// operations, clock reads, collectives, branches — stays where it is and
-// nothing moves across it, so memory ordering and what a clock read
+// scheduleLoads reorders regions: maximal runs of arithmetic instructions,
+// plain loads (ld, not volatile) and plain stores (st, neither volatile nor
+// with memory-model semantics) inside one basic block. Every other
+// instruction — atomics, barrier, copy and synchronisation operations,
+// clock reads, collectives, branches, ordered accesses — stays where it is
+// and nothing moves across it, so memory ordering and what a clock read
 // observes are unchanged. Within a region the instructions are listed
 // again in dependence order (isa.Dependences: registers and predicates, and
-// memory by state space, which orders nothing among loads), each time
-// taking the ready instruction that heads the longest chain of latencies to
-// the region's end (o.Latencies), ties in program order. Each instruction
-// computes what it did before; only the order of independent ones changes.
+// memory by state space: a load and a store, or two stores, keep their
+// order where their spaces may alias, a generic address aliasing every
+// space; loads never order each other), each time taking the ready
+// instruction that heads the longest chain of latencies to the region's
+// end (o.Latencies), ties in program order. Each instruction computes what
+// it did before; only the order of independent ones changes, so a global
+// load passes a shared store as in ptxas's schedule (apps/h200/pc_guide.sass:
+// the producer's LDGs all issue before its first STS).
 //
 // A region with no load is reordered only when it is the whole trip of a
 // loop (the instruction after it is the back edge to its first), and then
 // as an in-order issue slot is filled (fillStalls). Programs with indirect
 // branches are left as they are.
-//
-// Regions end at every store, though isa.Dependences orders memory by state
-// space and would let loads and stores of different spaces pass each other:
-// letting regions span stores reorders eight of the calibration suite's
-// PTX files, whose timing the model's parameters were fitted on; spanning
-// them needs a refit of those parameters (docs/model.md, ScheduleLoads).
 func scheduleLoads(p *isa.Program, o *Options) {
 	if p.HasIndirect() {
 		return
@@ -67,7 +68,8 @@ func scheduleLoads(p *isa.Program, o *Options) {
 	}
 }
 
-// schedulable reports whether in may move within its region.
+// schedulable reports whether in may move within its region: arithmetic,
+// and loads and stores that order nothing but their own space's accesses.
 func schedulable(in *isa.Instr) bool {
 	if endsRun(in) || in.Op == isa.OpCall || isClockRead(in) {
 		return false
@@ -75,7 +77,10 @@ func schedulable(in *isa.Instr) bool {
 	if arithmetic(in.Class) {
 		return true
 	}
-	return memoryClass(in.Class) && in.Op == isa.OpLd && !in.Flags.Has(isa.FVolatile)
+	if !memoryClass(in.Class) || in.Flags.Has(isa.FVolatile) {
+		return false
+	}
+	return in.Op == isa.OpLd || in.Op == isa.OpSt && in.Sem == isa.SemNone
 }
 
 // computeLoopBody reports whether region [i, j) is the whole body of a loop

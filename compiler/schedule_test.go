@@ -34,15 +34,19 @@ func TestScheduleLoadsIssuesTheNextLoadBeforeTheSumOfThePrevious(t *testing.T) {
 	}
 }
 
-func TestScheduleLoadsMovesNothingAcrossStoresClocksOrVolatileLoads(t *testing.T) {
-	st := isa.Instr{Op: isa.OpSt, Space: isa.Shared, Type: isa.U32, Ops: []isa.Operand{isa.Addr(12, 0), isa.R(7)}, Class: isa.ClassShared}
+func stShared(a, v int, flags isa.Flags, sem isa.Sem) isa.Instr {
+	return isa.Instr{Op: isa.OpSt, Space: isa.Shared, Type: isa.U32, Flags: flags, Sem: sem, Ops: []isa.Operand{isa.Addr(a, 0), isa.R(v)}, Class: isa.ClassShared}
+}
+
+func TestScheduleLoadsMovesNothingAcrossClocksOrOrderedAccesses(t *testing.T) {
 	tests := []struct {
 		name  string
 		fence isa.Instr
 	}{
-		{"a store", st},
 		{"a clock read", clock(8)},
 		{"a volatile load", ldShared(8, 12, isa.FVolatile)},
+		{"a volatile store", stShared(12, 7, isa.FVolatile, isa.SemNone)},
+		{"a release store", stShared(12, 7, 0, isa.SemRelease)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -57,6 +61,55 @@ func TestScheduleLoadsMovesNothingAcrossStoresClocksOrVolatileLoads(t *testing.T
 				if r := p.Instrs[i].Ops[0].Reg; r != 1 && r != 2 {
 					t.Fatalf("order %v: an instruction crossed the %s", opsOf(p), tc.name)
 				}
+			}
+		})
+	}
+}
+
+// ptxas lets loads pass plain stores to another state space: the
+// Programming Guide's producer copies global memory to shared memory with
+// `ld.global; st.shared` four times a trip, and its SASS issues the trip's
+// LDGs before the first STS (apps/h200/pc_guide.sass). A store to a space
+// the load may alias (its own, or a generic address) keeps its place
+// before the load, and stores keep their order among themselves.
+func TestScheduleLoadsPassStoresOfAnotherSpaceOnly(t *testing.T) {
+	ldGlobal := func(d, a int) isa.Instr {
+		return isa.Instr{Op: isa.OpLd, Space: isa.Global, Type: isa.U32, NDst: 1, Ops: []isa.Operand{isa.R(d), isa.Addr(a, 0)}, Class: isa.ClassGlobal}
+	}
+	generic := stShared(21, 1, 0, isa.SemNone)
+	generic.Space, generic.Class = isa.Generic, isa.ClassGlobal
+	tests := []struct {
+		name string
+		load func(d, a int) isa.Instr
+		st0  isa.Instr // the first trip's store
+		pass bool      // whether the second load may go before it
+	}{
+		{"global load, shared store", ldGlobal, stShared(20, 1, 0, isa.SemNone), true},
+		{"shared load, shared store", func(d, a int) isa.Instr { return ldShared(d, a, 0) }, stShared(20, 1, 0, isa.SemNone), false},
+		{"global load, generic store", ldGlobal, generic, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			// ld r1; st [r20], r1; ld r2; st [r21], r2
+			p := &isa.Program{Instrs: []isa.Instr{
+				tc.load(1, 10), tc.st0, tc.load(2, 11), stShared(21, 2, 0, isa.SemNone), {Op: isa.OpExit},
+			}}
+			apply(ScheduleLoads, p)
+			pos := map[int]int{}
+			for i := range p.Instrs {
+				in := &p.Instrs[i]
+				switch {
+				case in.Op == isa.OpLd:
+					pos[int(in.Ops[0].Reg)] = i // 1, 2: the loads
+				case in.Op == isa.OpSt:
+					pos[100+int(in.Ops[1].Reg)] = i // 101, 102: the stores of r1, r2
+				}
+			}
+			if !(pos[1] < pos[101] && pos[2] < pos[102] && pos[101] < pos[102]) {
+				t.Fatalf("order %v breaks a dependence or the stores' order", opsOf(p))
+			}
+			if got := pos[2] < pos[101]; got != tc.pass {
+				t.Errorf("order %v: second load before the first store = %v, want %v", opsOf(p), got, tc.pass)
 			}
 		})
 	}

@@ -6,7 +6,9 @@ import "testing"
 // ptxas makes each pair one IADD3 (compiler.FuseAdds). The fused kernel still
 // computes the same sum, in one thread and in a full warp (whose adds of a
 // register and two immediates take the in-place path), and a trip of four
-// dependent adds takes two IADD3 latencies, not four.
+// dependent adds takes two IADD3 latencies, not four. The loop is kept rolled
+// (.pragma "nounroll"), which ptxas would unroll as it is (an index below a
+// bound: compiler.UnrollCountedLoops), so that a trip is one chain.
 func TestFusedAddsComputeTheSameSumInHalfTheChain(t *testing.T) {
 	const ptx = `.version 8.7
 .target sm_90a
@@ -20,6 +22,7 @@ func TestFusedAddsComputeTheSameSumInHalfTheChain(t *testing.T) {
 	mov.u32 %r1, 5;
 	mov.u32 %r2, 0;
 $Lloop:
+	.pragma "nounroll";
 	add.u32 %r1, %r1, 3;
 	add.u32 %r1, %r1, 7;
 	add.u32 %r1, %r1, 11;
