@@ -16,7 +16,7 @@
 //  3. instructions that SASS does not have or merges: ElideMoves,
 //     FoldArriveCounts, DropDeadResults, FuseAdds, ContractMulAdds,
 //     FoldSharedAddressAdds, Half2Pipes, ElideNarrowingCvts,
-//     NarrowConversionsOfLoads;
+//     NarrowConversionsOfLoads, ExpandEx2;
 //  4. scheduling: HoistLoopCounters, ScheduleLoads, HoistClockReads,
 //     HoistDivisors;
 //  5. what only SASS shows, as annotations and inserted waits the SM

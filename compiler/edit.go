@@ -157,3 +157,38 @@ func firstReader(p *isa.Program, i int, d int32, targeted []int, del []bool) (in
 	}
 	return 0, false
 }
+
+// expandInstrs replaces each instruction k that seqs names with seqs[k]
+// (at least one instruction); a branch to k goes to the first of them.
+// Reconvergence points are recomputed.
+func expandInstrs(p *isa.Program, seqs map[int][]isa.Instr) {
+	if len(seqs) == 0 {
+		return
+	}
+	newIdx := make([]int32, len(p.Instrs)+1) // where old instruction k starts
+	n := int32(0)
+	for k := range p.Instrs {
+		newIdx[k] = n
+		if s, ok := seqs[k]; ok {
+			n += int32(len(s))
+		} else {
+			n++
+		}
+	}
+	newIdx[len(p.Instrs)] = n
+	out := make([]isa.Instr, 0, n)
+	for k := range p.Instrs {
+		if s, ok := seqs[k]; ok {
+			out = append(out, s...)
+		} else {
+			out = append(out, p.Instrs[k])
+		}
+	}
+	for k := range out {
+		if in := &out[k]; in.Op == isa.OpBra && in.Target >= 0 && int(in.Target) < len(newIdx) {
+			in.Target = newIdx[in.Target]
+		}
+	}
+	p.Instrs = out
+	isa.Reconverge(p, nil)
+}

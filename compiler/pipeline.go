@@ -72,6 +72,7 @@ func Pipeline() []Pass {
 		Half2Pipes,
 		ElideNarrowingCvts,
 		NarrowConversionsOfLoads,
+		ExpandEx2,
 		HoistLoopCounters,
 		ScheduleLoads,
 		HoistClockReads,
