@@ -20,7 +20,7 @@
 //  4. scheduling: HoistLoopCounters, ScheduleLoads, HoistClockReads,
 //     HoistDivisors;
 //  5. what only SASS shows, as annotations and inserted waits the SM
-//     charges: MarkDivergentWaits, MoveCopyOperandsToUniform,
+//     charges: SerializeWgmma, MarkDivergentWaits, MoveCopyOperandsToUniform,
 //     ReloadSharedWindowInCallLoops, ReloadSharedWindowInSleepLoops.
 //
 // Every pass but ContractMulAdds keeps what each lane computes (that one

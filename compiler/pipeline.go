@@ -77,6 +77,7 @@ func Pipeline() []Pass {
 		ScheduleLoads,
 		HoistClockReads,
 		HoistDivisors,
+		SerializeWgmma,
 		MarkDivergentWaits,
 		MoveCopyOperandsToUniform,
 		ReloadSharedWindowInCallLoops,

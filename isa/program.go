@@ -73,9 +73,13 @@ type Program struct {
 	// cubin's EIATTR_REGCOUNT), which bound how many CTAs an SM holds;
 	// 0 when the source does not say (PTX).
 	RegsPerThread int
-	NumPreds      int      // predicate registers per thread
-	RegNames      []string // source names, by index (diagnostics, --dump of registers)
-	PredNames     []string
+	// WgmmaSerialized says ptxas serialized the kernel's wgmma (its report's
+	// notes C7509-C7520): each waits for the one before to complete
+	// (compiler.SerializeWgmma; a SASS program carries the waits itself).
+	WgmmaSerialized bool
+	NumPreds        int      // predicate registers per thread
+	RegNames        []string // source names, by index (diagnostics, --dump of registers)
+	PredNames       []string
 
 	Params     []Param
 	ParamBytes int

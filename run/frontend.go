@@ -73,7 +73,7 @@ func loadPTX(path string, src []byte) (*Source, error) {
 		return nil, err
 	}
 	s := &Source{File: path}
-	regs := ptxasRegistersBeside(path)
+	rep := ptxasReportBeside(path)
 	for _, f := range u.Kernels() {
 		k := &Kernel{Name: f.Name, CXX: demangleKernel(f.Name)}
 		if a := f.Attr("maxntid"); a != nil && len(a.Args) > 0 && len(a.Args) <= 3 {
@@ -90,8 +90,9 @@ func loadPTX(path string, src []byte) (*Source, error) {
 			if err != nil {
 				return nil, err
 			}
+			p.WgmmaSerialized = rep.serialized[f.Name]
 			applyPTXPasses(p)
-			p.RegsPerThread = regs[f.Name]
+			p.RegsPerThread = rep.regs[f.Name]
 			nameProgram(p, k)
 			return p, nil
 		}

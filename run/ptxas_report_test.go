@@ -31,6 +31,55 @@ ptxas info    : Used 168 registers, used 16 barriers, 1024 bytes smem
 	}
 }
 
+func TestPtxasSerializedWgmma(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		report string
+		want   map[string]bool
+	}{
+		{"two notes", `ptxas info    : (C7515) Potential Performance Loss: wgmma.mma_async instructions are serialized due to non wgmma instructions defining accumulator registers of a wgmma between start and end of the pipeline stage in the function 'tm_s8_s32_n128_ss'
+ptxas info    : Compiling entry function 'tm_s8_s32_n128_ss' for 'sm_90a'
+ptxas info    : (C7518) Potential Performance Loss: wgmma.mma_async instructions are serialized due to program dependence on compiler-inserted WG.DP in divergent path in the function '_Z10gemm_partsILb1ELi4EEv14CUtensorMap_stS0_PKvS2_PfiiiiPxS4_'
+`, map[string]bool{"tm_s8_s32_n128_ss": true, "_Z10gemm_partsILb1ELi4EEv14CUtensorMap_stS0_PKvS2_PfiiiiPxS4_": true}},
+		{"another note", "ptxas info    : (C7500) something else in the function 'k'\n", map[string]bool{}},
+		{"no function named", "wgmma.mma_async instructions are serialized due to x in the function ''\n", map[string]bool{}},
+		{"cut short", "wgmma.mma_async instructions are serialized due to x in the function 'k", map[string]bool{}},
+	} {
+		if got := ptxasSerializedWgmma([]byte(c.report)); !maps.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestPTXKernelTakesSerializedWgmmaFromItsReport: the timing kernels of
+// wgmma_probe.cu are serialized (their report's C7514/C7515 notes), the
+// app's GEMM is not.
+func TestPTXKernelTakesSerializedWgmmaFromItsReport(t *testing.T) {
+	for _, c := range []struct {
+		file, kernel string
+		want         bool
+	}{
+		{"../calibration/h200/wgmma_probe.ptx", "tm_f16_f32_n8_ss", true},
+		{"../apps/h200/gemm_wgmma.ptx", "", false},
+	} {
+		src, err := Load(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := c.kernel
+		if name == "" {
+			name = src.Kernels[0].Name
+		}
+		p, err := src.Kernel(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.WgmmaSerialized != c.want {
+			t.Errorf("%s %s: serialized %v, want %v", c.file, name, p.WgmmaSerialized, c.want)
+		}
+	}
+}
+
 // TestPTXKernelTakesRegistersFromItsReport: the PTX path reads NAME.ptxas
 // beside NAME.ptx for each kernel's registers (limit.registers).
 func TestPTXKernelTakesRegistersFromItsReport(t *testing.T) {
@@ -49,10 +98,16 @@ func TestPTXKernelTakesRegistersFromItsReport(t *testing.T) {
 
 func FuzzPtxasRegisters(f *testing.F) {
 	f.Add([]byte("ptxas info    : Compiling entry function 'k' for 'sm_90a'\nptxas info    : Used 40 registers\n"))
+	f.Add([]byte("ptxas info    : (C7515) wgmma.mma_async instructions are serialized due to x in the function 'k'\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for name, n := range ptxasRegisters(b) {
 			if n < 1 || n > 255 {
 				t.Errorf("%q: %d registers", name, n)
+			}
+		}
+		for name := range ptxasSerializedWgmma(b) {
+			if name == "" || strings.Contains(name, "'") {
+				t.Errorf("serialized function %q", name)
 			}
 		}
 	})
