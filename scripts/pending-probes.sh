@@ -2,10 +2,11 @@
 # pending-probes.sh: build and run H200 probes of calibration/h200 that have no .csv yet (the README lists
 # those not run), one after another, on the machine's GPU. For each NAME.cu it writes to OUTDIR:
 #   NAME.csv    the probe's standard output (its rows, ending "done,ok,1")
-#   NAME.sass   cuobjdump -sass of the binary: what each row ran
+#   NAME.sass   cuobjdump -sass of the binary: what each row ran (an executable's listing, with its PTX:
+#               not the cubin form calibration/h200's SASS corpus holds, so it is not copied there)
 #   NAME.log    nvcc's and the run's standard error
 # Needs the CUDA toolkit and an H200. Usage: scripts/pending-probes.sh OUTDIR NAME... (OUTDIR absolute), e.g.
-#   scripts/pending-probes.sh "$OUT" dramtail gpcmap
+#   scripts/pending-probes.sh "$OUT" gpcload
 set -u
 out=${1:?usage: pending-probes.sh OUTDIR NAME...}; shift
 [ $# -gt 0 ] || { echo "usage: pending-probes.sh OUTDIR NAME..."; exit 2; }
