@@ -57,7 +57,7 @@ func expandEx2(p *isa.Program, _ *Options) {
 		if d.Kind != isa.KReg || a.Kind != isa.KReg || !local[isa.RegLoc(a.Reg)] {
 			continue
 		}
-		g := newPred(p)
+		g := newPred(p, "%ex2")
 		notG := g
 		notG.Neg = true
 		f32 := func(v float32) isa.Operand { return isa.Imm(uint64(math.Float32bits(v))) }

@@ -195,7 +195,7 @@ const (
 // loop may read. The remainder loop's back edge is marked nounroll.
 func (l *unrolledLoop) unrolled(p *isa.Program) []isa.Instr {
 	body, add, set, br := l.body, l.add, l.set, l.br
-	g := newPred(p)
+	g := newPred(p, "%unroll")
 	enter, again, pair := l.groupChecks(p, g)
 	var code []isa.Instr
 	var at [labelCount]int
@@ -271,9 +271,9 @@ func (l *unrolledLoop) unrolled(p *isa.Program) []isa.Instr {
 			ren := map[isa.Loc]isa.Operand{}
 			for _, r := range temps {
 				if r.Kind == isa.KPred {
-					ren[r] = newPred(p)
+					ren[r] = newPred(p, "%unroll")
 				} else {
-					ren[r] = newReg(p)
+					ren[r] = newReg(p, "%unroll")
 				}
 			}
 			for i := copies[u][0]; i < copies[u][1]; i++ {
@@ -322,7 +322,7 @@ func (l *unrolledLoop) groupChecks(p *isa.Program, g isa.Operand) (enter, again,
 	if l.set.Cmp == isa.CmpLo {
 		lt, ge = isa.CmpLo, isa.CmpHs
 	}
-	d := newReg(p)
+	d := newReg(p, "%unroll")
 	left := isa.Instr{Op: isa.OpSub, Type: isa.U32, NDst: 1, Ops: []isa.Operand{d, n, c}, Class: isa.ClassALU, Pos: pos}
 	fewer := func(m int64) []isa.Instr {
 		return []isa.Instr{left, setp(isa.CmpLe, isa.U32, d, isa.Imm(uint64((m-1)*l.k)), isa.BoolNone), setp(ge, typ, c, n, isa.BoolOr), bra}
@@ -332,23 +332,26 @@ func (l *unrolledLoop) groupChecks(p *isa.Program, g isa.Operand) (enter, again,
 	return fewer(unrollFactor), again, fewer(2)
 }
 
-// newPred and newReg add a predicate and a register to p for a pass's own use.
-func newPred(p *isa.Program) isa.Operand {
-	g := isa.P(p.NumPreds)
+// newPred and newReg add a predicate and a register to p for a pass's own
+// use, named for diagnostics after what the pass made them for.
+func newPred(p *isa.Program, name string) isa.Operand {
 	p.NumPreds++
-	if p.PredNames != nil {
-		p.PredNames = append(p.PredNames, "%unroll")
-	}
-	return g
+	addName(&p.PredNames, name)
+	return isa.P(p.NumPreds - 1)
 }
 
-func newReg(p *isa.Program) isa.Operand {
-	r := isa.R(p.NumRegs)
+func newReg(p *isa.Program, name string) isa.Operand {
 	p.NumRegs++
-	if p.RegNames != nil {
-		p.RegNames = append(p.RegNames, "%unroll")
+	addName(&p.RegNames, name)
+	return isa.R(p.NumRegs - 1)
+}
+
+// addName appends name to a program's register or predicate names, when
+// it keeps them.
+func addName(names *[]string, name string) {
+	if *names != nil {
+		*names = append(*names, name)
 	}
-	return r
 }
 
 // bodyTemporaries returns the registers and predicates a loop body writes
