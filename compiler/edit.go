@@ -35,27 +35,13 @@ func dropMarked(p *isa.Program, del []bool) {
 // deleteInstrs removes the marked instructions; a branch to a removed one
 // goes to the next instruction kept.
 func deleteInstrs(p *isa.Program, del []bool) {
-	newIdx := make([]int32, len(p.Instrs)+1)
-	n := int32(0)
-	for i := range p.Instrs {
-		newIdx[i] = n
-		if !del[i] {
-			n++
+	seqs := map[int][]isa.Instr{}
+	for k, d := range del {
+		if d {
+			seqs[k] = nil
 		}
 	}
-	newIdx[len(p.Instrs)] = n
-	out := p.Instrs[:0]
-	for i := range p.Instrs {
-		if !del[i] {
-			out = append(out, p.Instrs[i])
-		}
-	}
-	p.Instrs = out
-	for k := range p.Instrs {
-		if in := &p.Instrs[k]; in.Op == isa.OpBra && in.Target >= 0 && int(in.Target) < len(newIdx) {
-			in.Target = newIdx[in.Target]
-		}
-	}
+	splice(p, seqs)
 }
 
 // insertDelays puts an OpDelay marked hints[k] before each instruction k
@@ -165,7 +151,15 @@ func expandInstrs(p *isa.Program, seqs map[int][]isa.Instr) {
 	if len(seqs) == 0 {
 		return
 	}
-	newIdx := make([]int32, len(p.Instrs)+1) // where old instruction k starts
+	splice(p, seqs)
+	isa.Reconverge(p, nil)
+}
+
+// splice replaces each instruction k that seqs names with seqs[k], none
+// or more instructions, and renumbers the branches: one to k goes to the
+// first instruction put in its place, or to the next one kept if none is.
+func splice(p *isa.Program, seqs map[int][]isa.Instr) {
+	newIdx := make([]int32, len(p.Instrs)+1) // where old instruction k's place starts
 	n := int32(0)
 	for k := range p.Instrs {
 		newIdx[k] = n
@@ -190,5 +184,4 @@ func expandInstrs(p *isa.Program, seqs map[int][]isa.Instr) {
 		}
 	}
 	p.Instrs = out
-	isa.Reconverge(p, nil)
 }
