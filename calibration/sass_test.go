@@ -72,13 +72,14 @@ func TestSASSHoldsItsLevel(t *testing.T) {
 		t.Skip("runs the calibration suite from SASS")
 	}
 	v := fullSASSValidation(t)
-	// Held at the level of the memory path's (with its DRAM channels), the
+	// Held at the level of the memory path's (with its DRAM channels and
+	// refresh), the
 	// barrier unit's (with the constant loads that share its port), the
 	// special-register reads', the constant caches', a BSYNC's redirect, a
 	// CTA-scope membar's wait for shared stores and a YIELD's switch
 	// between a warp's paths' measured timing, with the polling of an
-	// elected lane's try_wait (docs/model.md): all rows 4.76 % (with the
-	// 290 tensor-core rows, 2.93 % on their own), microbench.csv 3.58 % —
+	// elected lane's try_wait (docs/model.md): all rows 4.73 % (with the
+	// 290 tensor-core rows, 2.93 % on their own), microbench.csv 3.64 % —
 	// issue 31's targets are 5 and 4 %. Its worst row, elected_count1_warps16
 	// (-12.5 %), is the arrive/wait loops' per-warp cost at many warps the
 	// model lacks (docs/model.md).

@@ -38,12 +38,12 @@ func (h *Hierarchy) Stream(now sim.Cycle, addr uint64, size int) (ready sim.Cycl
 	if missed > 0 {
 		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
 		d = max(d, h.channels(t, addr, size, missed))
-		ready = max(ready, d+fromDRAM)
+		ready = max(ready, h.refreshed(t, d, missed)+fromDRAM)
 	}
 	if end, dram := h.sharedRange(t, missed, true); end > 0 {
 		ready = max(ready, end+l2)
 		if missed > 0 {
-			ready = max(ready, dram+fromDRAM)
+			ready = max(ready, h.refreshed(t, dram, missed)+fromDRAM)
 		}
 	}
 	ready = max(ready, h.mergedAt)
@@ -77,7 +77,7 @@ func farHop(far, after, rate int) int {
 // arrival of those already in flight to the SM's GPC and the others.
 func (h *Hierarchy) allocate(addr uint64, size int, t sim.Cycle, write bool) (moved, missed, far int) {
 	h.enter()
-	h.afterFar, h.mergedAt, h.newLines = 0, 0, h.newLines[:0]
+	h.afterFar, h.mergedAt, h.newLines, h.lateSpans = 0, 0, h.newLines[:0], h.lateSpans[:0]
 	h.forLines(addr, size, func(line uint64, mask uint8) {
 		var miss uint8
 		var crossed bool
@@ -92,6 +92,9 @@ func (h *Hierarchy) allocate(addr uint64, size int, t sim.Cycle, write bool) (mo
 		n := bits.OnesCount8(mask)
 		moved += n
 		missed += bits.OnesCount8(miss)
+		if miss != 0 {
+			h.noteRefresh(t, line, missed*h.cfg.SectorBytes)
+		}
 		if write {
 			h.partBytes[part] += n * h.cfg.SectorBytes
 		} else if at, ok := h.inFlight(line, t); ok {
@@ -151,14 +154,15 @@ func (h *Hierarchy) StreamReduce(now sim.Cycle, addr uint64, size int) (done sim
 	moved, missed, far := h.allocate(addr, size, t, true)
 	l2 := sim.Cycle(h.cfg.L2Cycles + far)
 	done = t + h.up(upCopy, t, moved/h.cfg.SectorBytes, h.cfg.LineBytes/h.cfg.SectorBytes) + l2
+	fromDRAM := l2 + sim.Cycle(h.cfg.DRAMCycles)
 	if missed > 0 {
 		d := occupy(&h.dramFree, t, missed, h.cfg.DRAMBytesPerCycle)
-		done = max(done, d+l2+sim.Cycle(h.cfg.DRAMCycles))
+		done = max(done, h.refreshed(t, d, missed)+fromDRAM)
 	}
 	if end, dram := h.sharedRange(t, missed, false); end > 0 {
 		done = max(done, end+l2)
 		if missed > 0 {
-			done = max(done, dram+l2+sim.Cycle(h.cfg.DRAMCycles))
+			done = max(done, h.refreshed(t, dram, missed)+fromDRAM)
 		}
 	}
 	h.stats.StreamReduces++

@@ -120,9 +120,18 @@ type Config struct {
 	// eight GPCs. A GPC's reads of a line in flight take it once
 	// (gpcmerge.go).
 	GPCL2BytesPerCycle int
+
+	// DRAM refresh (refresh.go): each span of DRAMRefreshSpanBytes
+	// consecutive bytes refreshes for DRAMRefreshNs of every
+	// DRAMRefreshIntervalNs, out of step with the others, and a read that
+	// reaches it meanwhile waits for the end. Zero DRAMRefreshNs: no
+	// refresh.
+	DRAMRefreshNs, DRAMRefreshIntervalNs float64
+	DRAMRefreshSpanBytes                 int
 }
 
-// DefaultConfig returns the H200 model.
+// DefaultConfig returns the H200 model without DRAM refresh (the h200
+// configuration of package sm adds it, with the latencies it measured).
 func DefaultConfig() Config {
 	return Config{
 		LineBytes:         128,
@@ -202,6 +211,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("memory: GPCL2BytesPerCycle %d must not be negative", c.GPCL2BytesPerCycle)
 	case c.GPUDRAMBytesPerCycle <= 0:
 		return fmt.Errorf("memory: GPUDRAMBytesPerCycle %d must be positive", c.GPUDRAMBytesPerCycle)
+	case c.DRAMRefreshNs < 0 || c.DRAMRefreshNs > 0 && (c.DRAMRefreshIntervalNs <= c.DRAMRefreshNs || !pow2(c.DRAMRefreshSpanBytes)):
+		return fmt.Errorf("memory: DRAMRefreshNs %g needs DRAMRefreshIntervalNs %g above it and DRAMRefreshSpanBytes %d a power of two",
+			c.DRAMRefreshNs, c.DRAMRefreshIntervalNs, c.DRAMRefreshSpanBytes)
 	}
 	for _, f := range []struct {
 		name string

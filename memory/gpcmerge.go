@@ -86,7 +86,11 @@ func (h *Hierarchy) fromL2(now sim.Cycle, line uint64, cost, part int, mask uint
 	if at, ok := h.inFlight(line, now); ok {
 		return max(cost, int(at-now))
 	}
-	cost += int(h.shared(now, part, mask, fromDRAM))
+	wait := h.shared(now, part, mask, fromDRAM)
+	if fromDRAM {
+		wait += h.refresh.wait(now+wait, line*uint64(h.cfg.LineBytes))
+	}
+	cost += int(wait)
 	h.deliver(line, now+sim.Cycle(cost))
 	return cost
 }

@@ -73,7 +73,9 @@ type Hierarchy struct {
 	newLines    []uint64  // scratch: a bulk read's lines not in flight to the GPC, delivered with it
 	chanFree    []fixed   // each DRAM channel's backlog for this SM's copies (dram.go)
 	dramFree    fixed     // the SM's share of DRAM bandwidth (mem.dram_bytes_per_cycle is what one SM sees)
-	fab         *fabric   // the L2 partitions and DRAM the GPU's SMs share; nil for one SM alone
+	refresh     refreshClock
+	lateSpans   []lateSpan // scratch: a bulk transfer's missed lines whose bank was refreshing (noteRefresh)
+	fab         *fabric    // the L2 partitions and DRAM the GPU's SMs share; nil for one SM alone
 	serial      Serializer
 	stats       Stats
 }
@@ -90,6 +92,7 @@ func NewHierarchy(cfg Config) (*Hierarchy, error) {
 		chanFree:  newChannels(cfg),
 		partBytes: make([]int, max(cfg.L2Partitions, 1)),
 		tlb:       newTLB(cfg.TLBEntries),
+		refresh:   newRefreshClock(cfg),
 		full:      uint8(1<<(cfg.LineBytes/cfg.SectorBytes) - 1),
 	}, nil
 }
@@ -110,6 +113,7 @@ func (h *Hierarchy) Sibling() *Hierarchy {
 		chanFree:  newChannels(h.cfg),
 		partBytes: make([]int, len(h.partBytes)),
 		tlb:       newTLB(h.cfg.TLBEntries),
+		refresh:   h.refresh,
 		full:      h.full,
 	}
 }

@@ -138,9 +138,12 @@ func TestBulkStoresTakeTheirShareOfTheArray(t *testing.T) {
 // miss, is its home: the first 4 KiB block's home is the SM's partition,
 // the second's the other; + mem.tlb_miss in a page not translated yet), the slowest of its
 // lines, and mem.per_line a line beyond the first, which also hold the LSU
-// pipe beyond interval.global.
+// pipe beyond interval.global. DRAM refresh is off: memory's tests time
+// its waits.
 func TestMemoryPathLatencyByLevel(t *testing.T) {
-	h, err := memory.NewHierarchy(DefaultConfig().Mem)
+	cfg := DefaultConfig().Mem
+	cfg.DRAMRefreshNs = 0
+	h, err := memory.NewHierarchy(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,10 +163,10 @@ func TestMemoryPathLatencyByLevel(t *testing.T) {
 		write    bool
 		want     sim.Cycle
 	}{
-		{"a cold line: TLB misses, DRAM", []uint64{0}, false, false, 10 + 32 + 257 + 285},
+		{"a cold line: TLB misses, DRAM", []uint64{0}, false, false, 10 + 32 + 257 + 243},
 		{"the same line again: an L1 hit", []uint64{0}, false, false, 32},
 		{"ld.global.cg of a line L2 holds", []uint64{0}, true, false, 32 + 257},
-		{"ld.global.cg of a line L2 lacks (page translated), homed far", []uint64{4096}, true, false, 32 + 257 + 180 + 285},
+		{"ld.global.cg of a line L2 lacks (page translated), homed far", []uint64{4096}, true, false, 32 + 257 + 180 + 243},
 		{"a load of that line: in L2, not in L1", []uint64{4096}, false, false, 32 + 257},
 		{"a store of a whole line: its four sectors up to L2, one a cycle, then mem.write_ack", []uint64{256}, false, true, 188 + 3},
 		{"four L1-hit lines: mem.per_line each beyond the first", []uint64{0, 128, 4 * 128, 5 * 128}, false, false, 32 + 3*2},

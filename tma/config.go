@@ -53,9 +53,11 @@ type Config struct {
 	// the complete-tx on the barrier (or the bulk group's completion).
 	CompletionLatency int
 	// TensorDRAMCycles is added to a tensor copy any of whose bytes came from
-	// DRAM. Fitted: the tensor2d DRAM rows are ≈450 cycles slower than the
-	// 1-D DRAM rows and the L2 model explain; the cause (DRAM pages of rows
-	// 16 KiB apart, a descriptor or page-table access) is not identified.
+	// DRAM. The H200's tensor copies from DRAM take 280-440 cycles longer
+	// than their rows' bytes do from L2 plus a line's DRAM latency: their
+	// rows, 16 KiB apart, each wait for their own channel's refresh and the
+	// copy for the slowest (memory/refresh.go), which the h200 configuration
+	// models instead (tma.tensor_dram 0).
 	TensorDRAMCycles int
 	// StoreBytesPerCycle is the rate at which the unit sends a store's bytes
 	// out of the SM. Measured (store.csv): one thread's stream of 4 or 16 KiB
