@@ -26,7 +26,7 @@ import (
 // often as a line (microbench.csv bulk_copy_latency from DRAM, 1 to 64
 // KiB), where a tensor copy's rows, one span each at the probe's 16 KiB
 // pitch, wait for the slowest of theirs (tensor2d_copy_latency from DRAM:
-// 280-440 cycles longer than its rows' bytes take).
+// 180-310 cycles longer than its rows' bytes take).
 
 // refreshClock is the refresh's timing in SM cycles at the hierarchy's
 // clock (tRFC and tREFI run on DRAM's own clock).

@@ -53,7 +53,7 @@ type Config struct {
 	// the complete-tx on the barrier (or the bulk group's completion).
 	CompletionLatency int
 	// TensorDRAMCycles is added to a tensor copy any of whose bytes came from
-	// DRAM. The H200's tensor copies from DRAM take 280-440 cycles longer
+	// DRAM. The H200's tensor copies from DRAM take 180-310 cycles longer
 	// than their rows' bytes do from L2 plus a line's DRAM latency: their
 	// rows, 16 KiB apart, each wait for their own channel's refresh and the
 	// copy for the slowest (memory/refresh.go), which the h200 configuration
