@@ -108,3 +108,17 @@ func TestRefreshDelaysABulkReadOnlyPastItsOtherBytes(t *testing.T) {
 		t.Errorf("over an interval %d reads ended late and %d hid their waits; want some of both", late, hidden)
 	}
 }
+
+// TestRefreshKeepsItsNanoseconds: the refresh runs on DRAM's clock, so at
+// a slower SM clock it takes fewer SM cycles.
+func TestRefreshKeepsItsNanoseconds(t *testing.T) {
+	for _, tc := range []struct {
+		mhz         float64
+		busy, every uint64
+	}{{1980, 568, 3861}, {1740, 499, 3393}, {1660, 476, 3237}} {
+		r := newRefreshClock(refreshConfig().AtClock(tc.mhz))
+		if r.busy != tc.busy || r.every != tc.every {
+			t.Errorf("at %g MHz: %d cycles every %d, want %d every %d", tc.mhz, r.busy, r.every, tc.busy, tc.every)
+		}
+	}
+}
