@@ -8,6 +8,11 @@
 //                    after a shared store of the loaded word, minus the clock before the load): A and B their
 //                    cycles. The next pair depends on both (a chase). 1024 pairs a distance, L2 emptied before
 //                    each distance by reading 512 MiB.
+//   gap,GAP,I,CYCLES        one thread chases 1024 random lines of the buffer, spinning GAP cycles (0 to 16000)
+//                           between a load's return and the next load, each load timed alone: whether a load
+//                           waits for a refresh as often however long DRAM has been idle (a refresh on a fixed
+//                           schedule) or more often after a pause (a controller refreshing a channel when it
+//                           falls idle; dramtail.csv's same-order repeats suggest it).
 //   bulk,SIZE,I,CYCLES      one thread bulk-copies SIZE bytes (1 to 64 KiB) from DRAM into shared memory, waits on
 //                           its mbarrier and times it (microbench.csv bulk_copy_latency's loop, each copy from a
 //                           fresh random 64 KiB-aligned place of the buffer): 512 copies a size, L2 emptied
@@ -50,6 +55,20 @@ __global__ void k_pair(const uint32_t* buf, const uint64_t* first, int n, uint64
     }
     asm volatile("bar.sync 1, 64;" ::: "memory");
     acc = x[0] + x[1];
+  }
+}
+
+// k_gap: thread 0 loads the words at first[i] in turn, each after spinning gap cycles; lat[i] its cycles.
+__global__ void k_gap(const uint32_t* buf, const uint64_t* first, int n, long long gap, uint32_t* lat) {
+  __shared__ uint32_t sink[2];
+  if (threadIdx.x != 0) return;
+  uint32_t acc = 0;
+  for (int i = 0; i < n; i++) {
+    const long long s = clock64();
+    while (clock64() - s < gap) {}
+    const long long t = clk_after(acc, sink);
+    acc = ld_cg(buf + first[i] / 4 + acc);
+    lat[i] = (uint32_t)(clk_after(acc, sink) - t);
   }
 }
 
@@ -103,6 +122,17 @@ int main() {
     CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
     CK(cudaMemcpy(hl.data(), lat, 2 * kN * 4, cudaMemcpyDeviceToHost));
     for (int i = 0; i < kN; i++) printf("pair,%llu,%d,%u,%u\n", (unsigned long long)d, i, hl[2 * i], hl[2 * i + 1]);
+  }
+  for (long long gap : {0ll, 1000ll, 4000ll, 16000ll}) {
+    const uint64_t lines = kRegion / 128;
+    for (int i = 0; i < kN; i++) f[i] = (((uint64_t)rand() * 32768 + rand()) % lines) * 128;
+    CK(cudaMemcpy(first, f.data(), kN * 8, cudaMemcpyHostToDevice));
+    k_flush<<<264, 256>>>(flush, flushBytes / 16, sink);
+    CK(cudaGetLastError());
+    k_gap<<<1, 32>>>(buf, first, kN, gap, lat);
+    CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(hl.data(), lat, kN * 4, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < kN; i++) printf("gap,%lld,%d,%u\n", gap, i, hl[i]);
   }
   CK(cudaFuncSetAttribute(k_bulk, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 << 10));
   std::vector<uint64_t> o(kN);
