@@ -74,7 +74,7 @@ type Hierarchy struct {
 	chanFree    []fixed   // each DRAM channel's backlog for this SM's copies (dram.go)
 	dramFree    fixed     // the SM's share of DRAM bandwidth (mem.dram_bytes_per_cycle is what one SM sees)
 	refresh     refreshClock
-	lateSpans   []lateSpan // scratch: a bulk transfer's missed lines whose bank was refreshing (noteRefresh)
+	lateSpans   []lateSpan // scratch: a bulk transfer's missed lines whose span was refreshing (noteRefresh)
 	fab         *fabric    // the L2 partitions and DRAM the GPU's SMs share; nil for one SM alone
 	serial      Serializer
 	stats       Stats

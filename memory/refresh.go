@@ -31,7 +31,7 @@ import (
 // refreshClock is the refresh's timing in SM cycles at the hierarchy's
 // clock (tRFC and tREFI run on DRAM's own clock).
 type refreshClock struct {
-	busy, every uint64 // cycles a bank refreshes, and the interval
+	busy, every uint64 // cycles a span refreshes, and the interval
 	spanShift   uint   // log2 of DRAMRefreshSpanBytes
 }
 
@@ -53,7 +53,7 @@ func newRefreshClock(c Config) refreshClock {
 }
 
 // wait is what a read of the byte at addr that reaches DRAM at t waits for
-// its bank's refresh: the rest of the refresh when it is under way, else 0.
+// its span's refresh: the rest of the refresh when it is under way, else 0.
 func (r refreshClock) wait(t sim.Cycle, addr uint64) sim.Cycle {
 	if r.busy == 0 {
 		return 0
@@ -66,12 +66,12 @@ func (r refreshClock) wait(t sim.Cycle, addr uint64) sim.Cycle {
 }
 
 // A bulk transfer's missed bytes come from DRAM in address order, evenly
-// from its request to when DRAM has served them all. The bytes of a bank
-// that is refreshing come when the refresh ends while the other banks' keep
+// from its request to when DRAM has served them all. The bytes of a span
+// that is refreshing come when the refresh ends while the other spans' keep
 // coming: a wait delays the transfer's end only by what it outlasts the
-// bytes after that bank's.
+// bytes after that span's.
 
-// lateSpan is a line of a bulk transfer whose bank was refreshing: the
+// lateSpan is a line of a bulk transfer whose span was refreshing: the
 // transfer's missed bytes up to and including it, and its wait.
 type lateSpan struct {
 	missed int

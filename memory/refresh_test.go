@@ -38,10 +38,10 @@ func TestRefreshWaitsAsDramtailMeasured(t *testing.T) {
 	}
 }
 
-// TestRefreshDelaysALoadToTheEndOfItsBanksRefresh: a load that misses L2
-// takes what it takes without refresh, plus the rest of its bank's refresh
-// when the bank is refreshing as the request reaches DRAM.
-func TestRefreshDelaysALoadToTheEndOfItsBanksRefresh(t *testing.T) {
+// TestRefreshDelaysALoadToTheEndOfItsSpansRefresh: a load that misses L2
+// takes what it takes without refresh, plus the rest of its span's refresh
+// when the span is refreshing as the request reaches DRAM.
+func TestRefreshDelaysALoadToTheEndOfItsSpansRefresh(t *testing.T) {
 	a := uint64(isa.HeapBase) + 77<<10
 	r := newRefreshClock(refreshConfig())
 	seen := map[bool]bool{}
@@ -64,7 +64,7 @@ func TestRefreshDelaysALoadToTheEndOfItsBanksRefresh(t *testing.T) {
 }
 
 // TestRefreshDelaysABulkReadOnlyPastItsOtherBytes: the bytes of a refreshing
-// bank come when its refresh ends while the other banks' keep coming, so a
+// span come when its refresh ends while the other spans' keep coming, so a
 // bulk read ends late only by what the wait outlasts the bytes after its.
 func TestRefreshDelaysABulkReadOnlyPastItsOtherBytes(t *testing.T) {
 	cfg := refreshConfig()
@@ -82,7 +82,7 @@ func TestRefreshDelaysABulkReadOnlyPastItsOtherBytes(t *testing.T) {
 		// Without refresh the DRAM bytes come evenly from the request
 		// (after the TLB miss) to dramEnd, the fixed latency after DRAM
 		// before base; span k's last byte (k+1)/16 of the way, or at the
-		// end of its bank's refresh.
+		// end of its span's refresh.
 		at := now + sim.Cycle(cfg.TLBMissCycles)
 		after := sim.Cycle(cfg.L2Cycles + cfg.DRAMCycles + cfg.StreamDRAMCycles)
 		dramEnd := base - after
