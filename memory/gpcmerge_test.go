@@ -53,7 +53,7 @@ func TestGPCReadsOfALineInFlightMerge(t *testing.T) {
 // TestGPCBulkReadsShareItsDelivery: two SMs of one GPC bulk-copying lines
 // no one else reads take turns at the GPC's delivery (GPCL2BytesPerCycle),
 // where two SMs of different GPCs each have their own
-// (calibration/h200/gpcbw.csv); plain loads are not held to it.
+// (calibration/h200/gpcbw.csv).
 func TestGPCBulkReadsShareItsDelivery(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.GPCL2BytesPerCycle = 32 // narrower than an SM's link
@@ -73,5 +73,77 @@ func TestGPCBulkReadsShareItsDelivery(t *testing.T) {
 	}
 	if apart >= same {
 		t.Errorf("two SMs of two GPCs done at %d, not before two of one GPC (%d)", apart, same)
+	}
+}
+
+// TestGPCDeliveryHoldsLoads: the lines two SMs of one GPC load take turns
+// at the GPC's delivery too, L1-allocating loads' at GPCL2BytesPerCycle
+// and L1-bypassing loads' sectors at GPCBypassBytesPerCycle (calibration/
+// h200/gpcmap.csv, gpcload.csv); two SMs of different GPCs each have their
+// own.
+func TestGPCDeliveryHoldsLoads(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.GPCL2BytesPerCycle, cfg.GPCBypassBytesPerCycle = 32, 16 // narrower than the partitions and DRAM
+	const lines = 64
+	for _, tc := range []struct {
+		name   string
+		bypass bool
+		rate   int
+	}{
+		{"ld.global (L1 fill)", false, cfg.GPCL2BytesPerCycle},
+		{"ld.global.cg (L1 bypassed)", true, cfg.GPCBypassBytesPerCycle},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			last := func(sameGPC bool) sim.Cycle {
+				a, _ := NewHierarchy(cfg)
+				b := a.Sibling()
+				a.SetGPC(0)
+				b.SetGPC(map[bool]int{true: 0, false: 1}[sameGPC])
+				var worst sim.Cycle
+				for i := uint64(0); i < lines; i++ {
+					for k, h := range []*Hierarchy{a, b} {
+						addr := uint64(k)<<20 + i*uint64(cfg.LineBytes)
+						var lat sim.Cycle
+						if tc.bypass {
+							lat, _ = h.AccessL2(0, addr, cfg.LineBytes)
+						} else {
+							lat, _ = h.Access(0, addr, cfg.LineBytes, false)
+						}
+						worst = max(worst, lat)
+					}
+				}
+				return worst
+			}
+			same, apart := last(true), last(false)
+			if want := sim.Cycle(2 * lines * cfg.LineBytes / tc.rate); same < want {
+				t.Errorf("two SMs of one GPC loaded their lines by %d, want at least %d (their bytes at %d B/cycle)", same, want, tc.rate)
+			}
+			turns := sim.Cycle(lines * cfg.LineBytes / tc.rate) // one SM's bytes at the rate
+			if gap := same - apart; gap < turns-2 || gap > turns+turns/8 {
+				t.Errorf("two SMs of two GPCs loaded their lines %d cycles before two of one GPC, want about %d (one SM's bytes at %d B/cycle)", gap, turns, tc.rate)
+			}
+		})
+	}
+}
+
+// TestGPCRemembersLinesAPowerOfTwoApartInFlight: SMs streaming in step ask
+// at once for lines a power of two apart (their slices' same offsets); each
+// delivery stays on record until it arrives, so a third SM asking for any
+// of them merges.
+func TestGPCRemembersLinesAPowerOfTwoApartInFlight(t *testing.T) {
+	h, err := NewHierarchy(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Sibling()
+	h.SetGPC(0)
+	const apart = flightSlots // lines whose low bits agree
+	for k := uint64(0); k < 2*flightWays; k++ {
+		h.deliver(7+k*apart, 500)
+	}
+	for k := uint64(0); k < 2*flightWays; k++ {
+		if _, ok := h.inFlight(7+k*apart, 10); !ok {
+			t.Errorf("line 7 + %d × %d, on its way until cycle 500, is not in flight at cycle 10", k, apart)
+		}
 	}
 }
