@@ -50,6 +50,5 @@ func (c Config) AtClock(clockMHz float64) Config {
 	per(&c.GPUDRAMBytesPerCycle)
 	per(&c.DRAMChannelBytesPerCycle)
 	per(&c.GPCL2BytesPerCycle)
-	per(&c.GPCBypassBytesPerCycle)
 	return c
 }

@@ -90,7 +90,6 @@ func TestAtClockKeepsTheReferenceAndScalesBandwidth(t *testing.T) {
 		{"GPUDRAMBytesPerCycle", lo.GPUDRAMBytesPerCycle, 2705}, // 2254 × 1.2
 		{"DRAMChannelBytesPerCycle", lo.DRAMChannelBytesPerCycle, 59},
 		{"GPCL2BytesPerCycle (a GPC's delivery)", lo.GPCL2BytesPerCycle, 672},
-		{"GPCBypassBytesPerCycle (a GPC's delivery)", lo.GPCBypassBytesPerCycle, 342}, // 285 × 1.2
 		{"L2BytesPerCycle (the SM's link)", lo.L2BytesPerCycle, c.L2BytesPerCycle},
 		{"DRAMBytesPerCycle (the SM's share)", lo.DRAMBytesPerCycle, c.DRAMBytesPerCycle},
 		{"L2Cycles", lo.L2Cycles, 257 - 24}, // 71.4 ns × 0.33 cycles a ns fewer

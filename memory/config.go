@@ -113,19 +113,18 @@ type Config struct {
 	GPUL2BytesPerCycle   int
 	GPUDRAMBytesPerCycle int
 	// GPCL2BytesPerCycle is what the L2 delivers to one GPC's SMs together
-	// of the lines their bulk copies and L1-allocating loads read (0: no
-	// limit): one GPC's 16 SMs bulk-copying lines no other SM reads take 590
-	// B/cycle alone, 2, 4 and 7 such GPCs 562, 558 and 516 each
+	// (0: no limit): one GPC's 16 SMs bulk-copying lines no other SM reads
+	// take 590 B/cycle alone, 2, 4 and 7 such GPCs 562, 558 and 516 each
 	// (calibration/h200/gpcbw.csv); streaming them with ld.global, 511 by the
 	// slowest CTA and 533 by the median one, 2 and 4 GPCs 499 and 496 each
-	// (gpcmap.csv). GPCBypassBytesPerCycle is what it delivers of the sectors
-	// of L1-bypassing loads (ld.global.cg, cp.async.cg): 278, 285 and 289
-	// B/cycle with 1, 2 and 4 CTAs an SM, 2 and 4 GPCs 278-289 each
-	// (gpcload.csv); on an H100 the same stream took 252 against 469 for
-	// ld.global (calibration/h100/gpcop.csv). Both take turns at one
-	// delivery. A GPC's reads of a line in flight take it once (gpcmerge.go).
-	GPCL2BytesPerCycle     int
-	GPCBypassBytesPerCycle int
+	// (gpcmap.csv). Loads take turns at it as copies do. A GPC's reads of a
+	// line in flight take it once (gpcmerge.go), but an L1-bypassing load
+	// (ld.global.cg, cp.async.cg) is delivered on its own: gpcload.cu's
+	// float4 stream, which ptxas splits into two loads of each 16 bytes, gets
+	// 278-289 B/cycle of its data (gpcload.csv), each sector crossing twice;
+	// on an H100 the same stream with one load a sector gets as much as
+	// ld.global's (calibration/h100/run2/gpcop.csv).
+	GPCL2BytesPerCycle int
 
 	// DRAM refresh (refresh.go): each span of DRAMRefreshSpanBytes
 	// consecutive bytes refreshes for DRAMRefreshNs of every
@@ -165,11 +164,10 @@ func DefaultConfig() Config {
 
 		PartialSectorPackets: 2,
 
-		L2Partitions:           2,
-		GPUL2BytesPerCycle:     6040,
-		GPUDRAMBytesPerCycle:   2254,
-		GPCL2BytesPerCycle:     560,
-		GPCBypassBytesPerCycle: 285,
+		L2Partitions:         2,
+		GPUL2BytesPerCycle:   6040,
+		GPUDRAMBytesPerCycle: 2254,
+		GPCL2BytesPerCycle:   560,
 	}
 }
 
@@ -216,8 +214,6 @@ func (c Config) Validate() error {
 		return fmt.Errorf("memory: GPUL2BytesPerCycle %d must be at least one byte a cycle per partition (%d)", c.GPUL2BytesPerCycle, c.L2Partitions)
 	case c.GPCL2BytesPerCycle < 0:
 		return fmt.Errorf("memory: GPCL2BytesPerCycle %d must not be negative", c.GPCL2BytesPerCycle)
-	case c.GPCBypassBytesPerCycle < 0:
-		return fmt.Errorf("memory: GPCBypassBytesPerCycle %d must not be negative", c.GPCBypassBytesPerCycle)
 	case c.GPUDRAMBytesPerCycle <= 0:
 		return fmt.Errorf("memory: GPUDRAMBytesPerCycle %d must be positive", c.GPUDRAMBytesPerCycle)
 	case c.DRAMRefreshNs < 0 || c.DRAMRefreshNs > 0 && (c.DRAMRefreshIntervalNs <= c.DRAMRefreshNs || !pow2(c.DRAMRefreshSpanBytes)):

@@ -28,9 +28,7 @@ const (
 )
 
 // gpcFlight is what is on its way to one GPC, and the GPC's share of the
-// L2's delivery: whole lines for bulk copies and L1 fills at
-// GPCL2BytesPerCycle, the sectors of L1-bypassing loads at
-// GPCBypassBytesPerCycle, one after another.
+// L2's delivery (GPCL2BytesPerCycle).
 type gpcFlight struct {
 	line [flightSlots]uint64    // line index + 1 of the delivery a slot holds; 0: none
 	at   [flightSlots]sim.Cycle // when its data reaches the GPC
@@ -112,21 +110,21 @@ func (h *Hierarchy) deliver(line uint64, at sim.Cycle) {
 
 // fromL2 is the latency of a load's line that reached L2, cost cycles from
 // now on the SM's own path, with what the GPU's SMs share: when the line's
-// delivery to the SM's GPC is in flight, its arrival; else the wait at the
-// partition part (and DRAM), then its sectors' turn on the GPC's delivery at
-// gpcRate bytes a cycle (0: none), then DRAM refresh, and the delivery
+// delivery to the SM's GPC is in flight and the load may join it (join), its
+// arrival; else the wait at the partition part (and DRAM), then its
+// sectors' turn on the GPC's delivery, then DRAM refresh, and the delivery
 // noted for the GPC. The delivery is booked in the order of the requests,
 // when the partition serves them: booked at the data's later and out-of-
 // order arrival (after a refresh), a request would wait behind bookings
 // made for later cycles (the lone-SM DRAM reduction on 132 CTAs then came
 // out 13 % slow instead of 19 % fast).
-func (h *Hierarchy) fromL2(now sim.Cycle, line uint64, cost, part int, mask uint8, fromDRAM bool, gpcRate int) int {
-	if at, ok := h.inFlight(line, now); ok {
+func (h *Hierarchy) fromL2(now sim.Cycle, line uint64, cost, part int, mask uint8, fromDRAM bool, join bool) int {
+	if at, ok := h.inFlight(line, now); ok && join {
 		return max(cost, int(at-now))
 	}
 	late := h.shared(now, part, mask, fromDRAM)
-	if h.gpc != nil && gpcRate > 0 {
-		late += wait(&h.gpc.free, now+late, bits.OnesCount8(mask)*h.cfg.SectorBytes, gpcRate)
+	if h.gpc != nil && h.cfg.GPCL2BytesPerCycle > 0 {
+		late += wait(&h.gpc.free, now+late, bits.OnesCount8(mask)*h.cfg.SectorBytes, h.cfg.GPCL2BytesPerCycle)
 	}
 	if fromDRAM {
 		late += h.refresh.wait(now+late, line*uint64(h.cfg.LineBytes))

@@ -172,7 +172,7 @@ func (h *Hierarchy) Access(now sim.Cycle, addr uint64, size int, write bool) (si
 	h.forLines(addr, size, func(line uint64, mask uint8) {
 		cost, lvl, part := h.loadLine(line, mask)
 		if lvl > L1 {
-			cost = h.fromL2(now, line, cost+int(h.request(now, line)), part, mask, lvl == DRAM, h.cfg.GPCL2BytesPerCycle)
+			cost = h.fromL2(now, line, cost+int(h.request(now, line)), part, mask, lvl == DRAM, true)
 		}
 		worst, level = max(worst, cost), max(level, lvl)
 	})
@@ -193,7 +193,7 @@ func (h *Hierarchy) AccessL2(now sim.Cycle, addr uint64, size int) (sim.Cycle, L
 	worst, level := 0, L2
 	h.forLines(addr, size, func(line uint64, mask uint8) {
 		extra, lvl, part := h.l2Line(line, mask)
-		cost := h.fromL2(now, line, h.cfg.L1HitCycles+h.cfg.L2Cycles+extra+int(h.request(now, line)), part, mask, lvl == DRAM, h.cfg.GPCBypassBytesPerCycle)
+		cost := h.fromL2(now, line, h.cfg.L1HitCycles+h.cfg.L2Cycles+extra+int(h.request(now, line)), part, mask, lvl == DRAM, false) // delivered on its own: no L1 to share it
 		worst, level = max(worst, cost), max(level, lvl)
 	})
 	return lat + sim.Cycle(worst), level

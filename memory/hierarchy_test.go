@@ -384,7 +384,6 @@ func TestConfigValidateNamesField(t *testing.T) {
 		{"L2BytesPerCycle", func(c *Config) { c.L2BytesPerCycle = 0 }},
 		{"DRAMBytesPerCycle", func(c *Config) { c.DRAMBytesPerCycle = -1 }},
 		{"DRAMCycles", func(c *Config) { c.DRAMCycles = -1 }},
-		{"GPCBypassBytesPerCycle", func(c *Config) { c.GPCBypassBytesPerCycle = -1 }},
 		{"DRAMRefreshIntervalNs", func(c *Config) { c.DRAMRefreshNs, c.DRAMRefreshIntervalNs, c.DRAMRefreshSpanBytes = 287, 200, 1024 }},
 		{"DRAMRefreshSpanBytes", func(c *Config) { c.DRAMRefreshNs, c.DRAMRefreshIntervalNs, c.DRAMRefreshSpanBytes = 287, 1950, 1000 }},
 	}

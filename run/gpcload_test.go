@@ -41,8 +41,9 @@ func h200GPCLoad(t *testing.T) map[string]float64 {
 // TestGPCLoadsMatchH200 runs gpcload.cu's stream (ld.global.cg of 32 KiB of
 // its own, eight times; calibration/h200/gpcload.sass, the SASS the H200
 // ran) on 16 SMs of one GPC, and on 16 spread a TPC a GPC, with 1, 2 and 4
-// CTAs an SM over 132 SMs. One GPC's 16 SMs are held by its delivery of
-// L1-bypassing loads (gpu.gpc_l2_bypass_bytes_per_cycle): their slowest CTA
+// CTAs an SM over 132 SMs. One GPC's 16 SMs are held by its delivery
+// (gpu.gpc_l2_bytes_per_cycle), which the stream's L1-bypassing loads, two
+// of each 16 bytes, cross twice for each sector: their slowest CTA
 // must come within 10 % of the H200's, as must the spread SMs' with one CTA
 // an SM, which stream as one alone does. Spread with two and four CTAs an
 // SM, smsim's SMs stream about a quarter faster than the H200's

@@ -1,10 +1,12 @@
 // gpcop.cu: why one GPC's 16 SMs delivering L2 lines to plain loads take 1.27x as long as 16 spread over the GPCs
 // in gpcmap.csv (l2bw.cu's stream: ld.global, 256 KiB a CTA read once), but 1.9x in gpcload.csv (ld.global.cg,
 // a 32 KiB slice read eight times). gpcmap.cu's sets and stream with both changes apart:
-//   k_stream<CG, PASSES>: CG 0 ld.global (as l2bw.cu), 1 ld.global.cg; PASSES 1: 256 KiB a CTA read once, by its SM,
+//   k_stream<CG, PASSES>: CG 0 ld.global (as l2bw.cu), 1 ld.global.cg (ptxas narrows both float4 loads to two
+//   32-bit loads at +0 and +12 of each 16 bytes: each sector requested twice), 2 ld.global.cg of one float a
+//   thread, consecutive, sixteen in flight (each sector requested once); PASSES 1: 256 KiB a CTA read once, by its SM,
 //   of a 16 MiB footprint (gpcmap.cu's); 8: a 32 KiB slice of its own read eight times (gpcload.cu's).
 //   gpc,GPC,SMID                    the GPCs (gpcmap.cu's clusters of 16, 8 and 2).
-//   bw,OP,PASSES,SET,N,REP,SMID,CYCLES  OP ca or cg; SET gpc1 (the largest GPC's SMs), spread1 (as many SMs, a TPC
+//   bw,OP,PASSES,SET,N,REP,SMID,CYCLES  OP ca, cg or cg1 (CG 0, 1, 2); SET gpc1 (the largest GPC's SMs), spread1 (as many SMs, a TPC
 //                                   of each GPC in turn); one CTA an SM, CTAs on other SMs leave at once.
 // Build: nvcc -O3 -std=c++17 -arch=sm_90a -o gpcop gpcop.cu
 #include <cstdio>
@@ -51,13 +53,23 @@ __global__ void k_stream(const float4* in, const unsigned char* active, float* o
   const float4* p = in + ((long long)s * kSlice4) % kWrap4;  // by SM: the footprint the warming launch read
   const int b = blockDim.x;
   float acc = 0.0f;
+  const float* f = (const float*)p;
   for (int pass = 0; pass < PASSES; pass++)
-    for (int i = threadIdx.x; i < n4; i += 4 * b) {
-      float4 x, y, z, w;
-      if (CG) x = __ldcg(p + i), y = __ldcg(p + i + b), z = __ldcg(p + i + 2 * b), w = __ldcg(p + i + 3 * b);
-      else x = p[i], y = p[i + b], z = p[i + 2 * b], w = p[i + 3 * b];
-      acc += ((x.x + y.x) + (z.x + w.x)) + ((x.w + y.w) + (z.w + w.w));
-    }
+    if (CG == 2)  // sixteen loads a thread in flight: as many bytes a warp as the float4 loop's
+      for (int i = threadIdx.x; i < 4 * n4; i += 16 * b) {
+        float v[16];
+#pragma unroll
+        for (int k = 0; k < 16; k++) v[k] = __ldcg(f + i + k * b);
+#pragma unroll
+        for (int k = 0; k < 16; k++) acc += v[k];
+      }
+    else
+      for (int i = threadIdx.x; i < n4; i += 4 * b) {
+        float4 x, y, z, w;
+        if (CG) x = __ldcg(p + i), y = __ldcg(p + i + b), z = __ldcg(p + i + 2 * b), w = __ldcg(p + i + 3 * b);
+        else x = p[i], y = p[i + b], z = p[i + 2 * b], w = p[i + 3 * b];
+        acc += ((x.x + y.x) + (z.x + w.x)) + ((x.w + y.w) + (z.w + w.w));
+      }
   out[blockIdx.x * b + threadIdx.x] = acc;
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -99,6 +111,8 @@ int main() {
   CK(cudaFuncSetAttribute(k_stream<1, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
   CK(cudaFuncSetAttribute(k_stream<0, 8>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
   CK(cudaFuncSetAttribute(k_stream<1, 8>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
+  CK(cudaFuncSetAttribute(k_stream<2, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
+  CK(cudaFuncSetAttribute(k_stream<2, 8>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
   // Union-find over SMs: the CTAs of one cluster share a GPC.
   std::vector<int> parent(kSMs);
   for (int i = 0; i < kSMs; i++) parent[i] = i;
@@ -130,9 +144,10 @@ int main() {
   for (size_t pos = 0; spread.size() < whole.size(); pos += 2)
     for (size_t g = 0; g < gl.size() && spread.size() < whole.size(); g++)
       for (size_t j = pos; j < pos + 2 && j < gl[g].size() && spread.size() < whole.size(); j++) spread.push_back(gl[g][j]);
-  void (*kernels[4])(const float4*, const unsigned char*, float*, long long*) = {k_stream<0, 1>, k_stream<1, 1>,
-                                                                                   k_stream<0, 8>, k_stream<1, 8>};
-  for (int v = 0; v < 4; v++)
+  void (*kernels[6])(const float4*, const unsigned char*, float*, long long*) = {
+      k_stream<0, 1>, k_stream<1, 1>, k_stream<2, 1>, k_stream<0, 8>, k_stream<1, 8>, k_stream<2, 8>};
+  const char* ops[3] = {"ca", "cg", "cg1"};
+  for (int v = 0; v < 6; v++)
     for (int which = 0; which < 2; which++) {
       const std::vector<int>& set = which ? spread : whole;
       std::vector<unsigned char> act(kSMs, 1);
@@ -149,7 +164,7 @@ int main() {
         CK(cudaMemcpy(h, st, sizeof h, cudaMemcpyDeviceToHost));
         for (int b = 0; b < kSMs; b++)
           if (h[2 * b + 1] >= 0)
-            printf("bw,%s,%d,%s1,%zu,%d,%lld,%lld\n", v & 1 ? "cg" : "ca", v < 2 ? 1 : 8, which ? "spread" : "gpc",
+            printf("bw,%s,%d,%s1,%zu,%d,%lld,%lld\n", ops[v % 3], v < 3 ? 1 : 8, which ? "spread" : "gpc",
                    set.size(), rep, h[2 * b], h[2 * b + 1]);
       }
     }
