@@ -114,7 +114,7 @@ func l2bwJob(tb testing.TB, kernel, place string, grid int) *Job {
 // shared bandwidth is what sets its time: kernel and slowest-CTA cycles
 // must come within 10 %. Below that the launch is limited by how fast one
 // SM's plain loads stream, which the one-SM model overestimates from DRAM
-// (a lone CTA from SASS: stream 25 % fast, reduction 24 %, from L2 10 %;
+// (a lone CTA from SASS: stream 13 % fast, reduction 19 %, from L2 3 %;
 // docs/clusters.md): those rows must not come out more than 10 % slower
 // than the H200, the fabric's queueing being all this model adds.
 func TestL2BandwidthUnderLoadMatchesH200(t *testing.T) {
