@@ -27,15 +27,16 @@ func loadSASS(path string, src []byte) (*Source, error) {
 }
 
 // loadCubin reads a cubin and runs it through the listing beside it
-// (NAME.sass): smsim does not decode instruction words itself.
+// (NAME.sass, or NAME.sass.gz): smsim does not decode instruction words
+// itself.
 func loadCubin(path string, src []byte) (*Source, error) {
 	base := strings.TrimSuffix(path, filepath.Ext(path))
-	listing, err := ReadInput(base+".sass", "SASS listing", MaxSourceBytes)
+	name, listing, err := readKernelFile(base+".sass", "SASS listing", MaxSourceBytes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: smsim runs a cubin through its listing: put `cuobjdump -sass %s` in %s.sass (%v)",
 			path, filepath.Base(path), filepath.Base(base), UnwrapPath(err))
 	}
-	return sassSource(base+".sass", listing, src)
+	return sassSource(name, listing, src)
 }
 
 // sassSource loads a listing with its cubin (nil without one). Without the

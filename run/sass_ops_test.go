@@ -71,7 +71,7 @@ func TestSASSWithoutEncodingsNeedsTheCubinBeside(t *testing.T) {
 		}
 	}
 	alone := filepath.Join(dir, "probe.sass")
-	copyFile(probe+".sass", alone)
+	copyFile(probe+".sass.gz", alone+".gz") // gzipped, as the repository keeps it: Load reads it for probe.sass
 	for _, c := range []struct{ path, want string }{
 		{alone, alone + ":5:36: the listing has no instruction encodings (LDC at 0x0 of tm_s8_s32_n128_ss is its first instruction); " +
 			"smsim times SASS by the control bits of the encodings (stall counts, yield, scoreboards): dump the cubin with " +

@@ -39,9 +39,11 @@ func (k *Kernel) Title() string { return k.CXX.Title }
 
 // Load reads a kernel file with the frontend its extension names and reads
 // its kernels' names and parameters; it lowers a PTX kernel only when it is
-// used. The file must be a regular file of at most MaxSourceBytes.
+// used. The file must be a regular file of at most MaxSourceBytes; it may be
+// gzipped (NAME.ptx.gz, NAME.sass.gz, or NAME.sass read as NAME.sass.gz where
+// only that exists: readKernelFile).
 func Load(path string) (*Source, error) {
-	src, err := ReadInput(path, "kernel file", MaxSourceBytes)
+	path, src, err := readKernelFile(path, "kernel file", MaxSourceBytes)
 	if err != nil {
 		return nil, &InputError{Err: err}
 	}

@@ -234,7 +234,7 @@ func BenchmarkParse(b *testing.B) {
 	var srcs [][]byte
 	size := 0
 	for _, p := range corpus(b, ".sass") {
-		src, err := os.ReadFile(p)
+		src, err := readListing(p)
 		if err != nil {
 			b.Fatal(err)
 		}

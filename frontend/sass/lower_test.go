@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,7 +16,7 @@ func loweringCorpus(t testing.TB) []string {
 	t.Helper()
 	var out []string
 	for _, d := range []string{"../../calibration/h200", "../../testdata/cuda", "../../apps/h200", "../../testdata/cluster"} {
-		m, err := filepath.Glob(filepath.Join(d, "*.sass"))
+		m, err := globListings(d, ".sass")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,10 +34,7 @@ func loweringCorpus(t testing.TB) []string {
 func TestEveryCorpusKernelLowers(t *testing.T) {
 	kernels := 0
 	for _, path := range loweringCorpus(t) {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		src := readFile(t, path)
 		cb, err := os.ReadFile(strings.TrimSuffix(path, ".sass") + ".cubin")
 		if err != nil {
 			t.Fatal(err)

@@ -1,8 +1,10 @@
 package sass
 
 import (
+	"compress/gzip"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"regexp"
@@ -347,9 +349,33 @@ func dumpOperand(o Operand) string {
 
 func readFile(t testing.TB, path string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	b, err := readListing(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// readListing reads path, or path.gz where only that exists (the
+// repository keeps its largest listings gzipped).
+func readListing(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return readGzipped(path + ".gz")
+	}
+	return b, err
+}
+
+// readGzipped reads a gzipped file's contents.
+func readGzipped(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return io.ReadAll(zr)
 }
