@@ -5,27 +5,42 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
-// h200GPCLoad reads calibration/h200/gpcload.csv: per "SET,CTAS_AN_SM" the
-// median over the three repetitions of the slowest CTA's cycles.
-func h200GPCLoad(t *testing.T) map[string]float64 {
+// gpcSets are the SMs gpcload.cu and gpcop.cu stream on, in smsim's SM
+// numbering (gpu.gpc_sms: SMs 0-17 the first GPC): 16 SMs of one GPC, and
+// as many spread a TPC a GPC, as the probes choose them on the H200.
+var gpcSets = map[string][]int{
+	"gpc1":    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+	"spread1": {0, 1, 18, 19, 36, 37, 54, 55, 72, 73, 90, 91, 106, 107, 122, 123},
+}
+
+// h200SlowestCTA reads a probe's "bw" rows of width fields from path: per
+// key (the fields keyCols name, joined by commas) the median over the
+// repetitions (field rep) of the slowest CTA's cycles (field cycles). Rows
+// whose field skip is "-1" (CTAs that left at once) are left out.
+func h200SlowestCTA(t *testing.T, path string, width, rep, cycles, skip int, keyCols ...int) map[string]float64 {
 	t.Helper()
 	slowest := map[string]map[string]float64{}
-	for _, rec := range h200CSV(t, "../calibration/h200/gpcload.csv") {
-		if len(rec) != 7 || rec[0] != "bw" || rec[4] == "-1" {
+	for _, rec := range h200CSV(t, path) {
+		if len(rec) != width || rec[0] != "bw" || rec[skip] == "-1" {
 			continue
 		}
-		c, err := strconv.ParseFloat(rec[6], 64)
+		c, err := strconv.ParseFloat(rec[cycles], 64)
 		if err != nil {
-			t.Fatalf("gpcload.csv: bad row %v", rec)
+			t.Fatalf("%s: bad row %v", path, rec)
 		}
-		k := rec[1] + "," + rec[2]
+		var key []string
+		for _, k := range keyCols {
+			key = append(key, rec[k])
+		}
+		k := strings.Join(key, ",")
 		if slowest[k] == nil {
 			slowest[k] = map[string]float64{}
 		}
-		slowest[k][rec[4]] = max(slowest[k][rec[4]], c)
+		slowest[k][rec[rep]] = max(slowest[k][rec[rep]], c)
 	}
 	m := map[string]float64{}
 	for k, reps := range slowest {
@@ -36,6 +51,44 @@ func h200GPCLoad(t *testing.T) map[string]float64 {
 		m[k] = median(v)
 	}
 	return m
+}
+
+// gpcStreamSlowest runs a probe's k_stream-like kernel (parameters: its
+// input, the SMs' active[] mask, out, st: each CTA's SM and cycles) on grid
+// CTAs over 132 SMs with only set's SMs active, from the probe's SASS, the
+// launch before warming L2, and returns the slowest active CTA's cycles.
+func gpcStreamSlowest(t *testing.T, sass, kernel, set string, grid, smem, inBytes int) int64 {
+	t.Helper()
+	active := make([]byte, 132)
+	for _, s := range gpcSets[set] {
+		active[s] = 1
+	}
+	mask := filepath.Join(t.TempDir(), set+".bin")
+	if err := os.WriteFile(mask, active, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sp := Spec{Kernel: kernel, Block: "256", Grid: strconv.Itoa(grid), Smem: strconv.Itoa(smem), SMs: 132,
+		Launches: 2, Config: "h200", Args: []string{fmt.Sprintf("buf:%d", inBytes), "buf:132:file:" + mask,
+			fmt.Sprintf("buf:%d", grid*256*4), fmt.Sprintf("buf:%d", 2*grid*8)}}
+	j, err := sp.Job(sass)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := ParseDump(fmt.Sprintf("3:i64:%d", 2*grid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Dumps = []DumpSpec{ds}
+	out, err := Execute(j)
+	if err != nil || out.Err != nil {
+		t.Fatalf("%s %s on %s: %v %v", sass, kernel, set, err, out.Err)
+	}
+	v := out.Dumps[0].Values
+	var slowest int64
+	for c := 0; c < grid; c++ {
+		slowest = max(slowest, v[2*c+1].(int64))
+	}
+	return slowest
 }
 
 // TestGPCLoadsMatchH200 runs gpcload.cu's stream (ld.global.cg of 32 KiB of
@@ -52,53 +105,19 @@ func TestGPCLoadsMatchH200(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates up to 64 CTAs streaming 16 MiB")
 	}
-	h := h200GPCLoad(t)
-	dir := t.TempDir()
-	sets := map[string][]int{
-		"gpc1":    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, // of gpu.gpc_sms' first GPC (SMs 0-17)
-		"spread1": {0, 1, 18, 19, 36, 37, 54, 55, 72, 73, 90, 91, 106, 107, 122, 123},
-	}
+	h := h200SlowestCTA(t, "../calibration/h200/gpcload.csv", 7, 4, 6, 4, 1, 2)
 	for _, set := range []string{"gpc1", "spread1"} {
-		active := make([]byte, 132)
-		for _, s := range sets[set] {
-			active[s] = 1
-		}
-		mask := filepath.Join(dir, set+".bin")
-		if err := os.WriteFile(mask, active, 0o644); err != nil {
-			t.Fatal(err)
-		}
 		for _, cps := range []int{1, 2, 4} {
 			key := fmt.Sprintf("%s,%d", set, cps)
 			want, ok := h[key]
 			if !ok {
 				t.Fatalf("gpcload.csv has no %s", key)
 			}
-			grid := 132 * cps
-			sp := Spec{Kernel: "k_stream", Block: "256", Grid: strconv.Itoa(grid), Smem: strconv.Itoa(200 << 10 / cps),
-				SMs: 132, Launches: 2, Config: "h200", Args: []string{fmt.Sprintf("buf:%d", 528*32<<10),
-					"buf:132:file:" + mask, fmt.Sprintf("buf:%d", 528*256*4), fmt.Sprintf("buf:%d", 2*528*8)}}
-			j, err := sp.Job("../calibration/h200/gpcload.sass")
-			if err != nil {
-				t.Fatal(err)
-			}
-			ds, err := ParseDump(fmt.Sprintf("3:i64:%d", 2*grid))
-			if err != nil {
-				t.Fatal(err)
-			}
-			j.Dumps = []DumpSpec{ds}
-			out, err := Execute(j)
-			if err != nil || out.Err != nil {
-				t.Fatalf("%s: %v %v", key, err, out.Err)
-			}
-			v := out.Dumps[0].Values
-			var slowest int64
-			for c := 0; c < grid; c++ {
-				slowest = max(slowest, v[2*c+1].(int64))
-			}
-			e := float64(slowest)/want - 1
-			t.Logf("%s CTAs an SM: slowest CTA %d cycles, H200 %.0f (%+.1f %%)", key, slowest, want, 100*e)
+			got := gpcStreamSlowest(t, "../calibration/h200/gpcload.sass", "k_stream", set, 132*cps, 200<<10/cps, 528*32<<10)
+			e := float64(got)/want - 1
+			t.Logf("%s CTAs an SM: slowest CTA %d cycles, H200 %.0f (%+.1f %%)", key, got, want, 100*e)
 			if (set == "gpc1" || cps == 1) && (e > 0.10 || e < -0.10) {
-				t.Errorf("%s CTAs an SM: slowest CTA %d cycles, H200 %.0f (%+.1f %%)", key, slowest, want, 100*e)
+				t.Errorf("%s CTAs an SM: slowest CTA %d cycles, H200 %.0f (%+.1f %%)", key, got, want, 100*e)
 			}
 		}
 	}
@@ -116,75 +135,21 @@ func TestGPCLoadKindsMatchH200(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates 16 CTAs streaming 4 MiB")
 	}
-	slowest := map[string]map[string]float64{}
-	for _, rec := range h200CSV(t, "../calibration/h200/gpcop.csv") {
-		if len(rec) != 8 || rec[0] != "bw" || rec[5] == "-1" {
-			continue
-		}
-		c, err := strconv.ParseFloat(rec[7], 64)
-		if err != nil {
-			t.Fatalf("gpcop.csv: bad row %v", rec)
-		}
-		k := rec[1] + "," + rec[2] + "," + rec[3]
-		if slowest[k] == nil {
-			slowest[k] = map[string]float64{}
-		}
-		slowest[k][rec[5]] = max(slowest[k][rec[5]], c)
-	}
-	dir := t.TempDir()
-	sets := map[string][]int{
-		"gpc1":    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
-		"spread1": {0, 1, 18, 19, 36, 37, 54, 55, 72, 73, 90, 91, 106, 107, 122, 123},
-	}
-	for _, op := range []struct {
-		name string
-		cg   int
-	}{{"ca", 0}, {"cg", 1}, {"cg1", 2}} {
+	h := h200SlowestCTA(t, "../calibration/h200/gpcop.csv", 8, 5, 7, 5, 1, 2, 3)
+	for cg, op := range []string{"ca", "cg", "cg1"} {
 		for _, passes := range []int{1, 8} {
 			for _, set := range []string{"gpc1", "spread1"} {
-				reps := slowest[fmt.Sprintf("%s,%d,%s", op.name, passes, set)]
-				if len(reps) == 0 {
-					t.Fatalf("gpcop.csv has no %s,%d,%s", op.name, passes, set)
+				key := fmt.Sprintf("%s,%d,%s", op, passes, set)
+				want, ok := h[key]
+				if !ok {
+					t.Fatalf("gpcop.csv has no %s", key)
 				}
-				var v []float64
-				for _, c := range reps {
-					v = append(v, c)
-				}
-				want := median(v)
-				active := make([]byte, 132)
-				for _, s := range sets[set] {
-					active[s] = 1
-				}
-				mask := filepath.Join(dir, set+".bin")
-				if err := os.WriteFile(mask, active, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				sp := Spec{Kernel: fmt.Sprintf("_Z8k_streamILi%dELi%dEEvPK6float4PKhPfPx", op.cg, passes), Block: "256",
-					Grid: "132", Smem: strconv.Itoa(200 << 10), SMs: 132, Launches: 2, Config: "h200",
-					Args: []string{fmt.Sprintf("buf:%d", 16<<20), "buf:132:file:" + mask, fmt.Sprintf("buf:%d", 132*256*4),
-						fmt.Sprintf("buf:%d", 2*132*8)}}
-				j, err := sp.Job("../calibration/h200/gpcop.sass")
-				if err != nil {
-					t.Fatal(err)
-				}
-				ds, err := ParseDump("3:i64:264")
-				if err != nil {
-					t.Fatal(err)
-				}
-				j.Dumps = []DumpSpec{ds}
-				out, err := Execute(j)
-				if err != nil || out.Err != nil {
-					t.Fatalf("%s %d %s: %v %v", op.name, passes, set, err, out.Err)
-				}
-				vals := out.Dumps[0].Values
-				var got int64
-				for c := 0; c < 132; c++ {
-					got = max(got, vals[2*c+1].(int64))
-				}
+				kernel := fmt.Sprintf("_Z8k_streamILi%dELi%dEEvPK6float4PKhPfPx", cg, passes)
+				got := gpcStreamSlowest(t, "../calibration/h200/gpcop.sass", kernel, set, 132, 200<<10, 16<<20)
 				e := float64(got)/want - 1
-				t.Logf("%s, %d pass(es), %s: slowest CTA %d cycles, H200 %.0f (%+.1f %%)", op.name, passes, set, got, want, 100*e)
+				t.Logf("%s: slowest CTA %d cycles, H200 %.0f (%+.1f %%)", key, got, want, 100*e)
 				if set == "gpc1" && passes == 1 && (e > 0.10 || e < -0.10) {
-					t.Errorf("%s read once on one GPC's 16 SMs: slowest CTA %d cycles, H200 %.0f (%+.1f %%)", op.name, got, want, 100*e)
+					t.Errorf("%s read once on one GPC's 16 SMs: slowest CTA %d cycles, H200 %.0f (%+.1f %%)", op, got, want, 100*e)
 				}
 			}
 		}
