@@ -114,10 +114,8 @@ func (h *Hierarchy) deliver(line uint64, at sim.Cycle) {
 // arrival; else the wait at the partition part (and DRAM), then its
 // sectors' turn on the GPC's delivery, then DRAM refresh, and the delivery
 // noted for the GPC. The delivery is booked in the order of the requests,
-// when the partition serves them: booked at the data's later and out-of-
-// order arrival (after a refresh), a request would wait behind bookings
-// made for later cycles (the lone-SM DRAM reduction on 132 CTAs then came
-// out 13 % slow instead of 19 % fast).
+// when the partition serves them: its one backlog cannot take bookings out
+// of order, as bookings at the data's arrival (after a refresh) would be.
 func (h *Hierarchy) fromL2(now sim.Cycle, line uint64, cost, part int, mask uint8, fromDRAM bool, join bool) int {
 	if at, ok := h.inFlight(line, now); ok && join {
 		return max(cost, int(at-now))

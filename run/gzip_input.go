@@ -38,7 +38,7 @@ func readKernelFile(path, what string, limit int64) (string, []byte, error) {
 		return path, nil, fmt.Errorf("%s: %v", path, err)
 	}
 	if int64(out.Len()) > limit {
-		return path, nil, TooLarge(path, what+", uncompressed,", limit)
+		return path, nil, fmt.Errorf("%s: larger than %s uncompressed, the limit for a %s", path, limitSize(limit), what)
 	}
 	return strings.TrimSuffix(path, ".gz"), out.Bytes(), nil
 }
